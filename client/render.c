@@ -1,0 +1,1 @@
+/* render.c -- not written yet */ typedef int ttt_render_placeholder;

@@ -1,0 +1,251 @@
+/*
+ * event.c -- taking server lines apart, for clients (ttt-client, tests,
+ * benchmarks).  The inverse of format.c.
+ */
+#include <string.h>
+
+#include "proto.h"
+
+struct proto_cursor {
+	const char	*p;
+	const char	*end;
+};
+
+struct proto_kind_entry {
+	const char	*word;
+	enum proto_kind	 kind;
+};
+
+static const struct proto_kind_entry proto_kinds[] = {
+	{ "HELLO",	PROTO_EV_HELLO },
+	{ "WAIT",	PROTO_EV_WAIT },
+	{ "MATCH",	PROTO_EV_MATCH },
+	{ "START",	PROTO_EV_START },
+	{ "BOARD",	PROTO_EV_BOARD },
+	{ "TURN",	PROTO_EV_TURN },
+	{ "RESULT",	PROTO_EV_RESULT },
+	{ "AGAIN?",	PROTO_EV_AGAINQ },
+	{ "INFO",	PROTO_EV_INFO },
+	{ "BYE",	PROTO_EV_BYE },
+	{ "OK",		PROTO_EV_OK },
+	{ "ERR",	PROTO_EV_ERR },
+};
+
+static int	proto_next(struct proto_cursor *, const char **, size_t *);
+static int	proto_is(const char *, size_t, const char *);
+static int	proto_next_mark(struct proto_cursor *, enum ttt_mark *);
+static int	proto_next_name(struct proto_cursor *, char *);
+static void	proto_rest(struct proto_cursor *, struct proto_event *);
+static int	proto_event_ok(struct proto_cursor *, struct proto_event *);
+static int	proto_event_result(struct proto_cursor *,
+		    struct proto_event *);
+
+/* Take the next space-separated word; 0 if there is none. */
+static int
+proto_next(struct proto_cursor *cur, const char **w, size_t *len)
+{
+	const char	*sp;
+
+	if (cur->p >= cur->end)
+		return (0);
+	sp = memchr(cur->p, ' ', (size_t)(cur->end - cur->p));
+	if (sp == NULL)
+		sp = cur->end;
+	*w = cur->p;
+	*len = (size_t)(sp - cur->p);
+	cur->p = (sp < cur->end) ? sp + 1 : cur->end;
+	return (*len > 0);
+}
+
+/* Is a word exactly this string? */
+static int
+proto_is(const char *w, size_t len, const char *s)
+{
+	return (strlen(s) == len && memcmp(w, s, len) == 0);
+}
+
+/* Take a mark word, X or O. */
+static int
+proto_next_mark(struct proto_cursor *cur, enum ttt_mark *mark)
+{
+	const char	*w;
+	size_t		 len;
+
+	if (!proto_next(cur, &w, &len) || len != 1)
+		return (0);
+	if (*w == 'X')
+		*mark = TTT_X;
+	else if (*w == 'O')
+		*mark = TTT_O;
+	else
+		return (0);
+	return (1);
+}
+
+/* Take a player name into a PROTO_NAME_MAX + 1 buffer. */
+static int
+proto_next_name(struct proto_cursor *cur, char *name)
+{
+	const char	*w;
+	size_t		 len;
+
+	if (!proto_next(cur, &w, &len) || !proto_name_valid(w, len))
+		return (0);
+	memcpy(name, w, len);
+	name[len] = '\0';
+	return (1);
+}
+
+/* The rest of the line is free text. */
+static void
+proto_rest(struct proto_cursor *cur, struct proto_event *ev)
+{
+	ev->text = cur->p;
+	ev->textlen = (size_t)(cur->end - cur->p);
+}
+
+/* OK <VERB> [argument]. */
+static int
+proto_event_ok(struct proto_cursor *cur, struct proto_event *ev)
+{
+	const char	*w;
+	size_t		 len;
+
+	if (!proto_next(cur, &w, &len))
+		return (-1);
+	if (proto_is(w, len, "NAME")) {
+		ev->verb = PROTO_NAME;
+		return (proto_next_name(cur, ev->name) ? 0 : -1);
+	}
+	if (proto_is(w, len, "MOVE")) {
+		ev->verb = PROTO_MOVE;
+		if (!proto_next(cur, &w, &len))
+			return (-1);
+		ev->cell = ttt_cell_parse(w, len);
+		return (ev->cell < 0 || w[0] > 'C' ? -1 : 0);
+	}
+	if (proto_is(w, len, "AGAIN")) {
+		ev->verb = PROTO_AGAIN;
+		if (!proto_next(cur, &w, &len) || len != 1 ||
+		    (w[0] != 'y' && w[0] != 'n'))
+			return (-1);
+		ev->yes = (w[0] == 'y');
+		return (0);
+	}
+	if (proto_is(w, len, "BOARD"))
+		ev->verb = PROTO_BOARD;
+	else if (proto_is(w, len, "HELP"))
+		ev->verb = PROTO_HELP;
+	else if (proto_is(w, len, "PONG"))
+		ev->verb = PROTO_PING;
+	else
+		return (-1);
+	return (0);
+}
+
+/* RESULT WIN|FORFEIT <mark> <name> <text> or RESULT TIE <text>. */
+static int
+proto_event_result(struct proto_cursor *cur, struct proto_event *ev)
+{
+	const char	*w;
+	size_t		 len;
+
+	if (!proto_next(cur, &w, &len))
+		return (-1);
+	if (proto_is(w, len, "TIE")) {
+		ev->result = PROTO_RESULT_TIE;
+		return (0);
+	}
+	if (proto_is(w, len, "WIN"))
+		ev->result = PROTO_RESULT_WIN;
+	else if (proto_is(w, len, "FORFEIT"))
+		ev->result = PROTO_RESULT_FORFEIT;
+	else
+		return (-1);
+	if (!proto_next_mark(cur, &ev->mark) || !proto_next_name(cur, ev->name))
+		return (-1);
+	return (0);
+}
+
+/*
+ * Take one server line apart (without its LF; a trailing CR is dropped).
+ * Returns 0, or -1 when the line is not a well-formed protocol line; an
+ * unknown keyword is 0 with kind PROTO_EV_UNKNOWN, so newer servers work.
+ */
+int
+proto_event_parse(const char *line, size_t len, struct proto_event *ev)
+{
+	struct proto_cursor	 cur;
+	const char		*w;
+	size_t			 wlen, i;
+	enum proto_error	 e;
+	int			 rc = 0;
+
+	memset(ev, 0, sizeof *ev);
+	ev->cell = -1;
+	ev->yes = -1;
+	ev->text = "";
+	if (len > 0 && line[len - 1] == '\r')
+		len--;
+	cur.p = line;
+	cur.end = line + len;
+	if (len > 0 && line[0] == ' ') {
+		ev->kind = PROTO_EV_HUMAN;
+		ev->text = line;
+		ev->textlen = len;
+		return (0);
+	}
+	if (!proto_next(&cur, &w, &wlen))
+		return (-1);
+	for (i = 0; i < sizeof proto_kinds / sizeof proto_kinds[0]; i++) {
+		if (proto_is(w, wlen, proto_kinds[i].word))
+			ev->kind = proto_kinds[i].kind;
+	}
+
+	switch (ev->kind) {
+	case PROTO_EV_HELLO:
+		if (!proto_next(&cur, &w, &wlen) || wlen < 6 ||
+		    memcmp(w, "tttd/", 5) != 0)
+			return (-1);
+		ev->version = w[5] - '0';
+		break;
+	case PROTO_EV_MATCH:
+		if (!proto_next_mark(&cur, &ev->mark) ||
+		    !proto_next_name(&cur, ev->name))
+			rc = -1;
+		break;
+	case PROTO_EV_START:
+	case PROTO_EV_TURN:
+		if (!proto_next_mark(&cur, &ev->mark))
+			rc = -1;
+		break;
+	case PROTO_EV_BOARD:
+		if (!proto_next(&cur, &w, &wlen) || wlen != TTT_CELLS)
+			return (-1);
+		for (i = 0; i < TTT_CELLS; i++) {
+			if (w[i] != 'X' && w[i] != 'O' && w[i] != '.')
+				return (-1);
+			ev->cells[i] = w[i];
+		}
+		break;
+	case PROTO_EV_RESULT:
+		rc = proto_event_result(&cur, ev);
+		break;
+	case PROTO_EV_OK:
+		rc = proto_event_ok(&cur, ev);
+		break;
+	case PROTO_EV_ERR:
+		if (!proto_next(&cur, &w, &wlen))
+			return (-1);
+		ev->error = PROTO_NERRORS;
+		for (e = PROTO_ELINE_TOO_LONG; e < PROTO_NERRORS; e++) {
+			if (proto_is(w, wlen, proto_error_code(e)))
+				ev->error = e;
+		}
+		break;
+	default:
+		break;
+	}
+	proto_rest(&cur, ev);
+	return (rc);
+}

@@ -1,0 +1,270 @@
+/*
+ * format.c -- every line the server sends, board art included.
+ *
+ * Lines end in CRLF.  Keywords and fixed arguments come first, then free
+ * text for people; lines for people only start with a space.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "proto.h"
+
+struct proto_error_entry {
+	const char	*code;
+	const char	*text;
+};
+
+/* Code and human text of each error, indexed by enum proto_error. */
+static const struct proto_error_entry proto_errors[PROTO_NERRORS] = {
+	[PROTO_OK] = { "OK", "" },
+	[PROTO_ELINE_TOO_LONG] = { "LINE_TOO_LONG",
+	    "Lines are limited to 256 bytes. Goodbye." },
+	[PROTO_EBAD_CHAR] = { "BAD_CHAR",
+	    "Only printable ASCII is accepted." },
+	[PROTO_EUNKNOWN_COMMAND] = { "UNKNOWN_COMMAND",
+	    "Unknown command. Type HELP for the list of commands." },
+	[PROTO_EBAD_CELL] = { "BAD_CELL",
+	    "Invalid input. Accepted examples: A1, b2, C3." },
+	[PROTO_EBAD_NAME] = { "BAD_NAME",
+	    "A name is 1 to 16 letters, digits, '_' or '-'." },
+	[PROTO_EBAD_ANSWER] = { "BAD_ANSWER", "Please enter y or n." },
+	[PROTO_ENO_GAME] = { "NO_GAME", "You are not in a game right now." },
+	[PROTO_ENOT_YOUR_TURN] = { "NOT_YOUR_TURN",
+	    "It is not your turn. Please wait." },
+	[PROTO_ETAKEN] = { "TAKEN", "That square is already taken. Try again." },
+	[PROTO_ENOT_NOW] = { "NOT_NOW", "There is no question to answer now." },
+	[PROTO_ESERVER_FULL] = { "SERVER_FULL",
+	    "The server is full. Please try again later." },
+};
+
+/* The HELP block after "OK HELP": space-led lines for people. */
+static const char proto_help[] =
+    "  Commands (any case; a bare cell or y/n works too):\r\n"
+    "    MOVE <cell>   play a cell, A1 to C3 (or just type b2)\r\n"
+    "    BOARD         show the board again\r\n"
+    "    AGAIN y|n     answer 'Play again?' (or just type y or n)\r\n"
+    "    NAME <name>   set your name: 1-16 letters, digits, _ or -\r\n"
+    "    PING          check that the server is there\r\n"
+    "    HELP          this list\r\n"
+    "    QUIT          leave (the game is forfeited)\r\n";
+
+static const char *proto_verb_words[] = {
+	[PROTO_NONE] = "",
+	[PROTO_NAME] = "NAME",
+	[PROTO_MOVE] = "MOVE",
+	[PROTO_BOARD] = "BOARD",
+	[PROTO_AGAIN] = "AGAIN",
+	[PROTO_QUIT] = "QUIT",
+	[PROTO_HELP] = "HELP",
+	[PROTO_PING] = "PONG",
+};
+
+static const char *proto_leave_texts[] = {
+	[PROTO_LEAVE_QUIT] = "quit the game",
+	[PROTO_LEAVE_DROP] = "lost the connection",
+	[PROTO_LEAVE_TIMEOUT] = "ran out of time",
+};
+
+static int	proto_fmt(char *, size_t, const char *, ...)
+		    __attribute__((format(printf, 3, 4)));
+
+/* snprintf that returns 0 instead of a negative value. */
+static int
+proto_fmt(char *buf, size_t size, const char *fmt, ...)
+{
+	va_list	ap;
+	int	n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(buf, size, fmt, ap);
+	va_end(ap);
+	return (n < 0 ? 0 : n);
+}
+
+/* The protocol code of an error ("BAD_CELL"). */
+const char *
+proto_error_code(enum proto_error e)
+{
+	if ((unsigned)e >= PROTO_NERRORS)
+		return ("UNKNOWN");
+	return (proto_errors[e].code);
+}
+
+/* The human text of an error. */
+const char *
+proto_error_text(enum proto_error e)
+{
+	if ((unsigned)e >= PROTO_NERRORS)
+		return ("");
+	return (proto_errors[e].text);
+}
+
+/* The greeting: HELLO and its human line. */
+int
+proto_fmt_hello(char *buf, size_t size)
+{
+	return (proto_fmt(buf, size, "HELLO tttd/%d Welcome to Tic Tac Toe, "
+	    "Ready for a game?\r\n  Type 'quit' at any time to exit.\r\n",
+	    PROTO_VERSION));
+}
+
+/* The reply to a well-formed, accepted command (QUIT's reply is BYE). */
+int
+proto_fmt_ok(char *buf, size_t size, const struct proto_cmd *cmd)
+{
+	char	cell[3];
+
+	switch (cmd->verb) {
+	case PROTO_NAME:
+		return (proto_fmt(buf, size, "OK NAME %s\r\n", cmd->name));
+	case PROTO_MOVE:
+		ttt_cell_name(cmd->cell, cell);
+		return (proto_fmt(buf, size, "OK MOVE %s\r\n", cell));
+	case PROTO_AGAIN:
+		return (proto_fmt(buf, size, "OK AGAIN %c\r\n",
+		    cmd->yes ? 'y' : 'n'));
+	case PROTO_HELP:
+		return (proto_fmt(buf, size, "OK HELP\r\n%s", proto_help));
+	case PROTO_QUIT:
+		return (proto_fmt_bye(buf, size, "Thank you for playing!"));
+	case PROTO_BOARD:
+	case PROTO_PING:
+		return (proto_fmt(buf, size, "OK %s\r\n",
+		    proto_verb_words[cmd->verb]));
+	default:
+		return (proto_fmt(buf, size, "%s", ""));
+	}
+}
+
+/* ERR <CODE> <text>. */
+int
+proto_fmt_error(char *buf, size_t size, enum proto_error e)
+{
+	return (proto_fmt(buf, size, "ERR %s %s\r\n", proto_error_code(e),
+	    proto_error_text(e)));
+}
+
+/* WAIT: queued for an opponent, or (with a name) for that one's answer. */
+int
+proto_fmt_wait(char *buf, size_t size, const char *opponent)
+{
+	if (opponent == NULL)
+		return (proto_fmt(buf, size,
+		    "WAIT Waiting for an opponent...\r\n"));
+	return (proto_fmt(buf, size, "WAIT Waiting for %s to answer...\r\n",
+	    opponent));
+}
+
+/* MATCH <your-mark> <opponent> <text>. */
+int
+proto_fmt_match(char *buf, size_t size, enum ttt_mark mine,
+    const char *opponent)
+{
+	return (proto_fmt(buf, size, "MATCH %c %s You play %c against %s.\r\n",
+	    ttt_mark_char(mine), opponent, ttt_mark_char(mine), opponent));
+}
+
+/* START <first-mark> <text>. */
+int
+proto_fmt_start(char *buf, size_t size, enum ttt_mark first,
+    const char *name)
+{
+	return (proto_fmt(buf, size, "START %c %s (%c) moves first.\r\n",
+	    ttt_mark_char(first), name, ttt_mark_char(first)));
+}
+
+/* The board art alone: the seed layout, each line led by two spaces. */
+int
+proto_fmt_board_art(char *buf, size_t size, const struct ttt_board *b)
+{
+	char	c[TTT_CELLS];
+	int	i;
+
+	for (i = 0; i < TTT_CELLS; i++) {
+		enum ttt_mark	m = ttt_board_at(b, i);
+
+		c[i] = (m == TTT_EMPTY) ? ' ' : ttt_mark_char(m);
+	}
+	return (proto_fmt(buf, size,
+	    "      A   B   C\r\n"
+	    "  1   %c | %c | %c\r\n"
+	    "     ---+---+---\r\n"
+	    "  2   %c | %c | %c\r\n"
+	    "     ---+---+---\r\n"
+	    "  3   %c | %c | %c\r\n",
+	    c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7], c[8]));
+}
+
+/* BOARD <9 cells>, then the board art. */
+int
+proto_fmt_board(char *buf, size_t size, const struct ttt_board *b)
+{
+	char	cells[TTT_CELLS + 1];
+	int	i, n;
+
+	for (i = 0; i < TTT_CELLS; i++)
+		cells[i] = ttt_mark_char(ttt_board_at(b, i));
+	cells[TTT_CELLS] = '\0';
+	n = proto_fmt(buf, size, "BOARD %s\r\n", cells);
+	return (n + proto_fmt_board_art(size > (size_t)n ? buf + n : NULL,
+	    size > (size_t)n ? size - (size_t)n : 0, b));
+}
+
+/* TURN <mark> <text>: the prompt for the mover, a wait line for the other. */
+int
+proto_fmt_turn(char *buf, size_t size, enum ttt_mark mover, int mine,
+    const char *mover_name)
+{
+	if (mine)
+		return (proto_fmt(buf, size, "TURN %c Enter your move "
+		    "(A1, B2, C3) or 'quit' to exit:\r\n",
+		    ttt_mark_char(mover)));
+	return (proto_fmt(buf, size, "TURN %c Waiting for %s to move...\r\n",
+	    ttt_mark_char(mover), mover_name));
+}
+
+/* RESULT WIN or RESULT TIE for a finished board. */
+int
+proto_fmt_result(char *buf, size_t size, const struct ttt_board *b,
+    const char *winner, const char *loser)
+{
+	enum ttt_mark	w = ttt_board_winner(b);
+
+	if (w == TTT_EMPTY)
+		return (proto_fmt(buf, size, "RESULT TIE It's a tie!\r\n"));
+	return (proto_fmt(buf, size,
+	    "RESULT WIN %c %s %s wins! better luck next time %s!\r\n",
+	    ttt_mark_char(w), winner, winner, loser));
+}
+
+/* RESULT FORFEIT <winner-mark> <winner> <text saying who left and why>. */
+int
+proto_fmt_forfeit(char *buf, size_t size, enum ttt_mark w, const char *winner,
+    const char *leaver, enum proto_leave why)
+{
+	return (proto_fmt(buf, size, "RESULT FORFEIT %c %s %s %s. %s wins!\r\n",
+	    ttt_mark_char(w), winner, leaver, proto_leave_texts[why], winner));
+}
+
+/* AGAIN? <text>. */
+int
+proto_fmt_again_question(char *buf, size_t size)
+{
+	return (proto_fmt(buf, size,
+	    "AGAIN? Play again? (y/n) or 'quit' to exit:\r\n"));
+}
+
+/* INFO <text>. */
+int
+proto_fmt_info(char *buf, size_t size, const char *text)
+{
+	return (proto_fmt(buf, size, "INFO %s\r\n", text));
+}
+
+/* BYE <text>. */
+int
+proto_fmt_bye(char *buf, size_t size, const char *text)
+{
+	return (proto_fmt(buf, size, "BYE %s\r\n", text));
+}

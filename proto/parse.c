@@ -1,0 +1,225 @@
+/*
+ * parse.c -- framing and parsing of client lines.
+ *
+ * A line is judged on its own, knowing nothing of the game: length, then
+ * bytes, then the verb, then the verb's argument.  Game state is checked by
+ * the caller, and only for a well-formed command.
+ */
+#include <string.h>
+
+#include "proto.h"
+
+#define PROTO_MAX_WORDS	3	/* more than this is "too many" for anyone */
+
+struct proto_word {
+	const char	*p;
+	size_t		 len;
+};
+
+struct proto_verb_entry {
+	const char	*word;
+	enum proto_verb	 verb;
+};
+
+/* The verb table: the first word of a line, matched case-insensitively. */
+static const struct proto_verb_entry proto_verbs[] = {
+	{ "MOVE",	PROTO_MOVE },
+	{ "BOARD",	PROTO_BOARD },
+	{ "AGAIN",	PROTO_AGAIN },
+	{ "NAME",	PROTO_NAME },
+	{ "QUIT",	PROTO_QUIT },
+	{ "HELP",	PROTO_HELP },
+	{ "PING",	PROTO_PING },
+};
+
+static int	proto_is_blank(char);
+static int	proto_word_is(const struct proto_word *, const char *);
+static int	proto_answer(const struct proto_word *);
+static size_t	proto_split(const char *, size_t, struct proto_word *, size_t);
+static enum proto_error proto_parse_move(const struct proto_word *, size_t,
+		    struct proto_cmd *);
+
+/* Space and TAB separate words. */
+static int
+proto_is_blank(char c)
+{
+	return (c == ' ' || c == '\t');
+}
+
+/* Does a word equal an upper-case keyword, ignoring case? */
+static int
+proto_word_is(const struct proto_word *w, const char *kw)
+{
+	size_t	i;
+
+	if (strlen(kw) != w->len)
+		return (0);
+	for (i = 0; i < w->len; i++) {
+		char	c = w->p[i];
+
+		if (c >= 'a' && c <= 'z')
+			c = (char)(c - 'a' + 'A');
+		if (c != kw[i])
+			return (0);
+	}
+	return (1);
+}
+
+/* 1 for y/yes, 0 for n/no, -1 for anything else. */
+static int
+proto_answer(const struct proto_word *w)
+{
+	if (proto_word_is(w, "Y") || proto_word_is(w, "YES"))
+		return (1);
+	if (proto_word_is(w, "N") || proto_word_is(w, "NO"))
+		return (0);
+	return (-1);
+}
+
+/*
+ * Split a line into words at runs of blanks.  Fills at most max words and
+ * returns how many there are in all, so the caller can tell "too many".
+ */
+static size_t
+proto_split(const char *s, size_t len, struct proto_word *w, size_t max)
+{
+	size_t	i = 0, n = 0, start;
+
+	for (;;) {
+		while (i < len && proto_is_blank(s[i]))
+			i++;
+		if (i == len)
+			return (n);
+		start = i;
+		while (i < len && !proto_is_blank(s[i]))
+			i++;
+		if (n < max) {
+			w[n].p = s + start;
+			w[n].len = i - start;
+		}
+		n++;
+	}
+}
+
+/*
+ * Look at the front of an input buffer: does a whole line end within the
+ * limit?  A legal line is at most PROTO_LINE_MAX bytes, then an optional CR,
+ * then LF; *linelen gets the bytes before the LF.
+ */
+enum proto_scan
+proto_scan(const char *buf, size_t len, size_t *linelen)
+{
+	const char	*lf;
+	size_t		 n = len < PROTO_SCAN_MAX ? len : PROTO_SCAN_MAX;
+
+	lf = memchr(buf, '\n', n);
+	if (lf != NULL) {
+		*linelen = (size_t)(lf - buf);
+		return (PROTO_SCAN_LINE);
+	}
+	if (len > PROTO_LINE_MAX + 1 ||
+	    (len == PROTO_LINE_MAX + 1 && buf[PROTO_LINE_MAX] != '\r'))
+		return (PROTO_SCAN_TOO_LONG);
+	return (PROTO_SCAN_MORE);
+}
+
+/* Is this a legal player name: 1-16 of [A-Za-z0-9_-]? */
+int
+proto_name_valid(const char *s, size_t len)
+{
+	size_t	i;
+
+	if (len < 1 || len > PROTO_NAME_MAX)
+		return (0);
+	for (i = 0; i < len; i++) {
+		char	c = s[i];
+
+		if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+		    (c >= '0' && c <= '9') || c == '_' || c == '-'))
+			return (0);
+	}
+	return (1);
+}
+
+/* MOVE <cell>: exactly one well-formed cell. */
+static enum proto_error
+proto_parse_move(const struct proto_word *arg, size_t nargs,
+    struct proto_cmd *cmd)
+{
+	if (nargs != 1)
+		return (PROTO_EBAD_CELL);
+	cmd->cell = ttt_cell_parse(arg->p, arg->len);
+	if (cmd->cell < 0)
+		return (PROTO_EBAD_CELL);
+	cmd->verb = PROTO_MOVE;
+	return (PROTO_OK);
+}
+
+/*
+ * Parse one client line (without its LF; a CR before the LF is allowed)
+ * into a command.  Returns PROTO_OK and fills cmd, or the error to report;
+ * a blank line is PROTO_OK with verb PROTO_NONE, which wants no reply.
+ */
+enum proto_error
+proto_parse(const char *line, size_t len, struct proto_cmd *cmd)
+{
+	struct proto_word	 w[PROTO_MAX_WORDS];
+	size_t			 i, n;
+	int			 answer;
+
+	memset(cmd, 0, sizeof *cmd);
+	cmd->verb = PROTO_NONE;
+	cmd->cell = -1;
+	cmd->yes = -1;
+
+	if (len > 0 && line[len - 1] == '\r')
+		len--;
+	if (len > PROTO_LINE_MAX)
+		return (PROTO_ELINE_TOO_LONG);
+	for (i = 0; i < len; i++) {
+		unsigned char	c = (unsigned char)line[i];
+
+		if ((c < 0x20 && c != '\t') || c >= 0x7f)
+			return (PROTO_EBAD_CHAR);
+	}
+
+	n = proto_split(line, len, w, PROTO_MAX_WORDS);
+	if (n == 0)
+		return (PROTO_OK);
+
+	for (i = 0; i < sizeof proto_verbs / sizeof proto_verbs[0]; i++) {
+		if (proto_word_is(&w[0], proto_verbs[i].word))
+			break;
+	}
+	if (i == sizeof proto_verbs / sizeof proto_verbs[0]) {
+		/* No verb: a bare answer or a bare cell, alone on the line. */
+		if (n == 1 && (answer = proto_answer(&w[0])) != -1) {
+			cmd->verb = PROTO_AGAIN;
+			cmd->yes = answer;
+			return (PROTO_OK);
+		}
+		if (n == 1 && w[0].len == 2)
+			return (proto_parse_move(&w[0], 1, cmd));
+		return (PROTO_EUNKNOWN_COMMAND);
+	}
+
+	switch (proto_verbs[i].verb) {
+	case PROTO_MOVE:
+		return (proto_parse_move(&w[1], n - 1, cmd));
+	case PROTO_AGAIN:
+		if (n != 2 || (answer = proto_answer(&w[1])) == -1)
+			return (PROTO_EBAD_ANSWER);
+		cmd->yes = answer;
+		break;
+	case PROTO_NAME:
+		if (n != 2 || !proto_name_valid(w[1].p, w[1].len))
+			return (PROTO_EBAD_NAME);
+		memcpy(cmd->name, w[1].p, w[1].len);
+		cmd->name[w[1].len] = '\0';
+		break;
+	default:
+		break;		/* no argument; extra words are ignored */
+	}
+	cmd->verb = proto_verbs[i].verb;
+	return (PROTO_OK);
+}

@@ -1,0 +1,140 @@
+/*
+ * proto.h -- the tttd line protocol, version 1: parsing client lines,
+ * formatting server lines, and parsing server lines for clients.
+ *
+ * Pure functions: no I/O, no allocation, no globals.  Formatters have
+ * snprintf semantics: they return the length the output needs (without the
+ * terminating NUL) and write at most size bytes, always NUL-terminated when
+ * size > 0.
+ */
+#ifndef PROTO_H
+#define PROTO_H
+
+#include <stddef.h>
+
+#include "ttt.h"
+
+#define PROTO_VERSION		1
+#define PROTO_LINE_MAX		256	/* client line, without CR LF */
+#define PROTO_SCAN_MAX		(PROTO_LINE_MAX + 2)	/* with CR LF */
+#define PROTO_NAME_MAX		16
+#define PROTO_OUT_MAX		1024	/* the longest formatted block */
+
+enum proto_verb {
+	PROTO_NONE = 0,		/* blank line: no reply at all */
+	PROTO_NAME,
+	PROTO_MOVE,
+	PROTO_BOARD,
+	PROTO_AGAIN,
+	PROTO_QUIT,
+	PROTO_HELP,
+	PROTO_PING
+};
+
+/* Error codes, in the order of precedence when several apply. */
+enum proto_error {
+	PROTO_OK = 0,
+	PROTO_ELINE_TOO_LONG,
+	PROTO_EBAD_CHAR,
+	PROTO_EUNKNOWN_COMMAND,
+	PROTO_EBAD_CELL,
+	PROTO_EBAD_NAME,
+	PROTO_EBAD_ANSWER,
+	PROTO_ENO_GAME,
+	PROTO_ENOT_YOUR_TURN,
+	PROTO_ETAKEN,
+	PROTO_ENOT_NOW,
+	PROTO_ESERVER_FULL,
+	PROTO_NERRORS
+};
+
+struct proto_cmd {
+	enum proto_verb	verb;
+	int		cell;			/* MOVE: 0..8 */
+	int		yes;			/* AGAIN: 1 yes, 0 no */
+	char		name[PROTO_NAME_MAX + 1];	/* NAME */
+};
+
+/* What proto_scan found at the front of a buffer. */
+enum proto_scan {
+	PROTO_SCAN_MORE,	/* no LF yet, and still within the limit */
+	PROTO_SCAN_LINE,	/* a line ends here: *linelen bytes, then LF */
+	PROTO_SCAN_TOO_LONG	/* no LF can make this a legal line */
+};
+
+/* Why a player left a game, for RESULT FORFEIT. */
+enum proto_leave {
+	PROTO_LEAVE_QUIT,
+	PROTO_LEAVE_DROP,
+	PROTO_LEAVE_TIMEOUT
+};
+
+/* Server line keywords, as seen by a client. */
+enum proto_kind {
+	PROTO_EV_UNKNOWN = 0,
+	PROTO_EV_HUMAN,		/* space-led line: for people only */
+	PROTO_EV_HELLO,
+	PROTO_EV_WAIT,
+	PROTO_EV_MATCH,
+	PROTO_EV_START,
+	PROTO_EV_BOARD,
+	PROTO_EV_TURN,
+	PROTO_EV_RESULT,
+	PROTO_EV_AGAINQ,
+	PROTO_EV_INFO,
+	PROTO_EV_BYE,
+	PROTO_EV_OK,
+	PROTO_EV_ERR
+};
+
+enum proto_result {
+	PROTO_RESULT_WIN,
+	PROTO_RESULT_TIE,
+	PROTO_RESULT_FORFEIT
+};
+
+/* One server line taken apart; text points into the parsed line. */
+struct proto_event {
+	enum proto_kind		kind;
+	enum ttt_mark		mark;	/* MATCH, START, TURN, RESULT WIN/FORFEIT */
+	enum proto_result	result;	/* RESULT */
+	enum proto_error	error;	/* ERR */
+	enum proto_verb		verb;	/* OK */
+	int			cell;	/* OK MOVE */
+	int			yes;	/* OK AGAIN */
+	int			version;	/* HELLO */
+	char			name[PROTO_NAME_MAX + 1]; /* MATCH, RESULT, OK NAME */
+	char			cells[TTT_CELLS + 1];	/* BOARD */
+	const char		*text;	/* free text, "" if none */
+	size_t			 textlen;
+};
+
+/* parse.c */
+enum proto_scan	 proto_scan(const char *, size_t, size_t *);
+enum proto_error proto_parse(const char *, size_t, struct proto_cmd *);
+int		 proto_name_valid(const char *, size_t);
+
+/* format.c */
+const char	*proto_error_code(enum proto_error);
+const char	*proto_error_text(enum proto_error);
+int	proto_fmt_hello(char *, size_t);
+int	proto_fmt_ok(char *, size_t, const struct proto_cmd *);
+int	proto_fmt_error(char *, size_t, enum proto_error);
+int	proto_fmt_wait(char *, size_t, const char *);
+int	proto_fmt_match(char *, size_t, enum ttt_mark, const char *);
+int	proto_fmt_start(char *, size_t, enum ttt_mark, const char *);
+int	proto_fmt_board(char *, size_t, const struct ttt_board *);
+int	proto_fmt_board_art(char *, size_t, const struct ttt_board *);
+int	proto_fmt_turn(char *, size_t, enum ttt_mark, int, const char *);
+int	proto_fmt_result(char *, size_t, const struct ttt_board *,
+	    const char *, const char *);
+int	proto_fmt_forfeit(char *, size_t, enum ttt_mark, const char *,
+	    const char *, enum proto_leave);
+int	proto_fmt_again_question(char *, size_t);
+int	proto_fmt_info(char *, size_t, const char *);
+int	proto_fmt_bye(char *, size_t, const char *);
+
+/* event.c */
+int	proto_event_parse(const char *, size_t, struct proto_event *);
+
+#endif /* PROTO_H */

@@ -1,0 +1,336 @@
+/*
+ * harness.c -- the real tttd on an ephemeral port, and socket helpers.
+ */
+#include <sys/socket.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+
+#include <netinet/in.h>
+#include <arpa/inet.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <setjmp.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "harness.h"
+
+static long	now_ms(void);
+
+static long
+now_ms(void)
+{
+	struct timespec	ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (ts.tv_sec * 1000L + ts.tv_nsec / 1000000L);
+}
+
+const char *
+harness_tttd_path(void)
+{
+	const char	*p = getenv("TTTD_BIN");
+
+	return (p != NULL ? p : TTTD_PATH);
+}
+
+const char *
+harness_client_path(void)
+{
+	const char	*p = getenv("TTT_CLIENT_BIN");
+
+	return (p != NULL ? p : TTT_CLIENT_PATH);
+}
+
+int
+harness_start(struct tttd_proc *p, const char *const *extra)
+{
+	const char	*argv[64];
+	int		 out[2], err[2], n = 0, i;
+	char		 line[256];
+	size_t		 len = 0;
+	long		 deadline;
+	char		*colon;
+
+	signal(SIGPIPE, SIG_IGN);
+	memset(p, 0, sizeof *p);
+	if (pipe(out) == -1 || pipe(err) == -1)
+		return (-1);
+	argv[n++] = harness_tttd_path();
+	argv[n++] = "--port";
+	argv[n++] = "0";
+	argv[n++] = "--bind";
+	argv[n++] = "127.0.0.1";
+	for (i = 0; extra != NULL && extra[i] != NULL && n < 62; i++)
+		argv[n++] = extra[i];
+	argv[n] = NULL;
+
+	p->pid = fork();
+	if (p->pid == -1)
+		return (-1);
+	if (p->pid == 0) {
+		dup2(out[1], STDOUT_FILENO);
+		dup2(err[1], STDERR_FILENO);
+		close(out[0]);
+		close(out[1]);
+		close(err[0]);
+		close(err[1]);
+		execv(argv[0], (char *const *)argv);
+		_exit(127);
+	}
+	close(out[1]);
+	close(err[1]);
+	p->err_fd = err[0];
+	fcntl(p->err_fd, F_SETFL, O_NONBLOCK);
+
+	/* The first stdout line: "tttd <version> listening on ADDR:PORT". */
+	deadline = now_ms() + HARNESS_TIMEOUT_MS;
+	while (len < sizeof line - 1 && memchr(line, '\n', len) == NULL) {
+		struct pollfd	pfd = { out[0], POLLIN, 0 };
+		ssize_t		r;
+
+		if (poll(&pfd, 1, (int)(deadline - now_ms())) <= 0)
+			break;
+		r = read(out[0], line + len, sizeof line - 1 - len);
+		if (r <= 0)
+			break;
+		len += (size_t)r;
+	}
+	close(out[0]);
+	line[len] = '\0';
+	colon = strrchr(line, ':');
+	if (strncmp(line, "tttd ", 5) != 0 || strstr(line, " listening on ") ==
+	    NULL || colon == NULL) {
+		kill(p->pid, SIGKILL);
+		waitpid(p->pid, NULL, 0);
+		return (-1);
+	}
+	p->port = atoi(colon + 1);
+	return (p->port > 0 ? 0 : -1);
+}
+
+int
+harness_stop(struct tttd_proc *p)
+{
+	int	status, i;
+
+	kill(p->pid, SIGTERM);
+	for (i = 0; i < 500; i++) {
+		if (waitpid(p->pid, &status, WNOHANG) == p->pid) {
+			close(p->err_fd);
+			if (WIFEXITED(status))
+				return (WEXITSTATUS(status));
+			return (-1);
+		}
+		usleep(10000);
+	}
+	kill(p->pid, SIGKILL);
+	waitpid(p->pid, &status, 0);
+	close(p->err_fd);
+	return (-1);
+}
+
+size_t
+harness_log(struct tttd_proc *p, char *buf, size_t size)
+{
+	size_t	len = 0;
+	ssize_t	r;
+
+	while (len < size - 1 &&
+	    (r = read(p->err_fd, buf + len, size - 1 - len)) > 0)
+		len += (size_t)r;
+	buf[len] = '\0';
+	return (len);
+}
+
+int
+conn_open(struct conn *c, int port)
+{
+	struct sockaddr_in	sin;
+
+	memset(c, 0, sizeof *c);
+	c->fd = socket(AF_INET, SOCK_STREAM, 0);
+	if (c->fd == -1)
+		return (-1);
+	memset(&sin, 0, sizeof sin);
+	sin.sin_family = AF_INET;
+	sin.sin_port = htons((uint16_t)port);
+	sin.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	if (connect(c->fd, (struct sockaddr *)&sin, sizeof sin) == -1) {
+		close(c->fd);
+		c->fd = -1;
+		return (-1);
+	}
+	return (0);
+}
+
+void
+conn_close(struct conn *c)
+{
+	if (c->fd != -1)
+		close(c->fd);
+	c->fd = -1;
+}
+
+int
+conn_write(struct conn *c, const void *data, size_t len)
+{
+	const char	*p = data;
+	ssize_t		 w;
+
+	while (len > 0) {
+		w = send(c->fd, p, len, MSG_NOSIGNAL);
+		if (w == -1) {
+			if (errno == EINTR)
+				continue;
+			return (-1);
+		}
+		p += w;
+		len -= (size_t)w;
+	}
+	return (0);
+}
+
+int
+conn_send(struct conn *c, const char *line)
+{
+	if (conn_write(c, line, strlen(line)) == -1)
+		return (-1);
+	return (conn_write(c, "\r\n", 2));
+}
+
+int
+conn_line(struct conn *c, char *out, size_t size, int timeout_ms)
+{
+	long	 deadline = now_ms() + timeout_ms;
+	char	*lf;
+	size_t	 n;
+
+	for (;;) {
+		lf = memchr(c->buf, '\n', c->len);
+		if (lf != NULL) {
+			n = (size_t)(lf - c->buf);
+			if (n > 0 && c->buf[n - 1] == '\r')
+				n--;
+			if (n >= size)
+				n = size - 1;
+			memcpy(out, c->buf, n);
+			out[n] = '\0';
+			c->len -= (size_t)(lf + 1 - c->buf);
+			memmove(c->buf, lf + 1, c->len);
+			return ((int)n);
+		}
+		if (c->len == sizeof c->buf)
+			return (-1);
+		{
+			struct pollfd	pfd = { c->fd, POLLIN, 0 };
+			long		left = deadline - now_ms();
+			ssize_t		r;
+
+			if (left <= 0 || poll(&pfd, 1, (int)left) <= 0)
+				return (-1);
+			r = recv(c->fd, c->buf + c->len, sizeof c->buf - c->len,
+			    0);
+			if (r <= 0)
+				return (-1);
+			c->len += (size_t)r;
+		}
+	}
+}
+
+int
+conn_event(struct conn *c, char *out, size_t size, int timeout_ms)
+{
+	int	n;
+
+	do {
+		n = conn_line(c, out, size, timeout_ms);
+	} while (n >= 0 && out[0] == ' ');
+	return (n);
+}
+
+int
+conn_wait_closed(struct conn *c, int timeout_ms)
+{
+	long	deadline = now_ms() + timeout_ms;
+	char	tmp[4096];
+	ssize_t	r;
+
+	for (;;) {
+		struct pollfd	pfd = { c->fd, POLLIN, 0 };
+		long		left = deadline - now_ms();
+
+		if (left <= 0 || poll(&pfd, 1, (int)left) <= 0)
+			return (0);
+		r = recv(c->fd, tmp, sizeof tmp, 0);
+		if (r == 0)
+			return (1);
+		if (r < 0)
+			return (errno == ECONNRESET ? 1 : 0);
+	}
+}
+
+int
+conn_quiet(struct conn *c, int timeout_ms)
+{
+	struct pollfd	pfd = { c->fd, POLLIN, 0 };
+
+	if (c->len > 0)
+		return (0);
+	return (poll(&pfd, 1, timeout_ms) == 0);
+}
+
+void
+expect_event(struct conn *c, const char *want)
+{
+	char	line[1024];
+	int	n;
+
+	n = conn_event(c, line, sizeof line, HARNESS_TIMEOUT_MS);
+	if (n < 0)
+		fail_msg("expected \"%s\", got EOF or timeout", want);
+	if (strcmp(line, want) != 0)
+		fail_msg("expected \"%s\", got \"%s\"", want, line);
+}
+
+void
+expect_prefix(struct conn *c, const char *want)
+{
+	char	line[1024];
+	int	n;
+
+	n = conn_event(c, line, sizeof line, HARNESS_TIMEOUT_MS);
+	if (n < 0)
+		fail_msg("expected \"%s...\", got EOF or timeout", want);
+	if (strncmp(line, want, strlen(want)) != 0)
+		fail_msg("expected \"%s...\", got \"%s\"", want, line);
+}
+
+void
+expect_skip_to(struct conn *c, const char *prefix, char *out, size_t size)
+{
+	char	line[1024];
+	int	i;
+
+	for (i = 0; i < 64; i++) {
+		if (conn_event(c, line, sizeof line, HARNESS_TIMEOUT_MS) < 0)
+			fail_msg("expected \"%s...\", got EOF or timeout",
+			    prefix);
+		if (strncmp(line, prefix, strlen(prefix)) == 0) {
+			if (out != NULL)
+				snprintf(out, size, "%s", line);
+			return;
+		}
+	}
+	fail_msg("no \"%s...\" within 64 lines", prefix);
+}

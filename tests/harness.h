@@ -1,0 +1,60 @@
+/*
+ * harness.h -- start the real tttd on an ephemeral port and talk to it over
+ * real sockets, for the end-to-end tests.
+ */
+#ifndef HARNESS_H
+#define HARNESS_H
+
+#include <sys/types.h>
+
+#include <stddef.h>
+
+#define HARNESS_TIMEOUT_MS	5000	/* how long to wait for a line */
+
+struct tttd_proc {
+	pid_t	pid;
+	int	port;
+	int	err_fd;		/* the server's stderr (its log), readable */
+};
+
+struct conn {
+	int	fd;
+	size_t	len;
+	char	buf[16384];
+};
+
+const char	*harness_tttd_path(void);
+const char	*harness_client_path(void);
+
+/* Start tttd --port 0 --bind 127.0.0.1 plus the NULL-terminated extra args. */
+int	harness_start(struct tttd_proc *, const char *const *);
+/* SIGTERM, then wait: returns the exit status, or -1 if it was killed. */
+int	harness_stop(struct tttd_proc *);
+/* Read what the server logged so far (nonblocking), NUL-terminated. */
+size_t	harness_log(struct tttd_proc *, char *, size_t);
+
+int	conn_open(struct conn *, int);
+void	conn_close(struct conn *);
+/* Send raw bytes. */
+int	conn_write(struct conn *, const void *, size_t);
+/* Send one line: the text plus "\r\n". */
+int	conn_send(struct conn *, const char *);
+/*
+ * Read one line (CRLF stripped) within the timeout: its length, or -1 on
+ * EOF, error or timeout.
+ */
+int	conn_line(struct conn *, char *, size_t, int);
+/* Like conn_line, but skips space-led lines for people. */
+int	conn_event(struct conn *, char *, size_t, int);
+/* Wait for EOF: 1 if the server closed within the timeout, 0 if not. */
+int	conn_wait_closed(struct conn *, int);
+/* 1 if nothing arrives within the time (no pending line either). */
+int	conn_quiet(struct conn *, int);
+
+/* cmocka assertions: the next event equals / starts with the text. */
+void	expect_event(struct conn *, const char *);
+void	expect_prefix(struct conn *, const char *);
+/* Read events until one starts with the prefix; fail after too many. */
+void	expect_skip_to(struct conn *, const char *, char *, size_t);
+
+#endif /* HARNESS_H */
