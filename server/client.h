@@ -1,0 +1,45 @@
+/*
+ * client.h -- one player's connection as the game logic sees it.
+ *
+ * The game logic (lobby, match, session, cmd) never touches a socket: it
+ * sends through the lobby's ops, which the libevent layer (server-client.c)
+ * or a test harness provides.
+ */
+#ifndef CLIENT_H
+#define CLIENT_H
+
+#include <sys/queue.h>
+
+#include <stdint.h>
+
+#include "proto.h"
+
+#define CLIENT_QUEUED	0x1	/* waiting in the lobby for an opponent */
+#define CLIENT_CLOSING	0x2	/* says nothing more; closes after flushing */
+#define CLIENT_GONE	0x4	/* detached from the game for good */
+#define CLIENT_LINGER	0x8	/* flushed and shut down; draining input */
+
+struct lobby;
+struct match;
+struct bufferevent;
+
+struct client {
+	uint64_t		 id;
+	struct lobby		*lobby;
+	int			 flags;
+	char			 addr[64];	/* peer, printable */
+	char			 name[PROTO_NAME_MAX + 1]; /* "" = seat name */
+
+	struct match		*match;		/* NULL unless in a match */
+	int			 seat;		/* 0 = p1 = X, 1 = p2 = O */
+
+	TAILQ_ENTRY(client)	 queue_entry;	/* lobby queue */
+
+	/* Transport, owned by server-client.c. */
+	struct bufferevent	*bev;
+	int64_t			 linger_until;	/* ms, CLIENT_LINGER */
+	TAILQ_ENTRY(client)	 entry;		/* all clients */
+};
+TAILQ_HEAD(client_list, client);
+
+#endif /* CLIENT_H */

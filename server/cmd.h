@@ -1,0 +1,12 @@
+/*
+ * cmd.h -- the handlers of well-formed client commands.
+ */
+#ifndef CMD_H
+#define CMD_H
+
+#include "client.h"
+#include "proto.h"
+
+enum proto_error	cmd_dispatch(struct client *, const struct proto_cmd *);
+
+#endif /* CMD_H */

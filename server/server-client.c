@@ -1,0 +1,231 @@
+/*
+ * server-client.c -- one connection on libevent: a bufferevent, line
+ * framing, and a graceful close.
+ *
+ * Lines are found with proto_scan on a stack copy of the front of the input
+ * (evbuffer_readln would malloc each line).  A line over the limit is never
+ * left in the input: it is answered, the input is drained and reading stops,
+ * else libevent would call the read callback again at once, forever.
+ * Closing flushes the output, shuts down writing, and drains what the peer
+ * still sends for a moment, so that the peer reads our last line instead of
+ * a reset.
+ */
+#include <sys/socket.h>
+#include <sys/types.h>
+
+#include <netinet/in.h>
+#include <arpa/inet.h>
+
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <event2/buffer.h>
+#include <event2/bufferevent.h>
+#include <event2/event.h>
+#include <event2/util.h>
+
+#include "log.h"
+#include "server.h"
+#include "session.h"
+
+/* The server a client belongs to: its lobby is embedded in the server. */
+#define SERVER_OF(c) \
+	((struct server *)(void *)((char *)(c)->lobby - \
+	    offsetof(struct server, lobby)))
+
+#define SERVER_CLIENT_READ_MAX	16384	/* input buffered before pausing */
+
+static void	server_client_read_cb(struct bufferevent *, void *);
+static void	server_client_write_cb(struct bufferevent *, void *);
+static void	server_client_event_cb(struct bufferevent *, short, void *);
+static void	server_client_send(struct client *, const char *, size_t);
+static void	server_client_close(struct client *);
+static void	server_client_linger(struct client *);
+static void	server_client_drain(struct client *);
+static int64_t	server_client_now(void);
+static void	server_client_addr(struct sockaddr *, char *, size_t);
+
+const struct lobby_ops server_client_ops = {
+	server_client_send,
+	server_client_close
+};
+
+/* Milliseconds on the monotonic clock. */
+static int64_t
+server_client_now(void)
+{
+	struct timespec	ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ((int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000);
+}
+
+/* Print a peer address as ADDR:PORT or [ADDR]:PORT. */
+static void
+server_client_addr(struct sockaddr *sa, char *out, size_t size)
+{
+	char	host[INET6_ADDRSTRLEN];
+
+	if (sa->sa_family == AF_INET6) {
+		struct sockaddr_in6	*sin6 = (struct sockaddr_in6 *)sa;
+
+		evutil_inet_ntop(AF_INET6, &sin6->sin6_addr, host, sizeof host);
+		snprintf(out, size, "[%s]:%u", host, ntohs(sin6->sin6_port));
+	} else if (sa->sa_family == AF_INET) {
+		struct sockaddr_in	*sin = (struct sockaddr_in *)sa;
+
+		evutil_inet_ntop(AF_INET, &sin->sin_addr, host, sizeof host);
+		snprintf(out, size, "%s:%u", host, ntohs(sin->sin_port));
+	} else
+		snprintf(out, size, "unknown");
+}
+
+/* A new connection from the listener. */
+void
+server_client_accept(struct server *s, int fd, struct sockaddr *sa, int len)
+{
+	struct client	*c;
+
+	(void)len;
+	if ((c = calloc(1, sizeof *c)) == NULL) {
+		log_error("out of memory: refusing a connection");
+		evutil_closesocket(fd);
+		return;
+	}
+	c->bev = bufferevent_socket_new(s->base, fd, BEV_OPT_CLOSE_ON_FREE);
+	if (c->bev == NULL) {
+		log_error("bufferevent_socket_new failed");
+		evutil_closesocket(fd);
+		free(c);
+		return;
+	}
+	c->id = s->next_client_id++;
+	server_client_addr(sa, c->addr, sizeof c->addr);
+	TAILQ_INSERT_TAIL(&s->clients, c, entry);
+	s->nclients++;
+
+	bufferevent_setcb(c->bev, server_client_read_cb,
+	    server_client_write_cb, server_client_event_cb, c);
+	bufferevent_setwatermark(c->bev, EV_READ, 0, SERVER_CLIENT_READ_MAX);
+	bufferevent_enable(c->bev, EV_READ | EV_WRITE);
+	session_open(&s->lobby, c);
+}
+
+/* Free a connection: leave the game first, so the opponent is told. */
+void
+server_client_free(struct client *c)
+{
+	struct server	*s = SERVER_OF(c);
+
+	session_lost(c);
+	log_info("client %llu: disconnected from %s", (unsigned long long)c->id,
+	    c->addr);
+	TAILQ_REMOVE(&s->clients, c, entry);
+	s->nclients--;
+	bufferevent_free(c->bev);
+	free(c);
+	if (s->shutting_down && s->nclients == 0)
+		event_base_loopbreak(s->base);
+}
+
+/* The lobby's send op: queue bytes on the bufferevent. */
+static void
+server_client_send(struct client *c, const char *buf, size_t len)
+{
+	if (len > 0 && bufferevent_write(c->bev, buf, len) == -1)
+		log_warn("client %llu: write failed", (unsigned long long)c->id);
+}
+
+/* The lobby's close op: stop reading, and linger once the output is out. */
+static void
+server_client_close(struct client *c)
+{
+	struct evbuffer	*in = bufferevent_get_input(c->bev);
+
+	bufferevent_disable(c->bev, EV_READ);
+	evbuffer_drain(in, evbuffer_get_length(in));
+	if (evbuffer_get_length(bufferevent_get_output(c->bev)) == 0)
+		server_client_linger(c);
+	/* else the write callback lingers once the output is empty */
+}
+
+/* All is sent: shut down writing, then drain the peer's input a while. */
+static void
+server_client_linger(struct client *c)
+{
+	struct timeval	tv = { SERVER_LINGER_MS / 1000,
+			    (SERVER_LINGER_MS % 1000) * 1000 };
+
+	if (c->flags & CLIENT_LINGER)
+		return;
+	c->flags |= CLIENT_LINGER;
+	c->linger_until = server_client_now() + SERVER_LINGER_MS;
+	shutdown(bufferevent_getfd(c->bev), SHUT_WR);
+	bufferevent_set_timeouts(c->bev, &tv, NULL);
+	bufferevent_enable(c->bev, EV_READ);
+}
+
+/* Lingering: throw input away; free when the time is up. */
+static void
+server_client_drain(struct client *c)
+{
+	struct evbuffer	*in = bufferevent_get_input(c->bev);
+
+	evbuffer_drain(in, evbuffer_get_length(in));
+	if (server_client_now() >= c->linger_until)
+		server_client_free(c);
+}
+
+/* Input: hand each complete line to the session. */
+static void
+server_client_read_cb(struct bufferevent *bev, void *arg)
+{
+	struct client	*c = arg;
+	struct evbuffer	*in = bufferevent_get_input(bev);
+	char		 line[PROTO_SCAN_MAX];
+	size_t		 len, linelen;
+
+	if (c->flags & CLIENT_LINGER) {
+		server_client_drain(c);
+		return;
+	}
+	while (!(c->flags & CLIENT_CLOSING)) {
+		len = (size_t)evbuffer_copyout(in, line, sizeof line);
+		switch (proto_scan(line, len, &linelen)) {
+		case PROTO_SCAN_MORE:
+			return;
+		case PROTO_SCAN_TOO_LONG:
+			session_too_long(c);	/* drains and stops reading */
+			return;
+		case PROTO_SCAN_LINE:
+			evbuffer_drain(in, linelen + 1);
+			session_line(c, line, linelen);
+			break;
+		}
+	}
+}
+
+/* Output drained: a closing client lingers now. */
+static void
+server_client_write_cb(struct bufferevent *bev, void *arg)
+{
+	struct client	*c = arg;
+
+	(void)bev;
+	if ((c->flags & CLIENT_CLOSING) && !(c->flags & CLIENT_LINGER))
+		server_client_linger(c);
+}
+
+/* EOF, error or the linger timeout: the connection is done. */
+static void
+server_client_event_cb(struct bufferevent *bev, short what, void *arg)
+{
+	struct client	*c = arg;
+
+	(void)bev;
+	if (what & (BEV_EVENT_EOF | BEV_EVENT_ERROR | BEV_EVENT_TIMEOUT))
+		server_client_free(c);
+}

@@ -1,0 +1,233 @@
+/*
+ * server.c -- the event base, the listeners, signals and shutdown.
+ */
+#include <sys/socket.h>
+#include <sys/types.h>
+
+#include <netinet/in.h>
+
+#include <netdb.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <event2/event.h>
+#include <event2/listener.h>
+#include <event2/util.h>
+
+#include "log.h"
+#include "server.h"
+#include "session.h"
+
+static void	server_accept_cb(struct evconnlistener *, evutil_socket_t,
+		    struct sockaddr *, int, void *);
+static void	server_accept_error_cb(struct evconnlistener *, void *);
+static void	server_signal_cb(evutil_socket_t, short, void *);
+static void	server_deadline_cb(evutil_socket_t, short, void *);
+static int	server_listen(struct server *, const struct server_config *);
+static int	server_bound_port(struct evconnlistener *);
+
+/* A new connection: hand it to server-client.c. */
+static void
+server_accept_cb(struct evconnlistener *l, evutil_socket_t fd,
+    struct sockaddr *sa, int len, void *arg)
+{
+	(void)l;
+	server_client_accept(arg, fd, sa, len);
+}
+
+/* accept failed: log it and keep serving. */
+static void
+server_accept_error_cb(struct evconnlistener *l, void *arg)
+{
+	(void)l;
+	(void)arg;
+	log_warn("accept: %s",
+	    evutil_socket_error_to_string(EVUTIL_SOCKET_ERROR()));
+}
+
+/* SIGINT or SIGTERM: stop. */
+static void
+server_signal_cb(evutil_socket_t sig, short what, void *arg)
+{
+	(void)what;
+	log_info("signal %d: shutting down", (int)sig);
+	server_shutdown(arg);
+}
+
+/* Peers took too long to go after BYE: stop anyway. */
+static void
+server_deadline_cb(evutil_socket_t fd, short what, void *arg)
+{
+	struct server	*s = arg;
+
+	(void)fd;
+	(void)what;
+	event_base_loopbreak(s->base);
+}
+
+/* The port a listener is bound to. */
+static int
+server_bound_port(struct evconnlistener *l)
+{
+	struct sockaddr_storage	ss;
+	socklen_t		len = sizeof ss;
+
+	if (getsockname(evconnlistener_get_fd(l), (struct sockaddr *)&ss,
+	    &len) == -1)
+		return (-1);
+	if (ss.ss_family == AF_INET6)
+		return (ntohs(((struct sockaddr_in6 *)&ss)->sin6_port));
+	return (ntohs(((struct sockaddr_in *)&ss)->sin_port));
+}
+
+/*
+ * Listen on every address of --bind (all IPv4 and IPv6 addresses when it
+ * is not given).  With --port 0, the first listener picks a free port and
+ * the others take the same one.  Prints the one start-up line.
+ */
+static int
+server_listen(struct server *s, const struct server_config *cfg)
+{
+	struct addrinfo	 hints, *res, *ai;
+	char		 port[16], host[NI_MAXHOST];
+	int		 rc, p = cfg->port;
+	unsigned	 flags = LEV_OPT_CLOSE_ON_FREE | LEV_OPT_CLOSE_ON_EXEC |
+			    LEV_OPT_REUSEABLE;
+
+	memset(&hints, 0, sizeof hints);
+	hints.ai_family = AF_UNSPEC;
+	hints.ai_socktype = SOCK_STREAM;
+	hints.ai_flags = AI_PASSIVE | AI_NUMERICSERV;
+	snprintf(port, sizeof port, "%d", p);
+	if ((rc = getaddrinfo(cfg->bind, port, &hints, &res)) != 0) {
+		log_error("--bind %s: %s", cfg->bind ? cfg->bind : "*",
+		    gai_strerror(rc));
+		return (-1);
+	}
+	for (ai = res; ai != NULL && s->nlisteners < SERVER_MAX_LISTENERS;
+	    ai = ai->ai_next) {
+		struct evconnlistener	*l;
+
+		if (ai->ai_family == AF_INET6)
+			((struct sockaddr_in6 *)ai->ai_addr)->sin6_port =
+			    htons((uint16_t)p);
+		else if (ai->ai_family == AF_INET)
+			((struct sockaddr_in *)ai->ai_addr)->sin_port =
+			    htons((uint16_t)p);
+		l = evconnlistener_new_bind(s->base, server_accept_cb, s,
+		    flags | (ai->ai_family == AF_INET6 ?
+		    LEV_OPT_BIND_IPV6ONLY : 0), 1024, ai->ai_addr, (int)ai->ai_addrlen);
+		if (l == NULL) {
+			getnameinfo(ai->ai_addr, ai->ai_addrlen, host,
+			    sizeof host, NULL, 0, NI_NUMERICHOST);
+			log_warn("cannot listen on %s port %d: %s", host, p,
+			    evutil_socket_error_to_string(
+			    EVUTIL_SOCKET_ERROR()));
+			continue;
+		}
+		evconnlistener_set_error_cb(l, server_accept_error_cb);
+		s->listeners[s->nlisteners++] = l;
+		if (p == 0)
+			p = server_bound_port(l);
+		if (cfg->bind != NULL) {
+			getnameinfo(ai->ai_addr, ai->ai_addrlen, host,
+			    sizeof host, NULL, 0, NI_NUMERICHOST);
+			if (ai->ai_family == AF_INET6)
+				printf("tttd %s listening on [%s]:%d\n",
+				    TTTD_VERSION, host, p);
+			else
+				printf("tttd %s listening on %s:%d\n",
+				    TTTD_VERSION, host, p);
+			break;
+		}
+	}
+	freeaddrinfo(res);
+	if (s->nlisteners == 0) {
+		log_error("nothing to listen on");
+		return (-1);
+	}
+	if (cfg->bind == NULL)
+		printf("tttd %s listening on *:%d\n", TTTD_VERSION, p);
+	fflush(stdout);
+	log_info("listening on port %d", p);
+	return (0);
+}
+
+/* Set up the event base, the listeners and the signal events. */
+int
+server_init(struct server *s, const struct server_config *cfg)
+{
+	memset(s, 0, sizeof *s);
+	TAILQ_INIT(&s->clients);
+	s->next_client_id = 1;
+	lobby_init(&s->lobby, &server_client_ops, cfg->seed);
+	if ((s->base = event_base_new()) == NULL) {
+		log_error("event_base_new failed");
+		return (-1);
+	}
+	s->sigint = evsignal_new(s->base, SIGINT, server_signal_cb, s);
+	s->sigterm = evsignal_new(s->base, SIGTERM, server_signal_cb, s);
+	s->shutdown_timer = evtimer_new(s->base, server_deadline_cb, s);
+	if (s->sigint == NULL || s->sigterm == NULL ||
+	    s->shutdown_timer == NULL || event_add(s->sigint, NULL) == -1 ||
+	    event_add(s->sigterm, NULL) == -1)
+		return (-1);
+	return (server_listen(s, cfg));
+}
+
+/* Run until shut down. */
+int
+server_run(struct server *s)
+{
+	return (event_base_dispatch(s->base) == -1 ? -1 : 0);
+}
+
+/*
+ * Stop accepting, send every client BYE and close it.  The loop ends when
+ * the last connection is gone, or after SERVER_SHUTDOWN_MS at the latest.
+ */
+void
+server_shutdown(struct server *s)
+{
+	struct client	*c;
+	struct timeval	 tv = { SERVER_SHUTDOWN_MS / 1000,
+			    (SERVER_SHUTDOWN_MS % 1000) * 1000 };
+	int		 i;
+
+	if (s->shutting_down)
+		return;
+	s->shutting_down = 1;
+	for (i = 0; i < s->nlisteners; i++)
+		evconnlistener_free(s->listeners[i]);
+	s->nlisteners = 0;
+	if (s->nclients == 0) {
+		event_base_loopbreak(s->base);
+		return;
+	}
+	evtimer_add(s->shutdown_timer, &tv);
+	TAILQ_FOREACH(c, &s->clients, entry)
+		session_shutdown(c);
+}
+
+/* Free everything, connections first. */
+void
+server_free(struct server *s)
+{
+	struct client	*c;
+	int		 i;
+
+	while ((c = TAILQ_FIRST(&s->clients)) != NULL)
+		server_client_free(c);
+	lobby_free(&s->lobby);
+	for (i = 0; i < s->nlisteners; i++)
+		evconnlistener_free(s->listeners[i]);
+	if (s->sigint != NULL)
+		event_free(s->sigint);
+	if (s->sigterm != NULL)
+		event_free(s->sigterm);
+	if (s->shutdown_timer != NULL)
+		event_free(s->shutdown_timer);
+	if (s->base != NULL)
+		event_base_free(s->base);
+}

@@ -1,0 +1,53 @@
+/*
+ * server.h -- the daemon: listeners, connections, signals, shutdown.
+ */
+#ifndef SERVER_H
+#define SERVER_H
+
+#include <sys/socket.h>
+
+#include <stdint.h>
+
+#include "client.h"
+#include "lobby.h"
+
+#define SERVER_MAX_LISTENERS	8
+#define SERVER_LINGER_MS	2000	/* draining input after the last line */
+#define SERVER_SHUTDOWN_MS	2000	/* the most a shutdown waits for peers */
+
+struct event_base;
+struct evconnlistener;
+struct event;
+
+struct server_config {
+	const char	*bind;		/* NULL = every address */
+	int		 port;
+	uint64_t	 seed;
+};
+
+struct server {
+	struct event_base	*base;
+	struct evconnlistener	*listeners[SERVER_MAX_LISTENERS];
+	int			 nlisteners;
+	struct event		*sigint;
+	struct event		*sigterm;
+	struct event		*shutdown_timer;
+	int			 shutting_down;
+
+	struct lobby		 lobby;
+	struct client_list	 clients;
+	unsigned		 nclients;
+	uint64_t		 next_client_id;
+};
+
+int	server_init(struct server *, const struct server_config *);
+int	server_run(struct server *);
+void	server_free(struct server *);
+void	server_shutdown(struct server *);
+
+/* server-client.c */
+void	server_client_accept(struct server *, int, struct sockaddr *, int);
+void	server_client_free(struct client *);
+extern const struct lobby_ops server_client_ops;
+
+#endif /* SERVER_H */
