@@ -1,4 +1,12 @@
-/* test_format.c -- not written yet: fails until it is. */
+/*
+ * test_format.c -- unit tests for the server lines (proto/format.c) and
+ * their inverse, proto_event_parse (proto/event.c).
+ *
+ * One table of formatter calls with their exact output and the event that
+ * the first line parses to drives the exact-output, snprintf, line
+ * convention and round-trip tests; loops add every mark, name, cell, error
+ * code and board.
+ */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -6,18 +14,1094 @@
 
 #include <cmocka.h>
 
+#include <stdio.h>
+#include <string.h>
+
+#include "proto.h"
+
+#define NCASES(a)	(sizeof (a) / sizeof (a)[0])
+#define SENTINEL	0x5a
+
+enum fmt_kind {
+	F_HELLO,
+	F_OK,
+	F_ERROR,
+	F_WAIT,
+	F_MATCH,
+	F_START,
+	F_BOARD,
+	F_ART,
+	F_TURN,
+	F_RESULT,
+	F_FORFEIT,
+	F_AGAINQ,
+	F_INFO,
+	F_BYE
+};
+
+/* What the first line of an output must parse to. */
+struct ev_want {
+	enum proto_kind		 kind;
+	enum ttt_mark		 mark;
+	enum proto_result	 result;	/* RESULT */
+	enum proto_error	 error;		/* ERR */
+	enum proto_verb		 verb;		/* OK */
+	int			 cell;		/* OK MOVE */
+	int			 yes;		/* OK AGAIN */
+	int			 version;	/* HELLO */
+	const char		*name;		/* NULL: not checked */
+	const char		*cells;		/* BOARD */
+	const char		*text;		/* NULL: not checked */
+};
+
+/* One formatter call, its exact output and its parsed first line. */
+struct fmt_case {
+	const char		*what;
+	enum fmt_kind		 kind;
+	enum ttt_mark		 mark;		/* MATCH START TURN etc. */
+	const char		*a;		/* a name or a text */
+	const char		*b;		/* loser or leaver */
+	int			 mine;		/* TURN */
+	enum proto_error	 err;		/* ERR */
+	enum proto_leave	 why;		/* FORFEIT */
+	enum proto_verb		 verb;		/* OK */
+	int			 cell;		/* OK MOVE */
+	int			 yes;		/* OK AGAIN */
+	enum ttt_mark		 first;		/* who starts the moves */
+	const char		*moves;		/* "a1 b2 ..." */
+	const char		*want;
+	struct ev_want		 ev;
+};
+
+#define ART_EMPTY							\
+	"      A   B   C\r\n"						\
+	"  1     |   |  \r\n"						\
+	"     ---+---+---\r\n"						\
+	"  2     |   |  \r\n"						\
+	"     ---+---+---\r\n"						\
+	"  3     |   |  \r\n"
+#define ART_MIXED							\
+	"      A   B   C\r\n"						\
+	"  1   X | O |  \r\n"						\
+	"     ---+---+---\r\n"						\
+	"  2     | X |  \r\n"						\
+	"     ---+---+---\r\n"						\
+	"  3     |   | O\r\n"
+#define ART_FULL							\
+	"      A   B   C\r\n"						\
+	"  1   X | O | X\r\n"						\
+	"     ---+---+---\r\n"						\
+	"  2   X | O | O\r\n"						\
+	"     ---+---+---\r\n"						\
+	"  3   O | X | X\r\n"
+#define HELP_BLOCK							\
+	"  Commands (any case; a bare cell or y/n works too):\r\n"	\
+	"    MOVE <cell>   play a cell, A1 to C3 (or just type b2)\r\n"	\
+	"    BOARD         show the board again\r\n"			\
+	"    AGAIN y|n     answer 'Play again?' (or just type y or n)\r\n" \
+	"    NAME <name>   set your name: 1-16 letters, digits, _ or -\r\n" \
+	"    PING          check that the server is there\r\n"		\
+	"    HELP          this list\r\n"				\
+	"    QUIT          leave (the game is forfeited)\r\n"
+
+#define MOVES_MIXED	"a1 b1 b2 c3"			/* X O X O */
+#define MOVES_FULL	"a1 b1 c1 b2 a2 c2 b3 a3 c3"	/* a draw */
+#define MOVES_XWINS	"a1 a2 b1 b2 c1"		/* row 1 */
+#define MOVES_OWINS	"a1 a3 b1 b3 b2 c3"		/* row 3 */
+
+static const struct fmt_case cases[] = {
+	{ .what = "hello", .kind = F_HELLO,
+	  .want = "HELLO tttd/1 Welcome to Tic Tac Toe, Ready for a game?\r\n"
+	      "  Type 'quit' at any time to exit.\r\n",
+	  .ev = { .kind = PROTO_EV_HELLO, .version = 1,
+	      .text = "Welcome to Tic Tac Toe, Ready for a game?" } },
+
+	{ .what = "ok name", .kind = F_OK, .verb = PROTO_NAME, .a = "bob",
+	  .want = "OK NAME bob\r\n",
+	  .ev = { .kind = PROTO_EV_OK, .verb = PROTO_NAME, .name = "bob",
+	      .text = "" } },
+	{ .what = "ok name 16", .kind = F_OK, .verb = PROTO_NAME,
+	  .a = "BoB_-0123456789Z",
+	  .want = "OK NAME BoB_-0123456789Z\r\n",
+	  .ev = { .kind = PROTO_EV_OK, .verb = PROTO_NAME,
+	      .name = "BoB_-0123456789Z" } },
+	{ .what = "ok move a1", .kind = F_OK, .verb = PROTO_MOVE, .cell = 0,
+	  .want = "OK MOVE A1\r\n",
+	  .ev = { .kind = PROTO_EV_OK, .verb = PROTO_MOVE, .cell = 0 } },
+	{ .what = "ok move b2", .kind = F_OK, .verb = PROTO_MOVE, .cell = 4,
+	  .want = "OK MOVE B2\r\n",
+	  .ev = { .kind = PROTO_EV_OK, .verb = PROTO_MOVE, .cell = 4,
+	      .text = "" } },
+	{ .what = "ok move c3", .kind = F_OK, .verb = PROTO_MOVE, .cell = 8,
+	  .want = "OK MOVE C3\r\n",
+	  .ev = { .kind = PROTO_EV_OK, .verb = PROTO_MOVE, .cell = 8 } },
+	{ .what = "ok again y", .kind = F_OK, .verb = PROTO_AGAIN, .yes = 1,
+	  .want = "OK AGAIN y\r\n",
+	  .ev = { .kind = PROTO_EV_OK, .verb = PROTO_AGAIN, .yes = 1,
+	      .text = "" } },
+	{ .what = "ok again n", .kind = F_OK, .verb = PROTO_AGAIN, .yes = 0,
+	  .want = "OK AGAIN n\r\n",
+	  .ev = { .kind = PROTO_EV_OK, .verb = PROTO_AGAIN, .yes = 0 } },
+	{ .what = "ok board", .kind = F_OK, .verb = PROTO_BOARD,
+	  .want = "OK BOARD\r\n",
+	  .ev = { .kind = PROTO_EV_OK, .verb = PROTO_BOARD, .text = "" } },
+	{ .what = "ok ping", .kind = F_OK, .verb = PROTO_PING,
+	  .want = "OK PONG\r\n",
+	  .ev = { .kind = PROTO_EV_OK, .verb = PROTO_PING, .text = "" } },
+	{ .what = "ok help", .kind = F_OK, .verb = PROTO_HELP,
+	  .want = "OK HELP\r\n" HELP_BLOCK,
+	  .ev = { .kind = PROTO_EV_OK, .verb = PROTO_HELP, .text = "" } },
+	{ .what = "ok quit", .kind = F_OK, .verb = PROTO_QUIT,
+	  .want = "BYE Thank you for playing!\r\n",
+	  .ev = { .kind = PROTO_EV_BYE, .text = "Thank you for playing!" } },
+
+	{ .what = "err line too long", .kind = F_ERROR,
+	  .err = PROTO_ELINE_TOO_LONG,
+	  .want = "ERR LINE_TOO_LONG Lines are limited to 256 bytes. "
+	      "Goodbye.\r\n",
+	  .ev = { .kind = PROTO_EV_ERR, .error = PROTO_ELINE_TOO_LONG,
+	      .text = "Lines are limited to 256 bytes. Goodbye." } },
+	{ .what = "err bad char", .kind = F_ERROR, .err = PROTO_EBAD_CHAR,
+	  .want = "ERR BAD_CHAR Only printable ASCII is accepted.\r\n",
+	  .ev = { .kind = PROTO_EV_ERR, .error = PROTO_EBAD_CHAR,
+	      .text = "Only printable ASCII is accepted." } },
+	{ .what = "err unknown command", .kind = F_ERROR,
+	  .err = PROTO_EUNKNOWN_COMMAND,
+	  .want = "ERR UNKNOWN_COMMAND Unknown command. Type HELP for the "
+	      "list of commands.\r\n",
+	  .ev = { .kind = PROTO_EV_ERR, .error = PROTO_EUNKNOWN_COMMAND,
+	      .text = "Unknown command. Type HELP for the list of "
+	      "commands." } },
+	{ .what = "err bad cell", .kind = F_ERROR, .err = PROTO_EBAD_CELL,
+	  .want = "ERR BAD_CELL Invalid input. Accepted examples: A1, b2, "
+	      "C3.\r\n",
+	  .ev = { .kind = PROTO_EV_ERR, .error = PROTO_EBAD_CELL,
+	      .text = "Invalid input. Accepted examples: A1, b2, C3." } },
+	{ .what = "err bad name", .kind = F_ERROR, .err = PROTO_EBAD_NAME,
+	  .want = "ERR BAD_NAME A name is 1 to 16 letters, digits, '_' or "
+	      "'-'.\r\n",
+	  .ev = { .kind = PROTO_EV_ERR, .error = PROTO_EBAD_NAME,
+	      .text = "A name is 1 to 16 letters, digits, '_' or '-'." } },
+	{ .what = "err bad answer", .kind = F_ERROR, .err = PROTO_EBAD_ANSWER,
+	  .want = "ERR BAD_ANSWER Please enter y or n.\r\n",
+	  .ev = { .kind = PROTO_EV_ERR, .error = PROTO_EBAD_ANSWER,
+	      .text = "Please enter y or n." } },
+	{ .what = "err no game", .kind = F_ERROR, .err = PROTO_ENO_GAME,
+	  .want = "ERR NO_GAME You are not in a game right now.\r\n",
+	  .ev = { .kind = PROTO_EV_ERR, .error = PROTO_ENO_GAME,
+	      .text = "You are not in a game right now." } },
+	{ .what = "err not your turn", .kind = F_ERROR,
+	  .err = PROTO_ENOT_YOUR_TURN,
+	  .want = "ERR NOT_YOUR_TURN It is not your turn. Please wait.\r\n",
+	  .ev = { .kind = PROTO_EV_ERR, .error = PROTO_ENOT_YOUR_TURN,
+	      .text = "It is not your turn. Please wait." } },
+	{ .what = "err taken", .kind = F_ERROR, .err = PROTO_ETAKEN,
+	  .want = "ERR TAKEN That square is already taken. Try again.\r\n",
+	  .ev = { .kind = PROTO_EV_ERR, .error = PROTO_ETAKEN,
+	      .text = "That square is already taken. Try again." } },
+	{ .what = "err not now", .kind = F_ERROR, .err = PROTO_ENOT_NOW,
+	  .want = "ERR NOT_NOW There is no question to answer now.\r\n",
+	  .ev = { .kind = PROTO_EV_ERR, .error = PROTO_ENOT_NOW,
+	      .text = "There is no question to answer now." } },
+	{ .what = "err server full", .kind = F_ERROR,
+	  .err = PROTO_ESERVER_FULL,
+	  .want = "ERR SERVER_FULL The server is full. Please try again "
+	      "later.\r\n",
+	  .ev = { .kind = PROTO_EV_ERR, .error = PROTO_ESERVER_FULL,
+	      .text = "The server is full. Please try again later." } },
+
+	{ .what = "wait queue", .kind = F_WAIT, .a = NULL,
+	  .want = "WAIT Waiting for an opponent...\r\n",
+	  .ev = { .kind = PROTO_EV_WAIT,
+	      .text = "Waiting for an opponent..." } },
+	{ .what = "wait named", .kind = F_WAIT, .a = "bob",
+	  .want = "WAIT Waiting for bob to answer...\r\n",
+	  .ev = { .kind = PROTO_EV_WAIT,
+	      .text = "Waiting for bob to answer..." } },
+
+	{ .what = "match x", .kind = F_MATCH, .mark = TTT_X, .a = "p2",
+	  .want = "MATCH X p2 You play X against p2.\r\n",
+	  .ev = { .kind = PROTO_EV_MATCH, .mark = TTT_X, .name = "p2",
+	      .text = "You play X against p2." } },
+	{ .what = "match o", .kind = F_MATCH, .mark = TTT_O, .a = "p1",
+	  .want = "MATCH O p1 You play O against p1.\r\n",
+	  .ev = { .kind = PROTO_EV_MATCH, .mark = TTT_O, .name = "p1",
+	      .text = "You play O against p1." } },
+
+	{ .what = "start x", .kind = F_START, .mark = TTT_X, .a = "p1",
+	  .want = "START X p1 (X) moves first.\r\n",
+	  .ev = { .kind = PROTO_EV_START, .mark = TTT_X,
+	      .text = "p1 (X) moves first." } },
+	{ .what = "start o", .kind = F_START, .mark = TTT_O, .a = "p2",
+	  .want = "START O p2 (O) moves first.\r\n",
+	  .ev = { .kind = PROTO_EV_START, .mark = TTT_O,
+	      .text = "p2 (O) moves first." } },
+
+	{ .what = "board empty", .kind = F_BOARD, .moves = "",
+	  .want = "BOARD .........\r\n" ART_EMPTY,
+	  .ev = { .kind = PROTO_EV_BOARD, .cells = ".........",
+	      .text = "" } },
+	{ .what = "board mixed", .kind = F_BOARD, .moves = MOVES_MIXED,
+	  .want = "BOARD XO..X...O\r\n" ART_MIXED,
+	  .ev = { .kind = PROTO_EV_BOARD, .cells = "XO..X...O",
+	      .text = "" } },
+	{ .what = "board full", .kind = F_BOARD, .moves = MOVES_FULL,
+	  .want = "BOARD XOXXOOOXX\r\n" ART_FULL,
+	  .ev = { .kind = PROTO_EV_BOARD, .cells = "XOXXOOOXX",
+	      .text = "" } },
+	{ .what = "board o first", .kind = F_BOARD, .first = TTT_O,
+	  .moves = MOVES_MIXED,
+	  .want = "BOARD OX..O...X\r\n"
+	      "      A   B   C\r\n"
+	      "  1   O | X |  \r\n"
+	      "     ---+---+---\r\n"
+	      "  2     | O |  \r\n"
+	      "     ---+---+---\r\n"
+	      "  3     |   | X\r\n",
+	  .ev = { .kind = PROTO_EV_BOARD, .cells = "OX..O...X" } },
+	{ .what = "art empty", .kind = F_ART, .moves = "",
+	  .want = ART_EMPTY,
+	  .ev = { .kind = PROTO_EV_HUMAN, .text = "      A   B   C" } },
+	{ .what = "art mixed", .kind = F_ART, .moves = MOVES_MIXED,
+	  .want = ART_MIXED,
+	  .ev = { .kind = PROTO_EV_HUMAN, .text = "      A   B   C" } },
+	{ .what = "art full", .kind = F_ART, .moves = MOVES_FULL,
+	  .want = ART_FULL,
+	  .ev = { .kind = PROTO_EV_HUMAN, .text = "      A   B   C" } },
+
+	{ .what = "turn x mine", .kind = F_TURN, .mark = TTT_X, .mine = 1,
+	  .a = "p1",
+	  .want = "TURN X Enter your move (A1, B2, C3) or 'quit' to exit:\r\n",
+	  .ev = { .kind = PROTO_EV_TURN, .mark = TTT_X,
+	      .text = "Enter your move (A1, B2, C3) or 'quit' to exit:" } },
+	{ .what = "turn x theirs", .kind = F_TURN, .mark = TTT_X, .mine = 0,
+	  .a = "p1",
+	  .want = "TURN X Waiting for p1 to move...\r\n",
+	  .ev = { .kind = PROTO_EV_TURN, .mark = TTT_X,
+	      .text = "Waiting for p1 to move..." } },
+	{ .what = "turn o mine", .kind = F_TURN, .mark = TTT_O, .mine = 1,
+	  .a = "p2",
+	  .want = "TURN O Enter your move (A1, B2, C3) or 'quit' to exit:\r\n",
+	  .ev = { .kind = PROTO_EV_TURN, .mark = TTT_O } },
+	{ .what = "turn o theirs", .kind = F_TURN, .mark = TTT_O, .mine = 0,
+	  .a = "bob",
+	  .want = "TURN O Waiting for bob to move...\r\n",
+	  .ev = { .kind = PROTO_EV_TURN, .mark = TTT_O,
+	      .text = "Waiting for bob to move..." } },
+
+	{ .what = "result win x", .kind = F_RESULT, .moves = MOVES_XWINS,
+	  .a = "p1", .b = "p2",
+	  .want = "RESULT WIN X p1 p1 wins! better luck next time p2!\r\n",
+	  .ev = { .kind = PROTO_EV_RESULT, .result = PROTO_RESULT_WIN,
+	      .mark = TTT_X, .name = "p1",
+	      .text = "p1 wins! better luck next time p2!" } },
+	{ .what = "result win o", .kind = F_RESULT, .moves = MOVES_OWINS,
+	  .a = "bob", .b = "alice",
+	  .want = "RESULT WIN O bob bob wins! better luck next time "
+	      "alice!\r\n",
+	  .ev = { .kind = PROTO_EV_RESULT, .result = PROTO_RESULT_WIN,
+	      .mark = TTT_O, .name = "bob",
+	      .text = "bob wins! better luck next time alice!" } },
+	{ .what = "result tie", .kind = F_RESULT, .moves = MOVES_FULL,
+	  .a = "p1", .b = "p2",
+	  .want = "RESULT TIE It's a tie!\r\n",
+	  .ev = { .kind = PROTO_EV_RESULT, .result = PROTO_RESULT_TIE,
+	      .text = "It's a tie!" } },
+
+	{ .what = "forfeit quit", .kind = F_FORFEIT, .mark = TTT_O,
+	  .a = "p2", .b = "p1", .why = PROTO_LEAVE_QUIT,
+	  .want = "RESULT FORFEIT O p2 p1 quit the game. p2 wins!\r\n",
+	  .ev = { .kind = PROTO_EV_RESULT, .result = PROTO_RESULT_FORFEIT,
+	      .mark = TTT_O, .name = "p2",
+	      .text = "p1 quit the game. p2 wins!" } },
+	{ .what = "forfeit drop", .kind = F_FORFEIT, .mark = TTT_O,
+	  .a = "p2", .b = "p1", .why = PROTO_LEAVE_DROP,
+	  .want = "RESULT FORFEIT O p2 p1 lost the connection. p2 wins!\r\n",
+	  .ev = { .kind = PROTO_EV_RESULT, .result = PROTO_RESULT_FORFEIT,
+	      .mark = TTT_O, .name = "p2",
+	      .text = "p1 lost the connection. p2 wins!" } },
+	{ .what = "forfeit timeout", .kind = F_FORFEIT, .mark = TTT_X,
+	  .a = "p1", .b = "p2", .why = PROTO_LEAVE_TIMEOUT,
+	  .want = "RESULT FORFEIT X p1 p2 ran out of time. p1 wins!\r\n",
+	  .ev = { .kind = PROTO_EV_RESULT, .result = PROTO_RESULT_FORFEIT,
+	      .mark = TTT_X, .name = "p1",
+	      .text = "p2 ran out of time. p1 wins!" } },
+
+	{ .what = "again question", .kind = F_AGAINQ,
+	  .want = "AGAIN? Play again? (y/n) or 'quit' to exit:\r\n",
+	  .ev = { .kind = PROTO_EV_AGAINQ,
+	      .text = "Play again? (y/n) or 'quit' to exit:" } },
+	{ .what = "info", .kind = F_INFO, .a = "p1 is now known as bob.",
+	  .want = "INFO p1 is now known as bob.\r\n",
+	  .ev = { .kind = PROTO_EV_INFO, .text = "p1 is now known as bob." } },
+	{ .what = "info left", .kind = F_INFO, .a = "bob left the match.",
+	  .want = "INFO bob left the match.\r\n",
+	  .ev = { .kind = PROTO_EV_INFO, .text = "bob left the match." } },
+	{ .what = "bye shutdown", .kind = F_BYE, .a = "Server shutting down.",
+	  .want = "BYE Server shutting down.\r\n",
+	  .ev = { .kind = PROTO_EV_BYE, .text = "Server shutting down." } },
+};
+
+static void	board_from_moves(struct ttt_board *, enum ttt_mark,
+		    const char *);
+static int	fmt_case(const struct fmt_case *, char *, size_t);
+static void	check_event(const char *, size_t, const struct ev_want *,
+		    const char *);
+static void	check_lines(const char *, int, const char *);
+static void	check_art(const char *, size_t, const struct ttt_board *);
+static size_t	line_end(const char *, size_t);
+
+/* Play "a1 b2 ..." alternately from first (X if TTT_EMPTY). */
 static void
-test_not_written(void **state)
+board_from_moves(struct ttt_board *b, enum ttt_mark first, const char *moves)
 {
-	(void)state;
-	fail_msg("test_format is not written yet");
+	enum ttt_mark	m = first == TTT_EMPTY ? TTT_X : first;
+	size_t		i;
+	int		cell;
+
+	ttt_board_init(b, m);
+	for (i = 0; moves[i] != '\0'; i += moves[i + 2] == '\0' ? 2 : 3) {
+		cell = ttt_cell_parse(moves + i, 2);
+		if (cell < 0 || ttt_board_play(b, m, cell) != TTT_OK)
+			fail_msg("bad move list \"%s\" at %zu", moves, i);
+		m = ttt_mark_other(m);
+	}
 }
 
+/* Call the formatter a case names, with snprintf-style buf and size. */
+static int
+fmt_case(const struct fmt_case *c, char *buf, size_t size)
+{
+	struct ttt_board	b;
+	struct proto_cmd	cmd;
+
+	switch (c->kind) {
+	case F_HELLO:
+		return (proto_fmt_hello(buf, size));
+	case F_OK:
+		memset(&cmd, 0, sizeof cmd);
+		cmd.verb = c->verb;
+		cmd.cell = c->cell;
+		cmd.yes = c->yes;
+		if (c->a != NULL)
+			snprintf(cmd.name, sizeof cmd.name, "%s", c->a);
+		return (proto_fmt_ok(buf, size, &cmd));
+	case F_ERROR:
+		return (proto_fmt_error(buf, size, c->err));
+	case F_WAIT:
+		return (proto_fmt_wait(buf, size, c->a));
+	case F_MATCH:
+		return (proto_fmt_match(buf, size, c->mark, c->a));
+	case F_START:
+		return (proto_fmt_start(buf, size, c->mark, c->a));
+	case F_BOARD:
+		board_from_moves(&b, c->first, c->moves);
+		return (proto_fmt_board(buf, size, &b));
+	case F_ART:
+		board_from_moves(&b, c->first, c->moves);
+		return (proto_fmt_board_art(buf, size, &b));
+	case F_TURN:
+		return (proto_fmt_turn(buf, size, c->mark, c->mine, c->a));
+	case F_RESULT:
+		board_from_moves(&b, c->first, c->moves);
+		assert_int_not_equal(ttt_board_outcome(&b), TTT_ONGOING);
+		return (proto_fmt_result(buf, size, &b, c->a, c->b));
+	case F_FORFEIT:
+		return (proto_fmt_forfeit(buf, size, c->mark, c->a, c->b,
+		    c->why));
+	case F_AGAINQ:
+		return (proto_fmt_again_question(buf, size));
+	case F_INFO:
+		return (proto_fmt_info(buf, size, c->a));
+	case F_BYE:
+		return (proto_fmt_bye(buf, size, c->a));
+	}
+	fail_msg("unknown case kind %d", c->kind);
+	return (-1);
+}
+
+/* Where the line at the front of s ends: the offset of its CR LF. */
+static size_t
+line_end(const char *s, size_t len)
+{
+	size_t	i;
+
+	for (i = 0; i + 1 < len; i++) {
+		if (s[i] == '\r' && s[i + 1] == '\n')
+			return (i);
+	}
+	fail_msg("no CR LF in \"%.*s\"", (int)len, s);
+	return (len);
+}
+
+/* Parse a line, with and without its CR, and compare with what is wanted. */
+static void
+check_event(const char *line, size_t len, const struct ev_want *w,
+    const char *what)
+{
+	struct proto_event	ev;
+	int			rc, withcr;
+
+	for (withcr = 0; withcr < 2; withcr++) {
+		rc = proto_event_parse(line, len + (size_t)withcr, &ev);
+		if (rc != 0)
+			fail_msg("%s: \"%.*s\" parses to %d", what, (int)len,
+			    line, rc);
+		if (ev.kind != w->kind)
+			fail_msg("%s: kind %d, want %d", what, ev.kind,
+			    w->kind);
+		if (ev.mark != w->mark)
+			fail_msg("%s: mark %d, want %d", what, ev.mark,
+			    w->mark);
+		if (w->kind == PROTO_EV_RESULT && ev.result != w->result)
+			fail_msg("%s: result %d, want %d", what, ev.result,
+			    w->result);
+		if (w->kind == PROTO_EV_ERR && ev.error != w->error)
+			fail_msg("%s: error %d, want %d", what, ev.error,
+			    w->error);
+		if (w->kind == PROTO_EV_OK && ev.verb != w->verb)
+			fail_msg("%s: verb %d, want %d", what, ev.verb,
+			    w->verb);
+		if (w->kind == PROTO_EV_OK && w->verb == PROTO_MOVE &&
+		    ev.cell != w->cell)
+			fail_msg("%s: cell %d, want %d", what, ev.cell,
+			    w->cell);
+		if (w->kind == PROTO_EV_OK && w->verb == PROTO_AGAIN &&
+		    ev.yes != w->yes)
+			fail_msg("%s: yes %d, want %d", what, ev.yes, w->yes);
+		if (w->kind == PROTO_EV_HELLO && ev.version != w->version)
+			fail_msg("%s: version %d, want %d", what, ev.version,
+			    w->version);
+		if (w->name != NULL && strcmp(ev.name, w->name) != 0)
+			fail_msg("%s: name \"%s\", want \"%s\"", what,
+			    ev.name, w->name);
+		if (w->kind == PROTO_EV_BOARD && strcmp(ev.cells,
+		    w->cells) != 0)
+			fail_msg("%s: cells \"%s\", want \"%s\"", what,
+			    ev.cells, w->cells);
+		if (w->text != NULL && (ev.textlen != strlen(w->text) ||
+		    memcmp(ev.text, w->text, ev.textlen) != 0))
+			fail_msg("%s: text \"%.*s\", want \"%s\"", what,
+			    (int)ev.textlen, ev.text, w->text);
+	}
+}
+
+/*
+ * Check the shape of a formatted block: printable ASCII lines ending in
+ * CR LF; protocol lines start with an upper-case keyword, use single
+ * spaces and have no trailing blank; human lines start with a space and
+ * may end in blanks only inside board art.
+ */
+static void
+check_lines(const char *out, int art, const char *what)
+{
+	size_t	len = strlen(out), pos, end, i, kw;
+
+	if (len < 2 || out[len - 2] != '\r' || out[len - 1] != '\n')
+		fail_msg("%s: does not end in CR LF", what);
+	for (pos = 0; pos < len; pos = end + 2) {
+		const char	*l = out + pos;
+		size_t		 n;
+
+		end = line_end(out + pos, len - pos) + pos;
+		n = end - pos;
+		if (n == 0)
+			fail_msg("%s: empty line", what);
+		for (i = 0; i < n; i++) {
+			if (l[i] < 0x20 || l[i] > 0x7e)
+				fail_msg("%s: byte 0x%02x in \"%.*s\"", what,
+				    (unsigned char)l[i], (int)n, l);
+		}
+		if (l[0] == ' ') {
+			if (!art && l[n - 1] == ' ')
+				fail_msg("%s: trailing blank in \"%.*s\"",
+				    what, (int)n, l);
+			continue;
+		}
+		if (!(l[0] >= 'A' && l[0] <= 'Z'))
+			fail_msg("%s: \"%.*s\" starts with no keyword", what,
+			    (int)n, l);
+		for (kw = 0; kw < n && ((l[kw] >= 'A' && l[kw] <= 'Z') ||
+		    (l[kw] >= '0' && l[kw] <= '9') || l[kw] == '_'); kw++)
+			;
+		if (kw < n && l[kw] == '?')
+			kw++;
+		if (kw < n && l[kw] != ' ')
+			fail_msg("%s: bad keyword in \"%.*s\"", what, (int)n,
+			    l);
+		if (l[n - 1] == ' ')
+			fail_msg("%s: trailing blank in \"%.*s\"", what,
+			    (int)n, l);
+		for (i = 0; i + 1 < n; i++) {
+			if (l[i] == ' ' && l[i + 1] == ' ')
+				fail_msg("%s: double space in \"%.*s\"", what,
+				    (int)n, l);
+		}
+	}
+}
+
+/* Check board art: 6 human lines, marks under the column letters. */
+static void
+check_art(const char *art, size_t len, const struct ttt_board *b)
+{
+	static const char	*rule = "     ---+---+---";
+	const char		*l[6], *p;
+	size_t			 n[6], i, end, col[3];
+	int			 r, k;
+	struct proto_event	 ev;
+
+	p = art;
+	for (i = 0; i < 6; i++) {
+		end = line_end(p, len - (size_t)(p - art));
+		l[i] = p;
+		n[i] = end;
+		assert_int_equal(proto_event_parse(l[i], n[i], &ev), 0);
+		assert_int_equal(ev.kind, PROTO_EV_HUMAN);
+		assert_int_equal(ev.textlen, n[i]);
+		assert_ptr_equal(ev.text, l[i]);
+		p += end + 2;
+	}
+	assert_int_equal((size_t)(p - art), len);
+
+	/* The header names the columns; the marks sit under the letters. */
+	for (k = 0; k < 3; k++) {
+		const char	*c = memchr(l[0], 'A' + k, n[0]);
+
+		assert_non_null(c);
+		col[k] = (size_t)(c - l[0]);
+	}
+	for (r = 0; r < 3; r++) {
+		const char	*row = l[1 + 2 * r];
+
+		assert_true(n[1 + 2 * r] > col[2]);
+		assert_int_equal(row[2], '1' + r);
+		for (k = 0; k < 3; k++) {
+			enum ttt_mark	m = ttt_board_at(b, r * 3 + k);
+
+			assert_int_equal(row[col[k]],
+			    m == TTT_EMPTY ? ' ' : ttt_mark_char(m));
+		}
+		/* The bars line up with the rules' crosses. */
+		assert_int_equal(row[col[0] + 2], '|');
+		assert_int_equal(row[col[1] + 2], '|');
+		if (r < 2) {
+			assert_int_equal(n[2 + 2 * r], strlen(rule));
+			assert_memory_equal(l[2 + 2 * r], rule, strlen(rule));
+			assert_int_equal(l[2 + 2 * r][col[0] + 2], '+');
+			assert_int_equal(l[2 + 2 * r][col[1] + 2], '+');
+		}
+	}
+}
+
+/* Every formatter writes exactly its documented text. */
+static void
+test_format_exact_output(void **state)
+{
+	char	buf[PROTO_OUT_MAX];
+	size_t	i;
+	int	n;
+
+	(void)state;
+	for (i = 0; i < NCASES(cases); i++) {
+		memset(buf, SENTINEL, sizeof buf);
+		n = fmt_case(&cases[i], buf, sizeof buf);
+		if (strcmp(buf, cases[i].want) != 0)
+			fail_msg("%s:\n got \"%s\"\nwant \"%s\"", cases[i].what,
+			    buf, cases[i].want);
+		if (n != (int)strlen(cases[i].want))
+			fail_msg("%s: returned %d, want %zu", cases[i].what, n,
+			    strlen(cases[i].want));
+		assert_true(n < PROTO_OUT_MAX);
+	}
+}
+
+/* A blank line wants no reply: proto_fmt_ok of PROTO_NONE writes nothing. */
+static void
+test_format_ok_none_is_empty(void **state)
+{
+	struct proto_cmd	cmd;
+	char			buf[16];
+
+	(void)state;
+	memset(&cmd, 0, sizeof cmd);
+	cmd.verb = PROTO_NONE;
+	memset(buf, SENTINEL, sizeof buf);
+	assert_int_equal(proto_fmt_ok(buf, sizeof buf, &cmd), 0);
+	assert_string_equal(buf, "");
+}
+
+/* The error code and text tables, and the fallback past their end. */
+static void
+test_format_error_code_text(void **state)
+{
+	size_t	i;
+
+	(void)state;
+	for (i = 0; i < NCASES(cases); i++) {
+		const struct fmt_case	*c = &cases[i];
+
+		if (c->kind != F_ERROR)
+			continue;
+		/* "ERR " CODE " " text "\r\n" */
+		assert_int_equal(strlen(c->want), 4 +
+		    strlen(proto_error_code(c->err)) + 1 +
+		    strlen(proto_error_text(c->err)) + 2);
+		assert_memory_equal(c->want + 4, proto_error_code(c->err),
+		    strlen(proto_error_code(c->err)));
+		assert_string_equal(c->ev.text, proto_error_text(c->err));
+	}
+	assert_string_equal(proto_error_code(PROTO_NERRORS), "UNKNOWN");
+	assert_string_equal(proto_error_text(PROTO_NERRORS), "");
+	assert_string_equal(proto_error_code((enum proto_error)-1),
+	    "UNKNOWN");
+}
+
+/* snprintf semantics: full length returned, truncated, NUL-terminated. */
+static void
+test_format_snprintf_semantics(void **state)
+{
+	char	buf[PROTO_OUT_MAX + 16];
+	size_t	i, size, want, copy, k;
+	int	n;
+
+	(void)state;
+	for (i = 0; i < NCASES(cases); i++) {
+		const struct fmt_case	*c = &cases[i];
+
+		want = strlen(c->want);
+		n = fmt_case(c, NULL, 0);
+		if (n != (int)want)
+			fail_msg("%s: size 0 NULL returned %d, want %zu",
+			    c->what, n, want);
+		for (size = 0; size <= want + 2; size++) {
+			memset(buf, SENTINEL, sizeof buf);
+			n = fmt_case(c, buf, size);
+			if (n != (int)want)
+				fail_msg("%s: size %zu returned %d, want %zu",
+				    c->what, size, n, want);
+			if (size == 0) {
+				assert_int_equal((unsigned char)buf[0],
+				    SENTINEL);
+				continue;
+			}
+			copy = size - 1 < want ? size - 1 : want;
+			if (memcmp(buf, c->want, copy) != 0 ||
+			    buf[copy] != '\0')
+				fail_msg("%s: size %zu: bad truncation \"%s\"",
+				    c->what, size, buf);
+			for (k = copy + 1; k < sizeof buf; k++) {
+				if ((unsigned char)buf[k] != SENTINEL)
+					fail_msg("%s: size %zu: byte %zu "
+					    "written", c->what, size, k);
+			}
+		}
+	}
+}
+
+/* Regression guard: sizes 1 and 5 truncate the board, art included. */
+static void
+test_format_small_buffer_board(void **state)
+{
+	struct ttt_board	b;
+	char			buf[8];
+	int			full;
+
+	(void)state;
+	board_from_moves(&b, TTT_X, MOVES_MIXED);
+	full = proto_fmt_board(NULL, 0, &b);
+	assert_int_equal(full, (int)strlen("BOARD XO..X...O\r\n" ART_MIXED));
+
+	memset(buf, SENTINEL, sizeof buf);
+	assert_int_equal(proto_fmt_board(buf, 1, &b), full);
+	assert_int_equal(buf[0], '\0');
+	assert_int_equal((unsigned char)buf[1], SENTINEL);
+
+	memset(buf, SENTINEL, sizeof buf);
+	assert_int_equal(proto_fmt_board(buf, 5, &b), full);
+	assert_string_equal(buf, "BOAR");
+	assert_int_equal((unsigned char)buf[5], SENTINEL);
+
+	memset(buf, SENTINEL, sizeof buf);
+	assert_int_equal(proto_fmt_hello(buf, 5), (int)strlen(cases[0].want));
+	assert_string_equal(buf, "HELL");
+}
+
+/* CR LF endings, keywords, single spaces, no trailing blanks. */
+static void
+test_format_line_conventions(void **state)
+{
+	char	buf[PROTO_OUT_MAX];
+	size_t	i;
+	int	e;
+
+	(void)state;
+	for (i = 0; i < NCASES(cases); i++) {
+		fmt_case(&cases[i], buf, sizeof buf);
+		check_lines(buf, cases[i].kind == F_BOARD ||
+		    cases[i].kind == F_ART, cases[i].what);
+	}
+	for (e = PROTO_ELINE_TOO_LONG; e < PROTO_NERRORS; e++) {
+		proto_fmt_error(buf, sizeof buf, (enum proto_error)e);
+		check_lines(buf, 0, proto_error_code((enum proto_error)e));
+	}
+}
+
+/* Each table output parses back: first line as its event, rest as human. */
+static void
+test_format_round_trip_table(void **state)
+{
+	char			 buf[PROTO_OUT_MAX];
+	struct proto_event	 ev;
+	struct ev_want		 human;
+	size_t			 i, len, pos, end;
+
+	(void)state;
+	memset(&human, 0, sizeof human);
+	human.kind = PROTO_EV_HUMAN;
+	for (i = 0; i < NCASES(cases); i++) {
+		const struct fmt_case	*c = &cases[i];
+
+		fmt_case(c, buf, sizeof buf);
+		len = strlen(buf);
+		end = line_end(buf, len);
+		check_event(buf, end, &c->ev, c->what);
+		for (pos = end + 2; pos < len; pos = end + 2) {
+			end = pos + line_end(buf + pos, len - pos);
+			check_event(buf + pos, end - pos, &human, c->what);
+			assert_int_equal(proto_event_parse(buf + pos,
+			    end - pos, &ev), 0);
+			assert_int_equal(ev.textlen, end - pos);
+			assert_ptr_equal(ev.text, buf + pos);
+		}
+	}
+}
+
+/* MATCH, START, TURN, RESULT and FORFEIT carry marks and names back. */
+static void
+test_format_round_trip_marks_names(void **state)
+{
+	static const char	*names[] = {
+		"p1", "p2", "bob", "A", "-", "_x-Y_9", "BoB_-0123456789Z"
+	};
+	static const enum ttt_mark	 marks[] = { TTT_X, TTT_O };
+	static const enum proto_leave	 whys[] = {
+		PROTO_LEAVE_QUIT, PROTO_LEAVE_DROP, PROTO_LEAVE_TIMEOUT
+	};
+	struct ttt_board	 b;
+	struct ev_want		 w;
+	char			 buf[PROTO_OUT_MAX], text[128];
+	size_t			 m, i, j, y;
+	int			 mine;
+
+	(void)state;
+	for (m = 0; m < NCASES(marks); m++) {
+		for (i = 0; i < NCASES(names); i++) {
+			const char	*me = names[i];
+			const char	*other;
+
+			other = names[(i + 1) % NCASES(names)];
+
+			memset(&w, 0, sizeof w);
+			w.kind = PROTO_EV_MATCH;
+			w.mark = marks[m];
+			w.name = me;
+			proto_fmt_match(buf, sizeof buf, marks[m], me);
+			check_lines(buf, 0, "match");
+			check_event(buf, line_end(buf, strlen(buf)), &w,
+			    "match");
+
+			memset(&w, 0, sizeof w);
+			w.kind = PROTO_EV_START;
+			w.mark = marks[m];
+			snprintf(text, sizeof text, "%s (%c) moves first.",
+			    me, ttt_mark_char(marks[m]));
+			w.text = text;
+			proto_fmt_start(buf, sizeof buf, marks[m], me);
+			check_lines(buf, 0, "start");
+			check_event(buf, line_end(buf, strlen(buf)), &w,
+			    "start");
+
+			for (mine = 0; mine < 2; mine++) {
+				memset(&w, 0, sizeof w);
+				w.kind = PROTO_EV_TURN;
+				w.mark = marks[m];
+				proto_fmt_turn(buf, sizeof buf, marks[m], mine,
+				    me);
+				check_lines(buf, 0, "turn");
+				check_event(buf, line_end(buf, strlen(buf)),
+				    &w, "turn");
+			}
+
+			for (y = 0; y < NCASES(whys); y++) {
+				memset(&w, 0, sizeof w);
+				w.kind = PROTO_EV_RESULT;
+				w.result = PROTO_RESULT_FORFEIT;
+				w.mark = marks[m];
+				w.name = me;
+				proto_fmt_forfeit(buf, sizeof buf, marks[m],
+				    me, other, whys[y]);
+				check_lines(buf, 0, "forfeit");
+				check_event(buf, line_end(buf, strlen(buf)),
+				    &w, "forfeit");
+			}
+
+			/* A won board for this mark: its row 1. */
+			ttt_board_init(&b, marks[m]);
+			for (j = 0; j < 5; j++) {
+				static const int	seq[5] = {
+					0, 3, 1, 4, 2
+				};
+
+				assert_int_equal(ttt_board_play(&b,
+				    (j % 2) == 0 ? marks[m] :
+				    ttt_mark_other(marks[m]), seq[j]), TTT_OK);
+			}
+			memset(&w, 0, sizeof w);
+			w.kind = PROTO_EV_RESULT;
+			w.result = PROTO_RESULT_WIN;
+			w.mark = marks[m];
+			w.name = me;
+			snprintf(text, sizeof text,
+			    "%s wins! better luck next time %s!", me, other);
+			w.text = text;
+			proto_fmt_result(buf, sizeof buf, &b, me, other);
+			check_lines(buf, 0, "result");
+			check_event(buf, line_end(buf, strlen(buf)), &w,
+			    "result");
+		}
+	}
+}
+
+/* Every error code comes back from ERR with its text. */
+static void
+test_format_round_trip_errors(void **state)
+{
+	struct ev_want	w;
+	char		buf[PROTO_OUT_MAX];
+	int		e;
+
+	(void)state;
+	for (e = PROTO_ELINE_TOO_LONG; e < PROTO_NERRORS; e++) {
+		memset(&w, 0, sizeof w);
+		w.kind = PROTO_EV_ERR;
+		w.error = (enum proto_error)e;
+		w.text = proto_error_text((enum proto_error)e);
+		proto_fmt_error(buf, sizeof buf, (enum proto_error)e);
+		check_event(buf, line_end(buf, strlen(buf)), &w,
+		    proto_error_code((enum proto_error)e));
+	}
+}
+
+/* Every one of the 3^9 boards comes back from BOARD; its art matches. */
+static void
+test_format_round_trip_every_board(void **state)
+{
+	struct ttt_board	 b;
+	struct ev_want		 w;
+	char			 buf[PROTO_OUT_MAX], cells[TTT_CELLS + 1];
+	int			 code, k, v, n, head;
+
+	(void)state;
+	memset(&w, 0, sizeof w);
+	w.kind = PROTO_EV_BOARD;
+	w.cells = cells;
+	w.text = "";
+	for (code = 0; code < 19683; code++) {
+		ttt_board_init(&b, TTT_X);
+		for (k = 0, v = code; k < TTT_CELLS; k++, v /= 3) {
+			if (v % 3 == 1)
+				b.x |= (uint16_t)(1u << k);
+			else if (v % 3 == 2)
+				b.o |= (uint16_t)(1u << k);
+			cells[k] = ".XO"[v % 3];
+		}
+		cells[TTT_CELLS] = '\0';
+		n = proto_fmt_board(buf, sizeof buf, &b);
+		assert_int_equal(n, (int)strlen(buf));
+		head = (int)line_end(buf, strlen(buf));
+		assert_int_equal(head, 6 + TTT_CELLS);
+		check_event(buf, (size_t)head, &w, cells);
+		check_art(buf + head + 2, strlen(buf) - (size_t)head - 2, &b);
+		/* The art alone is the same as the tail of BOARD. */
+		n = proto_fmt_board_art(buf + PROTO_OUT_MAX / 2,
+		    PROTO_OUT_MAX / 2, &b);
+		assert_int_equal(n, (int)strlen(buf + head + 2));
+		assert_string_equal(buf + PROTO_OUT_MAX / 2, buf + head + 2);
+	}
+}
+
+/* For every parsed client command, its OK reply parses back the same. */
+static void
+test_format_round_trip_ok_from_parse(void **state)
+{
+	static const char	*lines[] = {
+		"NAME bob", "name BoB_-0123456789Z", "NAME x", "nAmE _-_",
+		"MOVE a1", "MOVE B1", "move c1", "MOVE a2", "MOVE B2",
+		"MOVE c2", "MOVE A3", "move b3", "MOVE C3",
+		"a1", "B1", "c1", "A2", "b2", "C2", "a3", "B3", "c3",
+		"y", "Y", "yes", "YES", "n", "N", "no", "No",
+		"AGAIN y", "again YES", "AGAIN n", "again no",
+		"BOARD", "board please", "PING", "ping", "HELP", "help me",
+		"QUIT", "quit now",
+	};
+	struct proto_cmd	 cmd;
+	struct proto_event	 ev;
+	char			 buf[PROTO_OUT_MAX];
+	size_t			 i, len, end, pos;
+
+	(void)state;
+	for (i = 0; i < NCASES(lines); i++) {
+		if (proto_parse(lines[i], strlen(lines[i]), &cmd) != PROTO_OK)
+			fail_msg("\"%s\" does not parse", lines[i]);
+		assert_int_not_equal(cmd.verb, PROTO_NONE);
+		proto_fmt_ok(buf, sizeof buf, &cmd);
+		check_lines(buf, 0, lines[i]);
+		len = strlen(buf);
+		end = line_end(buf, len);
+		if (proto_event_parse(buf, end, &ev) != 0)
+			fail_msg("\"%s\": reply \"%s\" does not parse",
+			    lines[i], buf);
+		if (cmd.verb == PROTO_QUIT) {
+			assert_int_equal(ev.kind, PROTO_EV_BYE);
+			continue;
+		}
+		if (ev.kind != PROTO_EV_OK || ev.verb != cmd.verb)
+			fail_msg("\"%s\": kind %d verb %d, want OK %d",
+			    lines[i], ev.kind, ev.verb, cmd.verb);
+		if (cmd.verb == PROTO_MOVE && ev.cell != cmd.cell)
+			fail_msg("\"%s\": cell %d, want %d", lines[i],
+			    ev.cell, cmd.cell);
+		if (cmd.verb == PROTO_AGAIN && ev.yes != cmd.yes)
+			fail_msg("\"%s\": yes %d, want %d", lines[i], ev.yes,
+			    cmd.yes);
+		if (cmd.verb == PROTO_NAME && strcmp(ev.name, cmd.name) != 0)
+			fail_msg("\"%s\": name \"%s\", want \"%s\"", lines[i],
+			    ev.name, cmd.name);
+		for (pos = end + 2; pos < len; pos = end + 2) {
+			end = pos + line_end(buf + pos, len - pos);
+			assert_int_equal(proto_event_parse(buf + pos,
+			    end - pos, &ev), 0);
+			assert_int_equal(ev.kind, PROTO_EV_HUMAN);
+		}
+	}
+}
+
+/* Malformed server lines are refused with -1. */
+static void
+test_format_event_rejects_malformed(void **state)
+{
+	static const char	*bad[] = {
+		"", "\r",
+		"BOARD XO.X.O.X", "BOARD XO.X.O.XO.", "BOARD XO.X.O.Xx",
+		"BOARD XO.X.O.X-", "BOARD", "BOARD ",
+		"MATCH X", "MATCH X ", "MATCH", "MATCH Z p1 You play Z.",
+		"MATCH X bo.b You play X against bo.b.",
+		"MATCH X BoB_-0123456789ZZ You play X.",
+		"RESULT WIN Z p1 p1 wins! better luck next time p2!",
+		"RESULT WIN x p1 p1 wins!", "RESULT WIN . p1 p1 wins!",
+		"RESULT WIN XO p1 p1 wins!", "RESULT WIN", "RESULT WIN X",
+		"RESULT FORFEIT", "RESULT FORFEIT O", "RESULT FORFEIT Q p2",
+		"RESULT LOSE X p1", "RESULT",
+		"START", "START Z p1 (Z) moves first.",
+		"TURN", "TURN . Waiting for p1 to move...",
+		"OK", "OK FOO", "OK MOVE", "OK MOVE D1", "OK MOVE B22",
+		"OK MOVE b2", "OK AGAIN", "OK AGAIN maybe", "OK AGAIN Y",
+		"OK NAME", "OK NAME bo.b", "OK PING",
+		"HELLO", "HELLO ttt/1", "HELLO tttd/",
+		"ERR",
+	};
+	struct proto_event	 ev;
+	size_t			 i;
+
+	(void)state;
+	for (i = 0; i < NCASES(bad); i++) {
+		if (proto_event_parse(bad[i], strlen(bad[i]), &ev) != -1)
+			fail_msg("\"%s\" was accepted as kind %d", bad[i],
+			    ev.kind);
+	}
+}
+
+/* Unknown keywords are kind UNKNOWN with rc 0, so newer servers work. */
+static void
+test_format_event_unknown_keyword(void **state)
+{
+	static const char	*lines[] = {
+		"FROBNICATE 1 2 3", "NEWTHING", "STATS games=3",
+		"FUTURE_EVENT X p1 some text\r", "AGAIN Play again?",
+	};
+	struct proto_event	 ev;
+	size_t			 i;
+
+	(void)state;
+	for (i = 0; i < NCASES(lines); i++) {
+		ev.kind = PROTO_EV_HELLO;
+		if (proto_event_parse(lines[i], strlen(lines[i]), &ev) != 0)
+			fail_msg("\"%s\" was refused", lines[i]);
+		if (ev.kind != PROTO_EV_UNKNOWN)
+			fail_msg("\"%s\": kind %d, want UNKNOWN", lines[i],
+			    ev.kind);
+	}
+}
+
+/* A few hand-written lines: human lines, versions, free text. */
+static void
+test_format_event_hand_lines(void **state)
+{
+	static const struct {
+		const char	*line;
+		struct ev_want	 w;
+	} cases[] = {
+		{ " x", { .kind = PROTO_EV_HUMAN, .text = " x" } },
+		{ "  BOARD XO..X...O", { .kind = PROTO_EV_HUMAN,
+		    .text = "  BOARD XO..X...O" } },
+		{ "HELLO tttd/2 Hi", { .kind = PROTO_EV_HELLO, .version = 2,
+		    .text = "Hi" } },
+		{ "HELLO tttd/1", { .kind = PROTO_EV_HELLO, .version = 1,
+		    .text = "" } },
+		{ "WAIT", { .kind = PROTO_EV_WAIT, .text = "" } },
+		{ "OK MOVE C1", { .kind = PROTO_EV_OK, .verb = PROTO_MOVE,
+		    .cell = 2, .text = "" } },
+		{ "OK AGAIN n", { .kind = PROTO_EV_OK, .verb = PROTO_AGAIN,
+		    .yes = 0 } },
+		{ "RESULT TIE", { .kind = PROTO_EV_RESULT,
+		    .result = PROTO_RESULT_TIE, .text = "" } },
+		{ "BOARD OOOXXX...", { .kind = PROTO_EV_BOARD,
+		    .cells = "OOOXXX...", .text = "" } },
+		{ "INFO a  b", { .kind = PROTO_EV_INFO, .text = "a  b" } },
+	};
+	char	buf[64];
+	size_t	i, len;
+
+	(void)state;
+	for (i = 0; i < NCASES(cases); i++) {
+		/* check_event also parses the byte after the line: a CR. */
+		len = strlen(cases[i].line);
+		assert_true(len + 1 < sizeof buf);
+		memcpy(buf, cases[i].line, len);
+		buf[len] = '\r';
+		check_event(buf, len, &cases[i].w, cases[i].line);
+	}
+}
+
+/* Run the format and event tests. */
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_not_written),
+		cmocka_unit_test(test_format_exact_output),
+		cmocka_unit_test(test_format_ok_none_is_empty),
+		cmocka_unit_test(test_format_error_code_text),
+		cmocka_unit_test(test_format_snprintf_semantics),
+		cmocka_unit_test(test_format_small_buffer_board),
+		cmocka_unit_test(test_format_line_conventions),
+		cmocka_unit_test(test_format_round_trip_table),
+		cmocka_unit_test(test_format_round_trip_marks_names),
+		cmocka_unit_test(test_format_round_trip_errors),
+		cmocka_unit_test(test_format_round_trip_every_board),
+		cmocka_unit_test(test_format_round_trip_ok_from_parse),
+		cmocka_unit_test(test_format_event_rejects_malformed),
+		cmocka_unit_test(test_format_event_unknown_keyword),
+		cmocka_unit_test(test_format_event_hand_lines),
 	};
 
 	return (cmocka_run_group_tests(tests, NULL, NULL));

@@ -1,4 +1,7 @@
-/* test_parse.c -- not written yet: fails until it is. */
+/*
+ * test_parse.c -- unit tests for client line framing and parsing
+ * (proto/parse.c): proto_parse, proto_scan and proto_name_valid.
+ */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -6,18 +9,569 @@
 
 #include <cmocka.h>
 
+#include <stdio.h>
+#include <string.h>
+
+#include "proto.h"
+
+/* One proto_parse case: a line (len 0 means strlen) and what it gives. */
+struct parse_case {
+	const char		*line;
+	size_t			 len;
+	enum proto_error	 error;
+	enum proto_verb		 verb;	/* if error is PROTO_OK */
+	int			 arg;	/* MOVE: cell, AGAIN: yes */
+	const char		*name;	/* NAME */
+};
+
+struct scan_case {
+	const char		*what;
+	size_t			 len;		/* bytes in the buffer */
+	long			 lf;		/* offset of an LF, or -1 */
+	long			 cr;		/* offset of a CR, or -1 */
+	enum proto_scan		 want;
+	size_t			 linelen;	/* when want is LINE */
+};
+
+static void	check_parse(const char *, size_t, const struct parse_case *);
+static void	run_parse_cases(const struct parse_case *, size_t);
+static void	fill(char *, size_t, const char *);
+
+#define NCASES(a)	(sizeof (a) / sizeof (a)[0])
+#define OK(l, v)	{ (l), 0, PROTO_OK, (v), -1, NULL }
+#define MOVE(l, c)	{ (l), 0, PROTO_OK, PROTO_MOVE, (c), NULL }
+#define AGAIN(l, y)	{ (l), 0, PROTO_OK, PROTO_AGAIN, (y), NULL }
+#define NAME(l, n)	{ (l), 0, PROTO_OK, PROTO_NAME, -1, (n) }
+#define ERR(l, e)	{ (l), 0, (e), PROTO_NONE, -1, NULL }
+#define ERRN(l, n, e)	{ (l), (n), (e), PROTO_NONE, -1, NULL }
+
+/* Parse one line and compare with a case; the line may hold NUL bytes. */
 static void
-test_not_written(void **state)
+check_parse(const char *line, size_t len, const struct parse_case *c)
 {
-	(void)state;
-	fail_msg("test_parse is not written yet");
+	struct proto_cmd	cmd;
+	enum proto_error	e;
+
+	memset(&cmd, 0xa5, sizeof cmd);
+	e = proto_parse(line, len, &cmd);
+	if (e != c->error)
+		fail_msg("\"%.*s\" (len %zu): error %d, want %d",
+		    (int)(len > 60 ? 60 : len), line, len, e, c->error);
+	if (e != PROTO_OK)
+		return;
+	if (cmd.verb != c->verb)
+		fail_msg("\"%.*s\": verb %d, want %d", (int)len, line,
+		    cmd.verb, c->verb);
+	if (c->verb == PROTO_MOVE && cmd.cell != c->arg)
+		fail_msg("\"%.*s\": cell %d, want %d", (int)len, line,
+		    cmd.cell, c->arg);
+	if (c->verb == PROTO_AGAIN && cmd.yes != c->arg)
+		fail_msg("\"%.*s\": yes %d, want %d", (int)len, line,
+		    cmd.yes, c->arg);
+	if (c->verb == PROTO_NAME && (memchr(cmd.name, '\0',
+	    sizeof cmd.name) == NULL || strcmp(cmd.name, c->name) != 0))
+		fail_msg("\"%.*s\": name \"%.*s\", want \"%s\"", (int)len,
+		    line, (int)sizeof cmd.name, cmd.name, c->name);
 }
 
+/* Run each case as given, then with a trailing CR, as a CRLF line. */
+static void
+run_parse_cases(const struct parse_case *cases, size_t n)
+{
+	char	buf[PROTO_LINE_MAX * 2];
+	size_t	i, len;
+
+	for (i = 0; i < n; i++) {
+		len = cases[i].len != 0 ? cases[i].len :
+		    strlen(cases[i].line);
+		assert_true(len + 1 <= sizeof buf);
+		memcpy(buf, cases[i].line, len);
+		check_parse(buf, len, &cases[i]);
+		buf[len] = '\r';
+		check_parse(buf, len + 1, &cases[i]);
+	}
+}
+
+/* Fill a buffer: a prefix, then spaces up to len bytes. */
+static void
+fill(char *buf, size_t len, const char *prefix)
+{
+	size_t	plen = strlen(prefix);
+
+	memset(buf, ' ', len);
+	memcpy(buf, prefix, plen < len ? plen : len);
+}
+
+/* Every verb in upper, lower and mixed case, alone and with arguments. */
+static void
+test_parse_verbs_any_case(void **state)
+{
+	static const struct parse_case cases[] = {
+		OK("BOARD", PROTO_BOARD), OK("board", PROTO_BOARD),
+		OK("BoArD", PROTO_BOARD), OK("bOARd", PROTO_BOARD),
+		OK("QUIT", PROTO_QUIT), OK("quit", PROTO_QUIT),
+		OK("QuIt", PROTO_QUIT), OK("qUIT", PROTO_QUIT),
+		OK("HELP", PROTO_HELP), OK("help", PROTO_HELP),
+		OK("HeLp", PROTO_HELP), OK("hELP", PROTO_HELP),
+		OK("PING", PROTO_PING), OK("ping", PROTO_PING),
+		OK("PiNg", PROTO_PING), OK("pINg", PROTO_PING),
+		MOVE("MOVE B2", 4), MOVE("move b2", 4), MOVE("MoVe B2", 4),
+		MOVE("mOVE c3", 8),
+		AGAIN("AGAIN Y", 1), AGAIN("again y", 1), AGAIN("AgAiN yEs", 1),
+		AGAIN("aGAIN N", 0), AGAIN("AGAIN no", 0), AGAIN("again NO", 0),
+		AGAIN("AGAIN YES", 1), AGAIN("again n", 0),
+		NAME("NAME bob", "bob"), NAME("name bob", "bob"),
+		NAME("NaMe bob", "bob"), NAME("nAME Bob", "Bob"),
+	};
+
+	(void)state;
+	run_parse_cases(cases, NCASES(cases));
+}
+
+/* MOVE accepts every cell in both cases. */
+static void
+test_parse_move_every_cell(void **state)
+{
+	static const char	*cols = "ABC", *lcols = "abc";
+	struct parse_case	 c = MOVE(NULL, 0);
+	char			 line[16];
+	int			 cell;
+
+	(void)state;
+	for (cell = 0; cell < TTT_CELLS; cell++) {
+		c.arg = cell;
+		snprintf(line, sizeof line, "MOVE %c%d", cols[cell % 3],
+		    cell / 3 + 1);
+		check_parse(line, strlen(line), &c);
+		snprintf(line, sizeof line, "move %c%d", lcols[cell % 3],
+		    cell / 3 + 1);
+		check_parse(line, strlen(line), &c);
+		snprintf(line, sizeof line, "%c%d", cols[cell % 3],
+		    cell / 3 + 1);
+		check_parse(line, strlen(line), &c);
+		snprintf(line, sizeof line, "%c%d", lcols[cell % 3],
+		    cell / 3 + 1);
+		check_parse(line, strlen(line), &c);
+	}
+}
+
+/* Leading, trailing and repeated blanks (space and TAB) are ignored. */
+static void
+test_parse_blanks(void **state)
+{
+	static const struct parse_case cases[] = {
+		OK("  PING", PROTO_PING), OK("PING  ", PROTO_PING),
+		OK("\tPING\t", PROTO_PING), OK(" \t PING \t ", PROTO_PING),
+		MOVE("MOVE\tb2", 4), MOVE("MOVE  \t  b2", 4),
+		MOVE("\t move \t B2 \t", 4), MOVE("  b2  ", 4),
+		MOVE("\tb2", 4),
+		AGAIN("AGAIN\t\ty", 1), AGAIN(" \tn\t ", 0),
+		AGAIN("  yes", 1),
+		NAME("\tNAME \t Bob\t", "Bob"), NAME("NAME   x", "x"),
+		OK("  board  \t please  ", PROTO_BOARD),
+	};
+
+	(void)state;
+	run_parse_cases(cases, NCASES(cases));
+}
+
+/* Empty and all-blank lines are OK with no verb: they want no reply. */
+static void
+test_parse_blank_line_is_none(void **state)
+{
+	static const struct parse_case cases[] = {
+		OK("", PROTO_NONE), OK(" ", PROTO_NONE),
+		OK("\t", PROTO_NONE), OK(" \t \t  ", PROTO_NONE),
+	};
+
+	(void)state;
+	run_parse_cases(cases, NCASES(cases));
+}
+
+/* A bare cell is MOVE; a bare y/n/yes/no in any case is AGAIN. */
+static void
+test_parse_bare_cell_and_answer(void **state)
+{
+	static const struct parse_case cases[] = {
+		MOVE("b2", 4), MOVE("B2", 4), MOVE("a1", 0), MOVE("C3", 8),
+		AGAIN("y", 1), AGAIN("Y", 1), AGAIN("yes", 1),
+		AGAIN("YES", 1), AGAIN("Yes", 1), AGAIN("yEs", 1),
+		AGAIN("n", 0), AGAIN("N", 0), AGAIN("no", 0),
+		AGAIN("NO", 0), AGAIN("No", 0), AGAIN("nO", 0),
+		/* Other two-character words are cells, and bad ones. */
+		ERR("ye", PROTO_EBAD_CELL), ERR("ok", PROTO_EBAD_CELL),
+		/* Only alone on the line. */
+		ERR("y y", PROTO_EUNKNOWN_COMMAND),
+		ERR("b2 c3", PROTO_EUNKNOWN_COMMAND),
+		ERR("yes please", PROTO_EUNKNOWN_COMMAND),
+		ERR("yess", PROTO_EUNKNOWN_COMMAND),
+	};
+
+	(void)state;
+	run_parse_cases(cases, NCASES(cases));
+}
+
+/* Regression guard: a bare "no" is the answer no, never a cell. */
+static void
+test_parse_bare_no_is_answer_not_cell(void **state)
+{
+	static const struct parse_case cases[] = {
+		AGAIN("no", 0), AGAIN("NO", 0), AGAIN(" No ", 0),
+	};
+
+	(void)state;
+	run_parse_cases(cases, NCASES(cases));
+}
+
+/* Malformed cells, bare and after MOVE, and MOVE with 0 or 2 words. */
+static void
+test_parse_bad_cell(void **state)
+{
+	static const struct parse_case cases[] = {
+		ERR("D1", PROTO_EBAD_CELL), ERR("A4", PROTO_EBAD_CELL),
+		ERR("A0", PROTO_EBAD_CELL), ERR("AA", PROTO_EBAD_CELL),
+		ERR("1A", PROTO_EBAD_CELL), ERR("d1", PROTO_EBAD_CELL),
+		/* Not two characters: no bare cell, so no command. */
+		ERR("B22", PROTO_EUNKNOWN_COMMAND),
+		ERR("B", PROTO_EUNKNOWN_COMMAND),
+		ERR("MOVE D1", PROTO_EBAD_CELL),
+		ERR("MOVE A4", PROTO_EBAD_CELL),
+		ERR("MOVE A0", PROTO_EBAD_CELL),
+		ERR("MOVE AA", PROTO_EBAD_CELL),
+		ERR("MOVE B22", PROTO_EBAD_CELL),
+		ERR("MOVE B", PROTO_EBAD_CELL),
+		ERR("MOVE no", PROTO_EBAD_CELL), ERR("move y", PROTO_EBAD_CELL),
+		ERR("MOVE", PROTO_EBAD_CELL), ERR("move   ", PROTO_EBAD_CELL),
+		ERR("MOVE a1 b2", PROTO_EBAD_CELL),
+		ERR("MOVE b2 b2", PROTO_EBAD_CELL),
+		ERR("MOVE a1 b2 c3", PROTO_EBAD_CELL),
+	};
+
+	(void)state;
+	run_parse_cases(cases, NCASES(cases));
+}
+
+/* AGAIN takes exactly one y/n/yes/no. */
+static void
+test_parse_bad_answer(void **state)
+{
+	static const struct parse_case cases[] = {
+		ERR("AGAIN maybe", PROTO_EBAD_ANSWER),
+		ERR("AGAIN", PROTO_EBAD_ANSWER),
+		ERR("again \t ", PROTO_EBAD_ANSWER),
+		ERR("AGAIN y y", PROTO_EBAD_ANSWER),
+		ERR("AGAIN yes no", PROTO_EBAD_ANSWER),
+		ERR("AGAIN b2", PROTO_EBAD_ANSWER),
+		ERR("AGAIN yess", PROTO_EBAD_ANSWER),
+		ERR("AGAIN ye", PROTO_EBAD_ANSWER),
+	};
+
+	(void)state;
+	run_parse_cases(cases, NCASES(cases));
+}
+
+/* NAME takes one word of 1-16 [A-Za-z0-9_-] and keeps its case. */
+static void
+test_parse_name(void **state)
+{
+	static const struct parse_case cases[] = {
+		/* 16 characters, then 17. */
+		NAME("NAME BoB_-0123456789Z", "BoB_-0123456789Z"),
+		NAME("NAME x", "x"), NAME("NAME -", "-"), NAME("NAME _", "_"),
+		NAME("name ALICE", "ALICE"), NAME("NAME a-B_9", "a-B_9"),
+		ERR("NAME BoB_-0123456789ZZ", PROTO_EBAD_NAME),
+		ERR("NAME", PROTO_EBAD_NAME), ERR("name  \t", PROTO_EBAD_NAME),
+		ERR("NAME bob alice", PROTO_EBAD_NAME),
+		ERR("NAME bob alice carol", PROTO_EBAD_NAME),
+		ERR("NAME bo.b", PROTO_EBAD_NAME),
+		ERR("NAME bob!", PROTO_EBAD_NAME),
+		ERR("NAME b@b", PROTO_EBAD_NAME),
+		ERR("NAME 'bob'", PROTO_EBAD_NAME),
+	};
+
+	(void)state;
+	run_parse_cases(cases, NCASES(cases));
+}
+
+/* proto_name_valid: length 1-16 and the allowed bytes only. */
+static void
+test_parse_name_valid(void **state)
+{
+	static const struct {
+		const char	*s;
+		size_t		 len;
+		int		 valid;
+	} cases[] = {
+		{ "a", 1, 1 }, { "Z", 1, 1 }, { "0", 1, 1 }, { "9", 1, 1 },
+		{ "_", 1, 1 }, { "-", 1, 1 }, { "p1", 2, 1 },
+		{ "abcdefghijklmnop", 16, 1 }, { "abcdefghijklmnopq", 17, 0 },
+		{ "", 0, 0 }, { "bo.b", 4, 0 }, { "bo b", 4, 0 },
+		{ "bo\tb", 4, 0 }, { "/", 1, 0 }, { ":", 1, 0 }, { "@", 1, 0 },
+		{ "[", 1, 0 }, { "`", 1, 0 }, { "{", 1, 0 }, { "\x7f", 1, 0 },
+		{ "\xc3\xa9", 2, 0 }, { "a\0b", 3, 0 }, { "ab\r", 3, 0 },
+		/* Only len bytes count. */
+		{ "bob.", 3, 1 },
+	};
+	size_t	i;
+	int	got;
+
+	(void)state;
+	for (i = 0; i < NCASES(cases); i++) {
+		got = proto_name_valid(cases[i].s, cases[i].len);
+		if ((got != 0) != cases[i].valid)
+			fail_msg("proto_name_valid case %zu: %d, want %d", i,
+			    got, cases[i].valid);
+	}
+}
+
+/* Unknown first words are UNKNOWN_COMMAND. */
+static void
+test_parse_unknown_command(void **state)
+{
+	static const struct parse_case cases[] = {
+		ERR("FOO", PROTO_EUNKNOWN_COMMAND),
+		ERR("MOVES b2", PROTO_EUNKNOWN_COMMAND),
+		ERR("PINGPONG", PROTO_EUNKNOWN_COMMAND),
+		ERR("QUITT", PROTO_EUNKNOWN_COMMAND),
+		ERR("MOV b2", PROTO_EUNKNOWN_COMMAND),
+		ERR("PONG", PROTO_EUNKNOWN_COMMAND),
+		ERR("AGAIN?", PROTO_EUNKNOWN_COMMAND),
+		ERR("~", PROTO_EUNKNOWN_COMMAND),
+		ERR("hello world", PROTO_EUNKNOWN_COMMAND),
+		ERR("foo D1", PROTO_EUNKNOWN_COMMAND),
+	};
+
+	(void)state;
+	run_parse_cases(cases, NCASES(cases));
+}
+
+/* Commands without an argument ignore extra words. */
+static void
+test_parse_extra_words_ignored(void **state)
+{
+	static const struct parse_case cases[] = {
+		OK("board please", PROTO_BOARD), OK("QUIT now", PROTO_QUIT),
+		OK("HELP me", PROTO_HELP), OK("PING 1 2 3 4 5", PROTO_PING),
+		OK("quit D1 bo.b maybe", PROTO_QUIT),
+	};
+
+	(void)state;
+	run_parse_cases(cases, NCASES(cases));
+}
+
+/* 255 and 256 bytes are fine, 257 is too long; a trailing CR is free. */
+static void
+test_parse_line_length_limit(void **state)
+{
+	static const size_t	 lens[] = { 255, 256, 257, 258, 300 };
+	char			 buf[PROTO_LINE_MAX * 2];
+	struct parse_case	 c;
+	size_t			 i, len;
+
+	(void)state;
+	for (i = 0; i < NCASES(lens); i++) {
+		len = lens[i];
+		memset(&c, 0, sizeof c);
+		c.error = len <= PROTO_LINE_MAX ? PROTO_OK :
+		    PROTO_ELINE_TOO_LONG;
+
+		/* "PING" then blanks. */
+		c.verb = PROTO_PING;
+		fill(buf, len, "PING");
+		check_parse(buf, len, &c);
+		buf[len] = '\r';
+		check_parse(buf, len + 1, &c);
+
+		/* Blanks, then "MOVE b2" ending at the last byte. */
+		c.verb = PROTO_MOVE;
+		c.arg = 4;
+		memset(buf, '\t', len);
+		memcpy(buf + len - 7, "MOVE b2", 7);
+		check_parse(buf, len, &c);
+		buf[len] = '\r';
+		check_parse(buf, len + 1, &c);
+
+		/* All blanks: the length still counts. */
+		c.verb = PROTO_NONE;
+		memset(buf, ' ', len);
+		check_parse(buf, len, &c);
+	}
+}
+
+/* Control bytes other than TAB, DEL and bytes >= 0x80 are BAD_CHAR. */
+static void
+test_parse_bad_char(void **state)
+{
+	static const struct parse_case cases[] = {
+		ERRN("PI\0NG", 5, PROTO_EBAD_CHAR),
+		ERRN("\0", 1, PROTO_EBAD_CHAR),
+		ERRN("PING\0", 5, PROTO_EBAD_CHAR),
+		ERR("PING\x1b", PROTO_EBAD_CHAR),
+		ERR("\x1b[A", PROTO_EBAD_CHAR),
+		ERR("PING\x7f", PROTO_EBAD_CHAR),
+		ERR("PI\rNG", PROTO_EBAD_CHAR),
+		ERR("\rPING", PROTO_EBAD_CHAR),
+		ERR("MOVE b2\x80", PROTO_EBAD_CHAR),
+		ERR("\xff", PROTO_EBAD_CHAR),
+		ERR("NAME b\xc3\xa9", PROTO_EBAD_CHAR),
+		ERR("PING\x01", PROTO_EBAD_CHAR),
+		ERR("PING\x1f", PROTO_EBAD_CHAR),
+		ERR("PING\n", PROTO_EBAD_CHAR),
+		ERR("PING\v", PROTO_EBAD_CHAR),
+		ERR("PING\f", PROTO_EBAD_CHAR),
+		ERR("PING\b", PROTO_EBAD_CHAR),
+		/* Blank lines with a bad byte are not blank. */
+		ERR(" \x7f ", PROTO_EBAD_CHAR),
+		/* TAB is a blank; '~' (0x7e) and ' ' (0x20) are printable. */
+		MOVE("MOVE\tb2", 4),
+		ERR("~", PROTO_EUNKNOWN_COMMAND),
+	};
+	struct parse_case	c = ERR(NULL, PROTO_EBAD_CHAR);
+
+	(void)state;
+	run_parse_cases(cases, NCASES(cases));
+	/* Only one CR is dropped: CR CR leaves a lone CR. */
+	check_parse("PING\r\r", 6, &c);
+}
+
+/* When several errors apply, the first in the documented order wins. */
+static void
+test_parse_error_precedence(void **state)
+{
+	char			 buf[300];
+	struct parse_case	 c;
+
+	(void)state;
+	/* LINE_TOO_LONG before BAD_CHAR. */
+	memset(&c, 0, sizeof c);
+	c.error = PROTO_ELINE_TOO_LONG;
+	fill(buf, sizeof buf, "PING");
+	buf[10] = '\0';
+	check_parse(buf, sizeof buf, &c);
+	buf[10] = '\x1b';
+	buf[299] = '\xff';
+	check_parse(buf, sizeof buf, &c);
+
+	/* BAD_CHAR before UNKNOWN_COMMAND and the argument errors. */
+	c.error = PROTO_EBAD_CHAR;
+	check_parse("FOO\x01", 4, &c);
+	check_parse("FROB\0nicate", 11, &c);
+	check_parse("MOVE D1\x7f", 8, &c);
+	check_parse("NAME bo.b\x80", 10, &c);
+	check_parse("AGAIN maybe\x1b", 12, &c);
+
+	/* UNKNOWN_COMMAND before a malformed cell in the argument. */
+	c.error = PROTO_EUNKNOWN_COMMAND;
+	check_parse("FOO D1", 6, &c);
+}
+
+/* proto_scan: where a line ends, and when to give up waiting for one. */
+static void
+test_parse_scan(void **state)
+{
+	static const struct scan_case cases[] = {
+		{ "empty buffer", 0, -1, -1, PROTO_SCAN_MORE, 0 },
+		{ "a few bytes", 4, -1, -1, PROTO_SCAN_MORE, 0 },
+		{ "LF only", 1, 0, -1, PROTO_SCAN_LINE, 0 },
+		{ "PING LF", 5, 4, -1, PROTO_SCAN_LINE, 4 },
+		{ "PING CR LF", 6, 5, 4, PROTO_SCAN_LINE, 5 },
+		{ "line then more", 20, 5, 4, PROTO_SCAN_LINE, 5 },
+		{ "256 LF", 257, 256, -1, PROTO_SCAN_LINE, 256 },
+		{ "256 CR LF", 258, 257, 256, PROTO_SCAN_LINE, 257 },
+		{ "256 CR LF then more", 400, 257, 256, PROTO_SCAN_LINE, 257 },
+		{ "255 no LF", 255, -1, -1, PROTO_SCAN_MORE, 0 },
+		{ "256 no LF", 256, -1, -1, PROTO_SCAN_MORE, 0 },
+		{ "256 CR no LF", 257, -1, 256, PROTO_SCAN_MORE, 0 },
+		{ "257 no LF", 257, -1, -1, PROTO_SCAN_TOO_LONG, 0 },
+		{ "257 no LF, CR inside", 257, -1, 255, PROTO_SCAN_TOO_LONG,
+		    0 },
+		{ "258 no LF", 258, -1, -1, PROTO_SCAN_TOO_LONG, 0 },
+		{ "258 no LF, CR last", 258, -1, 257, PROTO_SCAN_TOO_LONG, 0 },
+		{ "256 CR then not LF", 258, -1, 256, PROTO_SCAN_TOO_LONG, 0 },
+		{ "4096 no LF", 4096, -1, -1, PROTO_SCAN_TOO_LONG, 0 },
+		{ "LF at 258", 300, 258, -1, PROTO_SCAN_TOO_LONG, 0 },
+		{ "LF at 258 after CR", 300, 258, 257, PROTO_SCAN_TOO_LONG,
+		    0 },
+		{ "LF at 299", 300, 299, 298, PROTO_SCAN_TOO_LONG, 0 },
+	};
+	static char	 buf[4096];
+	size_t		 i, linelen;
+	enum proto_scan	 got;
+
+	(void)state;
+	for (i = 0; i < NCASES(cases); i++) {
+		const struct scan_case	*c = &cases[i];
+
+		assert_true(c->len <= sizeof buf);
+		memset(buf, 'x', sizeof buf);
+		if (c->cr >= 0)
+			buf[c->cr] = '\r';
+		if (c->lf >= 0)
+			buf[c->lf] = '\n';
+		linelen = 12345;
+		got = proto_scan(buf, c->len, &linelen);
+		if (got != c->want)
+			fail_msg("proto_scan %s: %d, want %d", c->what, got,
+			    c->want);
+		if (c->want == PROTO_SCAN_LINE && linelen != c->linelen)
+			fail_msg("proto_scan %s: linelen %zu, want %zu",
+			    c->what, linelen, c->linelen);
+	}
+}
+
+/* Regression guard: scan then parse accept 256 bytes + CR LF, and only it. */
+static void
+test_parse_scan_then_parse_limit(void **state)
+{
+	struct proto_cmd	cmd;
+	char			buf[PROTO_SCAN_MAX + 8];
+	size_t			linelen;
+	enum proto_scan		s;
+
+	(void)state;
+	/* 256 bytes, CR, LF: a line, and a good one. */
+	fill(buf, PROTO_LINE_MAX, "PING");
+	buf[PROTO_LINE_MAX] = '\r';
+	buf[PROTO_LINE_MAX + 1] = '\n';
+	assert_int_equal(proto_scan(buf, PROTO_LINE_MAX + 2, &linelen),
+	    PROTO_SCAN_LINE);
+	assert_int_equal(linelen, PROTO_LINE_MAX + 1);
+	assert_int_equal(proto_parse(buf, linelen, &cmd), PROTO_OK);
+	assert_int_equal(cmd.verb, PROTO_PING);
+
+	/* 257 bytes then LF: refused by the scan or by the parse. */
+	fill(buf, PROTO_LINE_MAX + 1, "PING");
+	buf[PROTO_LINE_MAX + 1] = '\n';
+	s = proto_scan(buf, PROTO_LINE_MAX + 2, &linelen);
+	if (s == PROTO_SCAN_LINE)
+		assert_int_equal(proto_parse(buf, linelen, &cmd),
+		    PROTO_ELINE_TOO_LONG);
+	else
+		assert_int_equal(s, PROTO_SCAN_TOO_LONG);
+}
+
+/* Run the parse tests. */
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_not_written),
+		cmocka_unit_test(test_parse_verbs_any_case),
+		cmocka_unit_test(test_parse_move_every_cell),
+		cmocka_unit_test(test_parse_blanks),
+		cmocka_unit_test(test_parse_blank_line_is_none),
+		cmocka_unit_test(test_parse_bare_cell_and_answer),
+		cmocka_unit_test(test_parse_bare_no_is_answer_not_cell),
+		cmocka_unit_test(test_parse_bad_cell),
+		cmocka_unit_test(test_parse_bad_answer),
+		cmocka_unit_test(test_parse_name),
+		cmocka_unit_test(test_parse_name_valid),
+		cmocka_unit_test(test_parse_unknown_command),
+		cmocka_unit_test(test_parse_extra_words_ignored),
+		cmocka_unit_test(test_parse_line_length_limit),
+		cmocka_unit_test(test_parse_bad_char),
+		cmocka_unit_test(test_parse_error_precedence),
+		cmocka_unit_test(test_parse_scan),
+		cmocka_unit_test(test_parse_scan_then_parse_limit),
 	};
 
 	return (cmocka_run_group_tests(tests, NULL, NULL));
