@@ -114,7 +114,10 @@ proto_scan(const char *buf, size_t len, size_t *linelen)
 
 	lf = memchr(buf, '\n', n);
 	if (lf != NULL) {
-		*linelen = (size_t)(lf - buf);
+		n = (size_t)(lf - buf);
+		if (n > PROTO_LINE_MAX && buf[n - 1] != '\r')
+			return (PROTO_SCAN_TOO_LONG);
+		*linelen = n;
 		return (PROTO_SCAN_LINE);
 	}
 	if (len > PROTO_LINE_MAX + 1 ||

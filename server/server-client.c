@@ -2,10 +2,10 @@
  * server-client.c -- one connection on libevent: a bufferevent, line
  * framing, and a graceful close.
  *
- * Lines are found with proto_scan on a stack copy of the front of the input
- * (evbuffer_readln would malloc each line).  A line over the limit is never
- * left in the input: it is answered, the input is drained and reading stops,
- * else libevent would call the read callback again at once, forever.
+ * Lines are taken off the input by framing.c without allocating.  A line
+ * over the limit is never left in the input: it is answered, the input is
+ * drained and reading stops, else libevent would call the read callback
+ * again at once, forever.
  * Closing flushes the output, shuts down writing, and drains what the peer
  * still sends for a moment, so that the peer reads our last line instead of
  * a reset.
@@ -27,6 +27,7 @@
 #include <event2/event.h>
 #include <event2/util.h>
 
+#include "framing.h"
 #include "log.h"
 #include "server.h"
 #include "session.h"
@@ -186,23 +187,21 @@ server_client_read_cb(struct bufferevent *bev, void *arg)
 	struct client	*c = arg;
 	struct evbuffer	*in = bufferevent_get_input(bev);
 	char		 line[PROTO_SCAN_MAX];
-	size_t		 len, linelen;
+	size_t		 len;
 
 	if (c->flags & CLIENT_LINGER) {
 		server_client_drain(c);
 		return;
 	}
 	while (!(c->flags & CLIENT_CLOSING)) {
-		len = (size_t)evbuffer_copyout(in, line, sizeof line);
-		switch (proto_scan(line, len, &linelen)) {
+		switch (framing_next_line(in, line, &len)) {
 		case PROTO_SCAN_MORE:
 			return;
 		case PROTO_SCAN_TOO_LONG:
 			session_too_long(c);	/* drains and stops reading */
 			return;
 		case PROTO_SCAN_LINE:
-			evbuffer_drain(in, linelen + 1);
-			session_line(c, line, linelen);
+			session_line(c, line, len);
 			break;
 		}
 	}
