@@ -145,12 +145,20 @@ static void
 server_client_close(struct client *c)
 {
 	struct evbuffer	*in = bufferevent_get_input(c->bev);
+	struct timeval	 tv = { SERVER_LINGER_MS / 1000,
+			    (SERVER_LINGER_MS % 1000) * 1000 };
 
 	bufferevent_disable(c->bev, EV_READ);
 	evbuffer_drain(in, evbuffer_get_length(in));
-	if (evbuffer_get_length(bufferevent_get_output(c->bev)) == 0)
+	if (evbuffer_get_length(bufferevent_get_output(c->bev)) == 0) {
 		server_client_linger(c);
-	/* else the write callback lingers once the output is empty */
+		return;
+	}
+	/*
+	 * The write callback lingers once the output is empty; a peer that
+	 * reads nothing for this long is dropped with its output.
+	 */
+	bufferevent_set_timeouts(c->bev, NULL, &tv);
 }
 
 /* All is sent: shut down writing, then drain the peer's input a while. */
