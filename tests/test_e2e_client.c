@@ -1,24 +1,825 @@
-/* test_e2e_client.c -- not written yet: fails until it is. */
+/*
+ * test_e2e_client.c -- the real ttt-client against the real tttd: whole
+ * matches played from piped input against a scripted socket opponent, bad
+ * input, quitting, a lost server, and the terminal mode through a pty.
+ */
+#define _XOPEN_SOURCE 700	/* posix_openpt */
+
+#include <sys/socket.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+
+#include <netinet/in.h>
+#include <arpa/inet.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
+#include "harness.h"
+
+#define PROMPT_MOVE	"Enter your move (A1, B2, C3) or 'quit' to exit: "
+#define PROMPT_AGAIN	"Play again? (y/n) or 'quit' to exit: "
+#define BAD_MOVE	"Invalid input. Accepted examples: A1, b2, C3.\n"
+
+/* The ttt-client under test, its output as read so far. */
+struct player {
+	pid_t	pid;
+	int	in;		/* its standard input: a pipe or a pty master */
+	int	out;		/* its standard output, -1 at EOF */
+	int	err;		/* its standard error, -1 at EOF */
+	size_t	outlen;
+	size_t	errlen;
+	char	outbuf[65536];
+	char	errbuf[4096];
+};
+
+/*
+ * The opponent's cells, in order of preference.  Against a client that
+ * plays A1, A2, A3 they never block column A and never win first, whoever
+ * starts, so the client wins every game.
+ */
+static const char *const opponent_order[] = {
+	"C1", "B2", "C3", "B1", "B3", "C2", "A1", "A2", "A3", NULL
+};
+
+static struct tttd_proc	srv;
+static int		srv_up;
+static struct player	pl;
+static struct conn	opp;
+
+static long	now_ms(void);
+static void	server_start(const char *);
+static int	server_exit(void);
+static void	player_start(const char *const *, int);
+static void	player_write(const char *);
+static void	player_close_input(void);
+static void	player_read(int);
+static size_t	player_expect(const char *, size_t);
+static int	player_end(void);
+static void	output_has(const char *);
+static int	count(const char *, const char *);
+static void	port_string(char *, size_t, int);
+static void	opponent_join(const char *);
+static char	opponent_mark(void);
+static void	opponent_play(char, char *, size_t);
+static int	teardown(void **);
+
+/* Milliseconds on a clock that only goes forward. */
+static long
+now_ms(void)
+{
+	struct timespec	ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (ts.tv_sec * 1000L + ts.tv_nsec / 1000000L);
+}
+
+/* Start tttd with a seed for the random first mover. */
 static void
-test_not_written(void **state)
+server_start(const char *seed)
+{
+	const char *const	extra[] = { "--seed", seed, NULL };
+
+	assert_int_equal(harness_start(&srv, extra), 0);
+	srv_up = 1;
+}
+
+/* Wait for tttd to end by itself (no second signal): its exit status. */
+static int
+server_exit(void)
+{
+	long	deadline = now_ms() + HARNESS_TIMEOUT_MS;
+	int	status;
+
+	while (waitpid(srv.pid, &status, WNOHANG) == 0) {
+		if (now_ms() >= deadline)
+			fail_msg("tttd did not exit");
+		usleep(10000);
+	}
+	close(srv.err_fd);
+	srv_up = 0;
+	return (WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+}
+
+/* Run ttt-client with the arguments; its input from a pipe or a pty. */
+static void
+player_start(const char *const *args, int pty)
+{
+	const char	*argv[16];
+	int		 in[2], out[2], err[2], n = 0, fd;
+
+	memset(&pl, 0, sizeof pl);
+	pl.pid = -1;
+	if (pty) {
+		in[1] = posix_openpt(O_RDWR | O_NOCTTY);
+		if (in[1] == -1)
+			skip();		/* no pseudo-terminals here */
+		assert_int_equal(grantpt(in[1]), 0);
+		assert_int_equal(unlockpt(in[1]), 0);
+		in[0] = open(ptsname(in[1]), O_RDWR | O_NOCTTY);
+		assert_true(in[0] != -1);
+	} else
+		assert_int_equal(pipe(in), 0);
+	assert_int_equal(pipe(out), 0);
+	assert_int_equal(pipe(err), 0);
+	argv[n++] = harness_client_path();
+	while (*args != NULL && n < 15)
+		argv[n++] = *args++;
+	argv[n] = NULL;
+
+	pl.pid = fork();
+	assert_true(pl.pid != -1);
+	if (pl.pid == 0) {
+		dup2(in[0], STDIN_FILENO);
+		dup2(out[1], STDOUT_FILENO);
+		dup2(err[1], STDERR_FILENO);
+		for (fd = 3; fd < 1024; fd++)
+			close(fd);
+		execv(argv[0], (char *const *)argv);
+		_exit(127);
+	}
+	close(in[0]);
+	close(out[1]);
+	close(err[1]);
+	pl.in = in[1];
+	pl.out = out[0];
+	pl.err = err[0];
+	fcntl(pl.out, F_SETFL, O_NONBLOCK);
+	fcntl(pl.err, F_SETFL, O_NONBLOCK);
+}
+
+/* Type or pipe text into the client. */
+static void
+player_write(const char *s)
+{
+	size_t	len = strlen(s);
+	ssize_t	w;
+
+	while (len > 0) {
+		w = write(pl.in, s, len);
+		if (w == -1 && errno == EINTR)
+			continue;
+		assert_true(w > 0);
+		s += w;
+		len -= (size_t)w;
+	}
+}
+
+/* End the client's input. */
+static void
+player_close_input(void)
+{
+	if (pl.in != -1)
+		close(pl.in);
+	pl.in = -1;
+}
+
+/* Read what the client printed, waiting up to ms for something. */
+static void
+player_read(int ms)
+{
+	struct pollfd	pfd[2];
+	ssize_t		r;
+	int		i;
+
+	pfd[0].fd = pl.out;
+	pfd[1].fd = pl.err;
+	pfd[0].events = pfd[1].events = POLLIN;
+	if (pl.out == -1 && pl.err == -1)
+		return;
+	if (poll(pfd, 2, ms) <= 0)
+		return;
+	for (i = 0; i < 2; i++) {
+		int	*fd = i == 0 ? &pl.out : &pl.err;
+		char	*buf = i == 0 ? pl.outbuf : pl.errbuf;
+		size_t	*len = i == 0 ? &pl.outlen : &pl.errlen;
+		size_t	 size = i == 0 ? sizeof pl.outbuf : sizeof pl.errbuf;
+
+		if (*fd == -1 || pfd[i].revents == 0)
+			continue;
+		r = read(*fd, buf + *len, size - 1 - *len);
+		if (r > 0)
+			*len += (size_t)r;
+		else if (r == 0 || errno != EAGAIN) {
+			close(*fd);
+			*fd = -1;
+		}
+		buf[*len] = '\0';
+	}
+}
+
+/*
+ * Wait until the client's output holds the text at or after offset from;
+ * returns the offset just past it.
+ */
+static size_t
+player_expect(const char *text, size_t from)
+{
+	long	 deadline = now_ms() + HARNESS_TIMEOUT_MS;
+	char	*at;
+
+	for (;;) {
+		at = strstr(pl.outbuf + from, text);
+		if (at != NULL)
+			return ((size_t)(at - pl.outbuf) + strlen(text));
+		if (now_ms() >= deadline || (pl.out == -1 && pl.err == -1))
+			fail_msg("client output lacks \"%s\"; it printed:\n%s\n"
+			    "stderr:\n%s", text, pl.outbuf + from, pl.errbuf);
+		player_read(50);
+	}
+}
+
+/* Read the client's output to its end and reap it: its exit status. */
+static int
+player_end(void)
+{
+	long	deadline = now_ms() + HARNESS_TIMEOUT_MS;
+	int	status;
+
+	while ((pl.out != -1 || pl.err != -1) && now_ms() < deadline)
+		player_read(50);
+	while (waitpid(pl.pid, &status, WNOHANG) == 0) {
+		if (now_ms() >= deadline) {
+			kill(pl.pid, SIGKILL);
+			waitpid(pl.pid, &status, 0);
+			pl.pid = -1;
+			fail_msg("ttt-client did not end; it printed:\n%s",
+			    pl.outbuf);
+		}
+		usleep(10000);
+	}
+	pl.pid = -1;
+	player_close_input();
+	if (pl.out != -1)
+		close(pl.out);
+	if (pl.err != -1)
+		close(pl.err);
+	pl.out = pl.err = -1;
+	if (!WIFEXITED(status))
+		fail_msg("ttt-client died of signal %d", WTERMSIG(status));
+	return (WEXITSTATUS(status));
+}
+
+/* The client's whole output holds the text. */
+static void
+output_has(const char *text)
+{
+	if (strstr(pl.outbuf, text) == NULL)
+		fail_msg("client output lacks \"%s\"; it printed:\n%s", text,
+		    pl.outbuf);
+}
+
+/* How often the text occurs. */
+static int
+count(const char *hay, const char *text)
+{
+	int	n = 0;
+
+	while ((hay = strstr(hay, text)) != NULL) {
+		n++;
+		hay += strlen(text);
+	}
+	return (n);
+}
+
+/* A port number as an argument. */
+static void
+port_string(char *buf, size_t size, int port)
+{
+	snprintf(buf, size, "%d", port);
+}
+
+/*
+ * The socket opponent connects and waits in the queue.  A name is sent at
+ * once: its OK may come before or after a MATCH.
+ */
+static void
+opponent_join(const char *name)
+{
+	char	line[64];
+
+	assert_int_equal(conn_open(&opp, srv.port), 0);
+	if (name != NULL) {
+		snprintf(line, sizeof line, "NAME %s", name);
+		assert_int_equal(conn_send(&opp, line), 0);
+	}
+	expect_prefix(&opp, "HELLO tttd/1 ");
+	expect_prefix(&opp, "WAIT ");
+}
+
+/* Wait for the opponent's MATCH: its mark. */
+static char
+opponent_mark(void)
+{
+	char	line[1024];
+
+	expect_skip_to(&opp, "MATCH ", line, sizeof line);
+	return (line[6]);
+}
+
+/*
+ * The opponent plays one game: on each TURN of its mark it takes the first
+ * free cell of opponent_order.  Returns at AGAIN?, with the RESULT line.
+ */
+static void
+opponent_play(char mark, char *result, size_t size)
+{
+	char	line[1024], cells[10] = ".........", move[16];
+	int	i, k, cell;
+
+	*result = '\0';
+	for (i = 0; i < 64; i++) {
+		if (conn_event(&opp, line, sizeof line, HARNESS_TIMEOUT_MS) < 0)
+			fail_msg("opponent: EOF or timeout; client printed:\n%s",
+			    pl.outbuf);
+		if (strncmp(line, "ERR ", 4) == 0)
+			fail_msg("opponent got \"%s\"", line);
+		if (strncmp(line, "BOARD ", 6) == 0)
+			memcpy(cells, line + 6, 9);
+		else if (strncmp(line, "RESULT ", 7) == 0)
+			snprintf(result, size, "%s", line);
+		else if (strncmp(line, "AGAIN?", 6) == 0)
+			return;
+		else if (strncmp(line, "TURN ", 5) == 0 && line[5] == mark) {
+			for (k = 0; opponent_order[k] != NULL; k++) {
+				cell = (opponent_order[k][1] - '1') * 3 +
+				    (opponent_order[k][0] - 'A');
+				if (cells[cell] == '.')
+					break;
+			}
+			assert_non_null(opponent_order[k]);
+			snprintf(move, sizeof move, "MOVE %s",
+			    opponent_order[k]);
+			assert_int_equal(conn_send(&opp, move), 0);
+		}
+	}
+	fail_msg("opponent: no AGAIN? within 64 lines");
+}
+
+/* Whatever a failed test left running is ended. */
+static int
+teardown(void **state)
 {
 	(void)state;
-	fail_msg("test_e2e_client is not written yet");
+	if (pl.pid > 0) {
+		kill(pl.pid, SIGKILL);
+		waitpid(pl.pid, NULL, 0);
+	}
+	pl.pid = -1;
+	if (pl.in != -1)
+		close(pl.in);
+	if (pl.out != -1)
+		close(pl.out);
+	if (pl.err != -1)
+		close(pl.err);
+	pl.in = pl.out = pl.err = -1;
+	conn_close(&opp);
+	if (srv_up)
+		harness_stop(&srv);
+	srv_up = 0;
+	return (0);
+}
+
+/*
+ * A whole match from piped input: the opponent joins first (X, p1), the
+ * client (O, p2) wins down column A whoever starts, and says no to a
+ * rematch.  All input is piped and closed up front: the client must use one
+ * line per prompt and keep the rest.
+ */
+static void
+test_client_plays_match(void **state)
+{
+	char		 port[16], result[1024];
+	const char	*args[] = { "127.0.0.1", port, NULL };
+
+	(void)state;
+	server_start("1");
+	port_string(port, sizeof port, srv.port);
+	opponent_join(NULL);
+	player_start(args, 0);
+	player_write("A1\nA2\nA3\nn\n");
+	player_close_input();
+	assert_int_equal(opponent_mark(), 'X');
+	opponent_play('X', result, sizeof result);
+	assert_string_equal(result,
+	    "RESULT WIN O p2 p2 wins! better luck next time p1!");
+	assert_int_equal(conn_send(&opp, "n"), 0);
+	/* The client's own "n" may come first: then INFO p2 left... */
+	expect_skip_to(&opp, "OK AGAIN n", NULL, 0);
+	expect_event(&opp, "BYE Thank you for playing!");
+	assert_int_equal(player_end(), 0);
+
+	output_has("Welcome to Tic Tac Toe, Ready for a game?\n"
+	    "Type 'quit' at any time to exit.\n");
+	output_has("You are O, playing against p1.\n");
+	output_has("      A   B   C\n"
+	    "  1     |   |  \n"
+	    "     ---+---+---\n"
+	    "  2     |   |  \n"
+	    "     ---+---+---\n"
+	    "  3     |   |  \n");
+	output_has("  1   O |   | X\n");
+	output_has("p2 wins! better luck next time p1!\n" PROMPT_AGAIN "n\n"
+	    "Thank you for playing!\n");
+	/* Prompted on its own turns only: once per move it made. */
+	assert_int_equal(count(pl.outbuf, PROMPT_MOVE), 3);
+	assert_int_equal(count(pl.outbuf, "Waiting for p1 to move...\n"),
+	    count(pl.outbuf, "p1 (X) moves first.") ? 3 : 2);
+	assert_string_equal(pl.errbuf, "");
+}
+
+/* Bad moves and answers are caught locally; a taken square by the server. */
+static void
+test_client_bad_input_reprompts(void **state)
+{
+	char		 port[16], result[1024];
+	const char	*args[] = { "127.0.0.1", port, NULL };
+
+	(void)state;
+	server_start("2");
+	port_string(port, sizeof port, srv.port);
+	opponent_join(NULL);
+	player_start(args, 0);
+	player_write("D1\nhello world\nA1\nA1\nA2\nA3\nmaybe\nyes please\n"
+	    "N\n");
+	player_close_input();
+	opponent_play(opponent_mark(), result, sizeof result);
+	assert_string_equal(result,
+	    "RESULT WIN O p2 p2 wins! better luck next time p1!");
+	assert_int_equal(conn_send(&opp, "n"), 0);
+	expect_skip_to(&opp, "BYE ", NULL, 0);
+	assert_int_equal(player_end(), 0);
+
+	output_has(PROMPT_MOVE "D1\n" BAD_MOVE
+	    PROMPT_MOVE "hello world\n" BAD_MOVE PROMPT_MOVE "A1\n");
+	/* A1 again: the server says TAKEN and the client asks again. */
+	output_has(PROMPT_MOVE "A1\n"
+	    "That square is already taken. Try again.\n" PROMPT_MOVE "A2\n");
+	output_has(PROMPT_AGAIN "maybe\n"
+	    "Please enter y or n.\n" PROMPT_AGAIN "yes please\n"
+	    "Please enter y or n.\n" PROMPT_AGAIN "N\n"
+	    "Thank you for playing!\n");
+	assert_int_equal(count(pl.outbuf, PROMPT_MOVE), 6);
+	assert_string_equal(pl.errbuf, "");
+}
+
+/* Both say yes: a second game, which the winner starts; then no. */
+static void
+test_client_rematch(void **state)
+{
+	char		 port[16], result[1024];
+	const char	*args[] = { "127.0.0.1", port, NULL };
+	size_t		 at;
+
+	(void)state;
+	server_start("3");
+	port_string(port, sizeof port, srv.port);
+	opponent_join(NULL);
+	player_start(args, 0);
+	player_write("A1\nA2\nA3\ny\nb1\nmove b2\nB3\nno\n");
+	player_close_input();
+	assert_int_equal(opponent_mark(), 'X');
+	opponent_play('X', result, sizeof result);
+	assert_string_equal(result,
+	    "RESULT WIN O p2 p2 wins! better luck next time p1!");
+	assert_int_equal(conn_send(&opp, "y"), 0);
+	expect_event(&opp, "OK AGAIN y");
+	expect_skip_to(&opp, "START ", result, sizeof result);
+	assert_string_equal(result, "START O p2 (O) moves first.");
+	opponent_play('X', result, sizeof result);
+	assert_string_equal(result,
+	    "RESULT WIN O p2 p2 wins! better luck next time p1!");
+	assert_int_equal(conn_send(&opp, "n"), 0);
+	expect_skip_to(&opp, "BYE ", NULL, 0);
+	assert_int_equal(player_end(), 0);
+
+	at = player_expect(PROMPT_AGAIN "y\n", 0);
+	at = player_expect("p2 (O) moves first.\n", at);
+	at = player_expect("  1     | O | X\n     ---+---+---\n"
+	    "  2     | O |  \n     ---+---+---\n  3     | O | X\n", at);
+	player_expect("p2 wins! better luck next time p1!\n" PROMPT_AGAIN
+	    "no\nThank you for playing!\n", at);
+	assert_int_equal(count(pl.outbuf, "p2 wins!"), 2);
+	assert_int_equal(count(pl.outbuf, PROMPT_MOVE), 6);
+}
+
+/*
+ * The client joins first (X, p1) by name through "localhost", which may
+ * resolve to ::1 before 127.0.0.1; the opponent is named too.
+ */
+static void
+test_client_named_first(void **state)
+{
+	char		 port[16], result[1024];
+	const char	*args[] = { "localhost", port, "--name", "alice",
+			    NULL };
+
+	(void)state;
+	server_start("4");
+	port_string(port, sizeof port, srv.port);
+	player_start(args, 0);
+	player_write("A1\nA2\nA3\nn\n");
+	player_close_input();
+	player_expect("Waiting for an opponent...\n", 0);
+	opponent_join("bob");
+	assert_int_equal(opponent_mark(), 'O');
+	opponent_play('O', result, sizeof result);
+	assert_string_equal(result,
+	    "RESULT WIN X alice alice wins! better luck next time bob!");
+	assert_int_equal(conn_send(&opp, "n"), 0);
+	expect_skip_to(&opp, "BYE ", NULL, 0);
+	assert_int_equal(player_end(), 0);
+	/* Paired before its NAME arrived, bob is p2 at first. */
+	if (strstr(pl.outbuf, "You are X, playing against bob.\n") == NULL) {
+		output_has("You are X, playing against p2.\n");
+		output_has("p2 is now known as bob.\n");
+	}
+	output_has("alice wins! better luck next time bob!\n");
+	assert_string_equal(pl.errbuf, "");
+}
+
+/* "quit" in any case at a move prompt forfeits and ends with status 0. */
+static void
+test_client_quit_mid_game(void **state)
+{
+	char		 port[16], line[1024];
+	const char	*args[] = { "127.0.0.1", port, NULL };
+
+	(void)state;
+	server_start("5");
+	port_string(port, sizeof port, srv.port);
+	opponent_join(NULL);
+	player_start(args, 0);
+	player_write("  QuIt \n");
+	assert_int_equal(opponent_mark(), 'X');
+	expect_skip_to(&opp, "START ", line, sizeof line);
+	if (line[6] == 'X')
+		assert_int_equal(conn_send(&opp, "MOVE C1"), 0);
+	expect_skip_to(&opp, "RESULT ", line, sizeof line);
+	assert_string_equal(line,
+	    "RESULT FORFEIT X p1 p2 quit the game. p1 wins!");
+	expect_prefix(&opp, "AGAIN? ");
+	assert_int_equal(player_end(), 0);
+	output_has(PROMPT_MOVE "  QuIt \nThank you for playing!\n");
+	assert_string_equal(pl.errbuf, "");
+}
+
+/* The end of input only counts at a prompt, and then it is a quit. */
+static void
+test_client_eof_is_quit(void **state)
+{
+	char		 port[16], line[1024];
+	const char	*args[] = { "127.0.0.1", port, NULL };
+	int		 x_first;
+
+	(void)state;
+	server_start("6");
+	port_string(port, sizeof port, srv.port);
+	opponent_join(NULL);
+	player_start(args, 0);
+	player_write("A1\n");
+	player_close_input();
+	assert_int_equal(opponent_mark(), 'X');
+	expect_skip_to(&opp, "START ", line, sizeof line);
+	x_first = (line[6] == 'X');
+	expect_skip_to(&opp, "BOARD ", line, sizeof line);
+	assert_string_equal(line, "BOARD .........");
+	if (x_first) {
+		expect_skip_to(&opp, "TURN X", NULL, 0);
+		assert_int_equal(conn_send(&opp, "MOVE C1"), 0);
+		expect_skip_to(&opp, "BOARD ", line, sizeof line);
+	}
+	/* The client's one move, then the opponent's, then its prompt. */
+	expect_skip_to(&opp, "BOARD ", line, sizeof line);
+	assert_string_equal(line, x_first ? "BOARD O.X......" :
+	    "BOARD O........");
+	expect_skip_to(&opp, "TURN X", NULL, 0);
+	assert_int_equal(conn_send(&opp, "MOVE C3"), 0);
+	expect_skip_to(&opp, "RESULT ", line, sizeof line);
+	assert_string_equal(line,
+	    "RESULT FORFEIT X p1 p2 quit the game. p1 wins!");
+	assert_int_equal(player_end(), 0);
+	assert_int_equal(count(pl.outbuf, PROMPT_MOVE), 2);
+	output_has(PROMPT_MOVE "\nThank you for playing!\n");
+}
+
+/* Nobody listens on the port: status 1 and one line on stderr. */
+static void
+test_client_unreachable(void **state)
+{
+	struct sockaddr_in	 sin;
+	socklen_t		 len = sizeof sin;
+	char			 port[16], want[128];
+	const char		*args[] = { "127.0.0.1", port, NULL };
+	int			 fd;
+
+	(void)state;
+	/* A port that is bound but not listening refuses connections. */
+	fd = socket(AF_INET, SOCK_STREAM, 0);
+	assert_true(fd != -1);
+	memset(&sin, 0, sizeof sin);
+	sin.sin_family = AF_INET;
+	sin.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	assert_int_equal(bind(fd, (struct sockaddr *)&sin, sizeof sin), 0);
+	assert_int_equal(getsockname(fd, (struct sockaddr *)&sin, &len), 0);
+	port_string(port, sizeof port, ntohs(sin.sin_port));
+	player_start(args, 0);
+	player_close_input();
+	assert_int_equal(player_end(), 1);
+	close(fd);
+	snprintf(want, sizeof want, "ttt-client: cannot connect to "
+	    "127.0.0.1:%s: Connection refused\n", port);
+	assert_string_equal(pl.errbuf, want);
+	assert_string_equal(pl.outbuf, "");
+}
+
+/* The server dies mid-game without a BYE: status 1 and why on stderr. */
+static void
+test_client_server_lost(void **state)
+{
+	char		 port[16], line[1024];
+	const char	*args[] = { "127.0.0.1", port, NULL };
+
+	(void)state;
+	server_start("7");
+	port_string(port, sizeof port, srv.port);
+	opponent_join(NULL);
+	player_start(args, 0);	/* input stays open, and unused */
+	assert_int_equal(opponent_mark(), 'X');
+	expect_skip_to(&opp, "TURN ", line, sizeof line);
+	player_expect("You are O, playing against p1.\n", 0);
+	player_expect("\n  3     |   |  \n\n", 0);
+	kill(srv.pid, SIGKILL);
+	harness_stop(&srv);
+	srv_up = 0;
+	assert_int_equal(player_end(), 1);
+	assert_string_equal(pl.errbuf,
+	    "ttt-client: connection to the server was lost\n");
+}
+
+/* The server shuts down (SIGTERM): its BYE ends the client with status 0. */
+static void
+test_client_server_shutdown(void **state)
+{
+	char		 port[16], line[1024];
+	const char	*args[] = { "127.0.0.1", port, NULL };
+
+	(void)state;
+	server_start("8");
+	port_string(port, sizeof port, srv.port);
+	opponent_join(NULL);
+	player_start(args, 0);
+	assert_int_equal(opponent_mark(), 'X');
+	expect_skip_to(&opp, "TURN ", line, sizeof line);
+	player_expect("You are O, playing against p1.\n", 0);
+	kill(srv.pid, SIGTERM);
+	expect_event(&opp, "BYE Server shutting down.");
+	assert_int_equal(conn_wait_closed(&opp, HARNESS_TIMEOUT_MS), 1);
+	conn_close(&opp);
+	assert_int_equal(player_end(), 0);
+	assert_int_equal(server_exit(), 0);
+	output_has("Server shutting down.\n");
+	assert_string_equal(pl.errbuf, "");
+}
+
+/*
+ * On a terminal: the name is asked (a bad one again), text typed out of
+ * turn gets a note, and "quit" at the move prompt ends the game.
+ */
+static void
+test_client_terminal(void **state)
+{
+	char		 port[16], line[1024];
+	const char	*args[] = { "127.0.0.1", port, NULL };
+	size_t		 at;
+
+	(void)state;
+	server_start("9");
+	port_string(port, sizeof port, srv.port);
+	opponent_join(NULL);
+	player_start(args, 1);
+	at = player_expect("Type 'quit' at any time to exit.\n"
+	    "Enter your name: ", 0);
+	player_write("bad name!\n");
+	at = player_expect("A name is 1 to 16 letters, digits, '_' or '-'.\n"
+	    "Enter your name: ", at);
+	player_write("carol\n");
+	assert_int_equal(opponent_mark(), 'X');
+	expect_skip_to(&opp, "START ", line, sizeof line);
+	if (line[6] == 'O') {
+		at = player_expect(PROMPT_MOVE, at);
+		player_write("a1\n");
+	}
+	expect_skip_to(&opp, "TURN X", NULL, 0);
+	at = player_expect("Waiting for p1 to move...\n", at);
+	player_write("B2\n");
+	at = player_expect("Please wait for your turn.\n", at);
+	assert_int_equal(conn_send(&opp, "MOVE C1"), 0);
+	at = player_expect(PROMPT_MOVE, at);
+	player_write("QUIT\n");
+	player_expect("Thank you for playing!\n", at);
+	expect_skip_to(&opp, "RESULT ", line, sizeof line);
+	assert_string_equal(line,
+	    "RESULT FORFEIT X p1 carol quit the game. p1 wins!");
+	assert_int_equal(player_end(), 0);
+	assert_string_equal(pl.errbuf, "");
+}
+
+/* On a terminal "quit" works out of turn too; an empty name is no name. */
+static void
+test_client_terminal_quit_waiting(void **state)
+{
+	char		 port[16];
+	const char	*args[] = { "127.0.0.1", port, NULL };
+	size_t		 at;
+
+	(void)state;
+	server_start("10");
+	port_string(port, sizeof port, srv.port);
+	player_start(args, 1);
+	at = player_expect("Enter your name: ", 0);
+	player_write("\n");
+	at = player_expect("Waiting for an opponent...\n", at);
+	player_write("quit\n");
+	player_expect("Thank you for playing!\n", at);
+	assert_int_equal(player_end(), 0);
+	assert_string_equal(pl.errbuf, "");
+}
+
+/* Usage errors are status 2; --help and --version status 0. */
+static void
+test_client_arguments(void **state)
+{
+	const char *const	none[] = { NULL };
+	const char *const	one[] = { "127.0.0.1", NULL };
+	const char *const	badport[] = { "127.0.0.1", "4x", NULL };
+	const char *const	badname[] = { "127.0.0.1", "4000", "--name",
+				    "no spaces", NULL };
+	const char *const	badopt[] = { "--colour", "127.0.0.1", "4000",
+				    NULL };
+	const char *const	version[] = { "--version", NULL };
+	const char *const	help[] = { "--help", NULL };
+
+	(void)state;
+	player_start(none, 0);
+	assert_int_equal(player_end(), 2);
+	assert_non_null(strstr(pl.errbuf, "usage: ttt-client HOST PORT"));
+	player_start(one, 0);
+	assert_int_equal(player_end(), 2);
+	player_start(badport, 0);
+	assert_int_equal(player_end(), 2);
+	assert_non_null(strstr(pl.errbuf, "bad port 4x"));
+	player_start(badname, 0);
+	assert_int_equal(player_end(), 2);
+	assert_non_null(strstr(pl.errbuf, "bad name no spaces"));
+	player_start(badopt, 0);
+	assert_int_equal(player_end(), 2);
+	assert_non_null(strstr(pl.errbuf, "unknown option --colour"));
+	player_start(version, 0);
+	assert_int_equal(player_end(), 0);
+	assert_string_equal(pl.outbuf, "ttt-client 1.0.0\n");
+	player_start(help, 0);
+	assert_int_equal(player_end(), 0);
+	output_has("usage: ttt-client HOST PORT");
 }
 
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_not_written),
+		cmocka_unit_test_teardown(test_client_plays_match, teardown),
+		cmocka_unit_test_teardown(test_client_bad_input_reprompts,
+		    teardown),
+		cmocka_unit_test_teardown(test_client_rematch, teardown),
+		cmocka_unit_test_teardown(test_client_named_first, teardown),
+		cmocka_unit_test_teardown(test_client_quit_mid_game, teardown),
+		cmocka_unit_test_teardown(test_client_eof_is_quit, teardown),
+		cmocka_unit_test_teardown(test_client_unreachable, teardown),
+		cmocka_unit_test_teardown(test_client_server_lost, teardown),
+		cmocka_unit_test_teardown(test_client_server_shutdown,
+		    teardown),
+		cmocka_unit_test_teardown(test_client_terminal, teardown),
+		cmocka_unit_test_teardown(test_client_terminal_quit_waiting,
+		    teardown),
+		cmocka_unit_test_teardown(test_client_arguments, teardown),
 	};
 
+	signal(SIGPIPE, SIG_IGN);
+	pl.pid = -1;
+	pl.in = pl.out = pl.err = -1;
+	opp.fd = -1;
 	return (cmocka_run_group_tests(tests, NULL, NULL));
 }
