@@ -122,6 +122,9 @@ main(int argc, char **argv)
 		return (1);
 	}
 	rc = server_run(&s);
+	/* Freeing the signal events restores the default (fatal) handlers. */
+	signal(SIGINT, SIG_IGN);
+	signal(SIGTERM, SIG_IGN);
 	server_free(&s);
 	log_info("stopped");
 	return (rc == 0 ? 0 : 1);

@@ -13,7 +13,7 @@
 
 #define SERVER_MAX_LISTENERS	8
 #define SERVER_LINGER_MS	2000	/* draining input after the last line */
-#define SERVER_SHUTDOWN_MS	2000	/* the most a shutdown waits for peers */
+#define SERVER_SHUTDOWN_MS	1000	/* the most a shutdown waits for peers */
 
 struct event_base;
 struct evconnlistener;
