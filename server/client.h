@@ -18,6 +18,7 @@
 #define CLIENT_CLOSING	0x2	/* says nothing more; closes after flushing */
 #define CLIENT_GONE	0x4	/* detached from the game for good */
 #define CLIENT_LINGER	0x8	/* flushed and shut down; draining input */
+#define CLIENT_REFUSED	0x10	/* turned away: the server was full */
 
 struct lobby;
 struct match;

@@ -1,6 +1,7 @@
 /*
  * main.c -- tttd: options, then the server.
  */
+#include <sys/resource.h>
 #include <sys/types.h>
 
 #include <errno.h>
@@ -16,7 +17,10 @@
 #include "log.h"
 #include "server.h"
 
+#define FD_HEADROOM	32	/* descriptors beyond the clients' */
+
 static void	usage(FILE *);
+static void	fit_fd_limit(struct server_config *);
 static int	parse_number(const char *, unsigned long long,
 		    unsigned long long *);
 
@@ -24,6 +28,7 @@ static const struct option main_options[] = {
 	{ "port",	required_argument,	NULL, 'p' },
 	{ "bind",	required_argument,	NULL, 'b' },
 	{ "seed",	required_argument,	NULL, 's' },
+	{ "max-clients", required_argument,	NULL, 'm' },
 	{ "help",	no_argument,		NULL, 'h' },
 	{ "version",	no_argument,		NULL, 'V' },
 	{ NULL,		0,			NULL, 0 }
@@ -34,7 +39,7 @@ static void
 usage(FILE *f)
 {
 	fprintf(f,
-	    "usage: tttd [--port N] [--bind ADDR] [--seed N]\n"
+	    "usage: tttd [--port N] [--bind ADDR] [--seed N] [--max-clients N]\n"
 	    "A networked two-player Tic Tac Toe server (protocol tttd/1).\n"
 	    "\n"
 	    "  -p, --port N     TCP port to listen on (default 4000; 0 picks a"
@@ -43,10 +48,54 @@ usage(FILE *f)
 	    " IPv6 address)\n"
 	    "  -s, --seed N     seed the random first move (reproducible"
 	    " games)\n"
+	    "  -m, --max-clients N\n"
+	    "                   players connected at once (default %d); more"
+	    " get\n"
+	    "                   ERR SERVER_FULL\n"
 	    "  -h, --help       show this help\n"
 	    "  -V, --version    show the version\n"
 	    "\n"
-	    "Play with: ttt-client HOST PORT, or nc HOST PORT\n");
+	    "Play with: ttt-client HOST PORT, or nc HOST PORT\n",
+	    SERVER_MAX_CLIENTS);
+}
+
+/*
+ * Raise the descriptor limit to fit the clients (to the hard limit; as
+ * root, the hard limit too), or lower the client cap to fit the limit.
+ */
+static void
+fit_fd_limit(struct server_config *cfg)
+{
+	struct rlimit	rl;
+	rlim_t		want = (rlim_t)cfg->max_clients + FD_HEADROOM;
+
+	if (getrlimit(RLIMIT_NOFILE, &rl) == -1)
+		return;
+	if (rl.rlim_cur < want) {
+		struct rlimit	nrl = rl;
+
+		nrl.rlim_cur = want;
+		if (nrl.rlim_max < want)
+			nrl.rlim_max = want;
+		if (setrlimit(RLIMIT_NOFILE, &nrl) == -1) {
+			nrl.rlim_max = rl.rlim_max;
+			nrl.rlim_cur = rl.rlim_max < want ? rl.rlim_max : want;
+			if (setrlimit(RLIMIT_NOFILE, &nrl) == -1)
+				nrl = rl;
+		}
+		rl = nrl;
+	}
+	if (rl.rlim_cur < want) {
+		unsigned	fit = rl.rlim_cur > FD_HEADROOM ?
+				    (unsigned)(rl.rlim_cur - FD_HEADROOM) : 1;
+
+		log_warn("descriptor limit %llu: --max-clients lowered from "
+		    "%u to %u", (unsigned long long)rl.rlim_cur,
+		    cfg->max_clients, fit);
+		cfg->max_clients = fit;
+	}
+	log_info("descriptor limit %llu, up to %u clients",
+	    (unsigned long long)rl.rlim_cur, cfg->max_clients);
 }
 
 /* A whole decimal number no larger than max; -1 if it is not one. */
@@ -76,9 +125,10 @@ main(int argc, char **argv)
 
 	memset(&cfg, 0, sizeof cfg);
 	cfg.port = 4000;
+	cfg.max_clients = SERVER_MAX_CLIENTS;
 	cfg.seed = (uint64_t)time(NULL) ^ ((uint64_t)getpid() << 32);
 
-	while ((ch = getopt_long(argc, argv, "p:b:s:hV", main_options,
+	while ((ch = getopt_long(argc, argv, "p:b:s:m:hV", main_options,
 	    NULL)) != -1) {
 		switch (ch) {
 		case 'p':
@@ -100,6 +150,15 @@ main(int argc, char **argv)
 			}
 			cfg.seed = v;
 			break;
+		case 'm':
+			if (parse_number(optarg, 1000000, &v) == -1 ||
+			    v == 0) {
+				fprintf(stderr, "tttd: bad --max-clients: %s\n",
+				    optarg);
+				return (2);
+			}
+			cfg.max_clients = (unsigned)v;
+			break;
 		case 'h':
 			usage(stdout);
 			return (0);
@@ -117,6 +176,7 @@ main(int argc, char **argv)
 	}
 
 	signal(SIGPIPE, SIG_IGN);
+	fit_fd_limit(&cfg);
 	if (server_init(&s, &cfg) == -1) {
 		server_free(&s);
 		return (1);

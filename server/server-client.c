@@ -37,8 +37,6 @@
 	((struct server *)(void *)((char *)(c)->lobby - \
 	    offsetof(struct server, lobby)))
 
-#define SERVER_CLIENT_READ_MAX	16384	/* input buffered before pausing */
-
 static void	server_client_read_cb(struct bufferevent *, void *);
 static void	server_client_write_cb(struct bufferevent *, void *);
 static void	server_client_event_cb(struct bufferevent *, short, void *);
@@ -110,8 +108,15 @@ server_client_accept(struct server *s, int fd, struct sockaddr *sa, int len)
 
 	bufferevent_setcb(c->bev, server_client_read_cb,
 	    server_client_write_cb, server_client_event_cb, c);
-	bufferevent_setwatermark(c->bev, EV_READ, 0, SERVER_CLIENT_READ_MAX);
+	/* Never buffer more input than one legal line and its CR LF. */
+	bufferevent_setwatermark(c->bev, EV_READ, 0, PROTO_SCAN_MAX);
 	bufferevent_enable(c->bev, EV_READ | EV_WRITE);
+	if (s->nplayers >= s->max_clients) {
+		c->flags |= CLIENT_REFUSED;
+		session_refuse(&s->lobby, c);
+		return;
+	}
+	s->nplayers++;
 	session_open(&s->lobby, c);
 }
 
@@ -126,6 +131,8 @@ server_client_free(struct client *c)
 	    c->addr);
 	TAILQ_REMOVE(&s->clients, c, entry);
 	s->nclients--;
+	if (!(c->flags & CLIENT_REFUSED))
+		s->nplayers--;
 	bufferevent_free(c->bev);
 	free(c);
 	if (s->shutting_down && s->nclients == 0)

@@ -161,6 +161,7 @@ server_init(struct server *s, const struct server_config *cfg)
 	memset(s, 0, sizeof *s);
 	TAILQ_INIT(&s->clients);
 	s->next_client_id = 1;
+	s->max_clients = cfg->max_clients;
 	lobby_init(&s->lobby, &server_client_ops, cfg->seed);
 	if ((s->base = event_base_new()) == NULL) {
 		log_error("event_base_new failed");

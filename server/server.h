@@ -19,10 +19,13 @@ struct event_base;
 struct evconnlistener;
 struct event;
 
+#define SERVER_MAX_CLIENTS	10000	/* default --max-clients */
+
 struct server_config {
 	const char	*bind;		/* NULL = every address */
 	int		 port;
 	uint64_t	 seed;
+	unsigned	 max_clients;	/* players at once; more are refused */
 };
 
 struct server {
@@ -36,7 +39,9 @@ struct server {
 
 	struct lobby		 lobby;
 	struct client_list	 clients;
-	unsigned		 nclients;
+	unsigned		 nclients;	/* connections, refused too */
+	unsigned		 nplayers;	/* connections not refused */
+	unsigned		 max_clients;
 	uint64_t		 next_client_id;
 };
 

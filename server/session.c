@@ -25,6 +25,21 @@ session_open(struct lobby *lobby, struct client *c)
 	lobby_join(lobby, c);
 }
 
+/* The server is full: say so instead of HELLO, and close. */
+void
+session_refuse(struct lobby *lobby, struct client *c)
+{
+	char	buf[PROTO_OUT_MAX];
+
+	c->lobby = lobby;
+	log_warn("client %llu: refused %s: server full",
+	    (unsigned long long)c->id, c->addr);
+	session_sendn(c, buf, proto_fmt_error(buf, sizeof buf,
+	    PROTO_ESERVER_FULL));
+	c->flags |= CLIENT_GONE;
+	session_close(c);
+}
+
 /* Send formatted output; a no-op once the client is closing. */
 void
 session_sendn(struct client *c, const char *buf, int len)

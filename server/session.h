@@ -11,6 +11,7 @@
 #include "lobby.h"
 
 void	session_open(struct lobby *, struct client *);
+void	session_refuse(struct lobby *, struct client *);
 void	session_line(struct client *, const char *, size_t);
 void	session_too_long(struct client *);
 void	session_lost(struct client *);
