@@ -26,6 +26,7 @@
 #include "harness.h"
 
 static long	now_ms(void);
+static int	harness_reap(pid_t, int);
 
 static long
 now_ms(void)
@@ -138,6 +139,93 @@ harness_stop(struct tttd_proc *p)
 	waitpid(p->pid, &status, 0);
 	close(p->err_fd);
 	return (-1);
+}
+
+/* Wait for a child to exit within the timeout; SIGKILL it at the end. */
+static int
+harness_reap(pid_t pid, int timeout_ms)
+{
+	long	deadline = now_ms() + timeout_ms;
+	int	status;
+
+	for (;;) {
+		if (waitpid(pid, &status, WNOHANG) == pid) {
+			if (WIFEXITED(status))
+				return (WEXITSTATUS(status));
+			return (-1);
+		}
+		if (now_ms() >= deadline)
+			break;
+		usleep(10000);
+	}
+	kill(pid, SIGKILL);
+	waitpid(pid, &status, 0);
+	return (-1);
+}
+
+int
+harness_wait(struct tttd_proc *p, int timeout_ms)
+{
+	int	rc;
+
+	rc = harness_reap(p->pid, timeout_ms);
+	close(p->err_fd);
+	return (rc);
+}
+
+int
+harness_run(const char *const *args, char *out, size_t size, int timeout_ms)
+{
+	const char	*argv[64];
+	int		 fds[2], n = 0, i, devnull;
+	size_t		 len = 0;
+	long		 deadline;
+	pid_t		 pid;
+
+	argv[n++] = harness_tttd_path();
+	for (i = 0; args != NULL && args[i] != NULL && n < 63; i++)
+		argv[n++] = args[i];
+	argv[n] = NULL;
+	if (pipe(fds) == -1)
+		return (-1);
+	if ((pid = fork()) == -1) {
+		close(fds[0]);
+		close(fds[1]);
+		return (-1);
+	}
+	if (pid == 0) {
+		dup2(fds[1], STDOUT_FILENO);
+		if ((devnull = open("/dev/null", O_WRONLY)) != -1)
+			dup2(devnull, STDERR_FILENO);
+		close(fds[0]);
+		close(fds[1]);
+		execv(argv[0], (char *const *)argv);
+		_exit(127);
+	}
+	close(fds[1]);
+	deadline = now_ms() + timeout_ms;
+	for (;;) {
+		struct pollfd	pfd = { fds[0], POLLIN, 0 };
+		long		left = deadline - now_ms();
+		char		tmp[1024];
+		ssize_t		r;
+
+		if (left <= 0 || poll(&pfd, 1, (int)left) <= 0)
+			break;
+		if ((r = read(fds[0], tmp, sizeof tmp)) <= 0)
+			break;
+		if (size > 0 && len < size - 1) {
+			if ((size_t)r > size - 1 - len)
+				r = (ssize_t)(size - 1 - len);
+			memcpy(out + len, tmp, (size_t)r);
+			len += (size_t)r;
+		}
+	}
+	close(fds[0]);
+	if (size > 0)
+		out[len] = '\0';
+	timeout_ms = (int)(deadline - now_ms());
+	return (harness_reap(pid, timeout_ms > 0 ? timeout_ms : 0));
 }
 
 size_t

@@ -30,6 +30,17 @@ const char	*harness_client_path(void);
 int	harness_start(struct tttd_proc *, const char *const *);
 /* SIGTERM, then wait: returns the exit status, or -1 if it was killed. */
 int	harness_stop(struct tttd_proc *);
+/*
+ * Wait up to the timeout for tttd to exit on its own (no signal is sent):
+ * the exit status, or -1 if it was killed (or had to be, at the timeout).
+ */
+int	harness_wait(struct tttd_proc *, int);
+/*
+ * Run tttd with exactly the NULL-terminated args (no --port or --bind added)
+ * and capture its stdout, NUL-terminated; stderr goes to /dev/null.  Returns
+ * the exit status, or -1 if it was killed (or had to be, at the timeout).
+ */
+int	harness_run(const char *const *, char *, size_t, int);
 /* Read what the server logged so far (nonblocking), NUL-terminated. */
 size_t	harness_log(struct tttd_proc *, char *, size_t);
 
