@@ -14,6 +14,7 @@
 #include <sys/types.h>
 
 #include <netinet/in.h>
+#include <netinet/tcp.h>
 #include <arpa/inet.h>
 
 #include <stddef.h>
@@ -87,8 +88,11 @@ void
 server_client_accept(struct server *s, int fd, struct sockaddr *sa, int len)
 {
 	struct client	*c;
+	int		 one = 1;
 
 	(void)len;
+	/* Each event is a short line a player waits for: no Nagle delay. */
+	setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
 	if ((c = calloc(1, sizeof *c)) == NULL) {
 		log_error("out of memory: refusing a connection");
 		evutil_closesocket(fd);
