@@ -618,15 +618,12 @@ static int
 game_start_at(int ln, struct game *g, int first)
 {
 	char	got[LINE_SIZE], want[LINE_SIZE];
-	int	seat = -1, i;
+	int	seat, i;
 
 	want_prefix_at(ln, g->p[0], "START ", got, sizeof got);
-	if (strncmp(got, "START X ", 8) == 0)
-		seat = 0;
-	else if (strncmp(got, "START O ", 8) == 0)
-		seat = 1;
-	else
+	if (strncmp(got, "START X ", 8) != 0 && strncmp(got, "START O ", 8) != 0)
 		fail_msg("line %d: bad START line \"%s\"", ln, got);
+	seat = (got[6] == 'O');
 	snprintf(want, sizeof want, "START %c %s (%c) moves first.",
 	    mark_of(seat), g->name[seat], mark_of(seat));
 	if (strcmp(got, want) != 0)
