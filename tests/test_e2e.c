@@ -796,7 +796,7 @@ static long
 server_cpu_ms(const struct tttd_proc *tp)
 {
 	char		 path[64], buf[1024], *p;
-	unsigned long	 ut, st;
+	unsigned long	 ut = 0, st = 0;
 	long		 hz = sysconf(_SC_CLK_TCK);
 	FILE		*f;
 	size_t		 n;
