@@ -5,8 +5,8 @@
  * sends through the lobby's ops, which the libevent layer (server-client.c)
  * or a test harness provides.
  */
-#ifndef CLIENT_H
-#define CLIENT_H
+#ifndef TTTD_CLIENT_H
+#define TTTD_CLIENT_H
 
 #include <sys/queue.h>
 
@@ -18,10 +18,11 @@
 #define CLIENT_CLOSING	0x2	/* says nothing more; closes after flushing */
 #define CLIENT_GONE	0x4	/* detached from the game for good */
 #define CLIENT_LINGER	0x8	/* flushed and shut down; draining input */
-#define CLIENT_REFUSED	0x10	/* turned away: the server was full */
+#define CLIENT_NOSEAT	0x10	/* refused or closing: holds no player slot */
 
 struct lobby;
 struct match;
+struct server;
 struct bufferevent;
 
 struct client {
@@ -37,10 +38,11 @@ struct client {
 	TAILQ_ENTRY(client)	 queue_entry;	/* lobby queue */
 
 	/* Transport, owned by server-client.c. */
+	struct server		*server;
 	struct bufferevent	*bev;
 	int64_t			 linger_until;	/* ms, CLIENT_LINGER */
 	TAILQ_ENTRY(client)	 entry;		/* all clients */
 };
 TAILQ_HEAD(client_list, client);
 
-#endif /* CLIENT_H */
+#endif /* TTTD_CLIENT_H */

@@ -119,11 +119,10 @@ cmd_again(struct client *c, const struct proto_cmd *cmd)
 static enum proto_error
 cmd_quit(struct client *c, const struct proto_cmd *cmd)
 {
-	char	buf[PROTO_OUT_MAX];
+	static const struct proto_cmd	quit = { .verb = PROTO_QUIT };
 
 	(void)cmd;
-	session_sendn(c, buf, proto_fmt_bye(buf, sizeof buf,
-	    "Thank you for playing!"));
+	cmd_ok(c, &quit);
 	log_info("client %llu: quit from %s", (unsigned long long)c->id,
 	    c->addr);
 	session_close(c);

@@ -26,7 +26,6 @@ lobby_init(struct lobby *lobby, const struct lobby_ops *ops, uint64_t seed)
 	TAILQ_INIT(&lobby->queue);
 	TAILQ_INIT(&lobby->matches);
 	lobby->nqueued = 0;
-	lobby->nmatches = 0;
 }
 
 /* Free the matches left; the clients belong to the transport. */

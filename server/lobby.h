@@ -30,7 +30,6 @@ struct lobby {
 	struct client_list	 queue;		/* FIFO of waiting players */
 	struct match_list	 matches;
 	unsigned		 nqueued;
-	unsigned		 nmatches;
 };
 
 void	lobby_init(struct lobby *, const struct lobby_ops *, uint64_t);

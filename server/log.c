@@ -8,23 +8,19 @@
 
 #include "log.h"
 
-static enum log_level	log_level = LOG_INFO;
+enum log_level {
+	LOG_ERROR = 0,
+	LOG_WARN,
+	LOG_INFO
+};
 
 static const char *log_names[] = {
 	[LOG_ERROR] = "error",
 	[LOG_WARN] = "warn",
 	[LOG_INFO] = "info",
-	[LOG_DEBUG] = "debug",
 };
 
 static void	log_vwrite(enum log_level, const char *, va_list);
-
-/* Show messages up to this level. */
-void
-log_set_level(enum log_level level)
-{
-	log_level = level;
-}
 
 /* Write one line: ISO-8601 UTC time, level, message. */
 static void
@@ -34,8 +30,6 @@ log_vwrite(enum log_level level, const char *fmt, va_list ap)
 	struct tm	tm;
 	char		when[32];
 
-	if (level > log_level)
-		return;
 	clock_gettime(CLOCK_REALTIME, &ts);
 	gmtime_r(&ts.tv_sec, &tm);
 	strftime(when, sizeof when, "%Y-%m-%dT%H:%M:%S", &tm);
@@ -72,16 +66,6 @@ log_info(const char *fmt, ...)
 
 	va_start(ap, fmt);
 	log_vwrite(LOG_INFO, fmt, ap);
-	va_end(ap);
-}
-
-void
-log_debug(const char *fmt, ...)
-{
-	va_list	ap;
-
-	va_start(ap, fmt);
-	log_vwrite(LOG_DEBUG, fmt, ap);
 	va_end(ap);
 }
 

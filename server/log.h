@@ -4,18 +4,9 @@
 #ifndef LOG_H
 #define LOG_H
 
-enum log_level {
-	LOG_ERROR = 0,
-	LOG_WARN,
-	LOG_INFO,
-	LOG_DEBUG
-};
-
-void	log_set_level(enum log_level);
 void	log_error(const char *, ...) __attribute__((format(printf, 1, 2)));
 void	log_warn(const char *, ...) __attribute__((format(printf, 1, 2)));
 void	log_info(const char *, ...) __attribute__((format(printf, 1, 2)));
-void	log_debug(const char *, ...) __attribute__((format(printf, 1, 2)));
 void	fatalx(const char *, ...) __attribute__((format(printf, 1, 2),
 	    noreturn));
 

@@ -36,7 +36,6 @@ match_new(struct lobby *lobby, struct client *p1, struct client *p2)
 	m->player[0] = p1;
 	m->player[1] = p2;
 	TAILQ_INSERT_TAIL(&lobby->matches, m, entry);
-	lobby->nmatches++;
 	for (i = 0; i < 2; i++) {
 		m->player[i]->match = m;
 		m->player[i]->seat = i;
@@ -63,7 +62,6 @@ match_free(struct match *m)
 			m->player[i]->match = NULL;
 	}
 	TAILQ_REMOVE(&m->lobby->matches, m, entry);
-	m->lobby->nmatches--;
 	free(m);
 }
 
@@ -267,7 +265,9 @@ match_leave(struct client *c, enum proto_leave why)
 		return;
 	seat = c->seat;
 	other = m->player[!seat];
-	if (other != NULL && m->state == MATCH_PLAYING) {
+	if (other != NULL && (other->flags & CLIENT_CLOSING)) {
+		/* Leaving too (shutdown, a peer not reading): tell it nothing. */
+	} else if (other != NULL && m->state == MATCH_PLAYING) {
 		m->state = MATCH_ASKING;
 		m->winner = match_mark(other);
 		log_info("match %llu: game %u forfeited by %s from %s",

@@ -6,6 +6,7 @@
 
 #include <netinet/in.h>
 
+#include <errno.h>
 #include <netdb.h>
 #include <signal.h>
 #include <stdio.h>
@@ -22,6 +23,7 @@
 static void	server_accept_cb(struct evconnlistener *, evutil_socket_t,
 		    struct sockaddr *, int, void *);
 static void	server_accept_error_cb(struct evconnlistener *, void *);
+static void	server_accept_resume_cb(evutil_socket_t, short, void *);
 static void	server_signal_cb(evutil_socket_t, short, void *);
 static void	server_deadline_cb(evutil_socket_t, short, void *);
 static int	server_listen(struct server *, const struct server_config *);
@@ -32,18 +34,53 @@ static void
 server_accept_cb(struct evconnlistener *l, evutil_socket_t fd,
     struct sockaddr *sa, int len, void *arg)
 {
+	struct server	*s = arg;
+
 	(void)l;
-	server_client_accept(arg, fd, sa, len);
+	if (s->accept_starved)
+		log_info("accepting connections again");
+	s->accept_starved = 0;
+	server_client_accept(s, fd, sa, len);
 }
 
-/* accept failed: log it and keep serving. */
+/*
+ * accept failed.  Out of descriptors or memory, libevent would call this
+ * again at once, forever: pause the listeners for a moment instead (once
+ * per burst in the log) and keep serving the open connections.
+ */
 static void
 server_accept_error_cb(struct evconnlistener *l, void *arg)
 {
+	struct server	*s = arg;
+	int		 err = EVUTIL_SOCKET_ERROR(), i;
+	struct timeval	 tv = { 0, SERVER_ACCEPT_PAUSE_MS * 1000 };
+
 	(void)l;
-	(void)arg;
-	log_warn("accept: %s",
-	    evutil_socket_error_to_string(EVUTIL_SOCKET_ERROR()));
+	if (err != EMFILE && err != ENFILE && err != ENOBUFS &&
+	    err != ENOMEM) {
+		log_warn("accept: %s", evutil_socket_error_to_string(err));
+		return;
+	}
+	if (!s->accept_starved)
+		log_warn("accept: %s: pausing new connections",
+		    evutil_socket_error_to_string(err));
+	s->accept_starved = 1;
+	for (i = 0; i < s->nlisteners; i++)
+		evconnlistener_disable(s->listeners[i]);
+	evtimer_add(s->accept_timer, &tv);
+}
+
+/* The pause after running out of descriptors is over: accept again. */
+static void
+server_accept_resume_cb(evutil_socket_t fd, short what, void *arg)
+{
+	struct server	*s = arg;
+	int		 i;
+
+	(void)fd;
+	(void)what;
+	for (i = 0; i < s->nlisteners; i++)
+		evconnlistener_enable(s->listeners[i]);
 }
 
 /* SIGINT or SIGTERM: stop. */
@@ -82,9 +119,9 @@ server_bound_port(struct evconnlistener *l)
 }
 
 /*
- * Listen on every address of --bind (all IPv4 and IPv6 addresses when it
- * is not given).  With --port 0, the first listener picks a free port and
- * the others take the same one.  Prints the one start-up line.
+ * Listen on --bind (its first address), or on every IPv4 and IPv6 address
+ * when it is not given.  With --port 0, the first listener picks a free
+ * port and the others take the same one.  Prints the one start-up line.
  */
 static int
 server_listen(struct server *s, const struct server_config *cfg)
@@ -170,8 +207,9 @@ server_init(struct server *s, const struct server_config *cfg)
 	s->sigint = evsignal_new(s->base, SIGINT, server_signal_cb, s);
 	s->sigterm = evsignal_new(s->base, SIGTERM, server_signal_cb, s);
 	s->shutdown_timer = evtimer_new(s->base, server_deadline_cb, s);
+	s->accept_timer = evtimer_new(s->base, server_accept_resume_cb, s);
 	if (s->sigint == NULL || s->sigterm == NULL ||
-	    s->shutdown_timer == NULL || event_add(s->sigint, NULL) == -1 ||
+	    s->shutdown_timer == NULL || s->accept_timer == NULL || event_add(s->sigint, NULL) == -1 ||
 	    event_add(s->sigterm, NULL) == -1)
 		return (-1);
 	return (server_listen(s, cfg));
@@ -202,6 +240,7 @@ server_shutdown(struct server *s)
 	for (i = 0; i < s->nlisteners; i++)
 		evconnlistener_free(s->listeners[i]);
 	s->nlisteners = 0;
+	evtimer_del(s->accept_timer);
 	if (s->nclients == 0) {
 		event_base_loopbreak(s->base);
 		return;
@@ -229,6 +268,8 @@ server_free(struct server *s)
 		event_free(s->sigterm);
 	if (s->shutdown_timer != NULL)
 		event_free(s->shutdown_timer);
+	if (s->accept_timer != NULL)
+		event_free(s->accept_timer);
 	if (s->base != NULL)
 		event_base_free(s->base);
 }

@@ -12,14 +12,15 @@
 #include "lobby.h"
 
 #define SERVER_MAX_LISTENERS	8
+#define SERVER_MAX_CLIENTS	10000	/* default --max-clients */
+#define SERVER_OUTPUT_MAX	65536	/* pending output: more = not reading */
 #define SERVER_LINGER_MS	2000	/* draining input after the last line */
 #define SERVER_SHUTDOWN_MS	1000	/* the most a shutdown waits for peers */
+#define SERVER_ACCEPT_PAUSE_MS	100	/* listeners rest when out of fds */
 
 struct event_base;
 struct evconnlistener;
 struct event;
-
-#define SERVER_MAX_CLIENTS	10000	/* default --max-clients */
 
 struct server_config {
 	const char	*bind;		/* NULL = every address */
@@ -35,6 +36,8 @@ struct server {
 	struct event		*sigint;
 	struct event		*sigterm;
 	struct event		*shutdown_timer;
+	struct event		*accept_timer;	/* resumes paused listeners */
+	int			 accept_starved; /* out of fds since last accept */
 	int			 shutting_down;
 
 	struct lobby		 lobby;

@@ -129,6 +129,8 @@ session_shutdown(struct client *c)
 {
 	char	buf[PROTO_OUT_MAX];
 
+	if (c->flags & CLIENT_CLOSING)
+		return;		/* already on its way out */
 	session_sendn(c, buf, proto_fmt_bye(buf, sizeof buf,
 	    "Server shutting down."));
 	c->flags |= CLIENT_CLOSING;

@@ -1,6 +1,7 @@
 /*
  * harness.c -- the real tttd on an ephemeral port, and socket helpers.
  */
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/types.h>
 #include <sys/wait.h>
@@ -56,6 +57,13 @@ harness_client_path(void)
 int
 harness_start(struct tttd_proc *p, const char *const *extra)
 {
+	return (harness_start_nofile(p, extra, 0));
+}
+
+int
+harness_start_nofile(struct tttd_proc *p, const char *const *extra,
+    unsigned long nofile)
+{
 	const char	*argv[64];
 	int		 out[2], err[2], n = 0, i;
 	char		 line[256];
@@ -80,6 +88,12 @@ harness_start(struct tttd_proc *p, const char *const *extra)
 	if (p->pid == -1)
 		return (-1);
 	if (p->pid == 0) {
+		if (nofile != 0) {
+			struct rlimit	rl = { nofile, nofile };
+
+			if (setrlimit(RLIMIT_NOFILE, &rl) == -1)
+				_exit(126);
+		}
 		dup2(out[1], STDOUT_FILENO);
 		dup2(err[1], STDERR_FILENO);
 		close(out[0]);
