@@ -3,9 +3,11 @@
  * one poll loop, so the opponent's moves show up while the player thinks.
  *
  * Server lines are taken apart by proto/ and shown through render.c.  Input
- * is read only as needed: one line answers one prompt, and lines typed ahead
- * wait in a buffer.  On a terminal, a line typed out of turn is answered at
- * once ("quit" quits); from a pipe it waits for the next prompt.
+ * is read whenever there is room for it: one line answers one prompt, and
+ * lines typed ahead wait in a buffer.  On a terminal, a line typed out of
+ * turn is answered at once ("quit" quits); from a pipe it waits for the next
+ * prompt, unless it is a quit.  The end of input with no line left is a
+ * quit, at any time.
  */
 #include <sys/socket.h>
 #include <sys/types.h>
@@ -61,9 +63,11 @@ static void	client_event(struct client *, const struct proto_event *);
 static int	client_ready(struct client *);
 static void	client_server(struct client *);
 static int	client_kbline(struct client *, char *, size_t *);
+static int	client_kbquit(struct client *);
 static void	client_note(struct client *, enum render_note);
 static void	client_name(struct client *, char *, size_t);
 static void	client_answer(struct client *, char *, size_t);
+static void	client_eof(struct client *);
 static void	client_input(struct client *);
 static void	client_wait(struct client *);
 
@@ -148,6 +152,13 @@ client_event(struct client *c, const struct proto_event *ev)
 	if (c->quitting &&
 	    (ev->kind == PROTO_EV_TURN || ev->kind == PROTO_EV_AGAINQ))
 		return;
+	if (ev->kind == PROTO_EV_HELLO && ev->version != PROTO_VERSION) {
+		snprintf(text, sizeof text, "the server speaks protocol "
+		    "tttd/%d; this client speaks tttd/%d", ev->version,
+		    PROTO_VERSION);
+		client_fail(c, text);
+		return;
+	}
 	if (ev->kind == PROTO_EV_MATCH)
 		c->mine = ev->mark;
 	render_event(text, sizeof text, ev, c->mine);
@@ -163,6 +174,8 @@ client_event(struct client *c, const struct proto_event *ev)
 
 	switch (ev->kind) {
 	case PROTO_EV_HELLO:
+		if (c->quitting)
+			break;		/* quit was piped in before HELLO */
 		if (c->name != NULL)
 			client_send(c, "NAME %s", c->name);
 		else if (c->tty)
@@ -274,6 +287,35 @@ client_kbline(struct client *c, char *line, size_t *len)
 	}
 }
 
+/*
+ * Look at the next input line without taking it: 1 if it is a quit, 0 if
+ * not, -1 if no whole line is there yet.
+ */
+static int
+client_kbquit(struct client *c)
+{
+	struct proto_cmd	 cmd;
+	const char		*p = c->kb, *lf;
+	size_t			 n = c->kblen;
+
+	if (c->skip) {
+		/* The rest of an overlong line is being dropped. */
+		if ((lf = memchr(p, '\n', n)) == NULL)
+			return (-1);
+		n -= (size_t)(lf + 1 - p);
+		p = lf + 1;
+	}
+	if ((lf = memchr(p, '\n', n)) != NULL)
+		n = (size_t)(lf - p);
+	else if (n == sizeof c->kb)
+		return (0);	/* overlong, so no quit */
+	else if (!c->in_eof || n == 0)
+		return (-1);
+	if (n > 0 && p[n - 1] == '\r')
+		n--;
+	return (proto_parse(p, n, &cmd) == PROTO_OK && cmd.verb == PROTO_QUIT);
+}
+
 /* Show one of the client's notes. */
 static void
 client_note(struct client *c, enum render_note which)
@@ -348,36 +390,51 @@ client_answer(struct client *c, char *line, size_t len)
 	}
 }
 
+/* The end of input is a quit: end the line of a prompt on screen first. */
+static void
+client_eof(struct client *c)
+{
+	if (c->shown)
+		fputc('\n', stdout);
+	c->shown = 0;
+	client_quit(c);
+}
+
 /*
  * Use the input lines there are: at a prompt one line answers it; on a
- * terminal lines typed out of turn are answered too.  The end of input at a
- * prompt (or on a terminal at any time) is a quit.
+ * terminal lines typed out of turn are answered too.  From a pipe, lines
+ * wait for their prompt, but a quit is acted on as soon as it is the next
+ * line, so that "quit" works at any time, in the queue too.  The end of
+ * input with no line left is a quit.
  */
 static void
 client_input(struct client *c)
 {
 	char	line[CLIENT_KB_MAX + 1];
 	size_t	len;
+	int	quit;
 
 	while (!c->done && !c->quitting) {
-		if (!c->tty && c->prompt == CLIENT_PROMPT_NONE)
+		if (!c->tty && c->prompt == CLIENT_PROMPT_NONE) {
+			quit = client_kbquit(c);
+			if (quit == 1 && client_kbline(c, line, &len))
+				client_answer(c, line, len);
+			else if (quit == -1 && c->in_eof)
+				client_eof(c);
 			return;
+		}
 		client_show(c);
 		if (client_kbline(c, line, &len)) {
 			client_answer(c, line, len);
 			continue;
 		}
-		if (c->in_eof) {
-			if (c->shown)
-				fputc('\n', stdout);
-			c->shown = 0;
-			client_quit(c);
-		}
+		if (c->in_eof)
+			client_eof(c);
 		return;
 	}
 }
 
-/* Wait for the socket or for input that is wanted, and read it. */
+/* Wait for the socket or for input while there is room, and read it. */
 static void
 client_wait(struct client *c)
 {
@@ -391,8 +448,7 @@ client_wait(struct client *c)
 		pfd[n].events = POLLIN;
 		sock = (int)n++;
 	}
-	if (!c->in_eof && !c->quitting && c->kblen < sizeof c->kb &&
-	    (c->tty || c->prompt != CLIENT_PROMPT_NONE)) {
+	if (!c->in_eof && !c->quitting && c->kblen < sizeof c->kb) {
 		pfd[n].fd = STDIN_FILENO;
 		pfd[n].events = POLLIN;
 		in = (int)n++;

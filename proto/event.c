@@ -2,6 +2,7 @@
  * event.c -- taking server lines apart, for clients (ttt-client, tests,
  * benchmarks).  The inverse of format.c.
  */
+#include <limits.h>
 #include <string.h>
 
 #include "proto.h"
@@ -35,6 +36,7 @@ static int	proto_next(struct proto_cursor *, const char **, size_t *);
 static int	proto_is(const char *, size_t, const char *);
 static int	proto_next_mark(struct proto_cursor *, enum ttt_mark *);
 static int	proto_next_name(struct proto_cursor *, char *);
+static int	proto_next_version(struct proto_cursor *, int *);
 static void	proto_rest(struct proto_cursor *, struct proto_event *);
 static int	proto_event_ok(struct proto_cursor *, struct proto_event *);
 static int	proto_event_result(struct proto_cursor *,
@@ -93,6 +95,31 @@ proto_next_name(struct proto_cursor *cur, char *name)
 		return (0);
 	memcpy(name, w, len);
 	name[len] = '\0';
+	return (1);
+}
+
+/*
+ * Take the HELLO version word, tttd/<digits>: the whole decimal number, which
+ * must fit in an int.
+ */
+static int
+proto_next_version(struct proto_cursor *cur, int *version)
+{
+	const char	*w;
+	size_t		 len, i;
+	int		 d, v = 0;
+
+	if (!proto_next(cur, &w, &len) || len < 6 || memcmp(w, "tttd/", 5) != 0)
+		return (0);
+	for (i = 5; i < len; i++) {
+		if (w[i] < '0' || w[i] > '9')
+			return (0);
+		d = w[i] - '0';
+		if (v > (INT_MAX - d) / 10)
+			return (0);
+		v = v * 10 + d;
+	}
+	*version = v;
 	return (1);
 }
 
@@ -204,10 +231,8 @@ proto_event_parse(const char *line, size_t len, struct proto_event *ev)
 
 	switch (ev->kind) {
 	case PROTO_EV_HELLO:
-		if (!proto_next(&cur, &w, &wlen) || wlen < 6 ||
-		    memcmp(w, "tttd/", 5) != 0)
+		if (!proto_next_version(&cur, &ev->version))
 			return (-1);
-		ev->version = w[5] - '0';
 		break;
 	case PROTO_EV_MATCH:
 		if (!proto_next_mark(&cur, &ev->mark) ||

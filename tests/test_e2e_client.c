@@ -1,7 +1,8 @@
 /*
  * test_e2e_client.c -- the real ttt-client against the real tttd: whole
  * matches played from piped input against a scripted socket opponent, bad
- * input, quitting, a lost server, and the terminal mode through a pty.
+ * input, quitting (in the queue too), a lost server, a server of another
+ * protocol version, and the terminal mode through a pty.
  */
 #define _XOPEN_SOURCE 700	/* posix_openpt */
 
@@ -33,6 +34,14 @@
 #define PROMPT_MOVE	"Enter your move (A1, B2, C3) or 'quit' to exit: "
 #define PROMPT_AGAIN	"Play again? (y/n) or 'quit' to exit: "
 #define BAD_MOVE	"Invalid input. Accepted examples: A1, b2, C3.\n"
+#define THANKS		"Thank you for playing!\n"
+
+/* Where the client's standard input comes from. */
+enum player_input {
+	INPUT_PIPE,		/* a pipe the test writes to */
+	INPUT_PTY,		/* a pseudo-terminal */
+	INPUT_NULL		/* /dev/null */
+};
 
 /* The ttt-client under test, its output as read so far. */
 struct player {
@@ -59,11 +68,12 @@ static struct tttd_proc	srv;
 static int		srv_up;
 static struct player	pl;
 static struct conn	opp;
+static int		fake_lfd = -1, fake_fd = -1;	/* a fake server */
 
 static long	now_ms(void);
 static void	server_start(const char *);
 static int	server_exit(void);
-static void	player_start(const char *const *, int);
+static void	player_start(const char *const *, enum player_input);
 static void	player_write(const char *);
 static void	player_close_input(void);
 static void	player_read(int);
@@ -75,6 +85,8 @@ static void	port_string(char *, size_t, int);
 static void	opponent_join(const char *);
 static char	opponent_mark(void);
 static void	opponent_play(char, char *, size_t);
+static int	fake_listen(int *);
+static int	fake_accept(int);
 static int	teardown(void **);
 
 /* Milliseconds on a clock that only goes forward. */
@@ -114,16 +126,20 @@ server_exit(void)
 	return (WIFEXITED(status) ? WEXITSTATUS(status) : -1);
 }
 
-/* Run ttt-client with the arguments; its input from a pipe or a pty. */
+/* Run ttt-client with the arguments; its input from a pipe, pty or null. */
 static void
-player_start(const char *const *args, int pty)
+player_start(const char *const *args, enum player_input input)
 {
 	const char	*argv[16];
 	int		 in[2], out[2], err[2], n = 0, fd;
 
 	memset(&pl, 0, sizeof pl);
 	pl.pid = -1;
-	if (pty) {
+	if (input == INPUT_NULL) {
+		in[0] = open("/dev/null", O_RDONLY);
+		assert_true(in[0] != -1);
+		in[1] = -1;
+	} else if (input == INPUT_PTY) {
 		in[1] = posix_openpt(O_RDWR | O_NOCTTY);
 		if (in[1] == -1)
 			skip();		/* no pseudo-terminals here */
@@ -369,6 +385,42 @@ opponent_play(char mark, char *result, size_t size)
 	fail_msg("opponent: no AGAIN? within 64 lines");
 }
 
+/* A one-shot fake server on 127.0.0.1: the listening socket and its port. */
+static int
+fake_listen(int *port)
+{
+	struct sockaddr_in	sin;
+	socklen_t		len = sizeof sin;
+	int			fd;
+
+	fd = socket(AF_INET, SOCK_STREAM, 0);
+	assert_true(fd != -1);
+	memset(&sin, 0, sizeof sin);
+	sin.sin_family = AF_INET;
+	sin.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	assert_int_equal(bind(fd, (struct sockaddr *)&sin, sizeof sin), 0);
+	assert_int_equal(listen(fd, 1), 0);
+	assert_int_equal(getsockname(fd, (struct sockaddr *)&sin, &len), 0);
+	*port = ntohs(sin.sin_port);
+	return (fd);
+}
+
+/* Take the client's connection to the fake server, within the timeout. */
+static int
+fake_accept(int lfd)
+{
+	struct pollfd	pfd;
+	int		fd;
+
+	pfd.fd = lfd;
+	pfd.events = POLLIN;
+	if (poll(&pfd, 1, HARNESS_TIMEOUT_MS) != 1)
+		fail_msg("ttt-client did not connect");
+	fd = accept(lfd, NULL, NULL);
+	assert_true(fd != -1);
+	return (fd);
+}
+
 /* Whatever a failed test left running is ended. */
 static int
 teardown(void **state)
@@ -387,6 +439,11 @@ teardown(void **state)
 		close(pl.err);
 	pl.in = pl.out = pl.err = -1;
 	conn_close(&opp);
+	if (fake_fd != -1)
+		close(fake_fd);
+	if (fake_lfd != -1)
+		close(fake_lfd);
+	fake_fd = fake_lfd = -1;
 	if (srv_up)
 		harness_stop(&srv);
 	srv_up = 0;
@@ -409,7 +466,7 @@ test_client_plays_match(void **state)
 	server_start("1");
 	port_string(port, sizeof port, srv.port);
 	opponent_join(NULL);
-	player_start(args, 0);
+	player_start(args, INPUT_PIPE);
 	player_write("A1\nA2\nA3\nn\n");
 	player_close_input();
 	assert_int_equal(opponent_mark(), 'X');
@@ -452,7 +509,7 @@ test_client_bad_input_reprompts(void **state)
 	server_start("2");
 	port_string(port, sizeof port, srv.port);
 	opponent_join(NULL);
-	player_start(args, 0);
+	player_start(args, INPUT_PIPE);
 	player_write("D1\nhello world\nA1\nA1\nA2\nA3\nmaybe\nyes please\n"
 	    "N\n");
 	player_close_input();
@@ -488,7 +545,7 @@ test_client_rematch(void **state)
 	server_start("3");
 	port_string(port, sizeof port, srv.port);
 	opponent_join(NULL);
-	player_start(args, 0);
+	player_start(args, INPUT_PIPE);
 	player_write("A1\nA2\nA3\ny\nb1\nmove b2\nB3\nno\n");
 	player_close_input();
 	assert_int_equal(opponent_mark(), 'X');
@@ -530,7 +587,7 @@ test_client_named_first(void **state)
 	(void)state;
 	server_start("4");
 	port_string(port, sizeof port, srv.port);
-	player_start(args, 0);
+	player_start(args, INPUT_PIPE);
 	player_write("A1\nA2\nA3\nn\n");
 	player_close_input();
 	player_expect("Waiting for an opponent...\n", 0);
@@ -551,7 +608,10 @@ test_client_named_first(void **state)
 	assert_string_equal(pl.errbuf, "");
 }
 
-/* "quit" in any case at a move prompt forfeits and ends with status 0. */
+/*
+ * "quit" in any case at a move prompt forfeits and ends with status 0.  It
+ * is piped in once the prompt is shown: piped earlier, it would quit at once.
+ */
 static void
 test_client_quit_mid_game(void **state)
 {
@@ -562,12 +622,13 @@ test_client_quit_mid_game(void **state)
 	server_start("5");
 	port_string(port, sizeof port, srv.port);
 	opponent_join(NULL);
-	player_start(args, 0);
-	player_write("  QuIt \n");
+	player_start(args, INPUT_PIPE);
 	assert_int_equal(opponent_mark(), 'X');
 	expect_skip_to(&opp, "START ", line, sizeof line);
 	if (line[6] == 'X')
 		assert_int_equal(conn_send(&opp, "MOVE C1"), 0);
+	player_expect(PROMPT_MOVE, 0);
+	player_write("  QuIt \n");
 	expect_skip_to(&opp, "RESULT ", line, sizeof line);
 	assert_string_equal(line,
 	    "RESULT FORFEIT X p1 p2 quit the game. p1 wins!");
@@ -577,7 +638,10 @@ test_client_quit_mid_game(void **state)
 	assert_string_equal(pl.errbuf, "");
 }
 
-/* The end of input only counts at a prompt, and then it is a quit. */
+/*
+ * The end of input is a quit only once no line is left: a line piped ahead
+ * still waits for its prompt, and input that ends at a prompt quits there.
+ */
 static void
 test_client_eof_is_quit(void **state)
 {
@@ -589,8 +653,8 @@ test_client_eof_is_quit(void **state)
 	server_start("6");
 	port_string(port, sizeof port, srv.port);
 	opponent_join(NULL);
-	player_start(args, 0);
-	player_write("A1\n");
+	player_start(args, INPUT_PIPE);
+	player_write("A1\nD1\n");
 	player_close_input();
 	assert_int_equal(opponent_mark(), 'X');
 	expect_skip_to(&opp, "START ", line, sizeof line);
@@ -602,7 +666,7 @@ test_client_eof_is_quit(void **state)
 		assert_int_equal(conn_send(&opp, "MOVE C1"), 0);
 		expect_skip_to(&opp, "BOARD ", line, sizeof line);
 	}
-	/* The client's one move, then the opponent's, then its prompt. */
+	/* The client's move, the opponent's, then D1 and the end at a prompt. */
 	expect_skip_to(&opp, "BOARD ", line, sizeof line);
 	assert_string_equal(line, x_first ? "BOARD O.X......" :
 	    "BOARD O........");
@@ -612,8 +676,151 @@ test_client_eof_is_quit(void **state)
 	assert_string_equal(line,
 	    "RESULT FORFEIT X p1 p2 quit the game. p1 wins!");
 	assert_int_equal(player_end(), 0);
-	assert_int_equal(count(pl.outbuf, PROMPT_MOVE), 2);
-	output_has(PROMPT_MOVE "\nThank you for playing!\n");
+	assert_int_equal(count(pl.outbuf, PROMPT_MOVE), 3);
+	output_has(PROMPT_MOVE "A1\n");
+	output_has(PROMPT_MOVE "D1\n" BAD_MOVE PROMPT_MOVE "\n" THANKS);
+	assert_string_equal(pl.errbuf, "");
+}
+
+/*
+ * Piped input that ends with no line left quits at once, even on the
+ * opponent's turn: here right after the client's one move.
+ */
+static void
+test_client_eof_quits_on_their_turn(void **state)
+{
+	char		 port[16], line[1024];
+	const char	*args[] = { "127.0.0.1", port, NULL };
+
+	(void)state;
+	server_start("6");
+	port_string(port, sizeof port, srv.port);
+	opponent_join(NULL);
+	player_start(args, INPUT_PIPE);
+	player_write("A1\n");
+	player_close_input();
+	assert_int_equal(opponent_mark(), 'X');
+	expect_skip_to(&opp, "START ", line, sizeof line);
+	if (line[6] == 'X') {
+		expect_skip_to(&opp, "TURN X", NULL, 0);
+		assert_int_equal(conn_send(&opp, "MOVE C1"), 0);
+	}
+	/* The opponent does not move again: the client quits by itself. */
+	expect_skip_to(&opp, "RESULT ", line, sizeof line);
+	assert_string_equal(line,
+	    "RESULT FORFEIT X p1 p2 quit the game. p1 wins!");
+	assert_int_equal(player_end(), 0);
+	assert_int_equal(count(pl.outbuf, PROMPT_MOVE), 1);
+	output_has(PROMPT_MOVE "A1\n");
+	output_has(THANKS);
+	assert_string_equal(pl.errbuf, "");
+}
+
+/*
+ * "quit" piped in while the client waits in the queue (no opponent ever
+ * comes) is acted on at once: BYE, and status 0.  Input stays open, so only
+ * the line itself can end the client.
+ */
+static void
+test_client_quit_piped_in_queue(void **state)
+{
+	static const char *const	quits[] = { "quit\n", "  QuIt \r\n" };
+	char				port[16];
+	const char			*args[] = { "127.0.0.1", port, NULL };
+	size_t				i;
+
+	(void)state;
+	server_start("11");
+	port_string(port, sizeof port, srv.port);
+	for (i = 0; i < sizeof quits / sizeof quits[0]; i++) {
+		player_start(args, INPUT_PIPE);
+		player_expect("Waiting for an opponent...\n", 0);
+		player_write(quits[i]);
+		assert_int_equal(player_end(), 0);
+		output_has(THANKS);
+		assert_int_equal(count(pl.outbuf, THANKS), 1);
+		assert_string_equal(pl.errbuf, "");
+	}
+	/* Nobody is left in the queue: the server still answers at once. */
+	assert_int_equal(conn_open(&opp, srv.port), 0);
+	expect_prefix(&opp, "HELLO tttd/1 ");
+	expect_event(&opp, "WAIT Waiting for an opponent...");
+	assert_int_equal(conn_quiet(&opp, 200), 1);
+}
+
+/* A quit piped in ahead of the server's first line works the same. */
+static void
+test_client_quit_piped_at_once(void **state)
+{
+	char		 port[16];
+	const char	*args[] = { "127.0.0.1", port, "--name", "dave", NULL };
+
+	(void)state;
+	server_start("12");
+	port_string(port, sizeof port, srv.port);
+	player_start(args, INPUT_PIPE);
+	player_write("quit\n");
+	assert_int_equal(player_end(), 0);
+	output_has(THANKS);
+	assert_string_equal(pl.errbuf, "");
+}
+
+/* Input from /dev/null, empty, while in the queue: a quit, at once. */
+static void
+test_client_null_input_in_queue(void **state)
+{
+	char		 port[16];
+	const char	*args[] = { "127.0.0.1", port, NULL };
+	long		 start;
+
+	(void)state;
+	server_start("13");
+	port_string(port, sizeof port, srv.port);
+	start = now_ms();
+	player_start(args, INPUT_NULL);
+	assert_int_equal(player_end(), 0);
+	assert_true(now_ms() - start < HARNESS_TIMEOUT_MS / 2);
+	output_has("Type 'quit' at any time to exit.\n");
+	output_has(THANKS);
+	assert_string_equal(pl.errbuf, "");
+}
+
+/*
+ * A server that says HELLO with another protocol version is refused: status
+ * 1 and one line on stderr, even though it keeps the connection open.
+ * tttd/10 guards against reading only the first digit (it was taken as 1).
+ */
+static void
+test_client_refuses_other_version(void **state)
+{
+	static const char *const	versions[] = { "2", "10", "0" };
+	char				port[16], hello[256], want[256];
+	const char			*args[] = { "127.0.0.1", port, NULL };
+	size_t				i;
+	int				p;
+
+	(void)state;
+	for (i = 0; i < sizeof versions / sizeof versions[0]; i++) {
+		fake_lfd = fake_listen(&p);
+		port_string(port, sizeof port, p);
+		player_start(args, INPUT_PIPE);
+		fake_fd = fake_accept(fake_lfd);
+		snprintf(hello, sizeof hello, "HELLO tttd/%s Welcome to Tic "
+		    "Tac Toe, Ready for a game?\r\n  Type 'quit' at any time "
+		    "to exit.\r\nWAIT Waiting for an opponent...\r\n",
+		    versions[i]);
+		assert_int_equal(write(fake_fd, hello, strlen(hello)),
+		    (ssize_t)strlen(hello));
+		assert_int_equal(player_end(), 1);
+		close(fake_fd);
+		close(fake_lfd);
+		fake_fd = fake_lfd = -1;
+		snprintf(want, sizeof want, "ttt-client: the server speaks "
+		    "protocol tttd/%s; this client speaks tttd/1\n",
+		    versions[i]);
+		assert_string_equal(pl.errbuf, want);
+		assert_string_equal(pl.outbuf, "");
+	}
 }
 
 /* Nobody listens on the port: status 1 and one line on stderr. */
@@ -636,7 +843,7 @@ test_client_unreachable(void **state)
 	assert_int_equal(bind(fd, (struct sockaddr *)&sin, sizeof sin), 0);
 	assert_int_equal(getsockname(fd, (struct sockaddr *)&sin, &len), 0);
 	port_string(port, sizeof port, ntohs(sin.sin_port));
-	player_start(args, 0);
+	player_start(args, INPUT_PIPE);
 	player_close_input();
 	assert_int_equal(player_end(), 1);
 	close(fd);
@@ -657,7 +864,7 @@ test_client_server_lost(void **state)
 	server_start("7");
 	port_string(port, sizeof port, srv.port);
 	opponent_join(NULL);
-	player_start(args, 0);	/* input stays open, and unused */
+	player_start(args, INPUT_PIPE);	/* input stays open, and unused */
 	assert_int_equal(opponent_mark(), 'X');
 	expect_skip_to(&opp, "TURN ", line, sizeof line);
 	player_expect("You are O, playing against p1.\n", 0);
@@ -681,7 +888,7 @@ test_client_server_shutdown(void **state)
 	server_start("8");
 	port_string(port, sizeof port, srv.port);
 	opponent_join(NULL);
-	player_start(args, 0);
+	player_start(args, INPUT_PIPE);
 	assert_int_equal(opponent_mark(), 'X');
 	expect_skip_to(&opp, "TURN ", line, sizeof line);
 	player_expect("You are O, playing against p1.\n", 0);
@@ -710,7 +917,7 @@ test_client_terminal(void **state)
 	server_start("9");
 	port_string(port, sizeof port, srv.port);
 	opponent_join(NULL);
-	player_start(args, 1);
+	player_start(args, INPUT_PTY);
 	at = player_expect("Type 'quit' at any time to exit.\n"
 	    "Enter your name: ", 0);
 	player_write("bad name!\n");
@@ -749,7 +956,7 @@ test_client_terminal_quit_waiting(void **state)
 	(void)state;
 	server_start("10");
 	port_string(port, sizeof port, srv.port);
-	player_start(args, 1);
+	player_start(args, INPUT_PTY);
 	at = player_expect("Enter your name: ", 0);
 	player_write("\n");
 	at = player_expect("Waiting for an opponent...\n", at);
@@ -774,24 +981,24 @@ test_client_arguments(void **state)
 	const char *const	help[] = { "--help", NULL };
 
 	(void)state;
-	player_start(none, 0);
+	player_start(none, INPUT_PIPE);
 	assert_int_equal(player_end(), 2);
 	assert_non_null(strstr(pl.errbuf, "usage: ttt-client HOST PORT"));
-	player_start(one, 0);
+	player_start(one, INPUT_PIPE);
 	assert_int_equal(player_end(), 2);
-	player_start(badport, 0);
+	player_start(badport, INPUT_PIPE);
 	assert_int_equal(player_end(), 2);
 	assert_non_null(strstr(pl.errbuf, "bad port 4x"));
-	player_start(badname, 0);
+	player_start(badname, INPUT_PIPE);
 	assert_int_equal(player_end(), 2);
 	assert_non_null(strstr(pl.errbuf, "bad name no spaces"));
-	player_start(badopt, 0);
+	player_start(badopt, INPUT_PIPE);
 	assert_int_equal(player_end(), 2);
 	assert_non_null(strstr(pl.errbuf, "unknown option --colour"));
-	player_start(version, 0);
+	player_start(version, INPUT_PIPE);
 	assert_int_equal(player_end(), 0);
 	assert_string_equal(pl.outbuf, "ttt-client 1.0.0\n");
-	player_start(help, 0);
+	player_start(help, INPUT_PIPE);
 	assert_int_equal(player_end(), 0);
 	output_has("usage: ttt-client HOST PORT");
 }
@@ -807,6 +1014,16 @@ main(void)
 		cmocka_unit_test_teardown(test_client_named_first, teardown),
 		cmocka_unit_test_teardown(test_client_quit_mid_game, teardown),
 		cmocka_unit_test_teardown(test_client_eof_is_quit, teardown),
+		cmocka_unit_test_teardown(test_client_eof_quits_on_their_turn,
+		    teardown),
+		cmocka_unit_test_teardown(test_client_quit_piped_in_queue,
+		    teardown),
+		cmocka_unit_test_teardown(test_client_quit_piped_at_once,
+		    teardown),
+		cmocka_unit_test_teardown(test_client_null_input_in_queue,
+		    teardown),
+		cmocka_unit_test_teardown(test_client_refuses_other_version,
+		    teardown),
 		cmocka_unit_test_teardown(test_client_unreachable, teardown),
 		cmocka_unit_test_teardown(test_client_server_lost, teardown),
 		cmocka_unit_test_teardown(test_client_server_shutdown,

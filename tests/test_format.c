@@ -1083,6 +1083,60 @@ test_format_event_hand_lines(void **state)
 	}
 }
 
+/*
+ * The HELLO version is the whole decimal number after "tttd/": digits only,
+ * at least one, and within an int.  Once only its first digit was read, so
+ * tttd/10 was 1 and tttd/x was 72.
+ */
+static void
+test_format_event_hello_version(void **state)
+{
+	static const struct {
+		const char	*line;
+		int		 rc;
+		int		 version;
+	} cases[] = {
+		{ "HELLO tttd/1 Welcome", 0, 1 },
+		{ "HELLO tttd/1", 0, 1 },
+		{ "HELLO tttd/2 Hi", 0, 2 },
+		{ "HELLO tttd/10 Hi", 0, 10 },
+		{ "HELLO tttd/12 Hi", 0, 12 },
+		{ "HELLO tttd/007 Hi", 0, 7 },
+		{ "HELLO tttd/2147483647 Hi", 0, 2147483647 },
+		{ "HELLO tttd/x Hi", -1, 0 },
+		{ "HELLO tttd/x", -1, 0 },
+		{ "HELLO tttd/ Hi", -1, 0 },
+		{ "HELLO tttd/", -1, 0 },
+		{ "HELLO tttd/1x Hi", -1, 0 },
+		{ "HELLO tttd/1x", -1, 0 },
+		{ "HELLO tttd/x1 Hi", -1, 0 },
+		{ "HELLO tttd/-1 Hi", -1, 0 },
+		{ "HELLO tttd/+1 Hi", -1, 0 },
+		{ "HELLO tttd/1.0 Hi", -1, 0 },
+		{ "HELLO tttd/1\t Hi", -1, 0 },
+		{ "HELLO tttd/2147483648 Hi", -1, 0 },
+		{ "HELLO tttd/99999999999999999999 Hi", -1, 0 },
+		{ "HELLO TTTD/1 Hi", -1, 0 },
+	};
+	struct proto_event	ev;
+	size_t			i;
+	int			rc;
+
+	(void)state;
+	for (i = 0; i < NCASES(cases); i++) {
+		rc = proto_event_parse(cases[i].line, strlen(cases[i].line),
+		    &ev);
+		if (rc != cases[i].rc)
+			fail_msg("\"%s\": rc %d, want %d", cases[i].line, rc,
+			    cases[i].rc);
+		if (rc == 0 && (ev.kind != PROTO_EV_HELLO ||
+		    ev.version != cases[i].version))
+			fail_msg("\"%s\": kind %d version %d, want HELLO %d",
+			    cases[i].line, ev.kind, ev.version,
+			    cases[i].version);
+	}
+}
+
 /* Run the format and event tests. */
 int
 main(void)
@@ -1102,6 +1156,7 @@ main(void)
 		cmocka_unit_test(test_format_event_rejects_malformed),
 		cmocka_unit_test(test_format_event_unknown_keyword),
 		cmocka_unit_test(test_format_event_hand_lines),
+		cmocka_unit_test(test_format_event_hello_version),
 	};
 
 	return (cmocka_run_group_tests(tests, NULL, NULL));
