@@ -26,6 +26,8 @@ static void	server_accept_error_cb(struct evconnlistener *, void *);
 static void	server_accept_resume_cb(evutil_socket_t, short, void *);
 static void	server_signal_cb(evutil_socket_t, short, void *);
 static void	server_deadline_cb(evutil_socket_t, short, void *);
+static struct evconnlistener *server_listen_on(struct server *,
+		    struct addrinfo *, int);
 static int	server_listen(struct server *, const struct server_config *);
 static int	server_bound_port(struct evconnlistener *);
 
@@ -118,19 +120,48 @@ server_bound_port(struct evconnlistener *l)
 	return (ntohs(((struct sockaddr_in *)&ss)->sin_port));
 }
 
+/* Bind one listener to an address and port; NULL (logged) on failure. */
+static struct evconnlistener *
+server_listen_on(struct server *s, struct addrinfo *ai, int port)
+{
+	struct evconnlistener	*l;
+	char			 host[NI_MAXHOST];
+	unsigned		 flags = LEV_OPT_CLOSE_ON_FREE |
+				    LEV_OPT_CLOSE_ON_EXEC | LEV_OPT_REUSEABLE;
+
+	if (ai->ai_family == AF_INET6) {
+		((struct sockaddr_in6 *)ai->ai_addr)->sin6_port =
+		    htons((uint16_t)port);
+		flags |= LEV_OPT_BIND_IPV6ONLY;
+	} else if (ai->ai_family == AF_INET)
+		((struct sockaddr_in *)ai->ai_addr)->sin_port =
+		    htons((uint16_t)port);
+	l = evconnlistener_new_bind(s->base, server_accept_cb, s, flags,
+	    SERVER_BACKLOG, ai->ai_addr, (int)ai->ai_addrlen);
+	if (l == NULL) {
+		getnameinfo(ai->ai_addr, ai->ai_addrlen, host, sizeof host,
+		    NULL, 0, NI_NUMERICHOST);
+		log_warn("cannot listen on %s port %d: %s", host, port,
+		    evutil_socket_error_to_string(EVUTIL_SOCKET_ERROR()));
+		return (NULL);
+	}
+	evconnlistener_set_error_cb(l, server_accept_error_cb);
+	return (l);
+}
+
 /*
- * Listen on --bind (its first address), or on every IPv4 and IPv6 address
- * when it is not given.  With --port 0, the first listener picks a free
- * port and the others take the same one.  Prints the one start-up line.
+ * Listen on --bind (its first address that works), or on every IPv4 and
+ * IPv6 address when it is not given.  With --port 0, the first listener
+ * picks a free port and the others take the same one.  Prints the one
+ * start-up line.
  */
 static int
 server_listen(struct server *s, const struct server_config *cfg)
 {
-	struct addrinfo	 hints, *res, *ai;
-	char		 port[16], host[NI_MAXHOST];
-	int		 rc, p = cfg->port;
-	unsigned	 flags = LEV_OPT_CLOSE_ON_FREE | LEV_OPT_CLOSE_ON_EXEC |
-			    LEV_OPT_REUSEABLE;
+	struct addrinfo		 hints, *res, *ai;
+	struct evconnlistener	*l;
+	char			 port[16], host[NI_MAXHOST], where[NI_MAXHOST + 16];
+	int			 rc, p = cfg->port;
 
 	memset(&hints, 0, sizeof hints);
 	hints.ai_family = AF_UNSPEC;
@@ -144,38 +175,16 @@ server_listen(struct server *s, const struct server_config *cfg)
 	}
 	for (ai = res; ai != NULL && s->nlisteners < SERVER_MAX_LISTENERS;
 	    ai = ai->ai_next) {
-		struct evconnlistener	*l;
-
-		if (ai->ai_family == AF_INET6)
-			((struct sockaddr_in6 *)ai->ai_addr)->sin6_port =
-			    htons((uint16_t)p);
-		else if (ai->ai_family == AF_INET)
-			((struct sockaddr_in *)ai->ai_addr)->sin_port =
-			    htons((uint16_t)p);
-		l = evconnlistener_new_bind(s->base, server_accept_cb, s,
-		    flags | (ai->ai_family == AF_INET6 ?
-		    LEV_OPT_BIND_IPV6ONLY : 0), 1024, ai->ai_addr, (int)ai->ai_addrlen);
-		if (l == NULL) {
-			getnameinfo(ai->ai_addr, ai->ai_addrlen, host,
-			    sizeof host, NULL, 0, NI_NUMERICHOST);
-			log_warn("cannot listen on %s port %d: %s", host, p,
-			    evutil_socket_error_to_string(
-			    EVUTIL_SOCKET_ERROR()));
+		if ((l = server_listen_on(s, ai, p)) == NULL)
 			continue;
-		}
-		evconnlistener_set_error_cb(l, server_accept_error_cb);
 		s->listeners[s->nlisteners++] = l;
 		if (p == 0)
 			p = server_bound_port(l);
 		if (cfg->bind != NULL) {
 			getnameinfo(ai->ai_addr, ai->ai_addrlen, host,
 			    sizeof host, NULL, 0, NI_NUMERICHOST);
-			if (ai->ai_family == AF_INET6)
-				printf("tttd %s listening on [%s]:%d\n",
-				    TTTD_VERSION, host, p);
-			else
-				printf("tttd %s listening on %s:%d\n",
-				    TTTD_VERSION, host, p);
+			snprintf(where, sizeof where, ai->ai_family == AF_INET6 ?
+			    "[%s]:%d" : "%s:%d", host, p);
 			break;
 		}
 	}
@@ -185,9 +194,10 @@ server_listen(struct server *s, const struct server_config *cfg)
 		return (-1);
 	}
 	if (cfg->bind == NULL)
-		printf("tttd %s listening on *:%d\n", TTTD_VERSION, p);
+		snprintf(where, sizeof where, "*:%d", p);
+	printf("tttd %s listening on %s\n", TTTD_VERSION, where);
 	fflush(stdout);
-	log_info("listening on port %d", p);
+	log_info("listening on %s", where);
 	return (0);
 }
 

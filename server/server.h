@@ -12,6 +12,7 @@
 #include "lobby.h"
 
 #define SERVER_MAX_LISTENERS	8
+#define SERVER_BACKLOG		1024	/* listen(2) queue */
 #define SERVER_MAX_CLIENTS	10000	/* default --max-clients */
 #define SERVER_OUTPUT_MAX	65536	/* pending output: more = not reading */
 #define SERVER_LINGER_MS	2000	/* draining input after the last line */
