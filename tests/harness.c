@@ -26,11 +26,11 @@
 
 #include "harness.h"
 
-static long	now_ms(void);
 static int	harness_reap(pid_t, int);
 
-static long
-now_ms(void)
+/* Milliseconds on the monotonic clock. */
+long
+harness_now_ms(void)
 {
 	struct timespec	ts;
 
@@ -109,12 +109,12 @@ harness_start_nofile(struct tttd_proc *p, const char *const *extra,
 	fcntl(p->err_fd, F_SETFL, O_NONBLOCK);
 
 	/* The first stdout line: "tttd <version> listening on ADDR:PORT". */
-	deadline = now_ms() + HARNESS_TIMEOUT_MS;
+	deadline = harness_now_ms() + HARNESS_TIMEOUT_MS;
 	while (len < sizeof line - 1 && memchr(line, '\n', len) == NULL) {
 		struct pollfd	pfd = { out[0], POLLIN, 0 };
 		ssize_t		r;
 
-		if (poll(&pfd, 1, (int)(deadline - now_ms())) <= 0)
+		if (poll(&pfd, 1, (int)(deadline - harness_now_ms())) <= 0)
 			break;
 		r = read(out[0], line + len, sizeof line - 1 - len);
 		if (r <= 0)
@@ -159,7 +159,7 @@ harness_stop(struct tttd_proc *p)
 static int
 harness_reap(pid_t pid, int timeout_ms)
 {
-	long	deadline = now_ms() + timeout_ms;
+	long	deadline = harness_now_ms() + timeout_ms;
 	int	status;
 
 	for (;;) {
@@ -168,7 +168,7 @@ harness_reap(pid_t pid, int timeout_ms)
 				return (WEXITSTATUS(status));
 			return (-1);
 		}
-		if (now_ms() >= deadline)
+		if (harness_now_ms() >= deadline)
 			break;
 		usleep(10000);
 	}
@@ -217,10 +217,10 @@ harness_run(const char *const *args, char *out, size_t size, int timeout_ms)
 		_exit(127);
 	}
 	close(fds[1]);
-	deadline = now_ms() + timeout_ms;
+	deadline = harness_now_ms() + timeout_ms;
 	for (;;) {
 		struct pollfd	pfd = { fds[0], POLLIN, 0 };
-		long		left = deadline - now_ms();
+		long		left = deadline - harness_now_ms();
 		char		tmp[1024];
 		ssize_t		r;
 
@@ -238,8 +238,52 @@ harness_run(const char *const *args, char *out, size_t size, int timeout_ms)
 	close(fds[0]);
 	if (size > 0)
 		out[len] = '\0';
-	timeout_ms = (int)(deadline - now_ms());
+	timeout_ms = (int)(deadline - harness_now_ms());
 	return (harness_reap(pid, timeout_ms > 0 ? timeout_ms : 0));
+}
+
+/* The server's CPU time (user + system) so far, in ms, from /proc. */
+long
+harness_cpu_ms(const struct tttd_proc *p)
+{
+	char		 path[64], buf[1024], *s;
+	unsigned long	 ut = 0, st = 0;
+	FILE		*f;
+	size_t		 n;
+
+	snprintf(path, sizeof path, "/proc/%d/stat", (int)p->pid);
+	if ((f = fopen(path, "r")) == NULL)
+		fail_msg("cannot open %s: %s", path, strerror(errno));
+	n = fread(buf, 1, sizeof buf - 1, f);
+	fclose(f);
+	buf[n] = '\0';
+	if ((s = strrchr(buf, ')')) == NULL || sscanf(s + 1,
+	    " %*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %lu %lu",
+	    &ut, &st) != 2)
+		fail_msg("cannot parse %s", path);
+	return ((long)((ut + st) * 1000UL /
+	    (unsigned long)sysconf(_SC_CLK_TCK)));
+}
+
+/* The server's resident memory in KiB, from /proc. */
+long
+harness_rss_kb(const struct tttd_proc *p)
+{
+	char	 path[64], line[256];
+	FILE	*f;
+	long	 kb = -1;
+
+	snprintf(path, sizeof path, "/proc/%d/status", (int)p->pid);
+	if ((f = fopen(path, "r")) == NULL)
+		fail_msg("cannot open %s: %s", path, strerror(errno));
+	while (fgets(line, sizeof line, f) != NULL) {
+		if (sscanf(line, "VmRSS: %ld kB", &kb) == 1)
+			break;
+	}
+	fclose(f);
+	if (kb <= 0)
+		fail_msg("no VmRSS in %s", path);
+	return (kb);
 }
 
 size_t
@@ -314,7 +358,7 @@ conn_send(struct conn *c, const char *line)
 int
 conn_line(struct conn *c, char *out, size_t size, int timeout_ms)
 {
-	long	 deadline = now_ms() + timeout_ms;
+	long	 deadline = harness_now_ms() + timeout_ms;
 	char	*lf;
 	size_t	 n;
 
@@ -336,7 +380,7 @@ conn_line(struct conn *c, char *out, size_t size, int timeout_ms)
 			return (-1);
 		{
 			struct pollfd	pfd = { c->fd, POLLIN, 0 };
-			long		left = deadline - now_ms();
+			long		left = deadline - harness_now_ms();
 			ssize_t		r;
 
 			if (left <= 0 || poll(&pfd, 1, (int)left) <= 0)
@@ -364,13 +408,13 @@ conn_event(struct conn *c, char *out, size_t size, int timeout_ms)
 int
 conn_wait_closed(struct conn *c, int timeout_ms)
 {
-	long	deadline = now_ms() + timeout_ms;
+	long	deadline = harness_now_ms() + timeout_ms;
 	char	tmp[4096];
 	ssize_t	r;
 
 	for (;;) {
 		struct pollfd	pfd = { c->fd, POLLIN, 0 };
-		long		left = deadline - now_ms();
+		long		left = deadline - harness_now_ms();
 
 		if (left <= 0 || poll(&pfd, 1, (int)left) <= 0)
 			return (0);

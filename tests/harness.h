@@ -44,6 +44,10 @@ int	harness_wait(struct tttd_proc *, int);
  * the exit status, or -1 if it was killed (or had to be, at the timeout).
  */
 int	harness_run(const char *const *, char *, size_t, int);
+/* The monotonic clock in ms; the server's CPU time (ms) and RSS (KiB). */
+long	harness_now_ms(void);
+long	harness_cpu_ms(const struct tttd_proc *);
+long	harness_rss_kb(const struct tttd_proc *);
 /* Read what the server logged so far (nonblocking), NUL-terminated. */
 size_t	harness_log(struct tttd_proc *, char *, size_t);
 

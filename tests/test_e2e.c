@@ -94,7 +94,6 @@ struct game {
 
 static struct e2e	*e2e_cur;
 
-static long		 now_ms(void);
 static int		 e2e_setup(void **);
 static int		 e2e_teardown(void **);
 static struct tttd_proc	*e2e_server(struct e2e *, const char *const *);
@@ -134,7 +133,6 @@ static void		 game_rematch_at(int, struct game *, int,
 			    const char *, const char *, int);
 static void		 pair_at(int, struct e2e *, struct tttd_proc *,
 			    struct game *);
-static long		 server_cpu_ms(const struct tttd_proc *);
 static uint32_t		 xorshift(uint32_t *);
 static void		 seeded_starters(struct e2e *, const char *,
 			    char[4]);
@@ -160,16 +158,6 @@ static int		 log_has(struct tttd_proc *, char *, size_t,
 #define GAME_REMATCH(g, a, s1, s2, f) \
 	game_rematch_at(__LINE__, (g), (a), (s1), (s2), (f))
 #define PAIR(e, tp, g)		pair_at(__LINE__, (e), (tp), (g))
-
-/* Milliseconds on the monotonic clock. */
-static long
-now_ms(void)
-{
-	struct timespec	ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (ts.tv_sec * 1000L + ts.tv_nsec / 1000000L);
-}
 
 /* Per-test fixture: an empty record of servers, connections, children. */
 static int
@@ -291,7 +279,7 @@ conn_label(const struct conn *c)
 static int
 read_line(struct conn *c, char *out, size_t size, int timeout_ms)
 {
-	long	 deadline = now_ms() + timeout_ms;
+	long	 deadline = harness_now_ms() + timeout_ms;
 	char	*lf;
 	size_t	 n, i;
 	int	 crlf;
@@ -319,7 +307,7 @@ read_line(struct conn *c, char *out, size_t size, int timeout_ms)
 			return (-1);
 		{
 			struct pollfd	pfd = { c->fd, POLLIN, 0 };
-			long		left = deadline - now_ms();
+			long		left = deadline - harness_now_ms();
 			ssize_t		r;
 
 			if (left <= 0 || poll(&pfd, 1, (int)left) <= 0)
@@ -395,11 +383,11 @@ want_prefix_at(int ln, struct conn *c, const char *prefix, char *out,
 static void
 want_bytes_at(int ln, struct conn *c, const char *want, size_t len)
 {
-	long	deadline = now_ms() + HARNESS_TIMEOUT_MS;
+	long	deadline = harness_now_ms() + HARNESS_TIMEOUT_MS;
 
 	while (c->len < len) {
 		struct pollfd	pfd = { c->fd, POLLIN, 0 };
-		long		left = deadline - now_ms();
+		long		left = deadline - harness_now_ms();
 		ssize_t		r;
 
 		if (left <= 0 || poll(&pfd, 1, (int)left) <= 0)
@@ -789,29 +777,6 @@ pair_at(int ln, struct e2e *e, struct tttd_proc *tp, struct game *g)
 	game_init(g, x, o, "p1", "p2");
 	game_match_at(ln, g);
 	game_start_at(ln, g, -1);
-}
-
-/* CPU time (user + system) the server has used so far, in ms. */
-static long
-server_cpu_ms(const struct tttd_proc *tp)
-{
-	char		 path[64], buf[1024], *p;
-	unsigned long	 ut = 0, st = 0;
-	long		 hz = sysconf(_SC_CLK_TCK);
-	FILE		*f;
-	size_t		 n;
-
-	snprintf(path, sizeof path, "/proc/%d/stat", (int)tp->pid);
-	if ((f = fopen(path, "r")) == NULL)
-		fail_msg("cannot open %s: %s", path, strerror(errno));
-	n = fread(buf, 1, sizeof buf - 1, f);
-	fclose(f);
-	buf[n] = '\0';
-	if ((p = strrchr(buf, ')')) == NULL || sscanf(p + 1,
-	    " %*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %lu %lu",
-	    &ut, &st) != 2)
-		fail_msg("cannot parse %s", path);
-	return ((long)((ut + st) * 1000UL / (unsigned long)hz));
 }
 
 /* A small deterministic random source for garbage bytes. */
@@ -1535,7 +1500,7 @@ test_e2e_server_full_refuses_then_accepts(void **state)
 	WANT_RAW(g.p[1], T_WAIT);
 
 	/* The server may need a moment to notice that p1 has gone. */
-	deadline = now_ms() + HARNESS_TIMEOUT_MS;
+	deadline = harness_now_ms() + HARNESS_TIMEOUT_MS;
 	for (;;) {
 		d = e2e_conn(e);
 		assert_int_equal(conn_open(d, tp->port), 0);
@@ -1548,7 +1513,7 @@ test_e2e_server_full_refuses_then_accepts(void **state)
 			    line);
 		WANT_EOF(d);
 		conn_close(d);
-		if (now_ms() > deadline)
+		if (harness_now_ms() > deadline)
 			fail_msg("still SERVER_FULL after a player left");
 		usleep(20000);
 	}
@@ -1732,9 +1697,9 @@ test_e2e_line_too_long_error_survives_flood(void **state)
 	WANT_EOF(a);
 	conn_close(a);
 	/* The writer finishes, or fails once the server closes: no hang. */
-	deadline = now_ms() + HARNESS_TIMEOUT_MS;
+	deadline = harness_now_ms() + HARNESS_TIMEOUT_MS;
 	while ((rc = (int)waitpid(pid, NULL, WNOHANG)) == 0 &&
-	    now_ms() < deadline)
+	    harness_now_ms() < deadline)
 		usleep(10000);
 	if (rc != pid)
 		fail_msg("the flooding writer is still blocked after %d ms: "
@@ -1770,9 +1735,9 @@ test_e2e_no_spin_after_long_or_partial_line(void **state)
 	write_at(__LINE__, b, buf, 200);
 
 	usleep(100000);
-	t0 = server_cpu_ms(tp);
+	t0 = harness_cpu_ms(tp);
 	usleep(1000000);
-	t1 = server_cpu_ms(tp);
+	t1 = harness_cpu_ms(tp);
 	if (t1 - t0 >= 300)
 		fail_msg("the idle server used %ld ms of CPU in 1 s "
 		    "(a spinning read callback?)", t1 - t0);
@@ -2010,16 +1975,16 @@ test_e2e_sigterm_says_bye_to_everyone(void **state)
 	 */
 	tp = e2e_server(e, NULL);
 	queued = CONNECT(e, tp);
-	t0 = now_ms();
+	t0 = harness_now_ms();
 	assert_int_equal(kill(tp->pid, SIGINT), 0);
 	WANT_RAW(queued, T_BYE_SHUTDOWN);
 	WANT_EOF(queued);
 	rc = harness_wait(tp, HARNESS_TIMEOUT_MS);
 	tp->pid = 0;
 	assert_int_equal(rc, 0);
-	if (now_ms() - t0 > 3500)
+	if (harness_now_ms() - t0 > 3500)
 		fail_msg("tttd took %ld ms to stop with an idle client",
-		    now_ms() - t0);
+		    harness_now_ms() - t0);
 }
 
 /* Append the log so far; is there a line with all the words (any case)? */
@@ -2079,12 +2044,12 @@ test_e2e_log_lines(void **state)
 	conn_close(g.p[0]);
 	conn_close(g.p[1]);
 
-	deadline = now_ms() + HARNESS_TIMEOUT_MS;
+	deadline = harness_now_ms() + HARNESS_TIMEOUT_MS;
 	do {
 		usleep(20000);
 		found = log_has(tp, log, size, "disconnect", addr[0], NULL) &&
 		    log_has(tp, log, size, "disconnect", addr[1], NULL);
-	} while (!found && now_ms() < deadline);
+	} while (!found && harness_now_ms() < deadline);
 	for (i = 0; i < 2; i++) {
 		if (!log_has(tp, log, size, "connect", addr[i], "disconnect"))
 			fail_msg("no connect line for %s in:\n%s", addr[i],

@@ -70,7 +70,6 @@ static struct player	pl;
 static struct conn	opp;
 static int		fake_lfd = -1, fake_fd = -1;	/* a fake server */
 
-static long	now_ms(void);
 static void	server_start(const char *);
 static int	server_exit(void);
 static void	player_start(const char *const *, enum player_input);
@@ -89,16 +88,6 @@ static int	fake_listen(int *);
 static int	fake_accept(int);
 static int	teardown(void **);
 
-/* Milliseconds on a clock that only goes forward. */
-static long
-now_ms(void)
-{
-	struct timespec	ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (ts.tv_sec * 1000L + ts.tv_nsec / 1000000L);
-}
-
 /* Start tttd with a seed for the random first mover. */
 static void
 server_start(const char *seed)
@@ -113,11 +102,11 @@ server_start(const char *seed)
 static int
 server_exit(void)
 {
-	long	deadline = now_ms() + HARNESS_TIMEOUT_MS;
+	long	deadline = harness_now_ms() + HARNESS_TIMEOUT_MS;
 	int	status;
 
 	while (waitpid(srv.pid, &status, WNOHANG) == 0) {
-		if (now_ms() >= deadline)
+		if (harness_now_ms() >= deadline)
 			fail_msg("tttd did not exit");
 		usleep(10000);
 	}
@@ -244,14 +233,14 @@ player_read(int ms)
 static size_t
 player_expect(const char *text, size_t from)
 {
-	long	 deadline = now_ms() + HARNESS_TIMEOUT_MS;
+	long	 deadline = harness_now_ms() + HARNESS_TIMEOUT_MS;
 	char	*at;
 
 	for (;;) {
 		at = strstr(pl.outbuf + from, text);
 		if (at != NULL)
 			return ((size_t)(at - pl.outbuf) + strlen(text));
-		if (now_ms() >= deadline || (pl.out == -1 && pl.err == -1))
+		if (harness_now_ms() >= deadline || (pl.out == -1 && pl.err == -1))
 			fail_msg("client output lacks \"%s\"; it printed:\n%s\n"
 			    "stderr:\n%s", text, pl.outbuf + from, pl.errbuf);
 		player_read(50);
@@ -262,13 +251,13 @@ player_expect(const char *text, size_t from)
 static int
 player_end(void)
 {
-	long	deadline = now_ms() + HARNESS_TIMEOUT_MS;
+	long	deadline = harness_now_ms() + HARNESS_TIMEOUT_MS;
 	int	status;
 
-	while ((pl.out != -1 || pl.err != -1) && now_ms() < deadline)
+	while ((pl.out != -1 || pl.err != -1) && harness_now_ms() < deadline)
 		player_read(50);
 	while (waitpid(pl.pid, &status, WNOHANG) == 0) {
-		if (now_ms() >= deadline) {
+		if (harness_now_ms() >= deadline) {
 			kill(pl.pid, SIGKILL);
 			waitpid(pl.pid, &status, 0);
 			pl.pid = -1;
@@ -776,10 +765,10 @@ test_client_null_input_in_queue(void **state)
 	(void)state;
 	server_start("13");
 	port_string(port, sizeof port, srv.port);
-	start = now_ms();
+	start = harness_now_ms();
 	player_start(args, INPUT_NULL);
 	assert_int_equal(player_end(), 0);
-	assert_true(now_ms() - start < HARNESS_TIMEOUT_MS / 2);
+	assert_true(harness_now_ms() - start < HARNESS_TIMEOUT_MS / 2);
 	output_has("Type 'quit' at any time to exit.\n");
 	output_has(THANKS);
 	assert_string_equal(pl.errbuf, "");

@@ -32,15 +32,6 @@ struct limits {
 	int			nconns;
 };
 
-static long
-now_ms(void)
-{
-	struct timespec	ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (ts.tv_sec * 1000L + ts.tv_nsec / 1000000L);
-}
-
 static int
 limits_setup(void **state)
 {
@@ -111,48 +102,6 @@ limits_pair(struct limits *l, struct conn **x, struct conn **o)
 	expect_event(*o, "MATCH O p1 You play O against p1.");
 }
 
-/* The server's resident memory in KiB, from /proc. */
-static long
-server_rss_kb(const struct tttd_proc *tp)
-{
-	char	 path[64], line[256];
-	FILE	*f;
-	long	 kb = -1;
-
-	snprintf(path, sizeof path, "/proc/%d/status", (int)tp->pid);
-	if ((f = fopen(path, "r")) == NULL)
-		fail_msg("cannot open %s", path);
-	while (fgets(line, sizeof line, f) != NULL) {
-		if (sscanf(line, "VmRSS: %ld kB", &kb) == 1)
-			break;
-	}
-	fclose(f);
-	assert_true(kb > 0);
-	return (kb);
-}
-
-/* The server's CPU time (user + system) in milliseconds, from /proc. */
-static long
-server_cpu_ms(const struct tttd_proc *tp)
-{
-	char		 path[64], buf[1024], *p;
-	unsigned long	 ut = 0, st = 0;
-	FILE		*f;
-	size_t		 n;
-
-	snprintf(path, sizeof path, "/proc/%d/stat", (int)tp->pid);
-	if ((f = fopen(path, "r")) == NULL)
-		fail_msg("cannot open %s", path);
-	n = fread(buf, 1, sizeof buf - 1, f);
-	fclose(f);
-	buf[n] = '\0';
-	if ((p = strrchr(buf, ')')) == NULL || sscanf(p + 1,
-	    " %*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %lu %lu",
-	    &ut, &st) != 2)
-		fail_msg("cannot parse %s", path);
-	return ((long)((ut + st) * 1000UL / (unsigned long)sysconf(_SC_CLK_TCK)));
-}
-
 /*
  * Regression: a client that floods commands and never reads its replies
  * is closed once its pending output passes the cap; the server's memory
@@ -170,12 +119,12 @@ test_limits_non_reader_is_dropped(void **state)
 
 	assert_int_equal(harness_start(&l->srv, NULL), 0);
 	limits_pair(l, &x, &o);
-	rss0 = server_rss_kb(&l->srv);
+	rss0 = harness_rss_kb(&l->srv);
 	for (i = 0; i < 1000; i++)
 		memcpy(chunk + 5 * i, "help\n", 5);
 	/* 4 MB of HELP asks for ~380 MB of replies; x reads none of them. */
-	deadline = now_ms() + HARNESS_TIMEOUT_MS;
-	while (sent < 4 * 1000 * 1000 && now_ms() < deadline) {
+	deadline = harness_now_ms() + HARNESS_TIMEOUT_MS;
+	while (sent < 4 * 1000 * 1000 && harness_now_ms() < deadline) {
 		ssize_t	w = send(x->fd, chunk, sizeof chunk,
 			    MSG_DONTWAIT | MSG_NOSIGNAL);
 
@@ -193,7 +142,7 @@ test_limits_non_reader_is_dropped(void **state)
 	 * Unbounded, the replies would take hundreds of MiB; the bound leaves
 	 * room for allocator and sanitizer (ASan quarantine) slack.
 	 */
-	rss1 = server_rss_kb(&l->srv);
+	rss1 = harness_rss_kb(&l->srv);
 	if (rss1 - rss0 > 64 * 1024)
 		fail_msg("server RSS grew from %ld to %ld KiB", rss0, rss1);
 	/* The server still serves. */
@@ -286,7 +235,7 @@ test_limits_out_of_descriptors(void **state)
 	 * and closing the 100 takes about 20 KiB of log; a loop logs MiBs.
 	 */
 	usleep(300 * 1000);
-	cpu0 = server_cpu_ms(&l->srv);
+	cpu0 = harness_cpu_ms(&l->srv);
 	for (i = 0; i < 20; i++) {
 		usleep(50 * 1000);
 		n = harness_log(&l->srv, log, sizeof log);
@@ -295,7 +244,7 @@ test_limits_out_of_descriptors(void **state)
 		    NULL; p++)
 			pauses++;
 	}
-	cpu1 = server_cpu_ms(&l->srv);
+	cpu1 = harness_cpu_ms(&l->srv);
 	if (cpu1 - cpu0 > 300)
 		fail_msg("server used %ld ms of CPU in 1 s while out of "
 		    "descriptors", cpu1 - cpu0);
@@ -313,7 +262,7 @@ test_limits_out_of_descriptors(void **state)
 	/* Free the descriptors: a newcomer is greeted again. */
 	for (i = 2; i < l->nconns; i++)
 		conn_close(&l->conns[i]);
-	deadline = now_ms() + 3 * HARNESS_TIMEOUT_MS;
+	deadline = harness_now_ms() + 3 * HARNESS_TIMEOUT_MS;
 	for (;;) {
 		char	line[512];
 
@@ -322,7 +271,7 @@ test_limits_out_of_descriptors(void **state)
 		    strncmp(line, "HELLO ", 6) == 0)
 			break;
 		conn_close(c);
-		if (now_ms() > deadline)
+		if (harness_now_ms() > deadline)
 			fail_msg("no HELLO after descriptors were freed");
 		usleep(100 * 1000);
 	}
