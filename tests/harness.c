@@ -358,6 +358,16 @@ conn_send(struct conn *c, const char *line)
 int
 conn_line(struct conn *c, char *out, size_t size, int timeout_ms)
 {
+	int	n = conn_rawline(c, out, size, timeout_ms);
+
+	if (n > 0 && out[n - 1] == '\r')
+		out[--n] = '\0';
+	return (n);
+}
+
+int
+conn_rawline(struct conn *c, char *out, size_t size, int timeout_ms)
+{
 	long	 deadline = harness_now_ms() + timeout_ms;
 	char	*lf;
 	size_t	 n;
@@ -366,8 +376,6 @@ conn_line(struct conn *c, char *out, size_t size, int timeout_ms)
 		lf = memchr(c->buf, '\n', c->len);
 		if (lf != NULL) {
 			n = (size_t)(lf - c->buf);
-			if (n > 0 && c->buf[n - 1] == '\r')
-				n--;
 			if (n >= size)
 				n = size - 1;
 			memcpy(out, c->buf, n);

@@ -62,6 +62,8 @@ int	conn_send(struct conn *, const char *);
  * EOF, error or timeout.
  */
 int	conn_line(struct conn *, char *, size_t, int);
+/* Like conn_line, but a CR before the LF is kept. */
+int	conn_rawline(struct conn *, char *, size_t, int);
 /* Like conn_line, but skips space-led lines for people. */
 int	conn_event(struct conn *, char *, size_t, int);
 /* Wait for EOF: 1 if the server closed within the timeout, 0 if not. */

@@ -279,46 +279,19 @@ conn_label(const struct conn *c)
 static int
 read_line(struct conn *c, char *out, size_t size, int timeout_ms)
 {
-	long	 deadline = harness_now_ms() + timeout_ms;
-	char	*lf;
-	size_t	 n, i;
-	int	 crlf;
+	int	n, i, ok;
 
-	for (;;) {
-		lf = memchr(c->buf, '\n', c->len);
-		if (lf != NULL) {
-			n = (size_t)(lf - c->buf);
-			crlf = n > 0 && c->buf[n - 1] == '\r';
-			if (crlf)
-				n--;
-			for (i = 0; i < n; i++) {
-				if (c->buf[i] < 0x20 || c->buf[i] > 0x7e)
-					crlf = 0;
-			}
-			if (n >= size)
-				n = size - 1;
-			memcpy(out, c->buf, n);
-			out[n] = '\0';
-			c->len -= (size_t)(lf + 1 - c->buf);
-			memmove(c->buf, lf + 1, c->len);
-			return (crlf ? (int)n : -2);
-		}
-		if (c->len == sizeof c->buf)
-			return (-1);
-		{
-			struct pollfd	pfd = { c->fd, POLLIN, 0 };
-			long		left = deadline - harness_now_ms();
-			ssize_t		r;
-
-			if (left <= 0 || poll(&pfd, 1, (int)left) <= 0)
-				return (-1);
-			r = recv(c->fd, c->buf + c->len,
-			    sizeof c->buf - c->len, 0);
-			if (r <= 0)
-				return (-1);
-			c->len += (size_t)r;
-		}
+	n = conn_rawline(c, out, size, timeout_ms);
+	if (n < 0)
+		return (n);
+	ok = n > 0 && out[n - 1] == '\r';
+	if (ok)
+		out[--n] = '\0';
+	for (i = 0; i < n; i++) {
+		if (out[i] < 0x20 || out[i] > 0x7e)
+			ok = 0;
 	}
+	return (ok ? n : -2);
 }
 
 /* Like read_line, but skip the space-led lines for people. */
