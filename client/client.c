@@ -163,7 +163,9 @@ client_event(struct client *c, const struct proto_event *ev)
 		c->mine = ev->mark;
 	render_event(text, sizeof text, ev, c->mine);
 	if (ev->kind == PROTO_EV_ERR && (ev->error == PROTO_ESERVER_FULL ||
-	    ev->error == PROTO_ELINE_TOO_LONG)) {
+	    ev->error == PROTO_ETOO_MANY_CONNECTIONS ||
+	    ev->error == PROTO_ELINE_TOO_LONG ||
+	    ev->error == PROTO_ELINE_TIMEOUT)) {
 		/* The server closes next: say why on stderr, not here. */
 		text[strcspn(text, "\n")] = '\0';
 		snprintf(c->whybuf, sizeof c->whybuf, "%s", text);

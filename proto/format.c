@@ -36,6 +36,14 @@ static const struct proto_error_entry proto_errors[PROTO_NERRORS] = {
 	[PROTO_ENOT_NOW] = { "NOT_NOW", "There is no question to answer now." },
 	[PROTO_ESERVER_FULL] = { "SERVER_FULL",
 	    "The server is full. Please try again later." },
+	[PROTO_ETOO_MANY_CONNECTIONS] = { "TOO_MANY_CONNECTIONS",
+	    "Too many connections from your address. Please try again later." },
+	[PROTO_ERATE_LIMITED] = { "RATE_LIMITED",
+	    "Too many commands. Please slow down." },
+	[PROTO_ELINE_TIMEOUT] = { "LINE_TIMEOUT",
+	    "Your line was not finished in time. Goodbye." },
+	[PROTO_ENOT_HTTP] = { "NOT_HTTP",
+	    "This is a Tic Tac Toe server, not a web server. Goodbye." },
 };
 
 /* The HELP block after "OK HELP": space-led lines for people. */

@@ -144,6 +144,35 @@ proto_name_valid(const char *s, size_t len)
 	return (1);
 }
 
+/*
+ * Is this line an HTTP request line ("GET / HTTP/1.1")?  A method word in
+ * upper case followed by a target, or any three words ending in HTTP/x:
+ * a browser or a cross-protocol attack, never a player.
+ */
+int
+proto_is_http(const char *line, size_t len)
+{
+	static const char *const	 methods[] = { "GET", "HEAD", "POST",
+					    "PUT", "DELETE", "CONNECT", "OPTIONS",
+					    "TRACE", "PATCH", "PRI" };
+	struct proto_word		 w[PROTO_MAX_WORDS];
+	size_t				 i, n;
+
+	if (len > 0 && line[len - 1] == '\r')
+		len--;
+	n = proto_split(line, len, w, PROTO_MAX_WORDS);
+	if (n < 2)
+		return (0);
+	if (n == 3 && w[2].len > 5 && memcmp(w[2].p, "HTTP/", 5) == 0)
+		return (1);
+	for (i = 0; i < sizeof methods / sizeof methods[0]; i++) {
+		if (w[0].len == strlen(methods[i]) &&
+		    memcmp(w[0].p, methods[i], w[0].len) == 0)
+			return (1);
+	}
+	return (0);
+}
+
 /* MOVE <cell>: exactly one well-formed cell. */
 static enum proto_error
 proto_parse_move(const struct proto_word *arg, size_t nargs,

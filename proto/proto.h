@@ -45,6 +45,11 @@ enum proto_error {
 	PROTO_ETAKEN,
 	PROTO_ENOT_NOW,
 	PROTO_ESERVER_FULL,
+	/* Limits (see docs/operations.md), outside the precedence order. */
+	PROTO_ETOO_MANY_CONNECTIONS,
+	PROTO_ERATE_LIMITED,
+	PROTO_ELINE_TIMEOUT,
+	PROTO_ENOT_HTTP,
 	PROTO_NERRORS
 };
 
@@ -113,6 +118,7 @@ struct proto_event {
 enum proto_scan	 proto_scan(const char *, size_t, size_t *);
 enum proto_error proto_parse(const char *, size_t, struct proto_cmd *);
 int		 proto_name_valid(const char *, size_t);
+int		 proto_is_http(const char *, size_t);
 
 /* format.c */
 const char	*proto_error_code(enum proto_error);

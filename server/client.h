@@ -13,6 +13,8 @@
 #include <stdint.h>
 
 #include "proto.h"
+#include "addrtab.h"
+#include "ratelimit.h"
 
 #define CLIENT_QUEUED	0x1	/* waiting in the lobby for an opponent */
 #define CLIENT_CLOSING	0x2	/* says nothing more; closes after flushing */
@@ -20,10 +22,19 @@
 #define CLIENT_LINGER	0x8	/* flushed and shut down; draining input */
 #define CLIENT_NOSEAT	0x10	/* refused or closing: holds no player slot */
 
+/* Which of a player's clocks is running; at most one at a time. */
+enum client_clock {
+	CLIENT_CLOCK_NONE = 0,
+	CLIENT_CLOCK_IDLE,	/* waiting in the queue, saying nothing */
+	CLIENT_CLOCK_TURN,	/* its move */
+	CLIENT_CLOCK_AGAIN	/* its answer to AGAIN? */
+};
+
 struct lobby;
 struct match;
 struct server;
 struct bufferevent;
+struct event;
 
 struct client {
 	uint64_t		 id;
@@ -37,9 +48,20 @@ struct client {
 
 	TAILQ_ENTRY(client)	 queue_entry;	/* lobby queue */
 
+	/* Time limits and flood control (clock.c, conn.c, session.c). */
+	enum client_clock	 clock;
+	int64_t			 clock_end;	/* ms: the clock runs out */
+	int64_t			 clock_warn;	/* ms: TURN warning; 0 = sent */
+	int64_t			 line_deadline;	/* ms: partial line; 0 = none */
+	struct ratelimit	 rate;		/* lines accepted */
+	struct ratelimit	 abuse;		/* lines refused */
+	uint64_t		 lines;		/* lines received */
+
 	/* Transport, owned by server-client.c. */
 	struct server		*server;
 	struct bufferevent	*bev;
+	struct event		*timer;		/* the next deadline */
+	struct addrkey		 addrkey;	/* for --max-per-addr */
 	int64_t			 linger_until;	/* ms, CLIENT_LINGER */
 	TAILQ_ENTRY(client)	 entry;		/* all clients */
 };

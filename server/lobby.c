@@ -4,6 +4,7 @@
  */
 #include <stdlib.h>
 
+#include "clock.h"
 #include "lobby.h"
 #include "log.h"
 #include "match.h"
@@ -11,11 +12,25 @@
 
 static void	lobby_pair(struct lobby *);
 
-/* Set up an empty world with a seed for its random source. */
+/* The limits tttd starts with when no flag says otherwise. */
 void
-lobby_init(struct lobby *lobby, const struct lobby_ops *ops, uint64_t seed)
+lobby_default_limits(struct lobby_limits *l)
+{
+	l->line_ms = LOBBY_LINE_MS;
+	l->turn_ms = LOBBY_TURN_MS;
+	l->again_ms = LOBBY_AGAIN_MS;
+	l->idle_ms = LOBBY_IDLE_MS;
+	l->rate = LOBBY_RATE;
+	l->burst = LOBBY_BURST;
+}
+
+/* Set up an empty world with its limits and a seed for its random source. */
+void
+lobby_init(struct lobby *lobby, const struct lobby_ops *ops,
+    const struct lobby_limits *limits, uint64_t seed)
 {
 	lobby->ops = ops;
+	lobby->limits = *limits;
 	/* splitmix64 of the seed, so that seeds 0, 1, 2 ... differ well. */
 	seed += 0x9e3779b97f4a7c15ULL;
 	seed = (seed ^ (seed >> 30)) * 0xbf58476d1ce4e5b9ULL;
@@ -61,6 +76,7 @@ lobby_join(struct lobby *lobby, struct client *c)
 		return;
 	session_sendn(c, buf, proto_fmt_wait(buf, sizeof buf, NULL));
 	c->flags |= CLIENT_QUEUED;
+	clock_start(c, CLIENT_CLOCK_IDLE);
 	TAILQ_INSERT_TAIL(&lobby->queue, c, queue_entry);
 	lobby->nqueued++;
 	lobby_pair(lobby);
@@ -74,6 +90,7 @@ lobby_leave(struct lobby *lobby, struct client *c)
 		return;
 	TAILQ_REMOVE(&lobby->queue, c, queue_entry);
 	c->flags &= ~CLIENT_QUEUED;
+	clock_stop(c);
 	lobby->nqueued--;
 }
 

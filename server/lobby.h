@@ -21,10 +21,33 @@ struct lobby_ops {
 	void	(*send)(struct client *, const char *, size_t);
 	/* Flush what was queued, then close the connection. */
 	void	(*close)(struct client *);
+	/* The client's next deadline changed (conn_next_deadline): rearm. */
+	void	(*timer)(struct client *);
+	/* Now, in ms on a clock that never goes back. */
+	int64_t	(*now)(void);
 };
+
+/* Time limits and flood control; 0 turns each one off. */
+struct lobby_limits {
+	int64_t		line_ms;	/* to finish a line once begun */
+	int64_t		turn_ms;	/* to move */
+	int64_t		again_ms;	/* to answer AGAIN? */
+	int64_t		idle_ms;	/* in the queue without a word */
+	unsigned	rate;		/* lines a second ... */
+	unsigned	burst;		/* ... in bursts of at most this */
+};
+
+/* The defaults of the limits, in the units of struct lobby_limits. */
+#define LOBBY_LINE_MS		10000
+#define LOBBY_TURN_MS		120000
+#define LOBBY_AGAIN_MS		60000
+#define LOBBY_IDLE_MS		(15 * 60 * 1000)
+#define LOBBY_RATE		50
+#define LOBBY_BURST		100
 
 struct lobby {
 	const struct lobby_ops	*ops;
+	struct lobby_limits	 limits;
 	uint64_t		 rng;		/* xorshift64* state */
 	uint64_t		 next_match_id;
 	struct client_list	 queue;		/* FIFO of waiting players */
@@ -32,7 +55,9 @@ struct lobby {
 	unsigned		 nqueued;
 };
 
-void	lobby_init(struct lobby *, const struct lobby_ops *, uint64_t);
+void	lobby_init(struct lobby *, const struct lobby_ops *,
+	    const struct lobby_limits *, uint64_t);
+void	lobby_default_limits(struct lobby_limits *);
 void	lobby_free(struct lobby *);
 void	lobby_join(struct lobby *, struct client *);
 void	lobby_leave(struct lobby *, struct client *);

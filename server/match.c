@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "clock.h"
 #include "log.h"
 #include "match.h"
 #include "session.h"
@@ -124,6 +125,10 @@ match_send_turns(struct match *m)
 			continue;
 		session_sendn(m->player[i], buf, proto_fmt_turn(buf, sizeof buf,
 		    mover, i == seat, match_name(m, seat)));
+		if (i == seat)
+			clock_start(m->player[i], CLIENT_CLOCK_TURN);
+		else
+			clock_stop(m->player[i]);
 	}
 }
 
@@ -148,6 +153,8 @@ match_end(struct match *m)
 	match_broadcast(m, buf, proto_fmt_result(buf, sizeof buf, &m->board,
 	    match_name(m, seat), match_name(m, !seat)));
 	match_broadcast(m, buf, proto_fmt_again_question(buf, sizeof buf));
+	clock_start(m->player[0], CLIENT_CLOCK_AGAIN);
+	clock_start(m->player[1], CLIENT_CLOCK_AGAIN);
 }
 
 /* Can this player move to this cell now?  PROTO_OK or the error. */
@@ -222,6 +229,7 @@ match_again(struct client *c)
 		return;
 	}
 	m->answer[c->seat] = 1;
+	clock_stop(c);
 	if (m->answer[other->seat] != 1) {
 		session_sendn(c, buf, proto_fmt_wait(buf, sizeof buf,
 		    match_name(m, other->seat)));
@@ -278,6 +286,7 @@ match_leave(struct client *c, enum proto_leave why)
 		    match_name(m, seat), why));
 		session_sendn(other, buf, proto_fmt_again_question(buf,
 		    sizeof buf));
+		clock_start(other, CLIENT_CLOCK_AGAIN);
 	} else if (other != NULL) {
 		snprintf(text, sizeof text, "%s left the match.",
 		    match_name(m, seat));

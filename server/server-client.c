@@ -9,6 +9,9 @@
  * and drains what the peer still sends for a moment, so that the peer reads
  * our last line instead of a reset.
  *
+ * Each connection has one timer, armed for its next deadline (a partial
+ * line, its clock); conn.c decides what is due.
+ *
  * A connection is freed only from its own callbacks (EOF, error, timeout,
  * the end of lingering), never while the game logic is running for another
  * connection: a client that must go because of what another one did (its
@@ -32,7 +35,7 @@
 #include <event2/event.h>
 #include <event2/util.h>
 
-#include "framing.h"
+#include "conn.h"
 #include "log.h"
 #include "server.h"
 #include "session.h"
@@ -40,18 +43,23 @@
 static void	server_client_read_cb(struct bufferevent *, void *);
 static void	server_client_write_cb(struct bufferevent *, void *);
 static void	server_client_event_cb(struct bufferevent *, short, void *);
+static void	server_client_timer_cb(evutil_socket_t, short, void *);
 static void	server_client_send(struct client *, const char *, size_t);
 static void	server_client_close(struct client *);
+static void	server_client_rearm(struct client *);
 static void	server_client_linger(struct client *);
 static void	server_client_drain(struct client *);
 static void	server_client_release_seat(struct client *);
 static void	server_client_tune(int);
 static int64_t	server_client_now(void);
 static void	server_client_addr(struct sockaddr *, char *, size_t);
+static enum proto_error server_client_admit(struct server *, struct client *);
 
 const struct lobby_ops server_client_ops = {
 	server_client_send,
-	server_client_close
+	server_client_close,
+	server_client_rearm,
+	server_client_now
 };
 
 /* How long a closing connection may take to flush, and then to linger. */
@@ -106,11 +114,30 @@ server_client_tune(int fd)
 	setsockopt(fd, IPPROTO_TCP, TCP_KEEPCNT, &cnt, sizeof cnt);
 }
 
-/* A new connection from the listener: a player, or refused when full. */
+/*
+ * May a new connection take a player slot?  PROTO_OK, and it is counted;
+ * or why not.
+ */
+static enum proto_error
+server_client_admit(struct server *s, struct client *c)
+{
+	if (s->nplayers >= s->max_clients)
+		return (PROTO_ESERVER_FULL);
+	if (s->max_per_addr != 0 &&
+	    addrtab_count(&s->peers, &c->addrkey) >= s->max_per_addr)
+		return (PROTO_ETOO_MANY_CONNECTIONS);
+	if (addrtab_add(&s->peers, &c->addrkey) == -1)
+		return (PROTO_ESERVER_FULL);	/* out of memory */
+	s->nplayers++;
+	return (PROTO_OK);
+}
+
+/* A new connection from the listener: a player, or refused. */
 void
 server_client_accept(struct server *s, int fd, struct sockaddr *sa, int len)
 {
-	struct client	*c;
+	struct client		*c;
+	enum proto_error	 why;
 
 	(void)len;
 	server_client_tune(fd);
@@ -120,15 +147,22 @@ server_client_accept(struct server *s, int fd, struct sockaddr *sa, int len)
 		return;
 	}
 	c->bev = bufferevent_socket_new(s->base, fd, BEV_OPT_CLOSE_ON_FREE);
-	if (c->bev == NULL) {
-		log_error("bufferevent_socket_new failed");
-		evutil_closesocket(fd);
+	c->timer = evtimer_new(s->base, server_client_timer_cb, c);
+	if (c->bev == NULL || c->timer == NULL) {
+		log_error("out of memory: refusing a connection");
+		if (c->timer != NULL)
+			event_free(c->timer);
+		if (c->bev != NULL)
+			bufferevent_free(c->bev);
+		else
+			evutil_closesocket(fd);
 		free(c);
 		return;
 	}
 	c->id = s->next_client_id++;
 	c->server = s;
 	server_client_addr(sa, c->addr, sizeof c->addr);
+	addrkey_from(&c->addrkey, sa);
 	TAILQ_INSERT_TAIL(&s->clients, c, entry);
 	s->nclients++;
 
@@ -137,12 +171,11 @@ server_client_accept(struct server *s, int fd, struct sockaddr *sa, int len)
 	/* Never buffer more input than one legal line and its CR LF. */
 	bufferevent_setwatermark(c->bev, EV_READ, 0, PROTO_SCAN_MAX);
 	bufferevent_enable(c->bev, EV_READ | EV_WRITE);
-	if (s->nplayers >= s->max_clients) {
+	if ((why = server_client_admit(s, c)) != PROTO_OK) {
 		c->flags |= CLIENT_NOSEAT;
-		session_refuse(&s->lobby, c);
+		session_refuse(&s->lobby, c, why);
 		return;
 	}
-	s->nplayers++;
 	session_open(&s->lobby, c);
 }
 
@@ -154,6 +187,7 @@ server_client_release_seat(struct client *c)
 		return;
 	c->flags |= CLIENT_NOSEAT;
 	c->server->nplayers--;
+	addrtab_del(&c->server->peers, &c->addrkey);
 }
 
 /* Free a connection: leave the game first, so the opponent is told. */
@@ -168,6 +202,7 @@ server_client_free(struct client *c)
 	server_client_release_seat(c);
 	TAILQ_REMOVE(&s->clients, c, entry);
 	s->nclients--;
+	event_free(c->timer);
 	bufferevent_free(c->bev);
 	free(c);
 	if (s->shutting_down && s->nclients == 0)
@@ -176,7 +211,7 @@ server_client_free(struct client *c)
 
 /*
  * The lobby's send op: queue bytes on the bufferevent.  A peer that lets
- * more than SERVER_OUTPUT_MAX pile up is not reading: it is closed (and
+ * more than --max-output pile up is not reading: it is closed (and
  * leaves its match when it is freed), so output never grows without bound.
  */
 static void
@@ -186,7 +221,7 @@ server_client_send(struct client *c, const char *buf, size_t len)
 
 	if (len > 0 && bufferevent_write(c->bev, buf, len) == -1)
 		log_warn("client %llu: write failed", (unsigned long long)c->id);
-	if (evbuffer_get_length(out) > SERVER_OUTPUT_MAX &&
+	if (evbuffer_get_length(out) > c->server->output_max &&
 	    !(c->flags & CLIENT_CLOSING)) {
 		log_warn("client %llu: %s is not reading (%zu bytes pending), "
 		    "closing", (unsigned long long)c->id, c->addr,
@@ -208,6 +243,7 @@ server_client_close(struct client *c)
 
 	bufferevent_disable(c->bev, EV_READ);
 	evbuffer_drain(in, evbuffer_get_length(in));
+	evtimer_del(c->timer);
 	server_client_release_seat(c);
 	if (evbuffer_get_length(bufferevent_get_output(c->bev)) == 0)
 		server_client_linger(c);
@@ -240,31 +276,54 @@ server_client_drain(struct client *c)
 		server_client_free(c);
 }
 
-/* Input: hand each complete line to the session. */
+/*
+ * Input: hand the complete lines to conn.c.  When it stops at its bound
+ * with lines left, come back once the other connections have had a turn
+ * (a deferred callback runs in the next round of the loop).
+ */
 static void
 server_client_read_cb(struct bufferevent *bev, void *arg)
 {
 	struct client	*c = arg;
-	struct evbuffer	*in = bufferevent_get_input(bev);
-	char		 line[PROTO_SCAN_MAX];
-	size_t		 len;
 
 	if (c->flags & CLIENT_LINGER) {
 		server_client_drain(c);
 		return;
 	}
-	while (!(c->flags & CLIENT_CLOSING)) {
-		switch (framing_next_line(in, line, &len)) {
-		case PROTO_SCAN_MORE:
-			return;
-		case PROTO_SCAN_TOO_LONG:
-			session_too_long(c);	/* drains and stops reading */
-			return;
-		case PROTO_SCAN_LINE:
-			session_line(c, line, len);
-			break;
-		}
+	if (conn_input(c, bufferevent_get_input(bev)))
+		bufferevent_trigger(bev, EV_READ,
+		    BEV_TRIG_IGNORE_WATERMARKS | BEV_TRIG_DEFER_CALLBACKS);
+}
+
+/* The client's timer: run what is due, then aim at the next deadline. */
+static void
+server_client_timer_cb(evutil_socket_t fd, short what, void *arg)
+{
+	struct client	*c = arg;
+
+	(void)fd;
+	(void)what;
+	conn_timer(c);
+	server_client_rearm(c);
+}
+
+/* The lobby's timer op: aim the timer at the next deadline, or stop it. */
+static void
+server_client_rearm(struct client *c)
+{
+	int64_t		at = conn_next_deadline(c), ms;
+	struct timeval	tv;
+
+	if (at == 0) {
+		evtimer_del(c->timer);
+		return;
 	}
+	ms = at - server_client_now();
+	if (ms < 0)
+		ms = 0;
+	tv.tv_sec = (time_t)(ms / 1000);
+	tv.tv_usec = (suseconds_t)(ms % 1000) * 1000;
+	evtimer_add(c->timer, &tv);
 }
 
 /* Output drained: a closing client lingers now. */

@@ -209,7 +209,13 @@ server_init(struct server *s, const struct server_config *cfg)
 	TAILQ_INIT(&s->clients);
 	s->next_client_id = 1;
 	s->max_clients = cfg->max_clients;
-	lobby_init(&s->lobby, &server_client_ops, cfg->seed);
+	s->max_per_addr = cfg->max_per_addr;
+	s->output_max = cfg->output_max;
+	lobby_init(&s->lobby, &server_client_ops, &cfg->limits, cfg->seed);
+	if (addrtab_init(&s->peers) == -1) {
+		log_error("out of memory");
+		return (-1);
+	}
 	if ((s->base = event_base_new()) == NULL) {
 		log_error("event_base_new failed");
 		return (-1);
@@ -219,7 +225,8 @@ server_init(struct server *s, const struct server_config *cfg)
 	s->shutdown_timer = evtimer_new(s->base, server_deadline_cb, s);
 	s->accept_timer = evtimer_new(s->base, server_accept_resume_cb, s);
 	if (s->sigint == NULL || s->sigterm == NULL ||
-	    s->shutdown_timer == NULL || s->accept_timer == NULL || event_add(s->sigint, NULL) == -1 ||
+	    s->shutdown_timer == NULL || s->accept_timer == NULL ||
+	    event_add(s->sigint, NULL) == -1 ||
 	    event_add(s->sigterm, NULL) == -1)
 		return (-1);
 	return (server_listen(s, cfg));
@@ -270,6 +277,7 @@ server_free(struct server *s)
 	while ((c = TAILQ_FIRST(&s->clients)) != NULL)
 		server_client_free(c);
 	lobby_free(&s->lobby);
+	addrtab_free(&s->peers);
 	for (i = 0; i < s->nlisteners; i++)
 		evconnlistener_free(s->listeners[i]);
 	if (s->sigint != NULL)

@@ -8,13 +8,16 @@
 
 #include <stdint.h>
 
+#include "addrtab.h"
 #include "client.h"
 #include "lobby.h"
 
 #define SERVER_MAX_LISTENERS	8
 #define SERVER_BACKLOG		1024	/* listen(2) queue */
 #define SERVER_MAX_CLIENTS	10000	/* default --max-clients */
-#define SERVER_OUTPUT_MAX	65536	/* pending output: more = not reading */
+#define SERVER_MAX_PER_ADDR	64	/* default --max-per-addr */
+#define SERVER_OUTPUT_MAX	65536	/* default --max-output: pending more
+					   means the peer is not reading */
 #define SERVER_LINGER_MS	2000	/* draining input after the last line */
 #define SERVER_SHUTDOWN_MS	1000	/* the most a shutdown waits for peers */
 #define SERVER_ACCEPT_PAUSE_MS	100	/* listeners rest when out of fds */
@@ -28,6 +31,9 @@ struct server_config {
 	int		 port;
 	uint64_t	 seed;
 	unsigned	 max_clients;	/* players at once; more are refused */
+	unsigned	 max_per_addr;	/* players from one address; 0 = any */
+	size_t		 output_max;	/* pending output bytes per client */
+	struct lobby_limits limits;	/* time limits, rate limit */
 };
 
 struct server {
@@ -46,6 +52,9 @@ struct server {
 	unsigned		 nclients;	/* connections, refused too */
 	unsigned		 nplayers;	/* connections not refused */
 	unsigned		 max_clients;
+	unsigned		 max_per_addr;
+	size_t			 output_max;
+	struct addrtab		 peers;		/* players per address */
 	uint64_t		 next_client_id;
 };
 

@@ -1,9 +1,12 @@
 /*
  * session.c -- one connection's protocol life: the greeting, each line
- * parsed and dispatched, and leaving the game by any road.
+ * checked (HTTP, flood), parsed and dispatched, the clocks running out,
+ * and leaving the game by any road.
  */
+#include <stdio.h>
 #include <string.h>
 
+#include "clock.h"
 #include "cmd.h"
 #include "lobby.h"
 #include "log.h"
@@ -11,6 +14,9 @@
 #include "session.h"
 
 static void	session_detach(struct client *, enum proto_leave);
+static int	session_flooding(struct client *);
+static void	session_bye(struct client *, const char *);
+static void	session_fatal(struct client *, enum proto_error);
 
 /* A new connection: greet it and queue it for an opponent. */
 void
@@ -19,23 +25,28 @@ session_open(struct lobby *lobby, struct client *c)
 	char	buf[PROTO_OUT_MAX];
 
 	c->lobby = lobby;
+	ratelimit_init(&c->rate, lobby->limits.burst, lobby->ops->now());
+	c->abuse = c->rate;
 	log_info("client %llu: connect from %s", (unsigned long long)c->id,
 	    c->addr);
 	session_sendn(c, buf, proto_fmt_hello(buf, sizeof buf));
 	lobby_join(lobby, c);
 }
 
-/* The server is full: say so instead of HELLO, and close. */
+/*
+ * No room (SERVER_FULL, or TOO_MANY_CONNECTIONS from one address): say so
+ * instead of HELLO, and close.
+ */
 void
-session_refuse(struct lobby *lobby, struct client *c)
+session_refuse(struct lobby *lobby, struct client *c, enum proto_error why)
 {
 	char	buf[PROTO_OUT_MAX];
 
 	c->lobby = lobby;
-	log_warn("client %llu: refused %s: server full",
-	    (unsigned long long)c->id, c->addr);
-	session_sendn(c, buf, proto_fmt_error(buf, sizeof buf,
-	    PROTO_ESERVER_FULL));
+	log_warn("client %llu: refused %s: %s", (unsigned long long)c->id,
+	    c->addr, why == PROTO_ESERVER_FULL ? "server full" :
+	    "too many connections from its address");
+	session_sendn(c, buf, proto_fmt_error(buf, sizeof buf, why));
 	c->flags |= CLIENT_GONE;
 	session_close(c);
 }
@@ -64,6 +75,16 @@ session_line(struct client *c, const char *line, size_t len)
 
 	if (c->flags & CLIENT_CLOSING)
 		return;
+	if (c->lines++ == 0 && proto_is_http(line, len)) {
+		log_warn("client %llu: HTTP request from %s, closing",
+		    (unsigned long long)c->id, c->addr);
+		session_fatal(c, PROTO_ENOT_HTTP);
+		return;
+	}
+	if (session_flooding(c))
+		return;
+	if (c->flags & CLIENT_QUEUED)
+		clock_start(c, CLIENT_CLOCK_IDLE);	/* it is still there */
 	err = proto_parse(line, len, &cmd);
 	if (err == PROTO_ELINE_TOO_LONG) {
 		session_too_long(c);
@@ -75,18 +96,117 @@ session_line(struct client *c, const char *line, size_t len)
 		session_sendn(c, buf, proto_fmt_error(buf, sizeof buf, err));
 }
 
+/*
+ * The rate limit: a line over it is refused with RATE_LIMITED; refusals
+ * drain a second bucket of the same size, so a client that keeps sending
+ * faster than twice the rate for a while is closed.  1 = line dropped.
+ */
+static int
+session_flooding(struct client *c)
+{
+	const struct lobby_limits	*l = &c->lobby->limits;
+	int64_t				 now;
+	char				 buf[PROTO_OUT_MAX];
+
+	if (l->rate == 0)
+		return (0);
+	now = c->lobby->ops->now();
+	if (ratelimit_take(&c->rate, l->rate, l->burst, now))
+		return (0);
+	if (!ratelimit_take(&c->abuse, l->rate, l->burst, now)) {
+		log_warn("client %llu: %s keeps flooding, closing",
+		    (unsigned long long)c->id, c->addr);
+		session_detach(c, PROTO_LEAVE_DROP);
+		session_bye(c, "Too many commands. Goodbye.");
+		return (1);
+	}
+	session_sendn(c, buf, proto_fmt_error(buf, sizeof buf,
+	    PROTO_ERATE_LIMITED));
+	return (1);
+}
+
+/* An error that ends the connection: say why, leave, close. */
+static void
+session_fatal(struct client *c, enum proto_error err)
+{
+	char	buf[PROTO_OUT_MAX];
+
+	session_sendn(c, buf, proto_fmt_error(buf, sizeof buf, err));
+	session_detach(c, PROTO_LEAVE_DROP);
+	session_close(c);
+}
+
+/* BYE with a reason, then close. */
+static void
+session_bye(struct client *c, const char *text)
+{
+	char	buf[PROTO_OUT_MAX];
+
+	session_sendn(c, buf, proto_fmt_bye(buf, sizeof buf, text));
+	session_close(c);
+}
+
 /* A line over the limit: say why, then close. */
 void
 session_too_long(struct client *c)
 {
-	char	buf[PROTO_OUT_MAX];
-
 	log_info("client %llu: line too long from %s, closing",
 	    (unsigned long long)c->id, c->addr);
-	session_sendn(c, buf, proto_fmt_error(buf, sizeof buf,
-	    PROTO_ELINE_TOO_LONG));
-	session_detach(c, PROTO_LEAVE_DROP);
-	session_close(c);
+	session_fatal(c, PROTO_ELINE_TOO_LONG);
+}
+
+/* A line begun and not finished in time (slowloris): say why, close. */
+void
+session_line_timeout(struct client *c)
+{
+	log_info("client %llu: unfinished line from %s timed out, closing",
+	    (unsigned long long)c->id, c->addr);
+	session_fatal(c, PROTO_ELINE_TIMEOUT);
+}
+
+/* A third of the mover's time is left: tell it how much. */
+void
+session_clock_warn(struct client *c, int64_t left_ms)
+{
+	char		buf[PROTO_OUT_MAX], text[64];
+	long long	secs = (left_ms + 999) / 1000;
+
+	snprintf(text, sizeof text, "You have %lld second%s left to move.",
+	    secs, secs == 1 ? "" : "s");
+	session_sendn(c, buf, proto_fmt_info(buf, sizeof buf, text));
+}
+
+/*
+ * A clock ran out.  The mover loses by forfeit and goes; no answer to
+ * AGAIN? counts as no; a player idle in the queue goes.
+ */
+void
+session_clock_out(struct client *c, enum client_clock kind)
+{
+	static const char *const	 what[] = {
+		[CLIENT_CLOCK_TURN] = "did not move in time",
+		[CLIENT_CLOCK_AGAIN] = "did not answer AGAIN? in time",
+		[CLIENT_CLOCK_IDLE] = "was idle in the queue too long",
+	};
+
+	if (kind == CLIENT_CLOCK_NONE)
+		return;
+	log_info("client %llu: %s %s, closing", (unsigned long long)c->id,
+	    c->addr, what[kind]);
+	switch (kind) {
+	case CLIENT_CLOCK_TURN:
+		session_detach(c, PROTO_LEAVE_TIMEOUT);
+		session_bye(c, "You ran out of time.");
+		break;
+	case CLIENT_CLOCK_AGAIN:
+		session_bye(c, "No answer in time, taken as no. "
+		    "Thank you for playing!");
+		break;
+	default:
+		session_bye(c, "Nobody came to play in time. "
+		    "Please try again later.");
+		break;
+	}
 }
 
 /* Leave the queue or the match, once; the opponent is told. */
@@ -96,6 +216,7 @@ session_detach(struct client *c, enum proto_leave why)
 	if (c->flags & CLIENT_GONE)
 		return;
 	lobby_leave(c->lobby, c);
+	clock_stop(c);
 	if (c->match != NULL)
 		match_leave(c, why);
 	c->flags |= CLIENT_GONE;

@@ -6,14 +6,18 @@
 #define SESSION_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "client.h"
 #include "lobby.h"
 
 void	session_open(struct lobby *, struct client *);
-void	session_refuse(struct lobby *, struct client *);
+void	session_refuse(struct lobby *, struct client *, enum proto_error);
 void	session_line(struct client *, const char *, size_t);
 void	session_too_long(struct client *);
+void	session_line_timeout(struct client *);
+void	session_clock_warn(struct client *, int64_t);
+void	session_clock_out(struct client *, enum client_clock);
 void	session_lost(struct client *);
 void	session_shutdown(struct client *);
 void	session_sendn(struct client *, const char *, int);

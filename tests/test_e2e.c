@@ -1763,8 +1763,9 @@ test_e2e_garbage_bytes_do_not_disturb_others(void **state)
 	static const char	*script[] = {
 		"B2", "A1", "C1", "A3", "A2", "C2", "B1", "B3", "C3"
 	};
+	static const char *const args[] = { "--rate-limit", "0", NULL };
 	struct e2e		*e = *state;
-	struct tttd_proc	*tp = e2e_server(e, NULL);
+	struct tttd_proc	*tp = e2e_server(e, args);	/* >100 lines */
 	struct game		 g, gg;
 	struct conn		*g1, *g2;
 	struct timeval		 tv = { 2, 0 };
@@ -1828,8 +1829,9 @@ test_e2e_fifty_concurrent_matches(void **state)
 	static const char	*scripts[] = {
 		S_FIRST_WINS, S_SECOND_WINS, S_TIE
 	};
+	static const char *const args[] = { "--max-per-addr", "0", NULL };
 	struct e2e		*e = *state;
-	struct tttd_proc	*tp = e2e_server(e, NULL);
+	struct tttd_proc	*tp = e2e_server(e, args);	/* 100 clients */
 	struct game		*g;
 	char			 words[50][9][3];
 	int			 nmoves[50], done[50];

@@ -110,14 +110,17 @@ limits_pair(struct limits *l, struct conn **x, struct conn **o)
 static void
 test_limits_non_reader_is_dropped(void **state)
 {
-	struct limits	*l = *state;
-	struct conn	*x, *o;
-	char		 chunk[5 * 1000], line[512];
-	long		 rss0, rss1, deadline;
-	size_t		 sent = 0;
-	int		 i;
+	/* Off, so that the output cap is what stops the flood. */
+	static const char *const	 extra[] = { "--rate-limit", "0", NULL };
+	struct limits			*l = *state;
+	struct conn			*x, *o;
+	char				 chunk[5 * 1000], line[512];
+	char				 log[16384];
+	long				 rss0, rss1, deadline;
+	size_t				 sent = 0;
+	int				 i;
 
-	assert_int_equal(harness_start(&l->srv, NULL), 0);
+	assert_int_equal(harness_start(&l->srv, extra), 0);
 	limits_pair(l, &x, &o);
 	rss0 = harness_rss_kb(&l->srv);
 	for (i = 0; i < 1000; i++)
@@ -138,6 +141,9 @@ test_limits_non_reader_is_dropped(void **state)
 	expect_skip_to(o, "RESULT FORFEIT ", line, sizeof line);
 	assert_string_equal(line,
 	    "RESULT FORFEIT O p2 p1 lost the connection. p2 wins!");
+	harness_log(&l->srv, log, sizeof log);
+	if (strstr(log, "is not reading") == NULL)
+		fail_msg("the output cap did not fire:\n%s", log);
 	/*
 	 * Unbounded, the replies would take hundreds of MiB; the bound leaves
 	 * room for allocator and sanitizer (ASan quarantine) slack.

@@ -1,0 +1,81 @@
+/*
+ * clock.c -- a player's clock.  At most one runs at a time: the mover's in
+ * a game, each unanswered player's after RESULT, a queued player's while
+ * it waits.  The transport is told (the timer op) whenever the next
+ * deadline moves, and calls back through conn_timer when it is due.
+ */
+#include "clock.h"
+#include "lobby.h"
+#include "session.h"
+
+/* Start (or restart) a clock; a limit of 0 means no clock at all. */
+void
+clock_start(struct client *c, enum client_clock kind)
+{
+	const struct lobby_limits	*l = &c->lobby->limits;
+	int64_t				 ms = 0, now;
+
+	switch (kind) {
+	case CLIENT_CLOCK_IDLE:
+		ms = l->idle_ms;
+		break;
+	case CLIENT_CLOCK_TURN:
+		ms = l->turn_ms;
+		break;
+	case CLIENT_CLOCK_AGAIN:
+		ms = l->again_ms;
+		break;
+	case CLIENT_CLOCK_NONE:
+		break;
+	}
+	if (ms <= 0) {
+		clock_stop(c);
+		return;
+	}
+	now = c->lobby->ops->now();
+	c->clock = kind;
+	c->clock_end = now + ms;
+	/* The mover is warned when two thirds of its time are gone. */
+	c->clock_warn = kind == CLIENT_CLOCK_TURN ? now + ms * 2 / 3 : 0;
+	c->lobby->ops->timer(c);
+}
+
+/* Stop the clock, if one runs. */
+void
+clock_stop(struct client *c)
+{
+	if (c->clock == CLIENT_CLOCK_NONE)
+		return;
+	c->clock = CLIENT_CLOCK_NONE;
+	c->clock_end = c->clock_warn = 0;
+	c->lobby->ops->timer(c);
+}
+
+/* When the clock next wants attention, in ms; 0 when none runs. */
+int64_t
+clock_next(const struct client *c)
+{
+	if (c->clock == CLIENT_CLOCK_NONE)
+		return (0);
+	return (c->clock_warn != 0 ? c->clock_warn : c->clock_end);
+}
+
+/* The time is now: warn the mover, or let the session act on a clock out. */
+void
+clock_expire(struct client *c, int64_t now)
+{
+	enum client_clock	kind = c->clock;
+
+	if (kind == CLIENT_CLOCK_NONE)
+		return;
+	if (now < c->clock_end) {
+		if (c->clock_warn != 0 && now >= c->clock_warn) {
+			c->clock_warn = 0;
+			session_clock_warn(c, c->clock_end - now);
+			c->lobby->ops->timer(c);
+		}
+		return;
+	}
+	clock_stop(c);
+	session_clock_out(c, kind);
+}

@@ -1,0 +1,17 @@
+/*
+ * clock.h -- a player's clock: the time it has to move, to answer AGAIN?,
+ * or to say something while it waits in the queue.
+ */
+#ifndef CLOCK_H
+#define CLOCK_H
+
+#include <stdint.h>
+
+#include "client.h"
+
+void	clock_start(struct client *, enum client_clock);
+void	clock_stop(struct client *);
+int64_t	clock_next(const struct client *);
+void	clock_expire(struct client *, int64_t);
+
+#endif /* CLOCK_H */

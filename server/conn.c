@@ -1,0 +1,99 @@
+/*
+ * conn.c -- a connection's input, free of sockets.
+ *
+ * Fairness: one call handles at most CONN_LINES_PER_CALL lines, so that a
+ * client that pipelines a burst cannot hold the event loop; the caller
+ * comes back for the rest once the others have had their turn.
+ *
+ * Slowloris: a line that was begun must end within the line limit,
+ * counted from its first byte by a deadline of our own (a read timeout
+ * would restart with every byte, and a drip of one byte a second would
+ * hold the connection forever).
+ */
+#include <event2/buffer.h>
+
+#include "clock.h"
+#include "conn.h"
+#include "framing.h"
+#include "lobby.h"
+#include "session.h"
+
+static void	conn_partial(struct client *, size_t);
+
+/* Start or end the partial-line deadline after the input was framed. */
+static void
+conn_partial(struct client *c, size_t pending)
+{
+	struct lobby	*lobby = c->lobby;
+
+	if (pending == 0 || lobby->limits.line_ms <= 0) {
+		if (c->line_deadline != 0) {
+			c->line_deadline = 0;
+			lobby->ops->timer(c);
+		}
+		return;
+	}
+	if (c->line_deadline == 0) {
+		c->line_deadline = lobby->ops->now() + lobby->limits.line_ms;
+		lobby->ops->timer(c);
+	}
+}
+
+/*
+ * Hand the complete lines in the buffer to the session.  Returns 1 when it
+ * stopped at the per-call bound with more to do (call again later), else 0.
+ */
+int
+conn_input(struct client *c, struct evbuffer *in)
+{
+	char	line[PROTO_SCAN_MAX];
+	size_t	len;
+	int	n;
+
+	for (n = 0; !(c->flags & CLIENT_CLOSING); n++) {
+		if (n == CONN_LINES_PER_CALL)
+			return (1);
+		switch (framing_next_line(in, line, &len)) {
+		case PROTO_SCAN_MORE:
+			conn_partial(c, evbuffer_get_length(in));
+			return (0);
+		case PROTO_SCAN_TOO_LONG:
+			session_too_long(c);	/* closes: input is dropped */
+			return (0);
+		case PROTO_SCAN_LINE:
+			c->line_deadline = 0;	/* the next one starts afresh */
+			session_line(c, line, len);
+			break;
+		}
+	}
+	return (0);
+}
+
+/* A deadline may have passed: a line left unfinished, or a clock. */
+void
+conn_timer(struct client *c)
+{
+	int64_t	now = c->lobby->ops->now();
+
+	if (c->flags & CLIENT_CLOSING)
+		return;
+	if (c->line_deadline != 0 && now >= c->line_deadline) {
+		c->line_deadline = 0;
+		session_line_timeout(c);
+		return;
+	}
+	clock_expire(c, now);
+}
+
+/* The next deadline of a connection in ms, 0 when it has none. */
+int64_t
+conn_next_deadline(const struct client *c)
+{
+	int64_t	clock = clock_next(c), line = c->line_deadline;
+
+	if (c->flags & CLIENT_CLOSING)
+		return (0);
+	if (clock == 0 || (line != 0 && line < clock))
+		return (line);
+	return (clock);
+}

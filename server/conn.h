@@ -1,0 +1,24 @@
+/*
+ * conn.h -- a connection's input, free of sockets: lines taken off a
+ * libevent buffer into the session, a bound on lines per call, the
+ * partial-line deadline, and the deadlines' timer.
+ *
+ * The daemon calls these from its bufferevent and timer callbacks; the
+ * fuzzer calls them with buffers it fills itself.
+ */
+#ifndef CONN_H
+#define CONN_H
+
+#include <stdint.h>
+
+#include "client.h"
+
+#define CONN_LINES_PER_CALL	16	/* then other connections get a turn */
+
+struct evbuffer;
+
+int	conn_input(struct client *, struct evbuffer *);
+void	conn_timer(struct client *);
+int64_t	conn_next_deadline(const struct client *);
+
+#endif /* CONN_H */
