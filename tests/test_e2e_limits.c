@@ -1,11 +1,18 @@
 /*
  * test_e2e_limits.c -- the real tttd under pressure from its own peers:
  * a client that never reads, a client that half-closes, a seat given back
- * the moment its player leaves, and a server out of descriptors.
+ * the moment its player leaves, a server out of descriptors, and each
+ * limit and time limit of docs/operations.md tripped over real sockets.
+ *
+ * The logic behind the time limits is tested on a fake clock in
+ * test_session.c; here short limits show that the daemon wires it up.
  */
 #include <sys/socket.h>
 #include <sys/types.h>
 #include <sys/wait.h>
+
+#include <netinet/in.h>
+#include <arpa/inet.h>
 
 #include <errno.h>
 #include <signal.h>
@@ -24,6 +31,8 @@
 #include "harness.h"
 
 #define LIMITS_CONNS	128
+#define LIMITS_TEST(f) \
+	cmocka_unit_test_setup_teardown(f, limits_setup, limits_teardown)
 
 /* Per-test fixture: one server and the test's connections. */
 struct limits {
@@ -223,7 +232,8 @@ test_limits_seat_freed_on_quit(void **state)
 static void
 test_limits_out_of_descriptors(void **state)
 {
-	static const char *const	 extra[] = { "--max-clients", "40", NULL };
+	static const char *const	 extra[] = { "--max-clients", "40",
+					    "--max-per-addr", "0", NULL };
 	struct limits			*l = *state;
 	struct conn			*x, *o, *c;
 	char				 log[65536], *p;
@@ -284,6 +294,331 @@ test_limits_out_of_descriptors(void **state)
 	limits_stop(l);
 }
 
+/* A connection from another loopback address, 127.0.0.2. */
+static struct conn *
+limits_connect_from2(struct limits *l)
+{
+	struct sockaddr_in	 sin;
+	struct conn		*c;
+
+	assert_true(l->nconns < LIMITS_CONNS);
+	c = &l->conns[l->nconns++];
+	memset(c, 0, sizeof *c);
+	assert_true((c->fd = socket(AF_INET, SOCK_STREAM, 0)) != -1);
+	memset(&sin, 0, sizeof sin);
+	sin.sin_family = AF_INET;
+	sin.sin_addr.s_addr = inet_addr("127.0.0.2");
+	if (bind(c->fd, (struct sockaddr *)&sin, sizeof sin) == -1)
+		fail_msg("bind 127.0.0.2: %s", strerror(errno));
+	sin.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	sin.sin_port = htons((uint16_t)l->srv.port);
+	if (connect(c->fd, (struct sockaddr *)&sin, sizeof sin) == -1)
+		fail_msg("connect from 127.0.0.2: %s", strerror(errno));
+	return (c);
+}
+
+/* The server's log so far must hold the text. */
+static void
+limits_logged(struct limits *l, const char *text)
+{
+	char	log[65536];
+	long	deadline = harness_now_ms() + HARNESS_TIMEOUT_MS;
+	size_t	len = 0;
+
+	while (harness_now_ms() < deadline) {
+		len += harness_log(&l->srv, log + len, sizeof log - len);
+		if (strstr(log, text) != NULL)
+			return;
+		if (len + 1 >= sizeof log)
+			len = 0;
+		usleep(20 * 1000);
+	}
+	fail_msg("the log never said \"%s\"", text);
+}
+
+/* --max-per-addr: one more from the address is refused, others are not. */
+static void
+test_limits_per_address_cap(void **state)
+{
+	static const char *const	 extra[] = { "--max-per-addr", "2",
+					    NULL };
+	struct limits			*l = *state;
+	struct conn			*x, *o, *c;
+
+	assert_int_equal(harness_start(&l->srv, extra), 0);
+	limits_pair(l, &x, &o);
+	c = limits_connect(l);
+	expect_event(c, "ERR TOO_MANY_CONNECTIONS Too many connections from "
+	    "your address. Please try again later.");
+	assert_true(conn_wait_closed(c, HARNESS_TIMEOUT_MS));
+	limits_logged(l, "too many connections from its address");
+	/* Another address is not affected. */
+	c = limits_connect_from2(l);
+	expect_prefix(c, "HELLO ");
+	/* A slot of the address frees as soon as its player leaves. */
+	conn_send(x, "QUIT");
+	expect_skip_to(x, "BYE Thank you for playing!", NULL, 0);
+	c = limits_connect(l);
+	expect_prefix(c, "HELLO ");
+	limits_stop(l);
+}
+
+/* --rate-limit: over it, RATE_LIMITED; kept up, BYE and close. */
+static void
+test_limits_rate_limit(void **state)
+{
+	static const char *const	 extra[] = { "--rate-limit", "1",
+					    "--rate-burst", "5", NULL };
+	struct limits			*l = *state;
+	struct conn			*x, *o;
+	int				 i;
+
+	assert_int_equal(harness_start(&l->srv, extra), 0);
+	limits_pair(l, &x, &o);
+	expect_skip_to(o, "TURN ", NULL, 0);
+	/* 5 pass, 5 are refused (the refusals' own burst), the 11th ends. */
+	assert_int_equal(conn_write(x, "PING\nPING\nPING\nPING\nPING\n"
+	    "PING\nPING\nPING\nPING\nPING\nPING\nPING\n", 60), 0);
+	for (i = 0; i < 5; i++)
+		expect_skip_to(x, "OK PONG", NULL, 0);
+	for (i = 0; i < 5; i++)
+		expect_event(x, "ERR RATE_LIMITED Too many commands. "
+		    "Please slow down.");
+	expect_event(x, "BYE Too many commands. Goodbye.");
+	assert_true(conn_wait_closed(x, HARNESS_TIMEOUT_MS));
+	expect_event(o, "RESULT FORFEIT O p2 p1 lost the connection. "
+	    "p2 wins!");
+	limits_logged(l, "keeps flooding, closing");
+	limits_stop(l);
+}
+
+/* Fairness: a pipelined burst is handled in slices, and all of it. */
+static void
+test_limits_pipelined_burst_all_answered(void **state)
+{
+	static const char *const	 extra[] = { "--rate-limit", "0", NULL };
+	struct limits			*l = *state;
+	struct conn			*c, *d;
+	static char			 burst[5 * 2000];
+	char				 line[512];
+	int				 i, n = 0;
+
+	assert_int_equal(harness_start(&l->srv, extra), 0);
+	c = limits_connect(l);
+	expect_prefix(c, "HELLO ");
+	expect_event(c, "WAIT Waiting for an opponent...");
+	for (i = 0; i < 2000; i++)
+		memcpy(burst + 5 * i, "PING\n", 5);
+	assert_int_equal(conn_write(c, burst, sizeof burst), 0);
+	/* Meanwhile another client is served (and paired with c). */
+	d = limits_connect(l);
+	expect_prefix(d, "HELLO ");
+	while (n < 2000 && conn_line(c, line, sizeof line,
+	    HARNESS_TIMEOUT_MS) >= 0) {
+		if (strncmp(line, "ERR ", 4) == 0)
+			fail_msg("\"%s\" after %d PONGs", line, n);
+		if (strcmp(line, "OK PONG") == 0)
+			n++;
+	}
+	assert_int_equal(n, 2000);
+	limits_stop(l);
+}
+
+/* Slowloris: one byte every 300 ms never finishes a line; closed. */
+static void
+test_limits_slowloris(void **state)
+{
+	static const char *const	 extra[] = { "--line-timeout", "1",
+					    NULL };
+	struct limits			*l = *state;
+	struct conn			*x, *o;
+	char				 line[512];
+	long				 t0, t;
+	int				 n;
+
+	assert_int_equal(harness_start(&l->srv, extra), 0);
+	limits_pair(l, &x, &o);
+	expect_skip_to(x, "TURN ", NULL, 0);
+	t0 = harness_now_ms();
+	for (;;) {
+		if (conn_write(x, "P", 1) != 0)
+			break;
+		n = conn_line(x, line, sizeof line, 300);
+		if (n >= 0 && line[0] != ' ' && strncmp(line, "BOARD", 5) &&
+		    strncmp(line, "TURN", 4) && strncmp(line, "START", 5))
+			break;
+		if (harness_now_ms() - t0 > 4 * 1000)
+			fail_msg("a drip of bytes held the line for 4 s");
+	}
+	t = harness_now_ms() - t0;
+	assert_string_equal(line, "ERR LINE_TIMEOUT Your line was not "
+	    "finished in time. Goodbye.");
+	if (t < 900)
+		fail_msg("closed after %ld ms, before the 1 s limit", t);
+	assert_true(conn_wait_closed(x, HARNESS_TIMEOUT_MS));
+	expect_skip_to(o, "RESULT FORFEIT ", line, sizeof line);
+	assert_string_equal(line, "RESULT FORFEIT O p2 p1 lost the "
+	    "connection. p2 wins!");
+	limits_logged(l, "unfinished line from 127.0.0.1");
+	limits_stop(l);
+}
+
+/* --turn-timeout: a warning at two thirds, then a forfeit and BYE. */
+static void
+test_limits_turn_timeout(void **state)
+{
+	static const char *const	 extra[] = { "--turn-timeout", "1.5",
+					    NULL };
+	struct limits			*l = *state;
+	struct conn			*x, *o, *mover, *other;
+	char				 line[512], want[128];
+	const char			*mname, *oname, *osym;
+
+	assert_int_equal(harness_start(&l->srv, extra), 0);
+	limits_pair(l, &x, &o);
+	expect_skip_to(x, "TURN ", line, sizeof line);
+	mover = strstr(line, "Enter your move") != NULL ? x : o;
+	other = mover == x ? o : x;
+	mname = mover == x ? "p1" : "p2";
+	oname = mover == x ? "p2" : "p1";
+	osym = mover == x ? "O" : "X";
+	expect_skip_to(mover, "INFO ", line, sizeof line);
+	assert_string_equal(line, "INFO You have 1 second left to move.");
+	expect_event(mover, "BYE You ran out of time.");
+	assert_true(conn_wait_closed(mover, HARNESS_TIMEOUT_MS));
+	snprintf(want, sizeof want, "RESULT FORFEIT %s %s %s ran out of "
+	    "time. %s wins!", osym, oname, mname, oname);
+	expect_skip_to(other, "RESULT ", line, sizeof line);
+	assert_string_equal(line, want);
+	expect_prefix(other, "AGAIN? ");
+	limits_logged(l, "did not move in time");
+	limits_stop(l);
+}
+
+/* --again-timeout: silence is no; the one who said yes queues again. */
+static void
+test_limits_again_timeout(void **state)
+{
+	static const char *const	 extra[] = { "--again-timeout", "1",
+					    "--seed", "1", NULL };
+	struct limits			*l = *state;
+	struct conn			*x, *o, *p[2];
+	char				 line[512];
+	static const char		*moves[] = { "B1", "A1", "B2", "A2",
+					    "B3" };
+	int				 i;
+
+	assert_int_equal(harness_start(&l->srv, extra), 0);
+	limits_pair(l, &x, &o);
+	expect_skip_to(x, "TURN ", line, sizeof line);
+	p[0] = strstr(line, "Enter your move") != NULL ? x : o;
+	p[1] = p[0] == x ? o : x;
+	for (i = 0; i < 5; i++) {
+		conn_send(p[i % 2], moves[i]);
+		expect_skip_to(p[i % 2], "OK MOVE", NULL, 0);
+	}
+	expect_skip_to(p[0], "AGAIN? ", NULL, 0);
+	expect_skip_to(p[1], "AGAIN? ", NULL, 0);
+	conn_send(p[0], "y");
+	expect_event(p[0], "OK AGAIN y");
+	expect_prefix(p[0], "WAIT ");
+	expect_event(p[1], "BYE No answer in time, taken as no. Thank you "
+	    "for playing!");
+	assert_true(conn_wait_closed(p[1], HARNESS_TIMEOUT_MS));
+	expect_prefix(p[0], "INFO ");
+	expect_event(p[0], "WAIT Waiting for an opponent...");
+	limits_logged(l, "did not answer AGAIN? in time");
+	limits_stop(l);
+}
+
+/* --idle-timeout: alone in the queue and silent; BYE. */
+static void
+test_limits_idle_timeout(void **state)
+{
+	static const char *const	 extra[] = { "--idle-timeout", "1",
+					    NULL };
+	struct limits			*l = *state;
+	struct conn			*c;
+	long				 t0;
+
+	assert_int_equal(harness_start(&l->srv, extra), 0);
+	c = limits_connect(l);
+	expect_prefix(c, "HELLO ");
+	expect_event(c, "WAIT Waiting for an opponent...");
+	t0 = harness_now_ms();
+	/* Talking keeps it in the queue past the limit... */
+	while (harness_now_ms() - t0 < 1500) {
+		usleep(400 * 1000);
+		conn_send(c, "PING");
+		expect_event(c, "OK PONG");
+	}
+	/* ... silence does not. */
+	expect_event(c, "BYE Nobody came to play in time. Please try again "
+	    "later.");
+	assert_true(conn_wait_closed(c, HARNESS_TIMEOUT_MS));
+	limits_logged(l, "was idle in the queue too long");
+	limits_stop(l);
+}
+
+/* An HTTP request as the first line: NOT_HTTP and close, headers unread. */
+static void
+test_limits_http_request(void **state)
+{
+	struct limits	*l = *state;
+	struct conn	*c;
+
+	assert_int_equal(harness_start(&l->srv, NULL), 0);
+	c = limits_connect(l);
+	expect_prefix(c, "HELLO ");
+	expect_event(c, "WAIT Waiting for an opponent...");
+	conn_write(c, "GET / HTTP/1.1\r\nHost: localhost:4000\r\n"
+	    "User-Agent: curl/7.88\r\n\r\n", 63);
+	expect_event(c, "ERR NOT_HTTP This is a Tic Tac Toe server, not a "
+	    "web server. Goodbye.");
+	assert_true(conn_wait_closed(c, HARNESS_TIMEOUT_MS));
+	limits_logged(l, "HTTP request from 127.0.0.1");
+	limits_stop(l);
+}
+
+/*
+ * Input hygiene: control bytes, ESC, NUL, lone CR and high bytes are
+ * refused line by line, never reach the opponent, and leave the
+ * connection usable.
+ */
+static void
+test_limits_no_escape_reaches_opponent(void **state)
+{
+	static const struct {
+		const char	*bytes;
+		size_t		 len;
+	} bad[] = {
+		{ "NAME \x1b[31mEvil\n", 15 },
+		{ "NAME Ev\0il\n", 11 },
+		{ "NAME Ev\ril\n", 11 },
+		{ "NAME \xc3\xa9ve\n", 11 },
+		{ "NAME \x07\x08\n", 8 },
+		{ "\x7f\n", 2 },
+	};
+	struct limits	*l = *state;
+	struct conn	*x, *o;
+	size_t		 i;
+
+	assert_int_equal(harness_start(&l->srv, NULL), 0);
+	limits_pair(l, &x, &o);
+	expect_skip_to(o, "TURN ", NULL, 0);
+	expect_skip_to(x, "TURN ", NULL, 0);
+	for (i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		assert_int_equal(conn_write(x, bad[i].bytes, bad[i].len), 0);
+		expect_event(x, "ERR BAD_CHAR Only printable ASCII is "
+		    "accepted.");
+	}
+	assert_true(conn_quiet(o, 200));
+	conn_send(x, "NAME Eve");
+	expect_event(x, "OK NAME Eve");
+	expect_event(o, "INFO p1 is now known as Eve.");
+	limits_stop(l);
+}
+
 int
 main(void)
 {
@@ -300,6 +635,15 @@ main(void)
 		cmocka_unit_test_setup_teardown(
 		    test_limits_out_of_descriptors, limits_setup,
 		    limits_teardown),
+		LIMITS_TEST(test_limits_per_address_cap),
+		LIMITS_TEST(test_limits_rate_limit),
+		LIMITS_TEST(test_limits_pipelined_burst_all_answered),
+		LIMITS_TEST(test_limits_slowloris),
+		LIMITS_TEST(test_limits_turn_timeout),
+		LIMITS_TEST(test_limits_again_timeout),
+		LIMITS_TEST(test_limits_idle_timeout),
+		LIMITS_TEST(test_limits_http_request),
+		LIMITS_TEST(test_limits_no_escape_reaches_opponent),
 	};
 
 	return (cmocka_run_group_tests(tests, NULL, NULL));
