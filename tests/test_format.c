@@ -209,6 +209,30 @@ static const struct fmt_case cases[] = {
 	      "later.\r\n",
 	  .ev = { .kind = PROTO_EV_ERR, .error = PROTO_ESERVER_FULL,
 	      .text = "The server is full. Please try again later." } },
+	{ .what = "err too many connections", .kind = F_ERROR,
+	  .err = PROTO_ETOO_MANY_CONNECTIONS,
+	  .want = "ERR TOO_MANY_CONNECTIONS Too many connections from your "
+	      "address. Please try again later.\r\n",
+	  .ev = { .kind = PROTO_EV_ERR, .error = PROTO_ETOO_MANY_CONNECTIONS,
+	      .text = "Too many connections from your address. Please try "
+	      "again later." } },
+	{ .what = "err rate limited", .kind = F_ERROR,
+	  .err = PROTO_ERATE_LIMITED,
+	  .want = "ERR RATE_LIMITED Too many commands. Please slow down.\r\n",
+	  .ev = { .kind = PROTO_EV_ERR, .error = PROTO_ERATE_LIMITED,
+	      .text = "Too many commands. Please slow down." } },
+	{ .what = "err line timeout", .kind = F_ERROR,
+	  .err = PROTO_ELINE_TIMEOUT,
+	  .want = "ERR LINE_TIMEOUT Your line was not finished in time. "
+	      "Goodbye.\r\n",
+	  .ev = { .kind = PROTO_EV_ERR, .error = PROTO_ELINE_TIMEOUT,
+	      .text = "Your line was not finished in time. Goodbye." } },
+	{ .what = "err not http", .kind = F_ERROR, .err = PROTO_ENOT_HTTP,
+	  .want = "ERR NOT_HTTP This is a Tic Tac Toe server, not a web "
+	      "server. Goodbye.\r\n",
+	  .ev = { .kind = PROTO_EV_ERR, .error = PROTO_ENOT_HTTP,
+	      .text = "This is a Tic Tac Toe server, not a web server. "
+	      "Goodbye." } },
 
 	{ .what = "wait queue", .kind = F_WAIT, .a = NULL,
 	  .want = "WAIT Waiting for an opponent...\r\n",

@@ -551,6 +551,36 @@ test_parse_scan_then_parse_limit(void **state)
 }
 
 /* Run the parse tests. */
+/* HTTP request lines, as browsers and cross-protocol attacks send them. */
+static void
+test_parse_http(void **state)
+{
+	static const char *const	yes[] = {
+		"GET / HTTP/1.1", "GET / HTTP/1.1\r", "POST /x HTTP/1.0",
+		"HEAD /", "OPTIONS * HTTP/1.1", "PRI * HTTP/2.0",
+		"CONNECT example.com:443 HTTP/1.1", "FOO /bar HTTP/1.1",
+		"PUT  /a\tHTTP/1.1", "DELETE /",
+	};
+	static const char *const	no[] = {
+		"", "GET", "get / http/1.1", "MOVE B2", "PING", "B2", "y",
+		"NAME GET", "HELP me", "a b HTTP/", "a b c HTTP/1.1",
+		"Host: example.com",
+	};
+	size_t				i;
+
+	(void)state;
+	for (i = 0; i < sizeof yes / sizeof yes[0]; i++) {
+		if (!proto_is_http(yes[i], strlen(yes[i])))
+			fail_msg("\"%s\" is HTTP", yes[i]);
+	}
+	for (i = 0; i < sizeof no / sizeof no[0]; i++) {
+		if (proto_is_http(no[i], strlen(no[i])))
+			fail_msg("\"%s\" is not HTTP", no[i]);
+	}
+	/* Never reads past the length. */
+	assert_false(proto_is_http("GET / HTTP/1.1", 3));
+}
+
 int
 main(void)
 {
@@ -572,6 +602,7 @@ main(void)
 		cmocka_unit_test(test_parse_error_precedence),
 		cmocka_unit_test(test_parse_scan),
 		cmocka_unit_test(test_parse_scan_then_parse_limit),
+		cmocka_unit_test(test_parse_http),
 	};
 
 	return (cmocka_run_group_tests(tests, NULL, NULL));
