@@ -2098,7 +2098,7 @@ test_e2e_command_line(void **state)
 
 	rc = harness_run(version, out, sizeof out, HARNESS_TIMEOUT_MS);
 	assert_int_equal(rc, 0);
-	if (strncmp(out, "tttd 1.0.0", 10) != 0 ||
+	if (strncmp(out, "tttd 1.1.0", 10) != 0 ||
 	    (out[10] != '\n' && out[10] != ' '))
 		fail_msg("--version printed \"%s\"", out);
 

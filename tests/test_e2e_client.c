@@ -986,7 +986,7 @@ test_client_arguments(void **state)
 	assert_non_null(strstr(pl.errbuf, "unknown option --colour"));
 	player_start(version, INPUT_PIPE);
 	assert_int_equal(player_end(), 0);
-	assert_string_equal(pl.outbuf, "ttt-client 1.0.0\n");
+	assert_string_equal(pl.outbuf, "ttt-client 1.1.0\n");
 	player_start(help, INPUT_PIPE);
 	assert_int_equal(player_end(), 0);
 	output_has("usage: ttt-client HOST PORT");
