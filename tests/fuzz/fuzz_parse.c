@@ -1,0 +1,395 @@
+/*
+ * fuzz_parse.c -- libFuzzer harness for the protocol parsers: proto_scan,
+ * proto_parse, proto_name_valid, proto_is_http and proto_event_parse on
+ * arbitrary bytes, checked against small independent models, with every
+ * accepted command formatted by proto_fmt_ok and parsed back as a server
+ * line.
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "proto.h"
+
+#define CHECK(e) do {							\
+	if (!(e)) {							\
+		fprintf(stderr, "%s:%d: invariant failed: %s\n",	\
+		    __FILE__, __LINE__, #e);				\
+		abort();						\
+	}								\
+} while (0)
+
+#define FUZZ_MAX_WORDS	4
+
+struct fuzz_word {
+	const char	*p;
+	size_t		 len;
+};
+
+int		LLVMFuzzerTestOneInput(const uint8_t *, size_t);
+
+static char	*fuzz_dup(const char *, size_t);
+static int	 fuzz_ieq(const struct fuzz_word *, const char *);
+static size_t	 fuzz_words(const char *, size_t, struct fuzz_word *);
+static int	 fuzz_name_model(const char *, size_t);
+static enum proto_scan fuzz_scan(const char *, size_t, size_t *);
+static void	 fuzz_cmd_model(const char *, size_t, const struct proto_cmd *);
+static void	 fuzz_parse(const char *, size_t);
+static void	 fuzz_roundtrip(const struct proto_cmd *);
+static void	 fuzz_event(const char *, size_t);
+
+/* An exact-size heap copy, so that ASan sees any read past the end. */
+static char *
+fuzz_dup(const char *p, size_t len)
+{
+	char	*q;
+
+	if ((q = malloc(len)) == NULL && len > 0)
+		abort();
+	if (len > 0)
+		memcpy(q, p, len);
+	return (q);
+}
+
+/* Does a word equal an upper-case keyword, ignoring ASCII case? */
+static int
+fuzz_ieq(const struct fuzz_word *w, const char *kw)
+{
+	size_t	i;
+
+	if (strlen(kw) != w->len)
+		return (0);
+	for (i = 0; i < w->len; i++) {
+		char	c = w->p[i];
+
+		if (c >= 'a' && c <= 'z')
+			c = (char)(c - 'a' + 'A');
+		if (c != kw[i])
+			return (0);
+	}
+	return (1);
+}
+
+/* Words split at spaces and TABs: the first few kept, all counted. */
+static size_t
+fuzz_words(const char *s, size_t len, struct fuzz_word *w)
+{
+	size_t	i, n = 0;
+
+	for (i = 0; i < len; i++) {
+		if (s[i] == ' ' || s[i] == '\t')
+			continue;
+		if (n < FUZZ_MAX_WORDS) {
+			w[n].p = s + i;
+			w[n].len = 0;
+		}
+		while (i < len && s[i] != ' ' && s[i] != '\t') {
+			if (n < FUZZ_MAX_WORDS)
+				w[n].len++;
+			i++;
+		}
+		n++;
+	}
+	return (n);
+}
+
+/* The name rule, written out again: 1 to 16 of [A-Za-z0-9_-]. */
+static int
+fuzz_name_model(const char *s, size_t len)
+{
+	static const char	 ok[] = "abcdefghijklmnopqrstuvwxyz"
+	    "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-";
+	size_t			 i;
+
+	if (len == 0 || len > PROTO_NAME_MAX)
+		return (0);
+	for (i = 0; i < len; i++) {
+		if (s[i] == '\0' || strchr(ok, s[i]) == NULL)
+			return (0);
+	}
+	return (1);
+}
+
+/*
+ * proto_scan against a model: the first LF ends a legal line if at most
+ * PROTO_LINE_MAX bytes come before it, or one more that is a CR.
+ */
+static enum proto_scan
+fuzz_scan(const char *buf, size_t len, size_t *linelen)
+{
+	enum proto_scan	 rc;
+	const char	*lf;
+	size_t		 n = SIZE_MAX, lflen;
+
+	rc = proto_scan(buf, len, &n);
+	CHECK(rc == PROTO_SCAN_MORE || rc == PROTO_SCAN_LINE ||
+	    rc == PROTO_SCAN_TOO_LONG);
+	lf = len > 0 ? memchr(buf, '\n', len) : NULL;
+	if (lf != NULL && (lflen = (size_t)(lf - buf)) < PROTO_SCAN_MAX) {
+		if (lflen <= PROTO_LINE_MAX ||
+		    (lflen == PROTO_LINE_MAX + 1 && buf[lflen - 1] == '\r')) {
+			CHECK(rc == PROTO_SCAN_LINE);
+			CHECK(n == lflen);
+			CHECK(n < len && buf[n] == '\n');
+		} else
+			CHECK(rc == PROTO_SCAN_TOO_LONG);
+	} else if (len <= PROTO_LINE_MAX ||
+	    (len == PROTO_LINE_MAX + 1 && buf[PROTO_LINE_MAX] == '\r'))
+		CHECK(rc == PROTO_SCAN_MORE);
+	else
+		CHECK(rc == PROTO_SCAN_TOO_LONG);
+	*linelen = n;
+	return (rc);
+}
+
+/* An accepted command must be what its words say. */
+static void
+fuzz_cmd_model(const char *line, size_t len, const struct proto_cmd *cmd)
+{
+	struct fuzz_word	w[FUZZ_MAX_WORDS];
+	size_t			n = fuzz_words(line, len, w);
+	char			name[3];
+	int			yes;
+
+	if (cmd->verb == PROTO_NONE) {
+		CHECK(n == 0);
+		return;
+	}
+	CHECK(n > 0);
+	switch (cmd->verb) {
+	case PROTO_MOVE:
+		CHECK(cmd->cell >= 0 && cmd->cell < TTT_CELLS);
+		ttt_cell_name(cmd->cell, name);
+		if (n == 1)
+			CHECK(fuzz_ieq(&w[0], name));
+		else
+			CHECK(n == 2 && fuzz_ieq(&w[0], "MOVE") &&
+			    fuzz_ieq(&w[1], name));
+		break;
+	case PROTO_AGAIN:
+		CHECK(cmd->yes == 0 || cmd->yes == 1);
+		CHECK(n == 1 || (n == 2 && fuzz_ieq(&w[0], "AGAIN")));
+		yes = fuzz_ieq(&w[n - 1], "Y") || fuzz_ieq(&w[n - 1], "YES");
+		CHECK(yes || fuzz_ieq(&w[n - 1], "N") ||
+		    fuzz_ieq(&w[n - 1], "NO"));
+		CHECK(cmd->yes == yes);
+		break;
+	case PROTO_NAME:
+		CHECK(memchr(cmd->name, '\0', sizeof cmd->name) != NULL);
+		CHECK(proto_name_valid(cmd->name, strlen(cmd->name)));
+		CHECK(n == 2 && fuzz_ieq(&w[0], "NAME"));
+		CHECK(w[1].len == strlen(cmd->name) &&
+		    memcmp(w[1].p, cmd->name, w[1].len) == 0);
+		break;
+	case PROTO_BOARD:
+		CHECK(fuzz_ieq(&w[0], "BOARD"));
+		break;
+	case PROTO_QUIT:
+		CHECK(fuzz_ieq(&w[0], "QUIT"));
+		break;
+	case PROTO_HELP:
+		CHECK(fuzz_ieq(&w[0], "HELP"));
+		break;
+	case PROTO_PING:
+		CHECK(fuzz_ieq(&w[0], "PING"));
+		break;
+	default:
+		CHECK(!"verb out of range");
+	}
+}
+
+/*
+ * proto_parse on one line: the error precedence (too long, then bad bytes),
+ * the command against a model, case and a final CR changing nothing.
+ */
+static void
+fuzz_parse(const char *data, size_t len)
+{
+	struct proto_cmd	 cmd, again;
+	enum proto_error	 e, e2;
+	char			*line, *other;
+	size_t			 eff, i;
+	int			 bad = 0;
+
+	line = fuzz_dup(data, len);
+	e = proto_parse(line, len, &cmd);
+	CHECK((unsigned)e < PROTO_NERRORS);
+	CHECK(e == PROTO_OK || e == PROTO_ELINE_TOO_LONG ||
+	    e == PROTO_EBAD_CHAR || e == PROTO_EUNKNOWN_COMMAND ||
+	    e == PROTO_EBAD_CELL || e == PROTO_EBAD_NAME ||
+	    e == PROTO_EBAD_ANSWER);
+
+	eff = (len > 0 && line[len - 1] == '\r') ? len - 1 : len;
+	for (i = 0; i < eff; i++) {
+		unsigned char	c = (unsigned char)line[i];
+
+		if ((c < 0x20 && c != '\t') || c >= 0x7f)
+			bad = 1;
+	}
+	if (eff > PROTO_LINE_MAX)
+		CHECK(e == PROTO_ELINE_TOO_LONG);
+	else if (bad)
+		CHECK(e == PROTO_EBAD_CHAR);
+	else
+		CHECK(e != PROTO_ELINE_TOO_LONG && e != PROTO_EBAD_CHAR);
+	if (e == PROTO_OK) {
+		fuzz_cmd_model(line, eff, &cmd);
+		fuzz_roundtrip(&cmd);
+	}
+
+	/* Upper case: the same verdict and verb (names keep their case). */
+	other = fuzz_dup(line, len);
+	for (i = 0; i < len; i++) {
+		if (other[i] >= 'a' && other[i] <= 'z')
+			other[i] = (char)(other[i] - 'a' + 'A');
+	}
+	e2 = proto_parse(other, len, &again);
+	CHECK(e2 == e);
+	if (e == PROTO_OK)
+		CHECK(again.verb == cmd.verb && again.cell == cmd.cell &&
+		    again.yes == cmd.yes);
+	free(other);
+
+	/* One more CR at the end is taken off: nothing changes. */
+	if (len == 0 || line[len - 1] != '\r') {
+		if ((other = malloc(len + 1)) == NULL)
+			abort();
+		if (len > 0)
+			memcpy(other, line, len);
+		other[len] = '\r';
+		e2 = proto_parse(other, len + 1, &again);
+		CHECK(e2 == e);
+		if (e == PROTO_OK)
+			CHECK(again.verb == cmd.verb &&
+			    again.cell == cmd.cell && again.yes == cmd.yes &&
+			    strcmp(again.name, cmd.name) == 0);
+		free(other);
+	}
+	free(line);
+}
+
+/* The OK reply to an accepted command parses back to the same command. */
+static void
+fuzz_roundtrip(const struct proto_cmd *cmd)
+{
+	struct proto_event	 ev;
+	char			 out[PROTO_OUT_MAX], *crlf;
+	int			 n;
+	size_t			 i, first;
+
+	if (cmd->verb == PROTO_NONE)
+		return;
+	n = proto_fmt_ok(out, sizeof out, cmd);
+	CHECK(n >= 2 && (size_t)n < sizeof out);
+	CHECK(out[n - 2] == '\r' && out[n - 1] == '\n');
+	for (i = 0; i < (size_t)n; i++) {
+		unsigned char	c = (unsigned char)out[i];
+
+		if (c == '\r')
+			CHECK(i + 1 < (size_t)n && out[i + 1] == '\n');
+		else if (c == '\n')
+			CHECK(i > 0 && out[i - 1] == '\r');
+		else
+			CHECK(c >= 0x20 && c < 0x7f);
+	}
+	crlf = strstr(out, "\r\n");
+	CHECK(crlf != NULL);
+	first = (size_t)(crlf - out);
+	CHECK(proto_event_parse(out, first + 1, &ev) == 0);
+	if (cmd->verb == PROTO_QUIT) {
+		CHECK(ev.kind == PROTO_EV_BYE);
+		return;
+	}
+	CHECK(ev.kind == PROTO_EV_OK);
+	CHECK(ev.verb == cmd->verb);
+	if (cmd->verb == PROTO_MOVE)
+		CHECK(ev.cell == cmd->cell);
+	if (cmd->verb == PROTO_AGAIN)
+		CHECK(ev.yes == cmd->yes);
+	if (cmd->verb == PROTO_NAME)
+		CHECK(strcmp(ev.name, cmd->name) == 0);
+
+	/* Every further line (HELP's list) is for people. */
+	for (i = first + 2; i < (size_t)n; i = first + 2) {
+		crlf = strstr(out + i, "\r\n");
+		CHECK(crlf != NULL);
+		first = (size_t)(crlf - out);
+		CHECK(proto_event_parse(out + i, first - i, &ev) == 0);
+		CHECK(ev.kind == PROTO_EV_HUMAN);
+	}
+}
+
+/* proto_event_parse on anything: results in range, text inside the line. */
+static void
+fuzz_event(const char *data, size_t len)
+{
+	struct proto_event	 ev;
+	char			*line;
+	size_t			 i;
+	int			 rc;
+
+	line = fuzz_dup(data, len);
+	rc = proto_event_parse(line, len, &ev);
+	CHECK(rc == 0 || rc == -1);
+	CHECK((unsigned)ev.kind <= PROTO_EV_ERR);
+	CHECK(memchr(ev.name, '\0', sizeof ev.name) != NULL);
+	if (ev.name[0] != '\0')
+		CHECK(proto_name_valid(ev.name, strlen(ev.name)));
+	CHECK(ev.text != NULL);
+	if (ev.textlen > 0)
+		CHECK(ev.text >= line && ev.text + ev.textlen <= line + len);
+	if (ev.kind == PROTO_EV_HUMAN)
+		CHECK(rc == 0 && len > 0 && line[0] == ' ');
+	if (rc == 0 && ev.kind == PROTO_EV_BOARD) {
+		for (i = 0; i < TTT_CELLS; i++)
+			CHECK(ev.cells[i] == 'X' || ev.cells[i] == 'O' ||
+			    ev.cells[i] == '.');
+		CHECK(ev.cells[TTT_CELLS] == '\0');
+	}
+	if (rc == 0 && ev.kind == PROTO_EV_HELLO)
+		CHECK(ev.version >= 0);
+	if (rc == 0 && ev.kind == PROTO_EV_ERR)
+		CHECK(ev.error >= PROTO_ELINE_TOO_LONG &&
+		    ev.error <= PROTO_NERRORS);
+	if (rc == 0 && ev.kind == PROTO_EV_OK) {
+		CHECK(ev.verb != PROTO_NONE && ev.verb <= PROTO_PING);
+		if (ev.verb == PROTO_MOVE)
+			CHECK(ev.cell >= 0 && ev.cell < TTT_CELLS);
+		if (ev.verb == PROTO_AGAIN)
+			CHECK(ev.yes == 0 || ev.yes == 1);
+		if (ev.verb == PROTO_NAME)
+			CHECK(ev.name[0] != '\0');
+	}
+	if (rc == 0 && (ev.kind == PROTO_EV_MATCH ||
+	    (ev.kind == PROTO_EV_RESULT && ev.result != PROTO_RESULT_TIE)))
+		CHECK(ev.name[0] != '\0' &&
+		    (ev.mark == TTT_X || ev.mark == TTT_O));
+	free(line);
+}
+
+/*
+ * The whole input as one line, as a name and as a server line; then as a
+ * stream, taken apart line by line the way the server frames its input.
+ */
+int
+LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	const char	*p = (const char *)data;
+	size_t		 off = 0, n;
+
+	CHECK(proto_name_valid(p, size) == fuzz_name_model(p, size));
+	CHECK(proto_is_http(p, size) == 0 || proto_is_http(p, size) == 1);
+	fuzz_parse(p, size);
+	fuzz_event(p, size);
+
+	while (off <= size) {
+		if (fuzz_scan(p + off, size - off, &n) != PROTO_SCAN_LINE)
+			break;
+		CHECK(n <= size - off);
+		fuzz_parse(p + off, n);
+		fuzz_event(p + off, n);
+		off += n + 1;
+	}
+	return (0);
+}

@@ -1,0 +1,525 @@
+/*
+ * fuzz_session.c -- libFuzzer harness for whole connections without
+ * sockets: a lobby with fake ops and a fake clock, a few client slots, and
+ * the input read as a script of connects, bytes in, time passing and
+ * drops, with the game world's invariants checked after every step.
+ *
+ * Input: six bytes of limits and seed, then steps.  A step is an opcode
+ * byte, its low two bits a slot and its high bits what to do (the FUZZ_OP_*
+ * below), and the step's argument bytes.
+ *
+ * With FUZZ_TRACE set in the environment, the script and all output are
+ * printed: run the harness on one input to see what it does.
+ */
+#include <sys/queue.h>
+
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <event2/buffer.h>
+
+#include "conn.h"
+#include "lobby.h"
+#include "log.h"
+#include "match.h"
+#include "session.h"
+
+#define CHECK(e) do {							\
+	if (!(e)) {							\
+		fprintf(stderr, "%s:%d: invariant failed: %s\n",	\
+		    __FILE__, __LINE__, #e);				\
+		abort();						\
+	}								\
+} while (0)
+
+#define FUZZ_SLOTS	4
+#define FUZZ_CALLS_MAX	1000	/* conn_input calls for one chunk: a hang */
+
+enum fuzz_op {
+	FUZZ_OP_CONNECT,	/* a new client in a free slot */
+	FUZZ_OP_BYTES,		/* arg n, then n bytes of input */
+	FUZZ_OP_LINE,		/* arg: one of fuzz_lines */
+	FUZZ_OP_TIME,		/* arg: 100 ms steps; every client's timer */
+	FUZZ_OP_DROP,		/* the connection breaks: lost, freed */
+	FUZZ_OP_EOF,		/* the peer half-closes: lost, closing */
+	FUZZ_OP_REAP,		/* closed clients are freed */
+	FUZZ_OP_REFUSE,		/* a client refused, SERVER_FULL */
+	FUZZ_OP_SHUTDOWN,	/* the server stops: every client BYE */
+	FUZZ_NOPS
+};
+
+/* Lines a player types, so that games are played without luck. */
+#define L(s)	{ (s), sizeof (s) - 1 }
+static const struct fuzz_line {
+	const char	*s;
+	size_t		 len;
+} fuzz_lines[] = {
+	L("a1\n"), L("b1\n"), L("c1\n"), L("a2\n"), L("b2\r\n"), L("c2\n"),
+	L("a3\n"), L("b3\n"), L("c3\n"), L("y\n"), L("n\n"), L("AGAIN y\n"),
+	L("MOVE B2\n"), L("NAME alice\n"), L("NAME bob\r\n"), L("BOARD\n"),
+	L("HELP\n"), L("PING\n"), L("QUIT\n"), L("\n"),
+	L("GET / HTTP/1.1\r\n"), L("MOV"), L("\r\n"), L("move d4\n"),
+	L("NAME x\xff\n"), L("\0\n"), L("a1\na2\na3\nb1\nb2\nb3\nc1\nc2\nc3\n"),
+};
+#undef L
+
+struct fuzz_slot {
+	struct client	*c;
+	struct evbuffer	*in;
+	size_t		 sent;		/* bytes of output */
+	int		 closed;	/* closing: no more output */
+	int		 bye;		/* BYE was sent */
+};
+
+struct fuzz_script {
+	const uint8_t	*p;
+	size_t		 left;
+};
+
+int		LLVMFuzzerTestOneInput(const uint8_t *, size_t);
+
+static struct fuzz_slot	*fuzz_slot_of(const struct client *);
+static void	fuzz_send(struct client *, const char *, size_t);
+static void	fuzz_close(struct client *);
+static void	fuzz_timer(struct client *);
+static int64_t	fuzz_clock(void);
+static uint8_t	fuzz_byte(struct fuzz_script *);
+static void	fuzz_connect(int, int);
+static void	fuzz_free(int);
+static void	fuzz_feed(int, const uint8_t *, size_t);
+static void	fuzz_time(int64_t);
+static void	fuzz_check_world(void);
+static void	fuzz_logv(const char *, va_list);
+
+static const struct lobby_ops fuzz_ops = {
+	fuzz_send,
+	fuzz_close,
+	fuzz_timer,
+	fuzz_clock
+};
+
+static struct lobby		fuzz_lobby;
+static struct fuzz_slot		fuzz_slots[FUZZ_SLOTS];
+static int64_t			fuzz_now;
+static uint64_t			fuzz_next_id;
+static int			fuzz_trace = -1;
+
+/*
+ * The logs, silenced for speed but still formatted (so that bad arguments
+ * show); client bytes must reach them printable.
+ */
+static void
+fuzz_logv(const char *fmt, va_list ap)
+{
+	char	buf[1024];
+	int	n, i;
+
+	n = vsnprintf(buf, sizeof buf, fmt, ap);
+	CHECK(n >= 0);
+	for (i = 0; i < n && i < (int)sizeof buf - 1; i++)
+		CHECK(buf[i] >= 0x20 && buf[i] < 0x7f);
+}
+
+void
+log_error(const char *fmt, ...)
+{
+	va_list	ap;
+
+	va_start(ap, fmt);
+	fuzz_logv(fmt, ap);
+	va_end(ap);
+}
+
+void
+log_warn(const char *fmt, ...)
+{
+	va_list	ap;
+
+	va_start(ap, fmt);
+	fuzz_logv(fmt, ap);
+	va_end(ap);
+}
+
+void
+log_info(const char *fmt, ...)
+{
+	va_list	ap;
+
+	va_start(ap, fmt);
+	fuzz_logv(fmt, ap);
+	va_end(ap);
+}
+
+/* An impossible state in the game logic: a finding. */
+void
+fatalx(const char *fmt, ...)
+{
+	va_list	ap;
+
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	abort();
+}
+
+/* The slot of a live client; the ops are never called for another. */
+static struct fuzz_slot *
+fuzz_slot_of(const struct client *c)
+{
+	int	i;
+
+	for (i = 0; i < FUZZ_SLOTS; i++) {
+		if (fuzz_slots[i].c == c && c != NULL)
+			return (&fuzz_slots[i]);
+	}
+	CHECK(!"an op for a client that is not connected");
+	return (NULL);
+}
+
+/*
+ * The send op: whole CRLF lines of printable ASCII, each a well-formed
+ * server line; nothing once closing or after BYE.
+ */
+static void
+fuzz_send(struct client *c, const char *buf, size_t len)
+{
+	struct fuzz_slot	*s = fuzz_slot_of(c);
+	struct proto_event	 ev;
+	size_t			 i, start;
+
+	if (fuzz_trace)
+		fprintf(stderr, "%d < %.*s", (int)(s - fuzz_slots), (int)len,
+		    buf);
+	CHECK(!s->closed && !s->bye);
+	CHECK(!(c->flags & CLIENT_CLOSING));
+	CHECK(len >= 2 && len < PROTO_OUT_MAX);
+	CHECK(buf[len - 2] == '\r' && buf[len - 1] == '\n');
+	if (s->sent == 0)
+		CHECK(strncmp(buf, "HELLO ", 6) == 0 ||
+		    strncmp(buf, "ERR ", 4) == 0);
+	for (start = 0, i = 0; i < len; i++) {
+		if (buf[i] == '\r') {
+			CHECK(i + 1 < len && buf[i + 1] == '\n');
+			CHECK(proto_event_parse(buf + start, i - start,
+			    &ev) == 0);
+			CHECK(ev.kind != PROTO_EV_UNKNOWN);
+			if (ev.kind == PROTO_EV_ERR)
+				CHECK(ev.error != PROTO_NERRORS);
+			if (ev.kind == PROTO_EV_BYE)
+				s->bye = 1;
+			i++;
+			start = i + 1;
+		} else
+			CHECK(buf[i] >= 0x20 && buf[i] < 0x7f);
+	}
+	s->sent += len;
+}
+
+/* The close op: once, for a client that is already marked closing. */
+static void
+fuzz_close(struct client *c)
+{
+	struct fuzz_slot	*s = fuzz_slot_of(c);
+
+	CHECK(!s->closed);
+	CHECK(c->flags & CLIENT_CLOSING);
+	s->closed = 1;
+	evbuffer_drain(s->in, evbuffer_get_length(s->in));
+}
+
+/* The timer op: the next deadline is never before the start of time. */
+static void
+fuzz_timer(struct client *c)
+{
+	(void)fuzz_slot_of(c);
+	CHECK(conn_next_deadline(c) >= 0);
+}
+
+/* The now op: the fake clock, moved only by FUZZ_OP_TIME. */
+static int64_t
+fuzz_clock(void)
+{
+	return (fuzz_now);
+}
+
+/* The next script byte; 0 once the script is over. */
+static uint8_t
+fuzz_byte(struct fuzz_script *sc)
+{
+	if (sc->left == 0)
+		return (0);
+	sc->left--;
+	return (*sc->p++);
+}
+
+/* A connection arrives in a free slot: greeted, or refused. */
+static void
+fuzz_connect(int i, int refuse)
+{
+	struct fuzz_slot	*s = &fuzz_slots[i];
+	struct client		*c;
+	struct evbuffer		*in;
+
+	if (s->c != NULL)
+		return;
+	if ((c = calloc(1, sizeof *c)) == NULL || (in = evbuffer_new()) == NULL)
+		abort();
+	memset(s, 0, sizeof *s);
+	s->c = c;
+	s->in = in;
+	c->id = ++fuzz_next_id;
+	snprintf(c->addr, sizeof c->addr, "192.0.2.%d:%d", i, 40000 + i);
+	if (refuse) {
+		c->flags |= CLIENT_NOSEAT;
+		session_refuse(&fuzz_lobby, c, PROTO_ESERVER_FULL);
+		CHECK(s->closed);
+	} else
+		session_open(&fuzz_lobby, c);
+}
+
+/* Free a connection the way server-client.c does: lost, then freed. */
+static void
+fuzz_free(int i)
+{
+	struct fuzz_slot	*s = &fuzz_slots[i];
+
+	if (s->c == NULL)
+		return;
+	session_lost(s->c);
+	evbuffer_free(s->in);
+	free(s->c);
+	memset(s, 0, sizeof *s);
+}
+
+/*
+ * Bytes arrive: at most one legal line and its CR LF is buffered at a time,
+ * as the daemon's read watermark does, and conn_input runs until it has
+ * taken all it can.  A closing client's input is thrown away.
+ */
+static void
+fuzz_feed(int i, const uint8_t *p, size_t len)
+{
+	struct fuzz_slot	*s = &fuzz_slots[i];
+	size_t			 room, n;
+	int			 calls;
+
+	if (s->c == NULL)
+		return;
+	while (len > 0 && !s->closed) {
+		room = PROTO_SCAN_MAX - evbuffer_get_length(s->in);
+		CHECK(room > 0 && room <= PROTO_SCAN_MAX);
+		n = len < room ? len : room;
+		if (fuzz_trace)
+			fprintf(stderr, "%d > %zu bytes: %.*s\n", i, n, (int)n,
+			    (const char *)p);
+		if (evbuffer_add(s->in, p, n) == -1)
+			abort();
+		p += n;
+		len -= n;
+		for (calls = 0; conn_input(s->c, s->in); calls++)
+			CHECK(calls < FUZZ_CALLS_MAX);
+		if (s->c->flags & CLIENT_CLOSING)
+			CHECK(s->closed);
+		else
+			CHECK(evbuffer_get_length(s->in) < PROTO_SCAN_MAX);
+		fuzz_check_world();
+	}
+}
+
+/*
+ * Time passes: every client's timer runs (whether due or not, which must
+ * be harmless), after which no deadline is left in the past.
+ */
+static void
+fuzz_time(int64_t ms)
+{
+	int64_t	next;
+	int	i;
+
+	fuzz_now += ms;
+	if (fuzz_trace)
+		fprintf(stderr, "-- %lld ms later\n", (long long)ms);
+	for (i = 0; i < FUZZ_SLOTS; i++) {
+		if (fuzz_slots[i].c != NULL)
+			conn_timer(fuzz_slots[i].c);
+		fuzz_check_world();
+	}
+	for (i = 0; i < FUZZ_SLOTS; i++) {
+		if (fuzz_slots[i].c == NULL)
+			continue;
+		next = conn_next_deadline(fuzz_slots[i].c);
+		CHECK(next == 0 || next > fuzz_now);
+	}
+}
+
+/*
+ * The world agrees with itself: the queue and its count, matches and their
+ * players pointing at each other, flags and clocks.
+ */
+static void
+fuzz_check_world(void)
+{
+	struct client		*c;
+	struct match		*m;
+	struct fuzz_slot	*s;
+	unsigned		 nqueued = 0;
+	int			 i, found;
+
+	TAILQ_FOREACH(c, &fuzz_lobby.queue, queue_entry) {
+		(void)fuzz_slot_of(c);
+		CHECK(c->flags & CLIENT_QUEUED);
+		CHECK(c->match == NULL);
+		nqueued++;
+	}
+	CHECK(nqueued == fuzz_lobby.nqueued);
+	TAILQ_FOREACH(m, &fuzz_lobby.matches, entry) {
+		CHECK(m->player[0] != NULL || m->player[1] != NULL);
+		CHECK(m->player[0] != m->player[1]);
+		if (m->state == MATCH_PLAYING)
+			CHECK(ttt_board_outcome(&m->board) == TTT_ONGOING);
+		for (i = 0; i < 2; i++) {
+			/* A game goes on alone only for a closing player. */
+			if ((c = m->player[i]) == NULL) {
+				if (m->state == MATCH_PLAYING)
+					CHECK(m->player[!i]->flags &
+					    CLIENT_CLOSING);
+				continue;
+			}
+			(void)fuzz_slot_of(c);
+			CHECK(c->match == m && c->seat == i);
+		}
+	}
+	for (i = 0; i < FUZZ_SLOTS; i++) {
+		s = &fuzz_slots[i];
+		if ((c = s->c) == NULL)
+			continue;
+		CHECK(!!(c->flags & CLIENT_CLOSING) == s->closed);
+		if (c->flags & CLIENT_GONE)
+			CHECK(!(c->flags & CLIENT_QUEUED) && c->match == NULL);
+		if (c->flags & CLIENT_QUEUED)
+			CHECK(c->match == NULL);
+		if (c->match != NULL) {
+			found = 0;
+			TAILQ_FOREACH(m, &fuzz_lobby.matches, entry)
+				found |= m == c->match;
+			CHECK(found && c->match->player[c->seat] == c);
+		}
+		if (c->flags & CLIENT_CLOSING)
+			continue;
+		switch (c->clock) {
+		case CLIENT_CLOCK_NONE:
+			break;
+		case CLIENT_CLOCK_IDLE:
+			CHECK(c->flags & CLIENT_QUEUED);
+			break;
+		case CLIENT_CLOCK_TURN:
+			m = c->match;
+			CHECK(m != NULL && m->state == MATCH_PLAYING);
+			CHECK(ttt_board_turn(&m->board) == match_mark(c));
+			break;
+		case CLIENT_CLOCK_AGAIN:
+			m = c->match;
+			CHECK(m != NULL && m->state == MATCH_ASKING);
+			CHECK(m->answer[c->seat] == MATCH_UNANSWERED);
+			break;
+		default:
+			CHECK(!"clock out of range");
+		}
+	}
+}
+
+/* One script: a fresh lobby, the steps, then everyone gone and freed. */
+int
+LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct fuzz_script	 sc = { data, size };
+	struct lobby_limits	 limits;
+	const struct fuzz_line	*line;
+	uint8_t			 op, arg;
+	size_t			 n;
+	int			 i;
+
+	/* Limits: 0 turns one off, else 100 ms steps; a rate 0-15 a second. */
+	limits.line_ms = fuzz_byte(&sc) * 100;
+	limits.turn_ms = fuzz_byte(&sc) * 100;
+	limits.again_ms = fuzz_byte(&sc) * 100;
+	limits.idle_ms = fuzz_byte(&sc) * 100;
+	arg = fuzz_byte(&sc);
+	limits.rate = arg >> 4;
+	limits.burst = 1 + (arg & 0x0f) * 8;
+	if (fuzz_trace == -1)
+		fuzz_trace = getenv("FUZZ_TRACE") != NULL;
+	memset(fuzz_slots, 0, sizeof fuzz_slots);
+	fuzz_now = 1000000;
+	fuzz_next_id = 0;
+	lobby_init(&fuzz_lobby, &fuzz_ops, &limits, fuzz_byte(&sc));
+
+	while (sc.left > 0) {
+		op = fuzz_byte(&sc);
+		i = op & (FUZZ_SLOTS - 1);
+		if (fuzz_trace)
+			fprintf(stderr, "-- op %d slot %d\n",
+			    (op >> 2) % FUZZ_NOPS, i);
+		switch ((op >> 2) % FUZZ_NOPS) {
+		case FUZZ_OP_CONNECT:
+			fuzz_connect(i, 0);
+			break;
+		case FUZZ_OP_REFUSE:
+			fuzz_connect(i, 1);
+			break;
+		case FUZZ_OP_BYTES:
+			n = fuzz_byte(&sc);
+			n = n < sc.left ? n : sc.left;
+			fuzz_feed(i, sc.p, n);
+			sc.p += n;
+			sc.left -= n;
+			break;
+		case FUZZ_OP_LINE:
+			arg = fuzz_byte(&sc);
+			line = &fuzz_lines[arg % (sizeof fuzz_lines /
+			    sizeof fuzz_lines[0])];
+			fuzz_feed(i, (const uint8_t *)line->s, line->len);
+			break;
+		case FUZZ_OP_TIME:
+			fuzz_time((int64_t)fuzz_byte(&sc) * 100);
+			break;
+		case FUZZ_OP_DROP:
+			fuzz_free(i);
+			break;
+		case FUZZ_OP_EOF:
+			if (fuzz_slots[i].c == NULL || fuzz_slots[i].closed)
+				break;
+			/* As server-client.c: leave now, deliver, close. */
+			session_lost(fuzz_slots[i].c);
+			fuzz_slots[i].c->flags |= CLIENT_CLOSING;
+			fuzz_slots[i].closed = 1;
+			evbuffer_drain(fuzz_slots[i].in,
+			    evbuffer_get_length(fuzz_slots[i].in));
+			break;
+		case FUZZ_OP_REAP:
+			for (i = 0; i < FUZZ_SLOTS; i++) {
+				if (fuzz_slots[i].closed)
+					fuzz_free(i);
+			}
+			break;
+		case FUZZ_OP_SHUTDOWN:
+			for (i = 0; i < FUZZ_SLOTS; i++) {
+				if (fuzz_slots[i].c != NULL)
+					session_shutdown(fuzz_slots[i].c);
+			}
+			break;
+		}
+		fuzz_check_world();
+	}
+
+	for (i = 0; i < FUZZ_SLOTS; i++)
+		fuzz_free(i);
+	CHECK(fuzz_lobby.nqueued == 0 && TAILQ_EMPTY(&fuzz_lobby.queue));
+	CHECK(TAILQ_EMPTY(&fuzz_lobby.matches));
+	lobby_free(&fuzz_lobby);
+	return (0);
+}
