@@ -265,14 +265,19 @@ server_client_linger(struct client *c)
 	bufferevent_enable(c->bev, EV_READ);
 }
 
-/* Lingering: throw input away; free when the time is up. */
+/*
+ * Lingering: throw input away; free when the time is up, or sooner when
+ * the peer keeps sending (a flooder would keep us reading for nothing).
+ */
 static void
 server_client_drain(struct client *c)
 {
 	struct evbuffer	*in = bufferevent_get_input(c->bev);
 
+	c->linger_drained += evbuffer_get_length(in);
 	evbuffer_drain(in, evbuffer_get_length(in));
-	if (server_client_now() >= c->linger_until)
+	if (server_client_now() >= c->linger_until ||
+	    c->linger_drained > SERVER_LINGER_MAX)
 		server_client_free(c);
 }
 

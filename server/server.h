@@ -19,6 +19,7 @@
 #define SERVER_OUTPUT_MAX	65536	/* default --max-output: pending more
 					   means the peer is not reading */
 #define SERVER_LINGER_MS	2000	/* draining input after the last line */
+#define SERVER_LINGER_MAX	65536	/* input drained before giving up */
 #define SERVER_SHUTDOWN_MS	1000	/* the most a shutdown waits for peers */
 #define SERVER_ACCEPT_PAUSE_MS	100	/* listeners rest when out of fds */
 

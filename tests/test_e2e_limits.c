@@ -31,6 +31,7 @@
 #include "harness.h"
 
 #define LIMITS_CONNS	128
+#define SERVER_LINGER_CHECK_MS	1500	/* the server lingers for 2000 */
 #define LIMITS_TEST(f) \
 	cmocka_unit_test_setup_teardown(f, limits_setup, limits_teardown)
 
@@ -619,6 +620,42 @@ test_limits_no_escape_reaches_opponent(void **state)
 	limits_stop(l);
 }
 
+/*
+ * Regression: a client closed for a flood that keeps sending is not read
+ * for the whole 2 s linger: past 64 KiB the server closes at once.
+ */
+static void
+test_limits_linger_bounded(void **state)
+{
+	struct limits	*l = *state;
+	struct conn	*c;
+	static char	 junk[65536];
+	long		 t0, t = -1;
+
+	assert_int_equal(harness_start(&l->srv, NULL), 0);
+	c = limits_connect(l);
+	expect_prefix(c, "HELLO ");
+	memset(junk, 'x', sizeof junk);
+	t0 = harness_now_ms();
+	while (harness_now_ms() - t0 < 3000) {
+		ssize_t	w = send(c->fd, junk, sizeof junk,
+			    MSG_DONTWAIT | MSG_NOSIGNAL);
+
+		if (w == -1 && errno != EAGAIN && errno != EWOULDBLOCK) {
+			t = harness_now_ms() - t0;
+			break;		/* EPIPE or ECONNRESET: closed */
+		}
+		if (w == -1)
+			usleep(1000);
+	}
+	if (t == -1)
+		fail_msg("the server still read a flood after 3 s");
+	/* The 2 s linger would have let it go on; the drain cap did not. */
+	if (t >= SERVER_LINGER_CHECK_MS)
+		fail_msg("closed only after %ld ms of flooding", t);
+	limits_stop(l);
+}
+
 int
 main(void)
 {
@@ -644,6 +681,7 @@ main(void)
 		LIMITS_TEST(test_limits_idle_timeout),
 		LIMITS_TEST(test_limits_http_request),
 		LIMITS_TEST(test_limits_no_escape_reaches_opponent),
+		LIMITS_TEST(test_limits_linger_bounded),
 	};
 
 	return (cmocka_run_group_tests(tests, NULL, NULL));
