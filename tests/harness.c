@@ -9,6 +9,7 @@
 #include <netinet/in.h>
 #include <arpa/inet.h>
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -320,6 +321,50 @@ conn_open(struct conn *c, int port)
 	return (0);
 }
 
+/* Connect to the server, waiting no longer than the timeout. */
+int
+conn_open_nb(struct conn *c, int port, int timeout_ms)
+{
+	struct sockaddr_in	sin;
+	struct pollfd		pfd;
+	socklen_t		len;
+	int			err = 0, r;
+
+	memset(c, 0, sizeof *c);
+	c->fd = socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK, 0);
+	if (c->fd == -1)
+		return (-1);
+	memset(&sin, 0, sizeof sin);
+	sin.sin_family = AF_INET;
+	sin.sin_port = htons((uint16_t)port);
+	sin.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	if (connect(c->fd, (struct sockaddr *)&sin, sizeof sin) == 0)
+		return (0);
+	if (errno != EINPROGRESS)
+		goto fail;
+	pfd.fd = c->fd;
+	pfd.events = POLLOUT;
+	do {
+		r = poll(&pfd, 1, timeout_ms);
+	} while (r == -1 && errno == EINTR);
+	if (r == 0)
+		errno = ETIMEDOUT;
+	if (r <= 0)
+		goto fail;
+	len = sizeof err;
+	if (getsockopt(c->fd, SOL_SOCKET, SO_ERROR, &err, &len) == -1)
+		goto fail;
+	if (err == 0)
+		return (0);
+	errno = err;
+fail:
+	err = errno;
+	close(c->fd);
+	c->fd = -1;
+	errno = err;
+	return (-1);
+}
+
 void
 conn_close(struct conn *c)
 {
@@ -442,6 +487,67 @@ conn_quiet(struct conn *c, int timeout_ms)
 	if (c->len > 0)
 		return (0);
 	return (poll(&pfd, 1, timeout_ms) == 0);
+}
+
+/* Append what the socket holds to the buffer, without waiting. */
+int
+conn_fill(struct conn *c)
+{
+	ssize_t	r;
+
+	if (c->len == sizeof c->buf) {
+		errno = ENOBUFS;
+		return (-1);
+	}
+	do {
+		r = recv(c->fd, c->buf + c->len, sizeof c->buf - c->len,
+		    MSG_DONTWAIT);
+	} while (r == -1 && errno == EINTR);
+	if (r > 0)
+		c->len += (size_t)r;
+	return ((int)r);
+}
+
+/* Take one whole line out of the buffer, if there is one. */
+int
+conn_take_line(struct conn *c, char *out, size_t size)
+{
+	char	*lf;
+	size_t	 n, used;
+
+	if ((lf = memchr(c->buf, '\n', c->len)) == NULL)
+		return (-1);
+	used = (size_t)(lf + 1 - c->buf);
+	n = (size_t)(lf - c->buf);
+	if (n > 0 && c->buf[n - 1] == '\r')
+		n--;
+	if (n >= size)
+		n = size - 1;
+	memcpy(out, c->buf, n);
+	out[n] = '\0';
+	c->len -= used;
+	memmove(c->buf, lf + 1, c->len);
+	return ((int)n);
+}
+
+/* Count the entries of /proc/PID/fd: the server's open descriptors. */
+int
+harness_nfds(const struct tttd_proc *p)
+{
+	char		 path[64];
+	DIR		*d;
+	struct dirent	*de;
+	int		 n = 0;
+
+	snprintf(path, sizeof path, "/proc/%d/fd", (int)p->pid);
+	if ((d = opendir(path)) == NULL)
+		return (-1);
+	while ((de = readdir(d)) != NULL) {
+		if (de->d_name[0] != '.')
+			n++;
+	}
+	closedir(d);
+	return (n);
 }
 
 void

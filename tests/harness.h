@@ -52,6 +52,12 @@ long	harness_rss_kb(const struct tttd_proc *);
 size_t	harness_log(struct tttd_proc *, char *, size_t);
 
 int	conn_open(struct conn *, int);
+/*
+ * Connect without blocking past the timeout (a server that stopped
+ * accepting makes connect() wait for minutes): 0 with the socket left
+ * nonblocking, or -1 (errno ETIMEDOUT at the timeout).
+ */
+int	conn_open_nb(struct conn *, int, int);
 void	conn_close(struct conn *);
 /* Send raw bytes. */
 int	conn_write(struct conn *, const void *, size_t);
@@ -70,6 +76,16 @@ int	conn_event(struct conn *, char *, size_t, int);
 int	conn_wait_closed(struct conn *, int);
 /* 1 if nothing arrives within the time (no pending line either). */
 int	conn_quiet(struct conn *, int);
+/*
+ * For tests that drive many connections from one poll() loop: read what
+ * is there without waiting (bytes read, 0 on EOF, -1 on error with errno,
+ * EAGAIN when nothing is there), and take one buffered line (CRLF
+ * stripped) without reading: its length, or -1 if no whole line is in.
+ */
+int	conn_fill(struct conn *);
+int	conn_take_line(struct conn *, char *, size_t);
+/* The number of descriptors the server has open, from /proc/PID/fd. */
+int	harness_nfds(const struct tttd_proc *);
 
 /* cmocka assertions: the next event equals / starts with the text. */
 void	expect_event(struct conn *, const char *);
