@@ -3,12 +3,15 @@
  * counts.  An entry lives while its count is above zero; the table doubles
  * when it holds more entries than buckets.
  */
+#include <sys/socket.h>
+
 #include <netinet/in.h>
 
 #include <stdlib.h>
 #include <string.h>
 
 #include "addrtab.h"
+#include "log.h"
 
 #define ADDRTAB_MIN_BUCKETS	256
 
@@ -18,7 +21,7 @@ struct addrtab_entry {
 	struct addrtab_entry	*next;
 };
 
-static uint64_t	addrtab_hash(const struct addrkey *);
+static uint64_t	addrtab_hash(const struct addrtab *, const struct addrkey *);
 static struct addrtab_entry **addrtab_find(const struct addrtab *,
 		    const struct addrkey *);
 static void	addrtab_grow(struct addrtab *);
@@ -47,16 +50,22 @@ addrkey_from(struct addrkey *k, const struct sockaddr *sa)
 	}
 }
 
-/* FNV-1a over the key, then mixed: peers often differ in a few bits. */
+/*
+ * FNV-1a over the key, started from the table's random key and mixed at
+ * the end (splitmix64's finisher): peers often differ in a few bits, and
+ * one who could predict the buckets could pile its addresses into one.
+ */
 static uint64_t
-addrtab_hash(const struct addrkey *k)
+addrtab_hash(const struct addrtab *t, const struct addrkey *k)
 {
-	uint64_t	h = 0xcbf29ce484222325ULL;
+	uint64_t	h = 0xcbf29ce484222325ULL ^ t->key;
 	size_t		i;
 
 	for (i = 0; i < sizeof k->b; i++)
 		h = (h ^ k->b[i]) * 0x100000001b3ULL;
-	return (h ^ (h >> 29));
+	h = (h ^ (h >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	h = (h ^ (h >> 27)) * 0x94d049bb133111ebULL;
+	return (h ^ (h >> 31));
 }
 
 /* The link that points at the key's entry, or at NULL where it would go. */
@@ -65,16 +74,17 @@ addrtab_find(const struct addrtab *t, const struct addrkey *k)
 {
 	struct addrtab_entry	**ep;
 
-	ep = &t->buckets[addrtab_hash(k) & (t->nbuckets - 1)];
+	ep = &t->buckets[addrtab_hash(t, k) & (t->nbuckets - 1)];
 	while (*ep != NULL && memcmp(&(*ep)->key, k, sizeof *k) != 0)
 		ep = &(*ep)->next;
 	return (ep);
 }
 
-/* An empty table; -1 when out of memory. */
+/* An empty table hashing with a (random) key; -1 when out of memory. */
 int
-addrtab_init(struct addrtab *t)
+addrtab_init(struct addrtab *t, uint64_t key)
 {
+	t->key = key;
 	t->nbuckets = ADDRTAB_MIN_BUCKETS;
 	t->nentries = 0;
 	t->buckets = calloc(t->nbuckets, sizeof *t->buckets);
@@ -120,8 +130,8 @@ addrtab_grow(struct addrtab *t)
 	for (i = 0; i < t->nbuckets; i++) {
 		for (e = t->buckets[i]; e != NULL; e = next) {
 			next = e->next;
-			e->next = nb[addrtab_hash(&e->key) & (n - 1)];
-			nb[addrtab_hash(&e->key) & (n - 1)] = e;
+			e->next = nb[addrtab_hash(t, &e->key) & (n - 1)];
+			nb[addrtab_hash(t, &e->key) & (n - 1)] = e;
 		}
 	}
 	free(t->buckets);
@@ -156,7 +166,7 @@ addrtab_del(struct addrtab *t, const struct addrkey *k)
 	struct addrtab_entry	**ep = addrtab_find(t, k), *e = *ep;
 
 	if (e == NULL)
-		return;
+		fatalx("addrtab: released an address never counted");
 	if (--e->count == 0) {
 		*ep = e->next;
 		free(e);

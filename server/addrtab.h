@@ -8,8 +8,6 @@
 #ifndef ADDRTAB_H
 #define ADDRTAB_H
 
-#include <sys/socket.h>
-
 #include <stddef.h>
 #include <stdint.h>
 
@@ -18,15 +16,17 @@ struct addrkey {
 };
 
 struct addrtab_entry;
+struct sockaddr;
 
 struct addrtab {
 	struct addrtab_entry	**buckets;
 	size_t			  nbuckets;	/* a power of two */
 	size_t			  nentries;
+	uint64_t		  key;		/* hash key: random per run */
 };
 
 void		addrkey_from(struct addrkey *, const struct sockaddr *);
-int		addrtab_init(struct addrtab *);
+int		addrtab_init(struct addrtab *, uint64_t);
 void		addrtab_free(struct addrtab *);
 unsigned	addrtab_count(const struct addrtab *, const struct addrkey *);
 int		addrtab_add(struct addrtab *, const struct addrkey *);

@@ -21,6 +21,7 @@
 #define CLIENT_GONE	0x4	/* detached from the game for good */
 #define CLIENT_LINGER	0x8	/* flushed and shut down; draining input */
 #define CLIENT_NOSEAT	0x10	/* refused or closing: holds no player slot */
+#define CLIENT_REFUSED	0x20	/* refused: ERR, then closed */
 
 /* Which of a player's clocks is running; at most one at a time. */
 enum client_clock {

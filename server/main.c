@@ -66,27 +66,21 @@ usage(FILE *f)
 	    "A networked two-player Tic Tac Toe server (protocol tttd/1).\n"
 	    "\n"
 	    "  -p, --port N              TCP port (default 4000; 0 picks a free one)\n"
-	    "  -b, --bind ADDR           "
-	    "address to listen on (default: all, IPv4 and IPv6)\n"
-	    "  -s, --seed N              "
-	    "seed the random first move (reproducible games)\n"
+	    "  -b, --bind ADDR           address to listen on (default: all, IPv4 and IPv6)\n"
+	    "  -s, --seed N              seed the random first move (reproducible games)\n"
 	    "  -h, --help                show this help\n"
 	    "  -V, --version             show the version\n"
 	    "\n"
-	    "Limits (0 turns one off, except --max-clients and --max-output;"
-	    " SECS may\n"
-	    "have decimals, e.g. 0.5):\n"
+	    "Limits (0 turns one off, except --max-clients, --max-output, --rate-burst;\n"
+	    "SECS may have decimals, e.g. 0.5):\n"
 	    "  -m, --max-clients N       players connected at once (default %d)\n"
-	    "      --max-per-addr N      "
-	    "players from one address or IPv6 /64 (default %d)\n"
-	    "      --max-output BYTES    "
-	    "unread output that drops a client (default %d)\n"
+	    "      --max-per-addr N      players from one address or IPv6 /64 (default %d)\n"
+	    "      --max-output BYTES    unread output that drops a client (default %d)\n"
 	    "      --line-timeout SECS   to finish a line once begun (default %d)\n"
 	    "      --turn-timeout SECS   to make a move (default %d)\n"
 	    "      --again-timeout SECS  to answer 'Play again?' (default %d)\n"
 	    "      --idle-timeout SECS   in the queue without a word (default %d)\n"
-	    "      --rate-limit N        "
-	    "commands a second per connection (default %d)\n"
+	    "      --rate-limit N        commands a second per connection (default %d)\n"
 	    "      --rate-burst N        in bursts of up to N (default %d)\n"
 	    "\n"
 	    "Play with: ttt-client HOST PORT, or nc HOST PORT\n",
@@ -125,8 +119,8 @@ fit_fd_limit(struct server_config *cfg)
 		unsigned	fit = rl.rlim_cur > FD_HEADROOM ?
 				    (unsigned)(rl.rlim_cur - FD_HEADROOM) : 1;
 
-		log_warn("descriptor limit %llu: --max-clients lowered from "
-		    "%u to %u", (unsigned long long)rl.rlim_cur,
+		log_warn("descriptor limit %llu: --max-clients lowered from %u to %u",
+		    (unsigned long long)rl.rlim_cur,
 		    cfg->max_clients, fit);
 		cfg->max_clients = fit;
 	}
@@ -152,7 +146,8 @@ parse_number(const char *s, unsigned long long max, unsigned long long *out)
 }
 
 /*
- * A duration in seconds, with up to three decimals ("120", "0.5"), as ms;
+ * A duration in seconds, with up to three decimals ("120", "0.5", ".5"),
+ * as ms;
  * -1 if it is not one (or is over a year).
  */
 static int
@@ -164,11 +159,11 @@ parse_seconds(const char *s, int64_t *ms)
 	const char		*dot = strchr(s, '.');
 	size_t			n = dot != NULL ? (size_t)(dot - s) : strlen(s);
 
-	if (n == 0 || n >= sizeof buf)
+	if (n >= sizeof buf || (n == 0 && dot == NULL))
 		return (-1);
 	memcpy(buf, s, n);
 	buf[n] = '\0';
-	if (parse_number(buf, 366ULL * 24 * 3600, &whole) == -1)
+	if (n > 0 && parse_number(buf, 366ULL * 24 * 3600, &whole) == -1)
 		return (-1);
 	if (dot != NULL) {
 		for (s = dot + 1; *s != '\0'; s++, scale /= 10) {

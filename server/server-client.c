@@ -53,7 +53,10 @@ static void	server_client_release_seat(struct client *);
 static void	server_client_tune(int);
 static int64_t	server_client_now(void);
 static void	server_client_addr(struct sockaddr *, char *, size_t);
-static enum proto_error server_client_admit(struct server *, struct client *);
+static enum proto_error server_client_admit(struct server *,
+		    const struct addrkey *);
+static void	server_client_refuse_fast(struct server *, int,
+		    enum proto_error);
 
 const struct lobby_ops server_client_ops = {
 	server_client_send,
@@ -87,7 +90,8 @@ server_client_addr(struct sockaddr *sa, char *out, size_t size)
 		struct sockaddr_in6	*sin6 = (struct sockaddr_in6 *)sa;
 
 		evutil_inet_ntop(AF_INET6, &sin6->sin6_addr, host, sizeof host);
-		snprintf(out, size, "[%s]:%d", host, (int)ntohs(sin6->sin6_port));
+		snprintf(out, size, "[%s]:%d",
+		    host, (int)ntohs(sin6->sin6_port));
 	} else if (sa->sa_family == AF_INET) {
 		struct sockaddr_in	*sin = (struct sockaddr_in *)sa;
 
@@ -114,22 +118,40 @@ server_client_tune(int fd)
 	setsockopt(fd, IPPROTO_TCP, TCP_KEEPCNT, &cnt, sizeof cnt);
 }
 
-/*
- * May a new connection take a player slot?  PROTO_OK, and it is counted;
- * or why not.
- */
+/* May a new connection from this address take a player slot? */
 static enum proto_error
-server_client_admit(struct server *s, struct client *c)
+server_client_admit(struct server *s, const struct addrkey *key)
 {
 	if (s->nplayers >= s->max_clients)
 		return (PROTO_ESERVER_FULL);
 	if (s->max_per_addr != 0 &&
-	    addrtab_count(&s->peers, &c->addrkey) >= s->max_per_addr)
+	    addrtab_count(&s->peers, key) >= s->max_per_addr)
 		return (PROTO_ETOO_MANY_CONNECTIONS);
-	if (addrtab_add(&s->peers, &c->addrkey) == -1)
-		return (PROTO_ESERVER_FULL);	/* out of memory */
-	s->nplayers++;
 	return (PROTO_OK);
+}
+
+/*
+ * Refuse at once: one try to send the ERR line, then close.  For when
+ * SERVER_REFUSED_MAX refused connections are flushing already, so that a
+ * host hammering a full server cannot tie up descriptors (or the log) with
+ * refusals; they are logged as a count, at most once a second.
+ */
+static void
+server_client_refuse_fast(struct server *s, int fd, enum proto_error why)
+{
+	char	buf[PROTO_OUT_MAX];
+	int	n = proto_fmt_error(buf, sizeof buf, why);
+	int64_t	now = server_client_now();
+
+	(void)send(fd, buf, (size_t)n, MSG_DONTWAIT | MSG_NOSIGNAL);
+	evutil_closesocket(fd);
+	s->nrefused_fast++;
+	if (now - s->refused_logged >= 1000) {
+		log_warn("refused %u connections at once (%u refusals pending)",
+		    s->nrefused_fast, s->nrefused);
+		s->nrefused_fast = 0;
+		s->refused_logged = now;
+	}
 }
 
 /* A new connection from the listener: a player, or refused. */
@@ -137,9 +159,16 @@ void
 server_client_accept(struct server *s, int fd, struct sockaddr *sa, int len)
 {
 	struct client		*c;
+	struct addrkey		 key;
 	enum proto_error	 why;
 
 	(void)len;
+	addrkey_from(&key, sa);
+	why = server_client_admit(s, &key);
+	if (why != PROTO_OK && s->nrefused >= SERVER_REFUSED_MAX) {
+		server_client_refuse_fast(s, fd, why);
+		return;
+	}
 	server_client_tune(fd);
 	if ((c = calloc(1, sizeof *c)) == NULL) {
 		log_error("out of memory: refusing a connection");
@@ -162,7 +191,7 @@ server_client_accept(struct server *s, int fd, struct sockaddr *sa, int len)
 	c->id = s->next_client_id++;
 	c->server = s;
 	server_client_addr(sa, c->addr, sizeof c->addr);
-	addrkey_from(&c->addrkey, sa);
+	c->addrkey = key;
 	TAILQ_INSERT_TAIL(&s->clients, c, entry);
 	s->nclients++;
 
@@ -171,11 +200,15 @@ server_client_accept(struct server *s, int fd, struct sockaddr *sa, int len)
 	/* Never buffer more input than one legal line and its CR LF. */
 	bufferevent_setwatermark(c->bev, EV_READ, 0, PROTO_SCAN_MAX);
 	bufferevent_enable(c->bev, EV_READ | EV_WRITE);
-	if ((why = server_client_admit(s, c)) != PROTO_OK) {
-		c->flags |= CLIENT_NOSEAT;
+	if (why == PROTO_OK && addrtab_add(&s->peers, &key) == -1)
+		why = PROTO_ESERVER_FULL;	/* out of memory */
+	if (why != PROTO_OK) {
+		c->flags |= CLIENT_NOSEAT | CLIENT_REFUSED;
+		s->nrefused++;
 		session_refuse(&s->lobby, c, why);
 		return;
 	}
+	s->nplayers++;
 	session_open(&s->lobby, c);
 }
 
@@ -200,6 +233,8 @@ server_client_free(struct client *c)
 	log_info("client %llu: disconnected from %s", (unsigned long long)c->id,
 	    c->addr);
 	server_client_release_seat(c);
+	if (c->flags & CLIENT_REFUSED)
+		s->nrefused--;
 	TAILQ_REMOVE(&s->clients, c, entry);
 	s->nclients--;
 	event_free(c->timer);
@@ -220,11 +255,24 @@ server_client_send(struct client *c, const char *buf, size_t len)
 	struct evbuffer	*out = bufferevent_get_output(c->bev);
 
 	if (len > 0 && bufferevent_write(c->bev, buf, len) == -1)
-		log_warn("client %llu: write failed", (unsigned long long)c->id);
-	if (evbuffer_get_length(out) > c->server->output_max &&
-	    !(c->flags & CLIENT_CLOSING)) {
-		log_warn("client %llu: %s is not reading (%zu bytes pending), "
-		    "closing", (unsigned long long)c->id, c->addr,
+		log_warn("client %llu: write failed",
+		    (unsigned long long)c->id);
+	if (evbuffer_get_length(out) <= c->server->output_max ||
+	    (c->flags & CLIENT_CLOSING))
+		return;
+	/*
+	 * Over the cap.  The bufferevent writes only in the next round of
+	 * the loop, so first offer the kernel what is pending now: only what
+	 * it refuses counts against a client that may well be reading.  (A
+	 * bufferevent keeps the front of its output frozen to all but its
+	 * own write callback, which thaws it just so.)
+	 */
+	evbuffer_unfreeze(out, 1);
+	evbuffer_write(out, bufferevent_getfd(c->bev));
+	evbuffer_freeze(out, 1);
+	if (evbuffer_get_length(out) > c->server->output_max) {
+		log_warn("client %llu: %s is not reading (%zu bytes pending), closing",
+		    (unsigned long long)c->id, c->addr,
 		    evbuffer_get_length(out));
 		c->flags |= CLIENT_CLOSING;
 		server_client_close(c);
@@ -283,8 +331,9 @@ server_client_drain(struct client *c)
 
 /*
  * Input: hand the complete lines to conn.c.  When it stops at its bound
- * with lines left, come back once the other connections have had a turn
- * (a deferred callback runs in the next round of the loop).
+ * with lines left, come back after the connections already waiting have
+ * had a turn (a deferred callback runs after the callbacks queued before
+ * it).  Lines still pending at EOF are taken in server_client_event_cb.
  */
 static void
 server_client_read_cb(struct bufferevent *bev, void *arg)
@@ -352,9 +401,13 @@ server_client_event_cb(struct bufferevent *bev, short what, void *arg)
 {
 	struct client	*c = arg;
 
-	(void)bev;
 	if ((what & BEV_EVENT_EOF) && !(what & BEV_EVENT_ERROR) &&
 	    !(c->flags & CLIENT_CLOSING)) {
+		/* Lines still waiting for their turn (fairness) come first. */
+		while (conn_input(c, bufferevent_get_input(bev)))
+			;
+		if (c->flags & CLIENT_CLOSING)
+			return;		/* the last line closed it (QUIT) */
 		session_lost(c);
 		c->flags |= CLIENT_CLOSING;
 		server_client_close(c);

@@ -11,6 +11,8 @@
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 
 #include <event2/event.h>
 #include <event2/listener.h>
@@ -30,6 +32,7 @@ static struct evconnlistener *server_listen_on(struct server *,
 		    struct addrinfo *, int);
 static int	server_listen(struct server *, const struct server_config *);
 static int	server_bound_port(struct evconnlistener *);
+static uint64_t	server_random(void);
 
 /* A new connection: hand it to server-client.c. */
 static void
@@ -201,6 +204,17 @@ server_listen(struct server *s, const struct server_config *cfg)
 	return (0);
 }
 
+/* 64 unpredictable bits, for hash keys (the clock if the kernel fails). */
+static uint64_t
+server_random(void)
+{
+	uint64_t	r;
+
+	if (getentropy(&r, sizeof r) == -1)
+		r = (uint64_t)time(NULL) ^ ((uint64_t)getpid() << 32);
+	return (r);
+}
+
 /* Set up the event base, the listeners and the signal events. */
 int
 server_init(struct server *s, const struct server_config *cfg)
@@ -212,7 +226,7 @@ server_init(struct server *s, const struct server_config *cfg)
 	s->max_per_addr = cfg->max_per_addr;
 	s->output_max = cfg->output_max;
 	lobby_init(&s->lobby, &server_client_ops, &cfg->limits, cfg->seed);
-	if (addrtab_init(&s->peers) == -1) {
+	if (addrtab_init(&s->peers, server_random()) == -1) {
 		log_error("out of memory");
 		return (-1);
 	}

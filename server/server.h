@@ -20,6 +20,8 @@
 					   means the peer is not reading */
 #define SERVER_LINGER_MS	2000	/* draining input after the last line */
 #define SERVER_LINGER_MAX	65536	/* input drained before giving up */
+#define SERVER_REFUSED_MAX	64	/* refused, still flushing: more are
+					   told in one send(2) and closed */
 #define SERVER_SHUTDOWN_MS	1000	/* the most a shutdown waits for peers */
 #define SERVER_ACCEPT_PAUSE_MS	100	/* listeners rest when out of fds */
 
@@ -52,6 +54,9 @@ struct server {
 	struct client_list	 clients;
 	unsigned		 nclients;	/* connections, refused too */
 	unsigned		 nplayers;	/* connections not refused */
+	unsigned		 nrefused;	/* refused, not yet closed */
+	unsigned		 nrefused_fast;	/* closed at once, not logged yet */
+	int64_t			 refused_logged;	/* ms */
 	unsigned		 max_clients;
 	unsigned		 max_per_addr;
 	size_t			 output_max;

@@ -199,12 +199,10 @@ session_clock_out(struct client *c, enum client_clock kind)
 		session_bye(c, "You ran out of time.");
 		break;
 	case CLIENT_CLOCK_AGAIN:
-		session_bye(c, "No answer in time, taken as no. "
-		    "Thank you for playing!");
+		session_bye(c, "No answer in time, taken as no. Thank you for playing!");
 		break;
 	default:
-		session_bye(c, "Nobody came to play in time. "
-		    "Please try again later.");
+		session_bye(c, "Nobody came to play in time. Please try again later.");
 		break;
 	}
 }

@@ -656,6 +656,109 @@ test_limits_linger_bounded(void **state)
 	limits_stop(l);
 }
 
+/*
+ * Regression: lines still waiting for their turn (at most 16 are taken per
+ * callback) when the client's EOF arrives are answered, not dropped.  Many
+ * clients at once, so that the deferred callbacks pile up.
+ */
+static void
+test_limits_burst_then_half_close_answered(void **state)
+{
+	static const char *const	 extra[] = { "--rate-limit", "0", NULL };
+	struct limits			*l = *state;
+	static char			 burst[5 * 100];
+	char				 line[512];
+	int				 i, k, n, short_of = 0;
+
+	assert_int_equal(harness_start(&l->srv, extra), 0);
+	for (i = 0; i < 100; i++)
+		memcpy(burst + 5 * i, "PING\n", 5);
+	for (k = 0; k < 40; k++)
+		limits_connect(l);
+	for (k = 0; k < 40; k++) {
+		assert_int_equal(conn_write(&l->conns[k], burst, sizeof burst),
+		    0);
+		assert_int_equal(shutdown(l->conns[k].fd, SHUT_WR), 0);
+	}
+	for (k = 0; k < 40; k++) {
+		n = 0;
+		while (conn_line(&l->conns[k], line, sizeof line,
+		    HARNESS_TIMEOUT_MS) >= 0) {
+			if (strcmp(line, "OK PONG") == 0)
+				n++;
+		}
+		if (n != 100) {
+			print_message("client %d: %d of 100 PONGs\n", k, n);
+			short_of++;
+		}
+	}
+	assert_int_equal(short_of, 0);
+	limits_stop(l);
+}
+
+/*
+ * Regression: with a small --max-output, a client that reads is not taken
+ * for one that does not because one burst of replies is over the cap
+ * before the loop has written any of it.
+ */
+static void
+test_limits_small_output_cap_spares_readers(void **state)
+{
+	static const char *const	 extra[] = { "--max-output", "1024",
+					    NULL };
+	struct limits			*l = *state;
+	struct conn			*c;
+	int				 i;
+
+	assert_int_equal(harness_start(&l->srv, extra), 0);
+	c = limits_connect(l);
+	expect_prefix(c, "HELLO ");
+	expect_event(c, "WAIT Waiting for an opponent...");
+	/* Three HELP replies are about 1.2 KiB, in one round of the loop. */
+	assert_int_equal(conn_write(c, "HELP\nHELP\nHELP\n", 15), 0);
+	for (i = 0; i < 3; i++)
+		expect_event(c, "OK HELP");
+	conn_send(c, "PING");
+	expect_event(c, "OK PONG");
+	limits_stop(l);
+}
+
+/*
+ * Regression: refused connections do not pile up.  Past 64 refusals
+ * still flushing, more are told in one send and closed at once, so one
+ * host cannot use up the server's descriptors by being refused.
+ */
+static void
+test_limits_refusals_hold_few_descriptors(void **state)
+{
+	static const char *const	 extra[] = { "--max-per-addr", "1",
+					    NULL };
+	struct limits			*l = *state;
+	struct conn			*c;
+	int				 base, k, nfds;
+
+	assert_int_equal(harness_start(&l->srv, extra), 0);
+	c = limits_connect(l);
+	expect_prefix(c, "HELLO ");
+	base = harness_nfds(&l->srv);
+	for (k = 0; k < 120; k++) {
+		c = limits_connect(l);
+		expect_event(c, "ERR TOO_MANY_CONNECTIONS Too many connections "
+		    "from your address. Please try again later.");
+	}
+	/*
+	 * All 120 are held open here; the server keeps at most 64 (and may
+	 * be between an accept and a close: a little slack).
+	 */
+	nfds = harness_nfds(&l->srv);
+	print_message("server descriptors: %d with one player, %d with 120 "
+	    "refused connections held open\n", base, nfds);
+	if (nfds > base + 64 + 4)
+		fail_msg("%d descriptors for 120 refusals", nfds - base);
+	limits_logged(l, "connections at once");
+	limits_stop(l);
+}
+
 int
 main(void)
 {
@@ -682,6 +785,9 @@ main(void)
 		LIMITS_TEST(test_limits_http_request),
 		LIMITS_TEST(test_limits_no_escape_reaches_opponent),
 		LIMITS_TEST(test_limits_linger_bounded),
+		LIMITS_TEST(test_limits_burst_then_half_close_answered),
+		LIMITS_TEST(test_limits_small_output_cap_spares_readers),
+		LIMITS_TEST(test_limits_refusals_hold_few_descriptors),
 	};
 
 	return (cmocka_run_group_tests(tests, NULL, NULL));
