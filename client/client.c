@@ -153,8 +153,8 @@ client_event(struct client *c, const struct proto_event *ev)
 	    (ev->kind == PROTO_EV_TURN || ev->kind == PROTO_EV_AGAINQ))
 		return;
 	if (ev->kind == PROTO_EV_HELLO && ev->version != PROTO_VERSION) {
-		snprintf(text, sizeof text, "the server speaks protocol "
-		    "tttd/%d; this client speaks tttd/%d", ev->version,
+		snprintf(text, sizeof text, "the server speaks protocol tttd/%d; this client speaks tttd/%d",
+		    ev->version,
 		    PROTO_VERSION);
 		client_fail(c, text);
 		return;

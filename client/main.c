@@ -59,8 +59,7 @@ main(int argc, char **argv)
 			return (0);
 		} else if (opts && strcmp(argv[i], "--name") == 0) {
 			if (++i == argc) {
-				fprintf(stderr, "ttt-client: --name needs a "
-				    "value\n");
+				fprintf(stderr, "ttt-client: --name needs a value\n");
 				return (2);
 			}
 			name = argv[i];
@@ -83,13 +82,13 @@ main(int argc, char **argv)
 		return (2);
 	}
 	if (!port_valid(args[1])) {
-		fprintf(stderr, "ttt-client: bad port %s: a number from 1 to "
-		    "65535 is needed\n", args[1]);
+		fprintf(stderr, "ttt-client: bad port %s: a number from 1 to 65535 is needed\n",
+		    args[1]);
 		return (2);
 	}
 	if (name != NULL && !proto_name_valid(name, strlen(name))) {
-		fprintf(stderr, "ttt-client: bad name %s: a name is 1 to 16 "
-		    "letters, digits, '_' or '-'\n", name);
+		fprintf(stderr, "ttt-client: bad name %s: a name is 1 to 16 letters, digits, '_' or '-'\n",
+		    name);
 		return (2);
 	}
 	signal(SIGPIPE, SIG_IGN);

@@ -178,7 +178,8 @@ render_event(char *buf, size_t size, const struct proto_event *ev,
 		break;
 	case PROTO_EV_TURN:
 		if (mine != TTT_EMPTY && ev->mark == mine)
-			render_add(&o, "%s", render_prompts[RENDER_PROMPT_MOVE]);
+			render_add(&o, "%s",
+			    render_prompts[RENDER_PROMPT_MOVE]);
 		else
 			render_text(&o, ev->text, ev->textlen, NULL);
 		break;
