@@ -63,6 +63,7 @@ struct client {
 	struct bufferevent	*bev;
 	struct event		*timer;		/* the next deadline */
 	struct addrkey		 addrkey;	/* for --max-per-addr */
+	int64_t			 close_by;	/* ms, CLIENT_CLOSING */
 	int64_t			 linger_until;	/* ms, CLIENT_LINGER */
 	size_t			 linger_drained; /* bytes, CLIENT_LINGER */
 	TAILQ_ENTRY(client)	 entry;		/* all clients */

@@ -10,7 +10,10 @@
  * our last line instead of a reset.
  *
  * Each connection has one timer, armed for its next deadline (a partial
- * line, its clock); conn.c decides what is due.
+ * line, its clock); conn.c decides what is due.  Once the connection is
+ * closing, the timer takes it out of its match at once (it may have been
+ * closed from another connection's callback) and frees it after
+ * SERVER_CLOSE_MS at the latest, however slowly the peer reads.
  *
  * A connection is freed only from its own callbacks (EOF, error, timeout,
  * the end of lingering), never while the game logic is running for another
@@ -44,9 +47,11 @@ static void	server_client_read_cb(struct bufferevent *, void *);
 static void	server_client_write_cb(struct bufferevent *, void *);
 static void	server_client_event_cb(struct bufferevent *, short, void *);
 static void	server_client_timer_cb(evutil_socket_t, short, void *);
+static void	server_client_closing(struct client *);
 static void	server_client_send(struct client *, const char *, size_t);
 static void	server_client_close(struct client *);
 static void	server_client_rearm(struct client *);
+static void	server_client_timer_at(struct client *, int64_t);
 static void	server_client_linger(struct client *);
 static void	server_client_drain(struct client *);
 static void	server_client_release_seat(struct client *);
@@ -287,11 +292,13 @@ server_client_send(struct client *c, const char *buf, size_t len)
 static void
 server_client_close(struct client *c)
 {
-	struct evbuffer	*in = bufferevent_get_input(c->bev);
+	struct evbuffer		*in = bufferevent_get_input(c->bev);
+	static const struct timeval now_tv = { 0, 0 };
 
 	bufferevent_disable(c->bev, EV_READ);
 	evbuffer_drain(in, evbuffer_get_length(in));
-	evtimer_del(c->timer);
+	c->close_by = server_client_now() + SERVER_CLOSE_MS;
+	evtimer_add(c->timer, &now_tv);		/* server_client_closing */
 	server_client_release_seat(c);
 	if (evbuffer_get_length(bufferevent_get_output(c->bev)) == 0)
 		server_client_linger(c);
@@ -357,27 +364,54 @@ server_client_timer_cb(evutil_socket_t fd, short what, void *arg)
 
 	(void)fd;
 	(void)what;
+	if (c->flags & CLIENT_CLOSING) {
+		server_client_closing(c);
+		return;
+	}
 	conn_timer(c);
 	server_client_rearm(c);
+}
+
+/*
+ * A closing connection's timer: leave the match now, so that the opponent
+ * is told without waiting for the flush; free at the close deadline.
+ */
+static void
+server_client_closing(struct client *c)
+{
+	session_lost(c);
+	if (server_client_now() >= c->close_by)
+		server_client_free(c);
+	else
+		server_client_timer_at(c, c->close_by);
+}
+
+/* Arm the connection's timer for a time on the monotonic clock. */
+static void
+server_client_timer_at(struct client *c, int64_t at)
+{
+	int64_t		ms = at - server_client_now();
+	struct timeval	tv;
+
+	if (ms < 0)
+		ms = 0;
+	tv.tv_sec = (time_t)(ms / 1000);
+	tv.tv_usec = (suseconds_t)(ms % 1000) * 1000;
+	evtimer_add(c->timer, &tv);
 }
 
 /* The lobby's timer op: aim the timer at the next deadline, or stop it. */
 static void
 server_client_rearm(struct client *c)
 {
-	int64_t		at = conn_next_deadline(c), ms;
-	struct timeval	tv;
+	int64_t	at = conn_next_deadline(c);
 
-	if (at == 0) {
+	if (c->flags & CLIENT_CLOSING)
+		return;		/* the timer is server_client_closing's now */
+	if (at == 0)
 		evtimer_del(c->timer);
-		return;
-	}
-	ms = at - server_client_now();
-	if (ms < 0)
-		ms = 0;
-	tv.tv_sec = (time_t)(ms / 1000);
-	tv.tv_usec = (suseconds_t)(ms % 1000) * 1000;
-	evtimer_add(c->timer, &tv);
+	else
+		server_client_timer_at(c, at);
 }
 
 /* Output drained: a closing client lingers now. */

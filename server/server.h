@@ -20,6 +20,8 @@
 					   means the peer is not reading */
 #define SERVER_LINGER_MS	2000	/* draining input after the last line */
 #define SERVER_LINGER_MAX	65536	/* input drained before giving up */
+#define SERVER_CLOSE_MS		(2 * SERVER_LINGER_MS)	/* closing, at most:
+					   flushing, then lingering */
 #define SERVER_REFUSED_MAX	64	/* refused, still flushing: more are
 					   told in one send(2) and closed */
 #define SERVER_SHUTDOWN_MS	1000	/* the most a shutdown waits for peers */

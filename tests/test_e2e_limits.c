@@ -295,9 +295,12 @@ test_limits_out_of_descriptors(void **state)
 	limits_stop(l);
 }
 
-/* A connection from another loopback address, 127.0.0.2. */
+/*
+ * A connection from a given loopback address (NULL: any), with a given
+ * receive buffer (0: the system's).
+ */
 static struct conn *
-limits_connect_from2(struct limits *l)
+limits_connect_with(struct limits *l, const char *from, int rcvbuf)
 {
 	struct sockaddr_in	 sin;
 	struct conn		*c;
@@ -306,15 +309,20 @@ limits_connect_from2(struct limits *l)
 	c = &l->conns[l->nconns++];
 	memset(c, 0, sizeof *c);
 	assert_true((c->fd = socket(AF_INET, SOCK_STREAM, 0)) != -1);
+	if (rcvbuf != 0)
+		setsockopt(c->fd, SOL_SOCKET, SO_RCVBUF, &rcvbuf,
+		    sizeof rcvbuf);
 	memset(&sin, 0, sizeof sin);
 	sin.sin_family = AF_INET;
-	sin.sin_addr.s_addr = inet_addr("127.0.0.2");
-	if (bind(c->fd, (struct sockaddr *)&sin, sizeof sin) == -1)
-		fail_msg("bind 127.0.0.2: %s", strerror(errno));
+	if (from != NULL) {
+		sin.sin_addr.s_addr = inet_addr(from);
+		if (bind(c->fd, (struct sockaddr *)&sin, sizeof sin) == -1)
+			fail_msg("bind %s: %s", from, strerror(errno));
+	}
 	sin.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
 	sin.sin_port = htons((uint16_t)l->srv.port);
 	if (connect(c->fd, (struct sockaddr *)&sin, sizeof sin) == -1)
-		fail_msg("connect from 127.0.0.2: %s", strerror(errno));
+		fail_msg("connect: %s", strerror(errno));
 	return (c);
 }
 
@@ -354,7 +362,7 @@ test_limits_per_address_cap(void **state)
 	assert_true(conn_wait_closed(c, HARNESS_TIMEOUT_MS));
 	limits_logged(l, "too many connections from its address");
 	/* Another address is not affected. */
-	c = limits_connect_from2(l);
+	c = limits_connect_with(l, "127.0.0.2", 0);
 	expect_prefix(c, "HELLO ");
 	/* A slot of the address frees as soon as its player leaves. */
 	conn_send(x, "QUIT");
@@ -759,6 +767,46 @@ test_limits_refusals_hold_few_descriptors(void **state)
 	limits_stop(l);
 }
 
+/*
+ * Regression: the opponent of a client dropped for not reading wins at
+ * once, not when the dropped connection's flush finally times out (2 s).
+ */
+static void
+test_limits_non_reader_forfeits_at_once(void **state)
+{
+	static const char *const	 extra[] = { "--rate-limit", "0", NULL };
+	struct limits			*l = *state;
+	struct conn			*x, *o;
+	static char			 chunk[5 * 1000];
+	char				 line[512];
+	long				 t0, t;
+	int				 i;
+
+	assert_int_equal(harness_start(&l->srv, extra), 0);
+	x = limits_connect_with(l, NULL, 4096);	/* fills up quickly */
+	expect_prefix(x, "HELLO ");
+	o = limits_connect(l);
+	expect_prefix(o, "HELLO ");
+	expect_skip_to(o, "TURN ", NULL, 0);
+	for (i = 0; i < 1000; i++)
+		memcpy(chunk + 5 * i, "help\n", 5);
+	t0 = harness_now_ms();
+	while (harness_now_ms() - t0 < HARNESS_TIMEOUT_MS) {
+		if (send(x->fd, chunk, sizeof chunk,
+		    MSG_DONTWAIT | MSG_NOSIGNAL) == -1 &&
+		    errno != EAGAIN && errno != EWOULDBLOCK)
+			break;
+		if (!conn_quiet(o, 1))
+			break;		/* something for o: the forfeit */
+	}
+	expect_skip_to(o, "RESULT FORFEIT ", line, sizeof line);
+	t = harness_now_ms() - t0;
+	print_message("forfeit %ld ms after the flood began\n", t);
+	if (t >= SERVER_LINGER_CHECK_MS)
+		fail_msg("the opponent waited %ld ms for its forfeit", t);
+	limits_stop(l);
+}
+
 int
 main(void)
 {
@@ -788,6 +836,7 @@ main(void)
 		LIMITS_TEST(test_limits_burst_then_half_close_answered),
 		LIMITS_TEST(test_limits_small_output_cap_spares_readers),
 		LIMITS_TEST(test_limits_refusals_hold_few_descriptors),
+		LIMITS_TEST(test_limits_non_reader_forfeits_at_once),
 	};
 
 	return (cmocka_run_group_tests(tests, NULL, NULL));
