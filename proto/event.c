@@ -30,6 +30,8 @@ static const struct proto_kind_entry proto_kinds[] = {
 	{ "BYE",	PROTO_EV_BYE },
 	{ "OK",		PROTO_EV_OK },
 	{ "ERR",	PROTO_EV_ERR },
+	{ "STAT",	PROTO_EV_STAT },
+	{ "END",	PROTO_EV_END },
 };
 
 static int	proto_next(struct proto_cursor *, const char **, size_t *);
@@ -165,6 +167,8 @@ proto_event_ok(struct proto_cursor *cur, struct proto_event *ev)
 		ev->verb = PROTO_HELP;
 	else if (proto_is(w, len, "PONG"))
 		ev->verb = PROTO_PING;
+	else if (proto_is(w, len, "STATS"))
+		ev->verb = PROTO_STATS;
 	else
 		return (-1);
 	return (0);

@@ -54,6 +54,7 @@ static const char proto_help[] =
     "    AGAIN y|n     answer 'Play again?' (or just type y or n)\r\n"
     "    NAME <name>   set your name: 1-16 letters, digits, _ or -\r\n"
     "    PING          check that the server is there\r\n"
+    "    STATS         the server's statistics\r\n"
     "    HELP          this list\r\n"
     "    QUIT          leave (the game is forfeited)\r\n";
 
@@ -66,6 +67,7 @@ static const char *proto_verb_words[] = {
 	[PROTO_QUIT] = "QUIT",
 	[PROTO_HELP] = "HELP",
 	[PROTO_PING] = "PONG",
+	[PROTO_STATS] = "STATS",
 };
 
 static const char *proto_leave_texts[] = {
@@ -138,6 +140,7 @@ proto_fmt_ok(char *buf, size_t size, const struct proto_cmd *cmd)
 		return (proto_fmt_bye(buf, size, "Thank you for playing!"));
 	case PROTO_BOARD:
 	case PROTO_PING:
+	case PROTO_STATS:
 		return (proto_fmt(buf, size, "OK %s\r\n",
 		    proto_verb_words[cmd->verb]));
 	default:
@@ -275,4 +278,19 @@ int
 proto_fmt_bye(char *buf, size_t size, const char *text)
 {
 	return (proto_fmt(buf, size, "BYE %s\r\n", text));
+}
+
+/* One statistic, after OK STATS: STAT <name> <value>. */
+int
+proto_fmt_stat(char *buf, size_t size, const char *name,
+    unsigned long long value)
+{
+	return (proto_fmt(buf, size, "STAT %s %llu\r\n", name, value));
+}
+
+/* The end of a list of STAT lines. */
+int
+proto_fmt_end(char *buf, size_t size)
+{
+	return (proto_fmt(buf, size, "END\r\n"));
 }

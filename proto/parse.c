@@ -30,6 +30,7 @@ static const struct proto_verb_entry proto_verbs[] = {
 	{ "QUIT",	PROTO_QUIT },
 	{ "HELP",	PROTO_HELP },
 	{ "PING",	PROTO_PING },
+	{ "STATS",	PROTO_STATS },
 };
 
 static int	proto_is_blank(char);

@@ -28,7 +28,8 @@ enum proto_verb {
 	PROTO_AGAIN,
 	PROTO_QUIT,
 	PROTO_HELP,
-	PROTO_PING
+	PROTO_PING,
+	PROTO_STATS
 };
 
 /* Error codes, in the order of precedence when several apply. */
@@ -89,7 +90,9 @@ enum proto_kind {
 	PROTO_EV_INFO,
 	PROTO_EV_BYE,
 	PROTO_EV_OK,
-	PROTO_EV_ERR
+	PROTO_EV_ERR,
+	PROTO_EV_STAT,		/* STAT <name> <value>, after OK STATS */
+	PROTO_EV_END		/* the end of the STAT lines */
 };
 
 enum proto_result {
@@ -139,6 +142,8 @@ int	proto_fmt_forfeit(char *, size_t, enum ttt_mark, const char *,
 int	proto_fmt_again_question(char *, size_t);
 int	proto_fmt_info(char *, size_t, const char *);
 int	proto_fmt_bye(char *, size_t, const char *);
+int	proto_fmt_stat(char *, size_t, const char *, unsigned long long);
+int	proto_fmt_end(char *, size_t);
 
 /* event.c */
 int	proto_event_parse(const char *, size_t, struct proto_event *);

@@ -20,6 +20,7 @@ static enum proto_error	cmd_board(struct client *, const struct proto_cmd *);
 static enum proto_error	cmd_again(struct client *, const struct proto_cmd *);
 static enum proto_error	cmd_quit(struct client *, const struct proto_cmd *);
 static enum proto_error	cmd_reply(struct client *, const struct proto_cmd *);
+static enum proto_error	cmd_stats(struct client *, const struct proto_cmd *);
 static void		cmd_ok(struct client *, const struct proto_cmd *);
 
 /* The verb table: the handler of each command. */
@@ -31,6 +32,7 @@ static const cmd_fn cmd_table[] = {
 	[PROTO_QUIT] = cmd_quit,
 	[PROTO_HELP] = cmd_reply,
 	[PROTO_PING] = cmd_reply,
+	[PROTO_STATS] = cmd_stats,
 };
 
 /* Run a parsed command; PROTO_OK, or the error to report. */
@@ -57,6 +59,43 @@ static enum proto_error
 cmd_reply(struct client *c, const struct proto_cmd *cmd)
 {
 	cmd_ok(c, cmd);
+	return (PROTO_OK);
+}
+
+/* STATS: OK STATS, a STAT line per counter, END (as memcached does). */
+static enum proto_error
+cmd_stats(struct client *c, const struct proto_cmd *cmd)
+{
+	const struct lobby		*l = c->lobby;
+	const struct lobby_stats	*st = &l->stats;
+	char				 buf[PROTO_OUT_MAX];
+	const struct {
+		const char		*name;
+		unsigned long long	 value;
+	} stats[] = {
+		{ "uptime", (unsigned long long)
+		    ((l->ops->now() - st->started) / 1000) },
+		{ "connections_current", st->connections_current },
+		{ "connections_total", st->connections_total },
+		{ "connections_rejected", st->connections_rejected },
+		{ "players_waiting", l->nqueued },
+		{ "matches_live", l->nmatches },
+		{ "games_finished", st->games_finished },
+		{ "wins", st->wins },
+		{ "ties", st->ties },
+		{ "forfeits", st->forfeits },
+		{ "moves", st->moves },
+		{ "errors", st->errors },
+		{ "bytes_in", st->bytes_in },
+		{ "bytes_out", st->bytes_out },
+	};
+	size_t				 i;
+
+	cmd_ok(c, cmd);
+	for (i = 0; i < sizeof stats / sizeof stats[0]; i++)
+		session_sendn(c, buf, proto_fmt_stat(buf, sizeof buf,
+		    stats[i].name, stats[i].value));
+	session_sendn(c, buf, proto_fmt_end(buf, sizeof buf));
 	return (PROTO_OK);
 }
 

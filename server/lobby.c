@@ -3,6 +3,7 @@
  * pairing.
  */
 #include <stdlib.h>
+#include <string.h>
 
 #include "clock.h"
 #include "lobby.h"
@@ -38,6 +39,9 @@ lobby_init(struct lobby *lobby, const struct lobby_ops *ops,
 	seed ^= seed >> 31;
 	lobby->rng = seed != 0 ? seed : 1;
 	lobby->next_match_id = 1;
+	memset(&lobby->stats, 0, sizeof lobby->stats);
+	lobby->stats.started = ops->now();
+	lobby->nmatches = 0;
 	TAILQ_INIT(&lobby->queue);
 	TAILQ_INIT(&lobby->matches);
 	lobby->nqueued = 0;

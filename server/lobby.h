@@ -45,14 +45,33 @@ struct lobby_limits {
 #define LOBBY_RATE		50
 #define LOBBY_BURST		100
 
+/* Counters for STATS; the transport keeps the connection and byte ones. */
+struct lobby_stats {
+	int64_t		started;		/* ms, ops->now */
+	uint64_t	connections_current;	/* players: not refused, not
+						   leaving */
+	uint64_t	connections_total;
+	uint64_t	connections_rejected;
+	uint64_t	games_finished;
+	uint64_t	wins;
+	uint64_t	ties;
+	uint64_t	forfeits;
+	uint64_t	moves;
+	uint64_t	errors;			/* ERR lines sent */
+	uint64_t	bytes_in;
+	uint64_t	bytes_out;
+};
+
 struct lobby {
 	const struct lobby_ops	*ops;
+	struct lobby_stats	 stats;
 	struct lobby_limits	 limits;
 	uint64_t		 rng;		/* xorshift64* state */
 	uint64_t		 next_match_id;
 	struct client_list	 queue;		/* FIFO of waiting players */
 	struct match_list	 matches;
 	unsigned		 nqueued;
+	unsigned		 nmatches;
 };
 
 void	lobby_init(struct lobby *, const struct lobby_ops *,

@@ -37,6 +37,7 @@ match_new(struct lobby *lobby, struct client *p1, struct client *p2)
 	m->player[0] = p1;
 	m->player[1] = p2;
 	TAILQ_INSERT_TAIL(&lobby->matches, m, entry);
+	lobby->nmatches++;
 	for (i = 0; i < 2; i++) {
 		m->player[i]->match = m;
 		m->player[i]->seat = i;
@@ -63,6 +64,7 @@ match_free(struct match *m)
 			m->player[i]->match = NULL;
 	}
 	TAILQ_REMOVE(&m->lobby->matches, m, entry);
+	m->lobby->nmatches--;
 	free(m);
 }
 
@@ -142,6 +144,11 @@ match_end(struct match *m)
 
 	m->state = MATCH_ASKING;
 	m->winner = w;
+	m->lobby->stats.games_finished++;
+	if (w == TTT_EMPTY)
+		m->lobby->stats.ties++;
+	else
+		m->lobby->stats.wins++;
 	if (w == TTT_EMPTY)
 		log_info("match %llu: game %u is a tie (%s vs %s)",
 		    (unsigned long long)m->id, m->games, m->player[0]->addr,
@@ -181,6 +188,7 @@ match_play(struct client *c, int cell)
 
 	if (ttt_board_play(&m->board, match_mark(c), cell) != TTT_OK)
 		fatalx("match %llu: unchecked move", (unsigned long long)m->id);
+	m->lobby->stats.moves++;
 	match_broadcast(m, buf, proto_fmt_board(buf, sizeof buf, &m->board));
 	if (ttt_board_outcome(&m->board) == TTT_ONGOING)
 		match_send_turns(m);
@@ -278,6 +286,8 @@ match_leave(struct client *c, enum proto_leave why)
 	} else if (other != NULL && m->state == MATCH_PLAYING) {
 		m->state = MATCH_ASKING;
 		m->winner = match_mark(other);
+		m->lobby->stats.games_finished++;
+		m->lobby->stats.forfeits++;
 		log_info("match %llu: game %u forfeited by %s from %s",
 		    (unsigned long long)m->id, m->games, match_name(m, seat),
 		    c->addr);

@@ -52,6 +52,8 @@ static void	server_client_send(struct client *, const char *, size_t);
 static void	server_client_close(struct client *);
 static void	server_client_rearm(struct client *);
 static void	server_client_timer_at(struct client *, int64_t);
+static void	server_client_count_in(struct evbuffer *,
+		    const struct evbuffer_cb_info *, void *);
 static void	server_client_linger(struct client *);
 static void	server_client_drain(struct client *);
 static void	server_client_release_seat(struct client *);
@@ -150,6 +152,7 @@ server_client_refuse_fast(struct server *s, int fd, enum proto_error why)
 
 	(void)send(fd, buf, (size_t)n, MSG_DONTWAIT | MSG_NOSIGNAL);
 	evutil_closesocket(fd);
+	s->lobby.stats.connections_rejected++;
 	s->nrefused_fast++;
 	if (now - s->refused_logged >= 1000) {
 		log_warn("refused %u connections at once (%u refusals pending)",
@@ -199,6 +202,9 @@ server_client_accept(struct server *s, int fd, struct sockaddr *sa, int len)
 	c->addrkey = key;
 	TAILQ_INSERT_TAIL(&s->clients, c, entry);
 	s->nclients++;
+	s->lobby.stats.connections_total++;
+	evbuffer_add_cb(bufferevent_get_input(c->bev), server_client_count_in,
+	    s);
 
 	bufferevent_setcb(c->bev, server_client_read_cb,
 	    server_client_write_cb, server_client_event_cb, c);
@@ -210,11 +216,24 @@ server_client_accept(struct server *s, int fd, struct sockaddr *sa, int len)
 	if (why != PROTO_OK) {
 		c->flags |= CLIENT_NOSEAT | CLIENT_REFUSED;
 		s->nrefused++;
+		s->lobby.stats.connections_rejected++;
 		session_refuse(&s->lobby, c, why);
 		return;
 	}
 	s->nplayers++;
+	s->lobby.stats.connections_current++;
 	session_open(&s->lobby, c);
+}
+
+/* Bytes that came in from a client, for STATS. */
+static void
+server_client_count_in(struct evbuffer *buf,
+    const struct evbuffer_cb_info *info, void *arg)
+{
+	struct server	*s = arg;
+
+	(void)buf;
+	s->lobby.stats.bytes_in += info->n_added;
 }
 
 /* Give up the client's player slot, once: it is leaving. */
@@ -225,6 +244,7 @@ server_client_release_seat(struct client *c)
 		return;
 	c->flags |= CLIENT_NOSEAT;
 	c->server->nplayers--;
+	c->server->lobby.stats.connections_current--;
 	addrtab_del(&c->server->peers, &c->addrkey);
 }
 

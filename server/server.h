@@ -35,6 +35,8 @@ struct server_config {
 	const char	*bind;		/* NULL = every address */
 	int		 port;
 	uint64_t	 seed;
+	int		 seed_given;	/* else it is random */
+	int		 log_level;	/* enum log_level */
 	unsigned	 max_clients;	/* players at once; more are refused */
 	unsigned	 max_per_addr;	/* players from one address; 0 = any */
 	size_t		 output_max;	/* pending output bytes per client */

@@ -11,6 +11,7 @@
 #include "lobby.h"
 #include "log.h"
 #include "match.h"
+#include "printable.h"
 #include "session.h"
 
 static void	session_detach(struct client *, enum proto_leave);
@@ -62,6 +63,9 @@ session_sendn(struct client *c, const char *buf, int len)
 	if ((size_t)len >= PROTO_OUT_MAX)
 		fatalx("client %llu: output line too long",
 		    (unsigned long long)c->id);
+	if (len > 4 && memcmp(buf, "ERR ", 4) == 0)
+		c->lobby->stats.errors++;
+	c->lobby->stats.bytes_out += (uint64_t)len;
 	c->lobby->ops->send(c, buf, (size_t)len);
 }
 
@@ -75,6 +79,12 @@ session_line(struct client *c, const char *line, size_t len)
 
 	if (c->flags & CLIENT_CLOSING)
 		return;
+	if (log_debugging()) {
+		char	text[PROTO_SCAN_MAX * 4 + 1];
+
+		log_debug("client %llu: line \"%s\"", (unsigned long long)c->id,
+		    printable(line, len, text, sizeof text));
+	}
 	if (c->lines++ == 0 && proto_is_http(line, len)) {
 		log_warn("client %llu: HTTP request from %s, closing",
 		    (unsigned long long)c->id, c->addr);
@@ -92,8 +102,11 @@ session_line(struct client *c, const char *line, size_t len)
 	}
 	if (err == PROTO_OK && cmd.verb != PROTO_NONE)
 		err = cmd_dispatch(c, &cmd);
-	if (err != PROTO_OK)
+	if (err != PROTO_OK) {
+		log_debug("client %llu: ERR %s", (unsigned long long)c->id,
+		    proto_error_code(err));
 		session_sendn(c, buf, proto_fmt_error(buf, sizeof buf, err));
+	}
 }
 
 /*

@@ -36,7 +36,9 @@ enum fmt_kind {
 	F_FORFEIT,
 	F_AGAINQ,
 	F_INFO,
-	F_BYE
+	F_BYE,
+	F_STAT,
+	F_END
 };
 
 /* What the first line of an output must parse to. */
@@ -69,6 +71,7 @@ struct fmt_case {
 	int			 yes;		/* OK AGAIN */
 	enum ttt_mark		 first;		/* who starts the moves */
 	const char		*moves;		/* "a1 b2 ..." */
+	unsigned long long	 n;		/* STAT */
 	const char		*want;
 	struct ev_want		 ev;
 };
@@ -101,6 +104,7 @@ struct fmt_case {
 	"    AGAIN y|n     answer 'Play again?' (or just type y or n)\r\n" \
 	"    NAME <name>   set your name: 1-16 letters, digits, _ or -\r\n" \
 	"    PING          check that the server is there\r\n"		\
+	"    STATS         the server's statistics\r\n"		\
 	"    HELP          this list\r\n"				\
 	"    QUIT          leave (the game is forfeited)\r\n"
 
@@ -148,6 +152,9 @@ static const struct fmt_case cases[] = {
 	{ .what = "ok ping", .kind = F_OK, .verb = PROTO_PING,
 	  .want = "OK PONG\r\n",
 	  .ev = { .kind = PROTO_EV_OK, .verb = PROTO_PING, .text = "" } },
+	{ .what = "ok stats", .kind = F_OK, .verb = PROTO_STATS,
+	  .want = "OK STATS\r\n",
+	  .ev = { .kind = PROTO_EV_OK, .verb = PROTO_STATS, .text = "" } },
 	{ .what = "ok help", .kind = F_OK, .verb = PROTO_HELP,
 	  .want = "OK HELP\r\n" HELP_BLOCK,
 	  .ev = { .kind = PROTO_EV_OK, .verb = PROTO_HELP, .text = "" } },
@@ -364,6 +371,15 @@ static const struct fmt_case cases[] = {
 	{ .what = "bye shutdown", .kind = F_BYE, .a = "Server shutting down.",
 	  .want = "BYE Server shutting down.\r\n",
 	  .ev = { .kind = PROTO_EV_BYE, .text = "Server shutting down." } },
+	{ .what = "stat", .kind = F_STAT, .a = "moves", .n = 12345678901ULL,
+	  .want = "STAT moves 12345678901\r\n",
+	  .ev = { .kind = PROTO_EV_STAT, .text = "moves 12345678901" } },
+	{ .what = "stat zero", .kind = F_STAT, .a = "uptime", .n = 0,
+	  .want = "STAT uptime 0\r\n",
+	  .ev = { .kind = PROTO_EV_STAT, .text = "uptime 0" } },
+	{ .what = "end", .kind = F_END,
+	  .want = "END\r\n",
+	  .ev = { .kind = PROTO_EV_END, .text = "" } },
 };
 
 static void	board_from_moves(struct ttt_board *, enum ttt_mark,
@@ -439,6 +455,10 @@ fmt_case(const struct fmt_case *c, char *buf, size_t size)
 		return (proto_fmt_info(buf, size, c->a));
 	case F_BYE:
 		return (proto_fmt_bye(buf, size, c->a));
+	case F_STAT:
+		return (proto_fmt_stat(buf, size, c->a, c->n));
+	case F_END:
+		return (proto_fmt_end(buf, size));
 	}
 	fail_msg("unknown case kind %d", c->kind);
 	return (-1);

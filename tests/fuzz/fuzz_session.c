@@ -153,6 +153,23 @@ log_info(const char *fmt, ...)
 	va_end(ap);
 }
 
+void
+log_debug(const char *fmt, ...)
+{
+	va_list	ap;
+
+	va_start(ap, fmt);
+	fuzz_logv(fmt, ap);
+	va_end(ap);
+}
+
+/* Debug lines are on, so that their arguments are built and checked. */
+int
+log_debugging(void)
+{
+	return (1);
+}
+
 /* An impossible state in the game logic: a finding. */
 void
 fatalx(const char *fmt, ...)

@@ -1,0 +1,430 @@
+/*
+ * options.c -- tttd's flags and environment variables, from one table.
+ *
+ * Every flag --some-name can also be given as TTTD_SOME_NAME in the
+ * environment; a flag on the command line wins.  --help is generated from
+ * the table, with each variable and the default actually in force.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "log.h"
+#include "options.h"
+
+enum options_kind {
+	OPTIONS_NUMBER,		/* whole number within [min, max] */
+	OPTIONS_SECONDS,	/* seconds, up to three decimals */
+	OPTIONS_TEXT,		/* a string, kept as it is */
+	OPTIONS_LEVEL		/* a log level name */
+};
+
+/* Options, in --help order; id is getopt's value for the flag. */
+enum options_id {
+	OPT_PORT = 'p',
+	OPT_BIND = 'b',
+	OPT_SEED = 's',
+	OPT_MAX_CLIENTS = 'm',
+	OPT_LOG_LEVEL = 256,
+	OPT_MAX_PER_ADDR,
+	OPT_MAX_OUTPUT,
+	OPT_LINE_TIMEOUT,
+	OPT_TURN_TIMEOUT,
+	OPT_AGAIN_TIMEOUT,
+	OPT_IDLE_TIMEOUT,
+	OPT_RATE_LIMIT,
+	OPT_RATE_BURST
+};
+
+struct options_spec {
+	enum options_id		 id;
+	const char		*name;		/* --name, TTTD_NAME */
+	const char		*arg;		/* its placeholder in --help */
+	enum options_kind	 kind;
+	unsigned long long	 min, max;	/* OPTIONS_NUMBER */
+	const char		*help;
+};
+
+static const struct options_spec options_table[] = {
+	{ OPT_PORT, "port", "N", OPTIONS_NUMBER, 0, 65535,
+	    "TCP port; 0 picks a free one" },
+	{ OPT_BIND, "bind", "ADDR", OPTIONS_TEXT, 0, 0,
+	    "address to listen on (\"\": every IPv4 and IPv6 one)" },
+	{ OPT_SEED, "seed", "N", OPTIONS_NUMBER, 0, UINT64_MAX,
+	    "seed of the random first move (reproducible games)" },
+	{ OPT_LOG_LEVEL, "log-level", "LEVEL", OPTIONS_LEVEL, 0, 0,
+	    "error, warn, info or debug" },
+	{ OPT_MAX_CLIENTS, "max-clients", "N", OPTIONS_NUMBER, 1, 1000000,
+	    "players connected at once" },
+	{ OPT_MAX_PER_ADDR, "max-per-addr", "N", OPTIONS_NUMBER, 0, 1000000,
+	    "players from one IPv4 address or IPv6 /64; 0: any" },
+	{ OPT_MAX_OUTPUT, "max-output", "BYTES", OPTIONS_NUMBER, PROTO_OUT_MAX,
+	    1ULL << 30, "unread output that drops a client" },
+	{ OPT_LINE_TIMEOUT, "line-timeout", "SECS", OPTIONS_SECONDS, 0, 0,
+	    "to finish a line once begun; 0: no limit" },
+	{ OPT_TURN_TIMEOUT, "turn-timeout", "SECS", OPTIONS_SECONDS, 0, 0,
+	    "to make a move; 0: no limit" },
+	{ OPT_AGAIN_TIMEOUT, "again-timeout", "SECS", OPTIONS_SECONDS, 0, 0,
+	    "to answer 'Play again?'; 0: no limit" },
+	{ OPT_IDLE_TIMEOUT, "idle-timeout", "SECS", OPTIONS_SECONDS, 0, 0,
+	    "in the queue without a word; 0: no limit" },
+	{ OPT_RATE_LIMIT, "rate-limit", "N", OPTIONS_NUMBER, 0, 1000000,
+	    "commands a second per connection; 0: no limit" },
+	{ OPT_RATE_BURST, "rate-burst", "N", OPTIONS_NUMBER, 1, 1000000,
+	    "... in bursts of up to N" },
+};
+#define OPTIONS_COUNT	(sizeof options_table / sizeof options_table[0])
+
+static const struct options_spec *options_find(int);
+static int	options_number(const char *, unsigned long long,
+		    unsigned long long, unsigned long long *);
+static int	options_seconds(const char *, int64_t *);
+static int	options_set(struct server_config *,
+		    const struct options_spec *, const char *);
+static void	options_show(const struct server_config *,
+		    const struct options_spec *, char *, size_t);
+static void	options_env_name(const struct options_spec *, char *, size_t);
+static int	options_from_env(struct server_config *);
+static void	options_usage(FILE *, const struct server_config *);
+
+/* The built-in defaults. */
+void
+options_defaults(struct server_config *cfg)
+{
+	memset(cfg, 0, sizeof *cfg);
+	cfg->port = 4000;
+	cfg->max_clients = SERVER_MAX_CLIENTS;
+	cfg->max_per_addr = SERVER_MAX_PER_ADDR;
+	cfg->output_max = SERVER_OUTPUT_MAX;
+	cfg->log_level = LOG_INFO;
+	lobby_default_limits(&cfg->limits);
+	cfg->seed = (uint64_t)time(NULL) ^ ((uint64_t)getpid() << 32);
+	cfg->seed_given = 0;
+}
+
+/* The table entry of an option. */
+static const struct options_spec *
+options_find(int id)
+{
+	size_t	i;
+
+	for (i = 0; i < OPTIONS_COUNT; i++) {
+		if ((int)options_table[i].id == id)
+			return (&options_table[i]);
+	}
+	return (NULL);
+}
+
+/* A whole decimal number in [min, max]; -1 if it is not one. */
+static int
+options_number(const char *s, unsigned long long min, unsigned long long max,
+    unsigned long long *out)
+{
+	char			*end;
+	unsigned long long	 v;
+
+	if (*s < '0' || *s > '9')
+		return (-1);
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (errno != 0 || *end != '\0' || v < min || v > max)
+		return (-1);
+	*out = v;
+	return (0);
+}
+
+/*
+ * A duration in seconds with up to three decimals ("120", "0.5", ".5") as
+ * ms; -1 if it is not one (or is over a year).
+ */
+static int
+options_seconds(const char *s, int64_t *ms)
+{
+	unsigned long long	whole = 0;
+	int64_t			frac = 0, scale = 100;
+	char			buf[32];
+	const char		*dot = strchr(s, '.');
+	size_t			n = dot != NULL ? (size_t)(dot - s) : strlen(s);
+
+	if (n >= sizeof buf || (n == 0 && dot == NULL))
+		return (-1);
+	memcpy(buf, s, n);
+	buf[n] = '\0';
+	if (n > 0 && options_number(buf, 0, 366ULL * 24 * 3600, &whole) == -1)
+		return (-1);
+	if (dot != NULL) {
+		for (s = dot + 1; *s != '\0'; s++, scale /= 10) {
+			if (*s < '0' || *s > '9' || scale == 0)
+				return (-1);
+			frac += (*s - '0') * scale;
+		}
+		if (s == dot + 1)
+			return (-1);
+	}
+	*ms = (int64_t)whole * 1000 + frac;
+	return (0);
+}
+
+/* Set one option from its text; -1 if the text is bad. */
+static int
+options_set(struct server_config *cfg, const struct options_spec *o,
+    const char *arg)
+{
+	struct lobby_limits	*l = &cfg->limits;
+	unsigned long long	 v = 0;
+	int64_t			 ms = 0;
+	int			 level;
+
+	switch (o->kind) {
+	case OPTIONS_NUMBER:
+		if (options_number(arg, o->min, o->max, &v) == -1)
+			return (-1);
+		break;
+	case OPTIONS_SECONDS:
+		if (options_seconds(arg, &ms) == -1)
+			return (-1);
+		break;
+	case OPTIONS_LEVEL:
+		if ((level = log_level_parse(arg)) == -1)
+			return (-1);
+		cfg->log_level = level;
+		return (0);
+	case OPTIONS_TEXT:
+		cfg->bind = arg[0] != '\0' ? arg : NULL;
+		return (0);
+	}
+	switch (o->id) {
+	case OPT_PORT:
+		cfg->port = (int)v;
+		break;
+	case OPT_SEED:
+		cfg->seed = v;
+		cfg->seed_given = 1;
+		break;
+	case OPT_MAX_CLIENTS:
+		cfg->max_clients = (unsigned)v;
+		break;
+	case OPT_MAX_PER_ADDR:
+		cfg->max_per_addr = (unsigned)v;
+		break;
+	case OPT_MAX_OUTPUT:
+		cfg->output_max = (size_t)v;
+		break;
+	case OPT_RATE_LIMIT:
+		l->rate = (unsigned)v;
+		break;
+	case OPT_RATE_BURST:
+		l->burst = (unsigned)v;
+		break;
+	case OPT_LINE_TIMEOUT:
+		l->line_ms = ms;
+		break;
+	case OPT_TURN_TIMEOUT:
+		l->turn_ms = ms;
+		break;
+	case OPT_AGAIN_TIMEOUT:
+		l->again_ms = ms;
+		break;
+	case OPT_IDLE_TIMEOUT:
+		l->idle_ms = ms;
+		break;
+	default:
+		break;
+	}
+	return (0);
+}
+
+/* An option's value in force, as --help shows it. */
+static void
+options_show(const struct server_config *cfg, const struct options_spec *o,
+    char *buf, size_t size)
+{
+	const struct lobby_limits	*l = &cfg->limits;
+	int64_t				 ms = -1;
+	size_t				 n;
+
+	switch (o->id) {
+	case OPT_PORT:
+		snprintf(buf, size, "%d", cfg->port);
+		return;
+	case OPT_BIND:
+		snprintf(buf, size, "%s", cfg->bind != NULL ? cfg->bind :
+		    "every address");
+		return;
+	case OPT_SEED:
+		snprintf(buf, size, "%s", cfg->seed_given ? "given" :
+		    "random");
+		return;
+	case OPT_LOG_LEVEL:
+		snprintf(buf, size, "%s", log_level_name(cfg->log_level));
+		return;
+	case OPT_MAX_CLIENTS:
+		snprintf(buf, size, "%u", cfg->max_clients);
+		return;
+	case OPT_MAX_PER_ADDR:
+		snprintf(buf, size, "%u", cfg->max_per_addr);
+		return;
+	case OPT_MAX_OUTPUT:
+		snprintf(buf, size, "%zu", cfg->output_max);
+		return;
+	case OPT_RATE_LIMIT:
+		snprintf(buf, size, "%u", l->rate);
+		return;
+	case OPT_RATE_BURST:
+		snprintf(buf, size, "%u", l->burst);
+		return;
+	case OPT_LINE_TIMEOUT:
+		ms = l->line_ms;
+		break;
+	case OPT_TURN_TIMEOUT:
+		ms = l->turn_ms;
+		break;
+	case OPT_AGAIN_TIMEOUT:
+		ms = l->again_ms;
+		break;
+	case OPT_IDLE_TIMEOUT:
+		ms = l->idle_ms;
+		break;
+	}
+	snprintf(buf, size, "%lld.%03lld", (long long)(ms / 1000),
+	    (long long)(ms % 1000));
+	buf[strcspn(buf, ".") + 4] = '\0';	/* in case it was cut */
+	for (n = strlen(buf); buf[n - 1] == '0'; n--)
+		buf[n - 1] = '\0';		/* "5.500" is "5.5" */
+	if (buf[n - 1] == '.')
+		buf[n - 1] = '\0';		/* "120." is "120" */
+}
+
+/* TTTD_ and the long name in upper case, '-' as '_'. */
+static void
+options_env_name(const struct options_spec *o, char *buf, size_t size)
+{
+	size_t	i, n = strlen(o->name);
+
+	if (size < n + 6)
+		return;
+	memcpy(buf, "TTTD_", 5);
+	for (i = 0; i < n; i++) {
+		char	c = o->name[i];
+
+		buf[5 + i] = c == '-' ? '_' :
+		    (c >= 'a' && c <= 'z') ? (char)(c - 'a' + 'A') : c;
+	}
+	buf[5 + n] = '\0';
+}
+
+/* Every TTTD_ variable set in the environment; -1 after a bad one. */
+static int
+options_from_env(struct server_config *cfg)
+{
+	char		 name[64];
+	const char	*v;
+	size_t		 i;
+
+	for (i = 0; i < OPTIONS_COUNT; i++) {
+		options_env_name(&options_table[i], name, sizeof name);
+		if ((v = getenv(name)) == NULL)
+			continue;
+		if (options_set(cfg, &options_table[i], v) == -1) {
+			fprintf(stderr, "tttd: bad %s: %s\n", name, v);
+			return (-1);
+		}
+	}
+	return (0);
+}
+
+/*
+ * --help: every option with its variable and its default, and the value
+ * in force when the environment or an earlier flag changed it.
+ */
+static void
+options_usage(FILE *f, const struct server_config *cfg)
+{
+	const struct options_spec	*o;
+	struct server_config		 def;
+	char				 flag[48], env[64], value[64], now[64];
+	size_t				 i;
+
+	options_defaults(&def);
+	fprintf(f, "usage: tttd [options]\n");
+	fprintf(f, "A networked two-player Tic Tac Toe server (protocol tttd/1).\n\n");
+	fprintf(f, "Each option can also be set in the environment (flags win); SECS may have\n");
+	fprintf(f, "decimals. In brackets: the variable, the default, the value now if not it.\n\n");
+	for (i = 0; i < OPTIONS_COUNT; i++) {
+		o = &options_table[i];
+		if (o->id < 256)
+			snprintf(flag, sizeof flag, "-%c, --%s %s", o->id,
+			    o->name, o->arg);
+		else
+			snprintf(flag, sizeof flag, "    --%s %s", o->name,
+			    o->arg);
+		options_env_name(o, env, sizeof env);
+		options_show(&def, o, value, sizeof value);
+		options_show(cfg, o, now, sizeof now);
+		fprintf(f, "  %-26s %s\n", flag, o->help);
+		if (strcmp(value, now) == 0)
+			fprintf(f, "  %-26s [%s, default %s]\n", "", env, value);
+		else
+			fprintf(f, "  %-26s [%s, default %s, now %s]\n", "", env,
+			    value, now);
+	}
+	fprintf(f, "  -h, --help                 show this help\n");
+	fprintf(f, "  -V, --version              show the version\n");
+	fprintf(f, "\nLimits and what clients see when they trip: docs/operations.md, tttd(8).\n");
+	fprintf(f, "Play with: ttt-client HOST PORT, or nc HOST PORT\n");
+}
+
+/* Defaults, then the environment, then the flags. */
+enum options_result
+options_parse(struct server_config *cfg, int argc, char **argv)
+{
+	struct option			 longopts[OPTIONS_COUNT + 3];
+	const struct options_spec	*o;
+	size_t				 i;
+	int				 ch;
+
+	options_defaults(cfg);
+	if (options_from_env(cfg) == -1)
+		return (OPTIONS_ERROR);
+	for (i = 0; i < OPTIONS_COUNT; i++) {
+		longopts[i].name = options_table[i].name;
+		longopts[i].has_arg = required_argument;
+		longopts[i].flag = NULL;
+		longopts[i].val = (int)options_table[i].id;
+	}
+	longopts[i++] = (struct option){ "help", no_argument, NULL, 'h' };
+	longopts[i++] = (struct option){ "version", no_argument, NULL, 'V' };
+	longopts[i] = (struct option){ NULL, 0, NULL, 0 };
+
+	while ((ch = getopt_long(argc, argv, "p:b:s:m:hV", longopts,
+	    NULL)) != -1) {
+		if (ch == 'h') {
+			options_usage(stdout, cfg);
+			return (OPTIONS_EXIT);
+		}
+		if (ch == 'V') {
+			printf("tttd %s (protocol tttd/1)\n", TTTD_VERSION);
+			return (OPTIONS_EXIT);
+		}
+		if ((o = options_find(ch)) == NULL) {
+			options_usage(stderr, cfg);
+			return (OPTIONS_ERROR);
+		}
+		if (options_set(cfg, o, optarg) == -1) {
+			fprintf(stderr, "tttd: bad --%s: %s\n", o->name,
+			    optarg);
+			return (OPTIONS_ERROR);
+		}
+	}
+	if (optind != argc) {
+		fprintf(stderr, "tttd: unexpected argument: %s\n",
+		    argv[optind]);
+		return (OPTIONS_ERROR);
+	}
+	return (OPTIONS_RUN);
+}
