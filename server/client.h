@@ -22,6 +22,7 @@
 #define CLIENT_LINGER	0x8	/* flushed and shut down; draining input */
 #define CLIENT_NOSEAT	0x10	/* refused or closing: holds no player slot */
 #define CLIENT_REFUSED	0x20	/* refused: ERR, then closed */
+#define CLIENT_DIRTY	0x40	/* output queued since the last flush */
 
 /* Which of a player's clocks is running; at most one at a time. */
 enum client_clock {
@@ -67,6 +68,7 @@ struct client {
 	int64_t			 linger_until;	/* ms, CLIENT_LINGER */
 	size_t			 linger_drained; /* bytes, CLIENT_LINGER */
 	TAILQ_ENTRY(client)	 entry;		/* all clients */
+	TAILQ_ENTRY(client)	 dirty_entry;	/* output to flush */
 };
 TAILQ_HEAD(client_list, client);
 

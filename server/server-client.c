@@ -2,6 +2,13 @@
  * server-client.c -- one connection on libevent: a bufferevent, line
  * framing, an output cap, and a graceful close.
  *
+ * Output is written by us, not by the bufferevent: replies and events pile
+ * up in a connection's output buffer while a callback runs, and at its end
+ * each connection that got any is written in one write(2).  Only when the
+ * kernel takes less is the bufferevent's write event enabled, until it
+ * has sent the rest.  A request so costs one read and one write, with no
+ * epoll_ctl in between.
+ *
  * Lines are taken off the input by framing.c without allocating.  A line
  * over the limit is never left in the input: it is answered, the input is
  * drained and reading stops, else libevent would call the read callback
@@ -51,6 +58,7 @@ static void	server_client_closing(struct client *);
 static void	server_client_send(struct client *, const char *, size_t);
 static void	server_client_close(struct client *);
 static void	server_client_rearm(struct client *);
+static void	server_client_flush(struct client *);
 static void	server_client_timer_at(struct client *, int64_t);
 static void	server_client_count_in(struct evbuffer *,
 		    const struct evbuffer_cb_info *, void *);
@@ -210,7 +218,7 @@ server_client_accept(struct server *s, int fd, struct sockaddr *sa, int len)
 	    server_client_write_cb, server_client_event_cb, c);
 	/* Never buffer more input than one legal line and its CR LF. */
 	bufferevent_setwatermark(c->bev, EV_READ, 0, PROTO_SCAN_MAX);
-	bufferevent_enable(c->bev, EV_READ | EV_WRITE);
+	bufferevent_enable(c->bev, EV_READ);	/* EV_WRITE: see the top */
 	if (why == PROTO_OK && addrtab_add(&s->peers, &key) == -1)
 		why = PROTO_ESERVER_FULL;	/* out of memory */
 	if (why != PROTO_OK) {
@@ -260,6 +268,8 @@ server_client_free(struct client *c)
 	server_client_release_seat(c);
 	if (c->flags & CLIENT_REFUSED)
 		s->nrefused--;
+	if (c->flags & CLIENT_DIRTY)
+		TAILQ_REMOVE(&s->dirty, c, dirty_entry);
 	TAILQ_REMOVE(&s->clients, c, entry);
 	s->nclients--;
 	event_free(c->timer);
@@ -282,19 +292,19 @@ server_client_send(struct client *c, const char *buf, size_t len)
 	if (len > 0 && bufferevent_write(c->bev, buf, len) == -1)
 		log_warn("client %llu: write failed",
 		    (unsigned long long)c->id);
+	if (!(c->flags & CLIENT_DIRTY)) {
+		c->flags |= CLIENT_DIRTY;
+		TAILQ_INSERT_TAIL(&c->server->dirty, c, dirty_entry);
+	}
 	if (evbuffer_get_length(out) <= c->server->output_max ||
 	    (c->flags & CLIENT_CLOSING))
 		return;
 	/*
-	 * Over the cap.  The bufferevent writes only in the next round of
-	 * the loop, so first offer the kernel what is pending now: only what
-	 * it refuses counts against a client that may well be reading.  (A
-	 * bufferevent keeps the front of its output frozen to all but its
-	 * own write callback, which thaws it just so.)
+	 * Over the cap.  Output is written at the end of the callback, so
+	 * first offer the kernel what is pending now: only what it refuses
+	 * counts against a client that may well be reading.
 	 */
-	evbuffer_unfreeze(out, 1);
-	evbuffer_write(out, bufferevent_getfd(c->bev));
-	evbuffer_freeze(out, 1);
+	server_client_flush(c);
 	if (evbuffer_get_length(out) > c->server->output_max) {
 		log_warn("client %llu: %s is not reading (%zu bytes pending), closing",
 		    (unsigned long long)c->id, c->addr,
@@ -320,11 +330,46 @@ server_client_close(struct client *c)
 	c->close_by = server_client_now() + SERVER_CLOSE_MS;
 	evtimer_add(c->timer, &now_tv);		/* server_client_closing */
 	server_client_release_seat(c);
+	server_client_flush(c);
 	if (evbuffer_get_length(bufferevent_get_output(c->bev)) == 0)
 		server_client_linger(c);
 	else
 		bufferevent_set_timeouts(c->bev, NULL,
 		    &server_client_linger_tv);
+}
+
+/*
+ * Write a connection's pending output now, as much as the kernel takes;
+ * the bufferevent's write event sends the rest.  (A bufferevent keeps the
+ * front of its output frozen to all but its own write callback, which
+ * thaws it just so.)
+ */
+static void
+server_client_flush(struct client *c)
+{
+	struct evbuffer	*out = bufferevent_get_output(c->bev);
+
+	if (c->flags & CLIENT_DIRTY) {
+		c->flags &= ~CLIENT_DIRTY;
+		TAILQ_REMOVE(&c->server->dirty, c, dirty_entry);
+	}
+	if (evbuffer_get_length(out) == 0)
+		return;
+	evbuffer_unfreeze(out, 1);
+	evbuffer_write(out, bufferevent_getfd(c->bev));
+	evbuffer_freeze(out, 1);
+	if (evbuffer_get_length(out) > 0)
+		bufferevent_enable(c->bev, EV_WRITE);
+}
+
+/* The end of a callback: write out every connection that got output. */
+void
+server_client_flush_all(struct server *s)
+{
+	struct client	*c;
+
+	while ((c = TAILQ_FIRST(&s->dirty)) != NULL)
+		server_client_flush(c);
 }
 
 /* All is sent: shut down writing, then drain the peer's input a while. */
@@ -366,14 +411,14 @@ static void
 server_client_read_cb(struct bufferevent *bev, void *arg)
 {
 	struct client	*c = arg;
+	struct server	*s = c->server;
 
-	if (c->flags & CLIENT_LINGER) {
-		server_client_drain(c);
-		return;
-	}
-	if (conn_input(c, bufferevent_get_input(bev)))
+	if (c->flags & CLIENT_LINGER)
+		server_client_drain(c);		/* may free it */
+	else if (conn_input(c, bufferevent_get_input(bev)))
 		bufferevent_trigger(bev, EV_READ,
 		    BEV_TRIG_IGNORE_WATERMARKS | BEV_TRIG_DEFER_CALLBACKS);
+	server_client_flush_all(s);
 }
 
 /* The client's timer: run what is due, then aim at the next deadline. */
@@ -381,15 +426,17 @@ static void
 server_client_timer_cb(evutil_socket_t fd, short what, void *arg)
 {
 	struct client	*c = arg;
+	struct server	*s = c->server;
 
 	(void)fd;
 	(void)what;
-	if (c->flags & CLIENT_CLOSING) {
+	if (c->flags & CLIENT_CLOSING)
 		server_client_closing(c);
-		return;
+	else {
+		conn_timer(c);
+		server_client_rearm(c);
 	}
-	conn_timer(c);
-	server_client_rearm(c);
+	server_client_flush_all(s);
 }
 
 /*
@@ -440,9 +487,10 @@ server_client_write_cb(struct bufferevent *bev, void *arg)
 {
 	struct client	*c = arg;
 
-	(void)bev;
 	if ((c->flags & CLIENT_CLOSING) && !(c->flags & CLIENT_LINGER))
 		server_client_linger(c);
+	else if (!(c->flags & CLIENT_CLOSING))
+		bufferevent_disable(bev, EV_WRITE);	/* until it is needed */
 }
 
 /*
@@ -454,19 +502,19 @@ static void
 server_client_event_cb(struct bufferevent *bev, short what, void *arg)
 {
 	struct client	*c = arg;
+	struct server	*s = c->server;
 
 	if ((what & BEV_EVENT_EOF) && !(what & BEV_EVENT_ERROR) &&
 	    !(c->flags & CLIENT_CLOSING)) {
 		/* Lines still waiting for their turn (fairness) come first. */
 		while (conn_input(c, bufferevent_get_input(bev)))
 			;
-		if (c->flags & CLIENT_CLOSING)
-			return;		/* the last line closed it (QUIT) */
-		session_lost(c);
-		c->flags |= CLIENT_CLOSING;
-		server_client_close(c);
-		return;
-	}
-	if (what & (BEV_EVENT_EOF | BEV_EVENT_ERROR | BEV_EVENT_TIMEOUT))
+		if (!(c->flags & CLIENT_CLOSING)) {	/* else: QUIT did */
+			session_lost(c);
+			c->flags |= CLIENT_CLOSING;
+			server_client_close(c);
+		}
+	} else if (what & (BEV_EVENT_EOF | BEV_EVENT_ERROR | BEV_EVENT_TIMEOUT))
 		server_client_free(c);
+	server_client_flush_all(s);
 }

@@ -46,6 +46,7 @@ server_accept_cb(struct evconnlistener *l, evutil_socket_t fd,
 		log_info("accepting connections again");
 	s->accept_starved = 0;
 	server_client_accept(s, fd, sa, len);
+	server_client_flush_all(s);
 }
 
 /*
@@ -221,6 +222,7 @@ server_init(struct server *s, const struct server_config *cfg)
 {
 	memset(s, 0, sizeof *s);
 	TAILQ_INIT(&s->clients);
+	TAILQ_INIT(&s->dirty);
 	s->next_client_id = 1;
 	s->max_clients = cfg->max_clients;
 	s->max_per_addr = cfg->max_per_addr;

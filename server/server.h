@@ -56,6 +56,7 @@ struct server {
 
 	struct lobby		 lobby;
 	struct client_list	 clients;
+	struct client_list	 dirty;		/* output to write out */
 	unsigned		 nclients;	/* connections, refused too */
 	unsigned		 nplayers;	/* connections not refused */
 	unsigned		 nrefused;	/* refused, not yet closed */
@@ -76,6 +77,7 @@ void	server_shutdown(struct server *);
 /* server-client.c */
 void	server_client_accept(struct server *, int, struct sockaddr *, int);
 void	server_client_free(struct client *);
+void	server_client_flush_all(struct server *);
 extern const struct lobby_ops server_client_ops;
 
 #endif /* SERVER_H */
