@@ -7,7 +7,8 @@
  * lines typed ahead wait in a buffer.  On a terminal, a line typed out of
  * turn is answered at once ("quit" quits); from a pipe it waits for the next
  * prompt, unless it is a quit.  The end of input with no line left is a
- * quit, at any time.
+ * quit, at any time.  A move is read in any input style (keys.c) and always
+ * sent as MOVE <CELL>.
  */
 #include <sys/socket.h>
 #include <sys/types.h>
@@ -20,6 +21,7 @@
 #include <unistd.h>
 
 #include "client.h"
+#include "keys.h"
 #include "render.h"
 
 #define CLIENT_IN_MAX	8192	/* server bytes waiting for a newline */
@@ -36,7 +38,8 @@ struct client {
 	int			 fd;
 	int			 tty;		/* standard input is a terminal */
 	const char		*name;		/* --name, or NULL */
-	enum ttt_mark		 mine;		/* from MATCH */
+	struct render_view	 view;		/* how to draw */
+	char			 cells[TTT_CELLS + 1];	/* last BOARD */
 	enum client_prompt	 prompt;	/* the open question */
 	int			 shown;		/* its text ends the last line */
 	int			 sock_eof;
@@ -93,13 +96,13 @@ client_show(struct client *c)
 		return;
 	switch (c->prompt) {
 	case CLIENT_PROMPT_NAME:
-		render_prompt(text, sizeof text, RENDER_PROMPT_NAME);
+		render_prompt(text, sizeof text, RENDER_PROMPT_NAME, &c->view);
 		break;
 	case CLIENT_PROMPT_MOVE:
-		render_prompt(text, sizeof text, RENDER_PROMPT_MOVE);
+		render_prompt(text, sizeof text, RENDER_PROMPT_MOVE, &c->view);
 		break;
 	default:
-		render_prompt(text, sizeof text, RENDER_PROMPT_AGAIN);
+		render_prompt(text, sizeof text, RENDER_PROMPT_AGAIN, &c->view);
 		break;
 	}
 	client_print(c, text);
@@ -160,8 +163,12 @@ client_event(struct client *c, const struct proto_event *ev)
 		return;
 	}
 	if (ev->kind == PROTO_EV_MATCH)
-		c->mine = ev->mark;
-	render_event(text, sizeof text, ev, c->mine);
+		c->view.mine = ev->mark;
+	if (ev->kind == PROTO_EV_BOARD) {
+		c->view.last = render_last(c->cells, ev->cells, c->view.last);
+		memcpy(c->cells, ev->cells, sizeof c->cells);
+	}
+	render_event(text, sizeof text, ev, &c->view);
 	if (ev->kind == PROTO_EV_ERR && (ev->error == PROTO_ESERVER_FULL ||
 	    ev->error == PROTO_ETOO_MANY_CONNECTIONS ||
 	    ev->error == PROTO_ELINE_TOO_LONG ||
@@ -185,7 +192,7 @@ client_event(struct client *c, const struct proto_event *ev)
 		break;
 	case PROTO_EV_TURN:
 		c->prompt = CLIENT_PROMPT_NONE;
-		if (c->mine != TTT_EMPTY && ev->mark == c->mine) {
+		if (c->view.mine != TTT_EMPTY && ev->mark == c->view.mine) {
 			c->prompt = CLIENT_PROMPT_MOVE;
 			c->shown = 1;
 		}
@@ -324,7 +331,7 @@ client_note(struct client *c, enum render_note which)
 {
 	char	text[RENDER_MAX];
 
-	render_note(text, sizeof text, which);
+	render_note(text, sizeof text, which, &c->view);
 	client_print(c, text);
 }
 
@@ -348,13 +355,19 @@ client_name(struct client *c, char *line, size_t len)
 		client_send(c, "NAME %s", line);
 }
 
-/* Act on one input line: the answer to the open question, if any. */
+/*
+ * Act on one input line: the answer to the open question, if any.  At the
+ * move prompt a cell in any input style comes first, then the protocol's
+ * own words ("move b2"); at the other prompts only the protocol's words
+ * count, so y and n answer "Play again?" and keypad keys mean nothing there.
+ */
 static void
 client_answer(struct client *c, char *line, size_t len)
 {
 	struct proto_cmd	cmd;
 	enum proto_error	e;
 	char			cell[3];
+	int			n;
 
 	if (!c->tty)
 		printf("%s\n", line);	/* no terminal echoes a pipe */
@@ -373,11 +386,14 @@ client_answer(struct client *c, char *line, size_t len)
 		client_name(c, line, len);
 		break;
 	case CLIENT_PROMPT_MOVE:
-		if (e != PROTO_OK || cmd.verb != PROTO_MOVE) {
-			client_note(c, RENDER_NOTE_BAD_MOVE);
-			break;
+		if ((n = keys_move(line, len)) == -1) {
+			if (e != PROTO_OK || cmd.verb != PROTO_MOVE) {
+				client_note(c, RENDER_NOTE_BAD_MOVE);
+				break;
+			}
+			n = cmd.cell;
 		}
-		ttt_cell_name(cmd.cell, cell);
+		ttt_cell_name(n, cell);
 		client_send(c, "MOVE %s", cell);
 		c->prompt = CLIENT_PROMPT_NONE;
 		break;
@@ -484,12 +500,12 @@ client_wait(struct client *c)
 }
 
 /*
- * Play on host:port as name (NULL: ask on a terminal, else none) until the
- * server says BYE.  Returns the exit status: 0 after BYE, 1 on failure with
- * a one-line reason on stderr.
+ * Play on host:port with the options (no name: ask on a terminal, else
+ * none) until the server says BYE.  Returns the exit status: 0 after BYE, 1
+ * on failure with a one-line reason on stderr.
  */
 int
-client_run(const char *host, const char *port, const char *name)
+client_run(const char *host, const char *port, const struct client_opts *opts)
 {
 	static struct client	c;
 	char			why[RENDER_MAX];
@@ -501,7 +517,12 @@ client_run(const char *host, const char *port, const char *name)
 		return (1);
 	}
 	c.tty = isatty(STDIN_FILENO);
-	c.name = name;
+	c.name = opts->name;
+	c.view.mine = TTT_EMPTY;
+	c.view.last = -1;
+	c.view.colour = opts->colour;
+	c.view.keys = opts->keys;
+	memset(c.cells, '.', TTT_CELLS);
 	for (;;) {
 		client_server(&c);
 		if (!c.done && c.sock_eof) {

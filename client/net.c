@@ -17,11 +17,10 @@
 
 #include "client.h"
 
-static long	net_now_ms(void);
 static int	net_try(const struct addrinfo *, int);
 
 /* Milliseconds on a clock that only goes forward. */
-static long
+long
 net_now_ms(void)
 {
 	struct timespec	ts;
@@ -72,14 +71,15 @@ fail:
 
 /*
  * Resolve host and port (IPv4 or IPv6) and connect to the first address
- * that answers.  Returns a nonblocking socket, or -1 with the reason in
- * why.
+ * that answers, all within timeout_ms.  Returns a nonblocking socket, or -1
+ * with the reason in why.
  */
 int
 net_connect(const char *host, const char *port, int timeout_ms, char *why,
     size_t whysize)
 {
 	struct addrinfo	 hints, *res, *ai;
+	long		 deadline = net_now_ms() + timeout_ms, left;
 	int		 fd = -1, rc;
 
 	memset(&hints, 0, sizeof hints);
@@ -93,8 +93,13 @@ net_connect(const char *host, const char *port, int timeout_ms, char *why,
 		return (-1);
 	}
 	errno = ECONNREFUSED;
-	for (ai = res; ai != NULL && fd == -1; ai = ai->ai_next)
-		fd = net_try(ai, timeout_ms);
+	for (ai = res; ai != NULL && fd == -1; ai = ai->ai_next) {
+		if ((left = deadline - net_now_ms()) <= 0) {
+			errno = ETIMEDOUT;
+			break;
+		}
+		fd = net_try(ai, (int)left);
+	}
 	if (fd == -1)
 		snprintf(why, whysize, "cannot connect to %s:%s: %s", host,
 		    port, strerror(errno));

@@ -2,6 +2,11 @@
  * render.c -- the text ttt-client shows: the board in the seed layout,
  * server events in words, prompts and notes.  Server text is shown as it
  * comes, with any byte that is not printable ASCII replaced by '?'.
+ *
+ * With colour on, X and O are drawn in two colours and the last move in
+ * bold reverse video (ANSI SGR sequences, which every terminal emulator in
+ * use understands); with colour off the text is plain ASCII.  The key map
+ * of the keypad and digits styles is drawn beside the board.
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -16,18 +21,41 @@ struct render_out {
 	size_t	 len;		/* what the text needs so far */
 };
 
+#define RENDER_SGR_X		"\033[31m"	/* red */
+#define RENDER_SGR_O		"\033[36m"	/* cyan */
+#define RENDER_SGR_X_LAST	"\033[1;7;31m"	/* bold, reverse, red */
+#define RENDER_SGR_O_LAST	"\033[1;7;36m"	/* bold, reverse, cyan */
+#define RENDER_SGR_RESET	"\033[0m"
+
+static const struct render_view render_plain = {
+	TTT_EMPTY, -1, 0, KEYS_CELLS
+};
+
+/* The move prompt and the bad move note are the input style's own. */
 static const char *render_prompts[] = {
 	[RENDER_PROMPT_NAME] = "Enter your name: ",
-	[RENDER_PROMPT_MOVE] = "Enter your move (A1, B2, C3) or 'quit' to exit: ",
+	[RENDER_PROMPT_MOVE] = NULL,
 	[RENDER_PROMPT_AGAIN] = "Play again? (y/n) or 'quit' to exit: ",
 };
 
+static const char *render_move_prompts[] = {
+	[KEYS_CELLS] = "Enter your move (A1, B2, C3) or 'quit' to exit: ",
+	[KEYS_KEYPAD] = "Enter your move (q, s, c) or 'quit' to exit: ",
+	[KEYS_DIGITS] = "Enter your move (row and column, e.g. 1 3) or 'quit' to exit: ",
+};
+
 static const char *render_notes[] = {
-	[RENDER_NOTE_BAD_MOVE] = "Invalid input. Accepted examples: A1, b2, C3.",
+	[RENDER_NOTE_BAD_MOVE] = NULL,
 	[RENDER_NOTE_BAD_ANSWER] = "Please enter y or n.",
 	[RENDER_NOTE_BAD_NAME] =
 	    "A name is 1 to 16 letters, digits, '_' or '-'.",
 	[RENDER_NOTE_NOT_YOUR_TURN] = "Please wait for your turn.",
+};
+
+static const char *render_move_notes[] = {
+	[KEYS_CELLS] = "Invalid input. Accepted examples: A1, b2, C3.",
+	[KEYS_KEYPAD] = "Invalid input. Accepted keys: q w e, a s d, z x c.",
+	[KEYS_DIGITS] = "Invalid input. Type a row and a column from 1 to 3, e.g. 1 3 or 13.",
 };
 
 static void	render_init(struct render_out *, char *, size_t);
@@ -37,6 +65,13 @@ static void	render_add(struct render_out *, const char *, ...)
 static void	render_text(struct render_out *, const char *, size_t,
 		    const char *);
 static int	render_done(struct render_out *);
+static void	render_mark(struct render_out *, char, int,
+		    const struct render_view *);
+static void	render_keymap(struct render_out *, size_t,
+		    const struct render_view *);
+static enum keys_style render_style(const struct render_view *);
+static const char *render_question(enum render_prompt,
+		    const struct render_view *);
 static void	render_result(struct render_out *, const struct proto_event *);
 
 /* Start filling a caller's buffer. */
@@ -106,6 +141,58 @@ render_done(struct render_out *o)
 	return ((int)o->len);
 }
 
+/* One mark, coloured and, if it is the last move, highlighted. */
+static void
+render_mark(struct render_out *o, char mark, int last,
+    const struct render_view *v)
+{
+	const char	*sgr;
+
+	if (!v->colour || (mark != 'X' && mark != 'O')) {
+		render_char(o, mark);
+		return;
+	}
+	if (mark == 'X')
+		sgr = last ? RENDER_SGR_X_LAST : RENDER_SGR_X;
+	else
+		sgr = last ? RENDER_SGR_O_LAST : RENDER_SGR_O;
+	render_add(o, "%s%c%s", sgr, mark, RENDER_SGR_RESET);
+}
+
+/* One row of the key map beside the board: "q w e", "11 12 13". */
+static void
+render_keymap(struct render_out *o, size_t row, const struct render_view *v)
+{
+	char	label[8];
+	int	col;
+
+	if (render_style(v) == KEYS_CELLS)
+		return;		/* the board's own labels are the map */
+	render_add(o, "  ");
+	for (col = 0; col < 3; col++) {
+		keys_label(label, sizeof label, v->keys, (int)row * 3 + col);
+		render_add(o, " %s", label);
+	}
+}
+
+/* The view's input style; cells if it is out of range. */
+static enum keys_style
+render_style(const struct render_view *v)
+{
+	return ((unsigned)v->keys < KEYS_NSTYLES ? v->keys : KEYS_CELLS);
+}
+
+/* The text of a question; "" for an unknown one. */
+static const char *
+render_question(enum render_prompt which, const struct render_view *v)
+{
+	if (which == RENDER_PROMPT_MOVE)
+		return (render_move_prompts[render_style(v)]);
+	if ((unsigned)which >= sizeof render_prompts / sizeof render_prompts[0])
+		return ("");
+	return (render_prompts[which]);
+}
+
 /* RESULT: the server's words, e.g. "p1 wins! better luck next time p2!". */
 static void
 render_result(struct render_out *o, const struct proto_event *ev)
@@ -121,16 +208,20 @@ render_result(struct render_out *o, const struct proto_event *ev)
 
 /*
  * Draw the board from BOARD's cells (row-major A1 B1 C1 A2 ... C3): the
- * seed layout, as in the server's board art.  A cell other than X or O, or
- * past the end of a short string, is drawn empty.
+ * seed layout, as in the server's board art, with the view's colours and
+ * key map.  A cell other than X or O, or past the end of a short string, is
+ * drawn empty.
  */
 int
-render_board(char *buf, size_t size, const char *cells)
+render_board(char *buf, size_t size, const char *cells,
+    const struct render_view *v)
 {
 	struct render_out	o;
 	char			c[TTT_CELLS];
-	size_t			i, n;
+	size_t			i, j, n;
 
+	if (v == NULL)
+		v = &render_plain;
 	n = (cells == NULL) ? 0 : strnlen(cells, TTT_CELLS);
 	for (i = 0; i < TTT_CELLS; i++) {
 		c[i] = ' ';
@@ -142,25 +233,34 @@ render_board(char *buf, size_t size, const char *cells)
 	for (i = 0; i < 3; i++) {
 		if (i > 0)
 			render_add(&o, "     ---+---+---\n");
-		render_add(&o, "  %zu   %c | %c | %c\n", i + 1, c[i * 3],
-		    c[i * 3 + 1], c[i * 3 + 2]);
+		render_add(&o, "  %zu   ", i + 1);
+		for (j = 0; j < 3; j++) {
+			if (j > 0)
+				render_add(&o, " | ");
+			render_mark(&o, c[i * 3 + j],
+			    v->last == (int)(i * 3 + j), v);
+		}
+		render_keymap(&o, i, v);
+		render_char(&o, '\n');
 	}
 	return (render_done(&o));
 }
 
 /*
- * Turn one server event into what the player sees; mine is the player's
- * mark (TTT_EMPTY before MATCH).  TURN for the player and AGAIN? become
- * their prompts; OK replies, lines for people and unknown lines show
- * nothing, since the client draws the board itself.
+ * Turn one server event into what the player sees in the view (NULL: the
+ * plain one).  TURN for the player and AGAIN? become their prompts; OK
+ * replies, lines for people and unknown lines show nothing, since the
+ * client draws the board itself.
  */
 int
 render_event(char *buf, size_t size, const struct proto_event *ev,
-    enum ttt_mark mine)
+    const struct render_view *v)
 {
 	struct render_out	o;
 	char			board[RENDER_MAX];
 
+	if (v == NULL)
+		v = &render_plain;
 	render_init(&o, buf, size);
 	switch (ev->kind) {
 	case PROTO_EV_HELLO:
@@ -169,17 +269,18 @@ render_event(char *buf, size_t size, const struct proto_event *ev,
 		render_add(&o, "Type 'quit' at any time to exit.\n");
 		break;
 	case PROTO_EV_MATCH:
-		render_add(&o, "You are %c, playing against %s.\n",
-		    ttt_mark_char(ev->mark), ev->name);
+		render_add(&o, "You are ");
+		render_mark(&o, ttt_mark_char(ev->mark), 0, v);
+		render_add(&o, ", playing against %s.\n", ev->name);
 		break;
 	case PROTO_EV_BOARD:
-		render_board(board, sizeof board, ev->cells);
+		render_board(board, sizeof board, ev->cells, v);
 		render_add(&o, "\n%s\n", board);
 		break;
 	case PROTO_EV_TURN:
-		if (mine != TTT_EMPTY && ev->mark == mine)
+		if (v->mine != TTT_EMPTY && ev->mark == v->mine)
 			render_add(&o, "%s",
-			    render_prompts[RENDER_PROMPT_MOVE]);
+			    render_question(RENDER_PROMPT_MOVE, v));
 		else
 			render_text(&o, ev->text, ev->textlen, NULL);
 		break;
@@ -187,7 +288,7 @@ render_event(char *buf, size_t size, const struct proto_event *ev,
 		render_result(&o, ev);
 		break;
 	case PROTO_EV_AGAINQ:
-		render_add(&o, "%s", render_prompts[RENDER_PROMPT_AGAIN]);
+		render_add(&o, "%s", render_question(RENDER_PROMPT_AGAIN, v));
 		break;
 	case PROTO_EV_BYE:
 		render_text(&o, ev->text, ev->textlen, "Goodbye.");
@@ -208,26 +309,62 @@ render_event(char *buf, size_t size, const struct proto_event *ev,
 	return (render_done(&o));
 }
 
-/* One of the client's questions. */
+/* One of the client's questions, as the view asks it. */
 int
-render_prompt(char *buf, size_t size, enum render_prompt which)
+render_prompt(char *buf, size_t size, enum render_prompt which,
+    const struct render_view *v)
 {
 	struct render_out	o;
 
+	if (v == NULL)
+		v = &render_plain;
 	render_init(&o, buf, size);
-	if ((unsigned)which < sizeof render_prompts / sizeof render_prompts[0])
-		render_add(&o, "%s", render_prompts[which]);
+	render_add(&o, "%s", render_question(which, v));
 	return (render_done(&o));
 }
 
-/* One of the client's notes, with its newline. */
+/* One of the client's notes, with its newline; a bad move's in the style. */
 int
-render_note(char *buf, size_t size, enum render_note which)
+render_note(char *buf, size_t size, enum render_note which,
+    const struct render_view *v)
 {
 	struct render_out	o;
 
+	if (v == NULL)
+		v = &render_plain;
 	render_init(&o, buf, size);
-	if ((unsigned)which < sizeof render_notes / sizeof render_notes[0])
+	if (which == RENDER_NOTE_BAD_MOVE)
+		render_add(&o, "%s\n", render_move_notes[render_style(v)]);
+	else if ((unsigned)which < sizeof render_notes / sizeof render_notes[0])
 		render_add(&o, "%s\n", render_notes[which]);
 	return (render_done(&o));
+}
+
+/*
+ * The cell to highlight on a new board, given the previous board and its
+ * highlighted cell: the one square filled since then; the same cell if the
+ * board has not changed (it was only drawn again); otherwise -1 (a new
+ * game, or boards that do not follow each other).
+ */
+int
+render_last(const char *prev, const char *cells, int last)
+{
+	int	i, filled = 0, cell = -1, was, is;
+
+	for (i = 0; i < TTT_CELLS; i++) {
+		was = prev != NULL && (prev[i] == 'X' || prev[i] == 'O');
+		is = cells != NULL && (cells[i] == 'X' || cells[i] == 'O');
+		if (was && (!is || prev[i] != cells[i]))
+			return (-1);
+		if (!was && is) {
+			filled++;
+			cell = i;
+		}
+		if ((prev != NULL && prev[i] == '\0') ||
+		    (cells != NULL && cells[i] == '\0'))
+			break;
+	}
+	if (filled == 0)
+		return (last);
+	return (filled == 1 ? cell : -1);
 }

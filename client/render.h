@@ -11,9 +11,24 @@
 
 #include <stddef.h>
 
+#include "keys.h"
 #include "proto.h"
 
 #define RENDER_MAX	1024	/* enough for any one rendered text */
+
+/*
+ * What the drawing depends on besides the server's line: the player's mark
+ * (TTT_EMPTY before MATCH), the cell last played (-1: none), colour (X and
+ * O in two colours, the last move highlighted) and the input style (the
+ * move prompt, the bad move note, the key map).  NULL stands for the plain
+ * view: no mark, no last move, no colour, the cells style.
+ */
+struct render_view {
+	enum ttt_mark	 mine;
+	int		 last;
+	int		 colour;
+	enum keys_style	 keys;
+};
 
 /* The questions the client asks; the text ends in a blank, no newline. */
 enum render_prompt {
@@ -30,10 +45,14 @@ enum render_note {
 	RENDER_NOTE_NOT_YOUR_TURN
 };
 
-int	render_board(char *, size_t, const char *);
+int	render_board(char *, size_t, const char *,
+	    const struct render_view *);
 int	render_event(char *, size_t, const struct proto_event *,
-	    enum ttt_mark);
-int	render_prompt(char *, size_t, enum render_prompt);
-int	render_note(char *, size_t, enum render_note);
+	    const struct render_view *);
+int	render_prompt(char *, size_t, enum render_prompt,
+	    const struct render_view *);
+int	render_note(char *, size_t, enum render_note,
+	    const struct render_view *);
+int	render_last(const char *, const char *, int);
 
 #endif /* RENDER_H */

@@ -2,7 +2,8 @@
  * test_e2e_client.c -- the real ttt-client against the real tttd: whole
  * matches played from piped input against a scripted socket opponent, bad
  * input, quitting (in the queue too), a lost server, a server of another
- * protocol version, and the terminal mode through a pty.
+ * protocol version, and the terminal mode through a pty; the input styles,
+ * colour on a terminal and none otherwise or with NO_COLOR, and --ping.
  */
 #define _XOPEN_SOURCE 700	/* posix_openpt */
 
@@ -43,6 +44,12 @@ enum player_input {
 	INPUT_NULL		/* /dev/null */
 };
 
+/* Where its standard output goes. */
+enum player_output {
+	OUTPUT_PIPE,		/* a pipe: no colour */
+	OUTPUT_TTY		/* a pty: colour, unless NO_COLOR */
+};
+
 /* The ttt-client under test, its output as read so far. */
 struct player {
 	pid_t	pid;
@@ -73,11 +80,18 @@ static int		fake_lfd = -1, fake_fd = -1;	/* a fake server */
 static void	server_start(const char *);
 static int	server_exit(void);
 static void	player_start(const char *const *, enum player_input);
+static void	player_start_env(const char *const *, enum player_input,
+		    enum player_output, const char *);
+static void	pty_open(int *, int *);
 static void	player_write(const char *);
 static void	player_close_input(void);
 static void	player_read(int);
 static size_t	player_expect(const char *, size_t);
 static int	player_end(void);
+static int	player_end_within(int);
+static void	strip_terminal(char *);
+static void	play_to_the_end(const char *const *, enum player_output,
+		    const char *);
 static void	output_has(const char *);
 static int	count(const char *, const char *);
 static void	port_string(char *, size_t, int);
@@ -115,9 +129,34 @@ server_exit(void)
 	return (WIFEXITED(status) ? WEXITSTATUS(status) : -1);
 }
 
-/* Run ttt-client with the arguments; its input from a pipe, pty or null. */
+/* A pseudo-terminal: its master and slave; the test is skipped without. */
+static void
+pty_open(int *master, int *slave)
+{
+	*master = posix_openpt(O_RDWR | O_NOCTTY);
+	if (*master == -1)
+		skip();		/* no pseudo-terminals here */
+	assert_int_equal(grantpt(*master), 0);
+	assert_int_equal(unlockpt(*master), 0);
+	*slave = open(ptsname(*master), O_RDWR | O_NOCTTY);
+	assert_true(*slave != -1);
+}
+
+/* Run ttt-client with the arguments, output to a pipe, NO_COLOR unset. */
 static void
 player_start(const char *const *args, enum player_input input)
+{
+	player_start_env(args, input, OUTPUT_PIPE, NULL);
+}
+
+/*
+ * Run ttt-client with the arguments; its input from a pipe, pty or null,
+ * its output to a pipe or a pty, and NO_COLOR set to no_color (NULL: unset,
+ * whatever the test's own environment says).
+ */
+static void
+player_start_env(const char *const *args, enum player_input input,
+    enum player_output output, const char *no_color)
 {
 	const char	*argv[16];
 	int		 in[2], out[2], err[2], n = 0, fd;
@@ -128,17 +167,14 @@ player_start(const char *const *args, enum player_input input)
 		in[0] = open("/dev/null", O_RDONLY);
 		assert_true(in[0] != -1);
 		in[1] = -1;
-	} else if (input == INPUT_PTY) {
-		in[1] = posix_openpt(O_RDWR | O_NOCTTY);
-		if (in[1] == -1)
-			skip();		/* no pseudo-terminals here */
-		assert_int_equal(grantpt(in[1]), 0);
-		assert_int_equal(unlockpt(in[1]), 0);
-		in[0] = open(ptsname(in[1]), O_RDWR | O_NOCTTY);
-		assert_true(in[0] != -1);
-	} else
+	} else if (input == INPUT_PTY)
+		pty_open(&in[1], &in[0]);
+	else
 		assert_int_equal(pipe(in), 0);
-	assert_int_equal(pipe(out), 0);
+	if (output == OUTPUT_TTY)
+		pty_open(&out[0], &out[1]);
+	else
+		assert_int_equal(pipe(out), 0);
 	assert_int_equal(pipe(err), 0);
 	argv[n++] = harness_client_path();
 	while (*args != NULL && n < 15)
@@ -148,6 +184,10 @@ player_start(const char *const *args, enum player_input input)
 	pl.pid = fork();
 	assert_true(pl.pid != -1);
 	if (pl.pid == 0) {
+		if (no_color == NULL)
+			unsetenv("NO_COLOR");
+		else
+			setenv("NO_COLOR", no_color, 1);
 		dup2(in[0], STDIN_FILENO);
 		dup2(out[1], STDOUT_FILENO);
 		dup2(err[1], STDERR_FILENO);
@@ -251,7 +291,14 @@ player_expect(const char *text, size_t from)
 static int
 player_end(void)
 {
-	long	deadline = harness_now_ms() + HARNESS_TIMEOUT_MS;
+	return (player_end_within(HARNESS_TIMEOUT_MS));
+}
+
+/* The same, waiting up to ms for the end. */
+static int
+player_end_within(int ms)
+{
+	long	deadline = harness_now_ms() + ms;
 	int	status;
 
 	while ((pl.out != -1 || pl.err != -1) && harness_now_ms() < deadline)
@@ -484,6 +531,8 @@ test_client_plays_match(void **state)
 	assert_int_equal(count(pl.outbuf, PROMPT_MOVE), 3);
 	assert_int_equal(count(pl.outbuf, "Waiting for p1 to move...\n"),
 	    count(pl.outbuf, "p1 (X) moves first.") ? 3 : 2);
+	/* Output to a pipe is plain, NO_COLOR or not. */
+	assert_null(strchr(pl.outbuf, '\033'));
 	assert_string_equal(pl.errbuf, "");
 }
 
@@ -955,6 +1004,374 @@ test_client_terminal_quit_waiting(void **state)
 	assert_string_equal(pl.errbuf, "");
 }
 
+/* Drop CRs (a terminal's line ends) and ANSI SGR sequences (colours). */
+static void
+strip_terminal(char *s)
+{
+	char	*d = s;
+
+	while (*s != '\0') {
+		if (s[0] == '\033' && s[1] == '[') {
+			s += 2;
+			while ((*s >= '0' && *s <= '9') || *s == ';')
+				s++;
+			if (*s != '\0')
+				s++;
+			continue;
+		}
+		if (*s != '\r')
+			*d++ = *s;
+		s++;
+	}
+	*d = '\0';
+}
+
+/*
+ * The match of test_client_plays_match, output to a pipe or a terminal,
+ * with NO_COLOR as given: the client (O, p2) wins down column A and says
+ * no.  The server is stopped after; the output stays in pl.outbuf.
+ */
+static void
+play_to_the_end(const char *const *args, enum player_output output,
+    const char *no_color)
+{
+	char	result[1024];
+
+	player_start_env(args, INPUT_PIPE, output, no_color);
+	player_write("A1\nA2\nA3\nn\n");
+	player_close_input();
+	assert_int_equal(opponent_mark(), 'X');
+	opponent_play('X', result, sizeof result);
+	assert_string_equal(result,
+	    "RESULT WIN O p2 p2 wins! better luck next time p1!");
+	assert_int_equal(conn_send(&opp, "n"), 0);
+	expect_skip_to(&opp, "BYE ", NULL, 0);
+	conn_close(&opp);
+	assert_int_equal(player_end(), 0);
+	assert_string_equal(pl.errbuf, "");
+	assert_int_equal(harness_stop(&srv), 0);
+	srv_up = 0;
+}
+
+/*
+ * Standard output a terminal: X red, O cyan, the last move in bold reverse;
+ * without the colours and CRs, the text a pipe gets.
+ */
+static void
+test_client_colour_on_terminal(void **state)
+{
+	char		 port[16];
+	const char	*args[] = { "127.0.0.1", port, NULL };
+
+	(void)state;
+	server_start("1");
+	port_string(port, sizeof port, srv.port);
+	opponent_join(NULL);
+	play_to_the_end(args, OUTPUT_TTY, NULL);
+	output_has("You are \033[36mO\033[0m, playing against p1.\r\n");
+	output_has("\033[31mX\033[0m");
+	/* The opponent's last move. */
+	output_has("\033[1;7;31mX\033[0m");
+	/* The winning board: A3, the client's last move, highlighted. */
+	output_has("  1   \033[36mO\033[0m | ");
+	output_has("  2   \033[36mO\033[0m | ");
+	output_has("  3   \033[1;7;36mO\033[0m | ");
+	assert_int_equal(count(pl.outbuf, "\033[1;7;36mO"), 3);
+	strip_terminal(pl.outbuf);
+	output_has("You are O, playing against p1.\n");
+	output_has("p2 wins! better luck next time p1!\n" PROMPT_AGAIN "n\n"
+	    THANKS);
+	assert_int_equal(count(pl.outbuf, PROMPT_MOVE), 3);
+}
+
+/*
+ * NO_COLOR set to anything but "" turns colour off on a terminal; an empty
+ * NO_COLOR does not (https://no-color.org).  A pipe never gets colour.
+ */
+static void
+test_client_no_color(void **state)
+{
+	static const struct {
+		enum player_output	 output;
+		const char		*no_color;
+		int			 colour;
+	} cases[] = {
+		{ OUTPUT_TTY, "1", 0 },
+		{ OUTPUT_TTY, "no", 0 },
+		{ OUTPUT_TTY, "", 1 },
+		{ OUTPUT_TTY, NULL, 1 },
+		{ OUTPUT_PIPE, NULL, 0 },
+		{ OUTPUT_PIPE, "", 0 },
+	};
+	char		 port[16];
+	const char	*args[] = { "127.0.0.1", port, NULL };
+	size_t		 i;
+
+	(void)state;
+	for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		server_start("1");
+		port_string(port, sizeof port, srv.port);
+		opponent_join(NULL);
+		play_to_the_end(args, cases[i].output, cases[i].no_color);
+		if (cases[i].colour)
+			output_has("\033[1;7;36mO\033[0m");
+		else if (strchr(pl.outbuf, '\033') != NULL)
+			fail_msg("case %zu: escape codes in:\n%s", i,
+			    pl.outbuf);
+		strip_terminal(pl.outbuf);
+		output_has("  1   O |   | X\n");
+	}
+}
+
+/*
+ * Moves in every input style are sent as MOVE <CELL>, whatever --keys says;
+ * --keys sets the prompt, the bad move note and the key map.  At "Play
+ * again?" a keypad key is no answer.
+ */
+static void
+test_client_input_styles(void **state)
+{
+	static const struct {
+		const char	*keys;		/* --keys, or NULL */
+		const char	*input;		/* A1, A2, A3 */
+		const char	*prompt;
+		const char	*note;
+		const char	*map;		/* row 1's key map */
+	} cases[] = {
+		{ NULL, "D1\nq\n2 1\nA3\nq\nn\n", PROMPT_MOVE, BAD_MOVE,
+		    NULL },
+		{ "cells", "D1\na1\n21\nz\nq\nn\n", PROMPT_MOVE, BAD_MOVE,
+		    NULL },
+		{ "keypad", "D1\nQ\na\n3 1\nq\nn\n",
+		    "Enter your move (q, s, c) or 'quit' to exit: ",
+		    "Invalid input. Accepted keys: q w e, a s d, z x c.\n",
+		    "  1     |   |     q w e\n" },
+		{ "digits", "D1\n1 1\n  A2 \nz\nq\nn\n",
+		    "Enter your move (row and column, e.g. 1 3) or 'quit' to exit: ",
+		    "Invalid input. Type a row and a column from 1 to 3, e.g. 1 3 or 13.\n",
+		    "  1     |   |     11 12 13\n" },
+	};
+	char		 port[16], result[1024], want[1024];
+	const char	*args[5];
+	size_t		 i;
+
+	(void)state;
+	for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		args[0] = "127.0.0.1";
+		args[1] = port;
+		args[2] = cases[i].keys == NULL ? NULL : "--keys";
+		args[3] = cases[i].keys;
+		args[4] = NULL;
+		server_start("1");
+		port_string(port, sizeof port, srv.port);
+		opponent_join(NULL);
+		player_start(args, INPUT_PIPE);
+		player_write(cases[i].input);
+		player_close_input();
+		assert_int_equal(opponent_mark(), 'X');
+		opponent_play('X', result, sizeof result);
+		assert_string_equal(result,
+		    "RESULT WIN O p2 p2 wins! better luck next time p1!");
+		assert_int_equal(conn_send(&opp, "n"), 0);
+		expect_skip_to(&opp, "BYE ", NULL, 0);
+		conn_close(&opp);
+		assert_int_equal(player_end(), 0);
+		assert_int_equal(harness_stop(&srv), 0);
+		srv_up = 0;
+
+		snprintf(want, sizeof want, "%sD1\n%s%s", cases[i].prompt,
+		    cases[i].note, cases[i].prompt);
+		output_has(want);
+		assert_int_equal(count(pl.outbuf, cases[i].prompt), 4);
+		/* Column A is the client's: each style named A1, A2, A3. */
+		output_has("  1   O |   | X");
+		output_has("  2   O | ");
+		output_has("  3   O | ");
+		output_has(PROMPT_AGAIN "q\nPlease enter y or n.\n"
+		    PROMPT_AGAIN "n\n" THANKS);
+		if (cases[i].map != NULL)
+			output_has(cases[i].map);
+		else
+			assert_null(strstr(pl.outbuf, "q w e"));
+		assert_string_equal(pl.errbuf, "");
+	}
+}
+
+/* --ping against tttd: status 0, silent, and the queue is left empty. */
+static void
+test_client_ping_live(void **state)
+{
+	static const char *const	hosts[] = { "127.0.0.1", "localhost" };
+	char				port[16];
+	const char			*args[] = { "--ping", NULL, port,
+					    NULL };
+	size_t				i;
+
+	(void)state;
+	server_start("14");
+	port_string(port, sizeof port, srv.port);
+	for (i = 0; i < sizeof hosts / sizeof hosts[0]; i++) {
+		args[1] = hosts[i];
+		player_start(args, INPUT_NULL);
+		assert_int_equal(player_end(), 0);
+		assert_string_equal(pl.outbuf, "");
+		assert_string_equal(pl.errbuf, "");
+	}
+	/* Nobody is left in the queue: a newcomer waits alone. */
+	assert_int_equal(conn_open(&opp, srv.port), 0);
+	expect_prefix(&opp, "HELLO tttd/1 ");
+	expect_event(&opp, "WAIT Waiting for an opponent...");
+	assert_int_equal(conn_quiet(&opp, 200), 1);
+}
+
+/* --ping to a port nobody listens on: status 1 and one line on stderr. */
+static void
+test_client_ping_refused(void **state)
+{
+	struct sockaddr_in	 sin;
+	socklen_t		 len = sizeof sin;
+	char			 port[16], want[128];
+	const char		*args[] = { "--ping", "127.0.0.1", port,
+				    NULL };
+	int			 fd;
+
+	(void)state;
+	fd = socket(AF_INET, SOCK_STREAM, 0);
+	assert_true(fd != -1);
+	memset(&sin, 0, sizeof sin);
+	sin.sin_family = AF_INET;
+	sin.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	assert_int_equal(bind(fd, (struct sockaddr *)&sin, sizeof sin), 0);
+	assert_int_equal(getsockname(fd, (struct sockaddr *)&sin, &len), 0);
+	port_string(port, sizeof port, ntohs(sin.sin_port));
+	player_start(args, INPUT_NULL);
+	assert_int_equal(player_end(), 1);
+	close(fd);
+	snprintf(want, sizeof want, "ttt-client: cannot connect to "
+	    "127.0.0.1:%s: Connection refused\n", port);
+	assert_string_equal(pl.errbuf, want);
+	assert_string_equal(pl.outbuf, "");
+}
+
+/* --ping says PING after HELLO, and QUIT after OK PONG: a fake server. */
+static void
+test_client_ping_conversation(void **state)
+{
+	struct conn	 fk;
+	char		 port[16], line[1024];
+	const char	*args[] = { "--ping", "127.0.0.1", port, NULL };
+	int		 p;
+
+	(void)state;
+	fake_lfd = fake_listen(&p);
+	port_string(port, sizeof port, p);
+	player_start(args, INPUT_NULL);
+	fake_fd = fake_accept(fake_lfd);
+	memset(&fk, 0, sizeof fk);
+	fk.fd = fake_fd;
+	assert_int_equal(conn_send(&fk, "HELLO tttd/1 Welcome to Tic Tac "
+	    "Toe, Ready for a game?\r\n  Type 'quit' at any time to exit."),
+	    0);
+	assert_int_equal(conn_send(&fk, "WAIT Waiting for an opponent..."),
+	    0);
+	assert_true(conn_line(&fk, line, sizeof line, HARNESS_TIMEOUT_MS) >=
+	    0);
+	assert_string_equal(line, "PING");
+	/* Lines between PING and its answer are passed over. */
+	assert_int_equal(conn_send(&fk, "MATCH X bob You play X against "
+	    "bob.\r\nINFO bob says hi.\r\nOK PONG"), 0);
+	assert_true(conn_line(&fk, line, sizeof line, HARNESS_TIMEOUT_MS) >=
+	    0);
+	assert_string_equal(line, "QUIT");
+	assert_int_equal(conn_send(&fk, "BYE Thank you for playing!"), 0);
+	assert_int_equal(player_end(), 0);
+	assert_string_equal(pl.errbuf, "");
+	assert_string_equal(pl.outbuf, "");
+	close(fake_lfd);
+	close(fake_fd);
+	fake_fd = fake_lfd = -1;
+}
+
+/* --ping against servers that do not answer PING: status 1 and why. */
+static void
+test_client_ping_failures(void **state)
+{
+	static const struct {
+		const char	*says;		/* the fake server */
+		const char	*why;
+	} cases[] = {
+		{ "SSH-2.0-OpenSSH_9.2p1\r\n",
+		    "not a tttd server; it said: SSH-2.0-OpenSSH_9.2p1" },
+		{ "HTTP/1.1 400 Bad\x1b[2J\r\n",
+		    "not a tttd server; it said: HTTP/1.1 400 Bad?[2J" },
+		{ "ERR SERVER_FULL The server is full.\r\n",
+		    "the server said: The server is full." },
+		{ "HELLO tttd/2 Hi\r\n",
+		    "the server speaks protocol tttd/2; this client speaks tttd/1" },
+		{ "HELLO tttd/1 Hi\r\nBYE Server shutting down.\r\n",
+		    "the server said: Server shutting down." },
+		{ "HELLO tttd/1 Hi\r\nERR RATE_LIMITED Slow down.\r\n",
+		    "the server said: Slow down." },
+		{ "HELLO tttd/1 Hi\r\nOK BOARD\r\n",
+		    "the server closed the connection without answering" },
+		{ "", "the server closed the connection without answering" },
+	};
+	char		 port[16], want[256];
+	const char	*args[] = { "--ping", "127.0.0.1", port, NULL };
+	size_t		 i;
+	int		 p;
+
+	(void)state;
+	for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		fake_lfd = fake_listen(&p);
+		port_string(port, sizeof port, p);
+		player_start(args, INPUT_NULL);
+		fake_fd = fake_accept(fake_lfd);
+		assert_int_equal(write(fake_fd, cases[i].says,
+		    strlen(cases[i].says)), (ssize_t)strlen(cases[i].says));
+		shutdown(fake_fd, SHUT_WR);
+		assert_int_equal(player_end(), 1);
+		close(fake_fd);
+		close(fake_lfd);
+		fake_fd = fake_lfd = -1;
+		snprintf(want, sizeof want, "ttt-client: 127.0.0.1:%s: %s\n",
+		    port, cases[i].why);
+		assert_string_equal(pl.errbuf, want);
+		assert_string_equal(pl.outbuf, "");
+	}
+}
+
+/*
+ * A server that says HELLO, then nothing: --ping gives up after 5 seconds,
+ * however the time is split between its steps.
+ */
+static void
+test_client_ping_timeout(void **state)
+{
+	char		 port[16], want[256];
+	const char	*args[] = { "--ping", "127.0.0.1", port, NULL };
+	const char	*hello = "HELLO tttd/1 Hi\r\n";
+	long		 start, took;
+	int		 p;
+
+	(void)state;
+	fake_lfd = fake_listen(&p);
+	port_string(port, sizeof port, p);
+	start = harness_now_ms();
+	player_start(args, INPUT_NULL);
+	fake_fd = fake_accept(fake_lfd);
+	usleep(1000000);
+	assert_int_equal(write(fake_fd, hello, strlen(hello)),
+	    (ssize_t)strlen(hello));
+	assert_int_equal(player_end_within(HARNESS_TIMEOUT_MS + 3000), 1);
+	took = harness_now_ms() - start;
+	if (took < 4500 || took > 7000)
+		fail_msg("--ping took %ld ms", took);
+	snprintf(want, sizeof want, "ttt-client: 127.0.0.1:%s: no answer "
+	    "within 5 seconds\n", port);
+	assert_string_equal(pl.errbuf, want);
+}
+
 /* Usage errors are status 2; --help and --version status 0. */
 static void
 test_client_arguments(void **state)
@@ -966,8 +1383,26 @@ test_client_arguments(void **state)
 				    "no spaces", NULL };
 	const char *const	badopt[] = { "--colour", "127.0.0.1", "4000",
 				    NULL };
+	const char *const	badkeys[] = { "127.0.0.1", "4000", "--keys",
+				    "numpad", NULL };
+	const char *const	nokeys[] = { "127.0.0.1", "4000", "--keys",
+				    NULL };
+	const char *const	keyseq[] = { "--keys=digits", "127.0.0.1",
+				    "4x", NULL };
+	const char *const	pingone[] = { "--ping", "127.0.0.1", NULL };
 	const char *const	version[] = { "--version", NULL };
 	const char *const	help[] = { "--help", NULL };
+	static const char *const helps[] = {
+		"usage: ttt-client HOST PORT [--name NAME] [--keys STYLE]\n",
+		"       ttt-client --ping HOST PORT\n",
+		"       ttt-client --help | --version\n",
+		"  --name NAME ", "  --keys STYLE ", "  --ping ",
+		"  --help ", "  --version ",
+		"cells   A1, b2, C3", "keypad  one key a square",
+		"q w e (row 1), a s d (row 2), z x c (row 3)",
+		"digits  row, then column: 1 3 or 13 is C1", "NO_COLOR",
+	};
+	size_t			i;
 
 	(void)state;
 	player_start(none, INPUT_PIPE);
@@ -986,10 +1421,27 @@ test_client_arguments(void **state)
 	assert_non_null(strstr(pl.errbuf, "unknown option --colour"));
 	player_start(version, INPUT_PIPE);
 	assert_int_equal(player_end(), 0);
-	assert_string_equal(pl.outbuf, "ttt-client 1.1.0\n");
+	assert_string_equal(pl.outbuf, "ttt-client " TTTD_VERSION "\n");
+	player_start(badkeys, INPUT_PIPE);
+	assert_int_equal(player_end(), 2);
+	assert_string_equal(pl.errbuf, "ttt-client: bad input style numpad: "
+	    "use cells, keypad or digits\n");
+	player_start(nokeys, INPUT_PIPE);
+	assert_int_equal(player_end(), 2);
+	assert_string_equal(pl.errbuf, "ttt-client: --keys needs a value\n");
+	/* --keys=STYLE is taken: the next complaint is the port. */
+	player_start(keyseq, INPUT_PIPE);
+	assert_int_equal(player_end(), 2);
+	assert_non_null(strstr(pl.errbuf, "bad port 4x"));
+	player_start(pingone, INPUT_PIPE);
+	assert_int_equal(player_end(), 2);
+	assert_non_null(strstr(pl.errbuf, "ttt-client --ping HOST PORT"));
+	/* --help lists every flag and input style. */
 	player_start(help, INPUT_PIPE);
 	assert_int_equal(player_end(), 0);
-	output_has("usage: ttt-client HOST PORT");
+	for (i = 0; i < sizeof helps / sizeof helps[0]; i++)
+		output_has(helps[i]);
+	assert_string_equal(pl.errbuf, "");
 }
 
 int
@@ -1020,6 +1472,16 @@ main(void)
 		cmocka_unit_test_teardown(test_client_terminal, teardown),
 		cmocka_unit_test_teardown(test_client_terminal_quit_waiting,
 		    teardown),
+		cmocka_unit_test_teardown(test_client_colour_on_terminal,
+		    teardown),
+		cmocka_unit_test_teardown(test_client_no_color, teardown),
+		cmocka_unit_test_teardown(test_client_input_styles, teardown),
+		cmocka_unit_test_teardown(test_client_ping_live, teardown),
+		cmocka_unit_test_teardown(test_client_ping_refused, teardown),
+		cmocka_unit_test_teardown(test_client_ping_conversation,
+		    teardown),
+		cmocka_unit_test_teardown(test_client_ping_failures, teardown),
+		cmocka_unit_test_teardown(test_client_ping_timeout, teardown),
 		cmocka_unit_test_teardown(test_client_arguments, teardown),
 	};
 

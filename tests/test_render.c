@@ -1,6 +1,7 @@
 /*
  * test_render.c -- what ttt-client shows: the board drawn from BOARD cells,
- * each server event in words, prompts and notes, and odd input.
+ * each server event in words, prompts and notes, and odd input; colour on
+ * and off, the last move, and each input style's prompt, note and key map.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -45,18 +46,51 @@ static const char full_art[] =
     "     ---+---+---\n"
     "  3   O | X | X\n";
 
+/* The board of the design brief in colour, C3 the last move. */
+static const char mixed_colour[] =
+    "      A   B   C\n"
+    "  1   \033[31mX\033[0m | \033[36mO\033[0m |  \n"
+    "     ---+---+---\n"
+    "  2     | \033[31mX\033[0m |  \n"
+    "     ---+---+---\n"
+    "  3     |   | \033[1;7;36mO\033[0m\n";
+
+/* The same with the keypad's key map beside it (seed 003). */
+static const char mixed_keypad[] =
+    "      A   B   C\n"
+    "  1   X | O |     q w e\n"
+    "     ---+---+---\n"
+    "  2     | X |     a s d\n"
+    "     ---+---+---\n"
+    "  3     |   | O   z x c\n";
+
+/* And with the digits' map: row, then column. */
+static const char mixed_digits[] =
+    "      A   B   C\n"
+    "  1   X | O |     11 12 13\n"
+    "     ---+---+---\n"
+    "  2     | X |     21 22 23\n"
+    "     ---+---+---\n"
+    "  3     |   | O   31 32 33\n";
+
+/* The plain view of player X. */
+static const struct render_view plain_x = { TTT_X, -1, 0, KEYS_CELLS };
+
 static void	render_line(const char *, enum ttt_mark, char *, size_t);
 static void	strip_cr(char *);
+static void	strip_sgr(char *);
+static int	count(const char *, const char *);
 
 /* Parse a server line and render it. */
 static void
 render_line(const char *line, enum ttt_mark mine, char *out, size_t size)
 {
+	struct render_view	v = { mine, -1, 0, KEYS_CELLS };
 	struct proto_event	ev;
 	int			n;
 
 	assert_int_equal(proto_event_parse(line, strlen(line), &ev), 0);
-	n = render_event(out, size, &ev, mine);
+	n = render_event(out, size, &ev, &v);
 	assert_int_equal(n, (int)strlen(out));
 }
 
@@ -73,6 +107,39 @@ strip_cr(char *s)
 	*d = '\0';
 }
 
+/* Drop every ANSI SGR sequence (ESC [ digits and ; m). */
+static void
+strip_sgr(char *s)
+{
+	char	*d = s;
+
+	while (*s != '\0') {
+		if (s[0] == '\033' && s[1] == '[') {
+			s += 2;
+			while ((*s >= '0' && *s <= '9') || *s == ';')
+				s++;
+			assert_int_equal(*s, 'm');
+			s++;
+			continue;
+		}
+		*d++ = *s++;
+	}
+	*d = '\0';
+}
+
+/* How often the text occurs. */
+static int
+count(const char *hay, const char *text)
+{
+	int	n = 0;
+
+	while ((hay = strstr(hay, text)) != NULL) {
+		n++;
+		hay += strlen(text);
+	}
+	return (n);
+}
+
 /* An empty board: the seed layout with blank cells. */
 static void
 test_render_board_empty(void **state)
@@ -80,7 +147,7 @@ test_render_board_empty(void **state)
 	char	buf[RENDER_MAX];
 
 	(void)state;
-	assert_int_equal(render_board(buf, sizeof buf, "........."),
+	assert_int_equal(render_board(buf, sizeof buf, ".........", NULL),
 	    (int)strlen(empty_art));
 	assert_string_equal(buf, empty_art);
 }
@@ -92,7 +159,7 @@ test_render_board_mixed(void **state)
 	char	buf[RENDER_MAX];
 
 	(void)state;
-	render_board(buf, sizeof buf, "XO..X...O");
+	render_board(buf, sizeof buf, "XO..X...O", NULL);
 	assert_string_equal(buf, mixed_art);
 }
 
@@ -103,7 +170,7 @@ test_render_board_full(void **state)
 	char	buf[RENDER_MAX];
 
 	(void)state;
-	render_board(buf, sizeof buf, "XOXXOOOXX");
+	render_board(buf, sizeof buf, "XOXXOOOXX", NULL);
 	assert_string_equal(buf, full_art);
 }
 
@@ -126,7 +193,7 @@ test_render_board_matches_server_art(void **state)
 		cells[TTT_CELLS] = '\0';
 		proto_fmt_board_art(art, sizeof art, &b);
 		strip_cr(art);
-		render_board(mine, sizeof mine, cells);
+		render_board(mine, sizeof mine, cells, NULL);
 		assert_string_equal(mine, art);
 		if (i < sizeof moves / sizeof moves[0] &&
 		    ttt_board_outcome(&b) == TTT_ONGOING)
@@ -142,17 +209,17 @@ test_render_board_bad_cells(void **state)
 	char	buf[RENDER_MAX];
 
 	(void)state;
-	render_board(buf, sizeof buf, NULL);
+	render_board(buf, sizeof buf, NULL, NULL);
 	assert_string_equal(buf, empty_art);
-	render_board(buf, sizeof buf, "");
+	render_board(buf, sizeof buf, "", NULL);
 	assert_string_equal(buf, empty_art);
-	render_board(buf, sizeof buf, "XO");
+	render_board(buf, sizeof buf, "XO", NULL);
 	assert_memory_equal(buf, "      A   B   C\n  1   X | O |  \n", 32);
 	assert_string_equal(buf + 32, empty_art + 32);
-	render_board(buf, sizeof buf, "Zx o?\t\n\x80.");
+	render_board(buf, sizeof buf, "Zx o?\t\n\x80.", NULL);
 	assert_string_equal(buf, empty_art);
 	/* Only the first nine cells count. */
-	render_board(buf, sizeof buf, "XO..X...OXXXX");
+	render_board(buf, sizeof buf, "XO..X...OXXXX", NULL);
 	assert_string_equal(buf, mixed_art);
 }
 
@@ -164,16 +231,265 @@ test_render_board_small_buffer(void **state)
 
 	(void)state;
 	memset(buf, '#', sizeof buf);
-	assert_int_equal(render_board(buf, 0, "XO..X...O"),
+	assert_int_equal(render_board(buf, 0, "XO..X...O", NULL),
 	    (int)strlen(mixed_art));
 	assert_int_equal(buf[0], '#');
-	assert_int_equal(render_board(buf, 10, "XO..X...O"),
+	assert_int_equal(render_board(buf, 10, "XO..X...O", NULL),
 	    (int)strlen(mixed_art));
 	assert_string_equal(buf, "      A  ");
 	assert_int_equal(buf[10], '#');
-	assert_int_equal(render_board(buf, 1, "XO..X...O"),
+	assert_int_equal(render_board(buf, 1, "XO..X...O", NULL),
 	    (int)strlen(mixed_art));
 	assert_string_equal(buf, "");
+}
+
+/* Colour on: X red, O cyan, the last move (C3) in bold reverse. */
+static void
+test_render_board_colour(void **state)
+{
+	const struct render_view	v = { TTT_X, 8, 1, KEYS_CELLS };
+	char				buf[RENDER_MAX];
+
+	(void)state;
+	assert_int_equal(render_board(buf, sizeof buf, "XO..X...O", &v),
+	    (int)strlen(mixed_colour));
+	assert_string_equal(buf, mixed_colour);
+	strip_sgr(buf);
+	assert_string_equal(buf, mixed_art);
+}
+
+/*
+ * Colour off: the plain board, byte for byte, whatever the last move; no
+ * escape sequence at all.
+ */
+static void
+test_render_board_colour_off(void **state)
+{
+	struct render_view	v = { TTT_O, -1, 0, KEYS_CELLS };
+	char			buf[RENDER_MAX];
+
+	(void)state;
+	for (v.last = -1; v.last < TTT_CELLS; v.last++) {
+		render_board(buf, sizeof buf, "XO..X...O", &v);
+		assert_string_equal(buf, mixed_art);
+		render_board(buf, sizeof buf, "XOXXOOOXX", &v);
+		assert_string_equal(buf, full_art);
+		assert_null(strchr(buf, '\033'));
+	}
+}
+
+/*
+ * Exactly the last move is highlighted, whichever it is, at its square of
+ * the plain art; -1 highlights none.
+ */
+static void
+test_render_board_last_move(void **state)
+{
+	static const char	 cells[] = "XOXXOOOXX";
+	struct render_view	 v = { TTT_X, -1, 1, KEYS_CELLS };
+	char			 buf[RENDER_MAX], before[RENDER_MAX];
+	char			 want[32];
+	const char		*hl;
+	int			 row, col;
+
+	(void)state;
+	render_board(buf, sizeof buf, cells, &v);
+	assert_null(strstr(buf, "\033[1;7;"));
+	assert_int_equal(count(buf, "\033[31mX\033[0m"), 5);
+	assert_int_equal(count(buf, "\033[36mO\033[0m"), 4);
+	for (v.last = 0; v.last < TTT_CELLS; v.last++) {
+		render_board(buf, sizeof buf, cells, &v);
+		assert_int_equal(count(buf, "\033[1;7;"), 1);
+		snprintf(want, sizeof want, "\033[1;7;%sm%c\033[0m",
+		    cells[v.last] == 'X' ? "31" : "36", cells[v.last]);
+		hl = strstr(buf, want);
+		assert_non_null(hl);
+		/* What comes before it, drawn plain, ends at its square. */
+		snprintf(before, sizeof before, "%.*s", (int)(hl - buf), buf);
+		strip_sgr(before);
+		row = v.last / 3;
+		col = v.last % 3;
+		assert_int_equal(strlen(before), 16 + row * 33 + 6 + col * 4);
+		strip_sgr(buf);
+		assert_string_equal(buf, full_art);
+	}
+}
+
+/* The keypad and digits styles draw their key map beside the board. */
+static void
+test_render_board_key_maps(void **state)
+{
+	struct render_view	v = { TTT_X, -1, 0, KEYS_KEYPAD };
+	char			buf[RENDER_MAX];
+
+	(void)state;
+	assert_int_equal(render_board(buf, sizeof buf, "XO..X...O", &v),
+	    (int)strlen(mixed_keypad));
+	assert_string_equal(buf, mixed_keypad);
+	v.keys = KEYS_DIGITS;
+	render_board(buf, sizeof buf, "XO..X...O", &v);
+	assert_string_equal(buf, mixed_digits);
+	/* In colour, the same once the colours are taken out. */
+	v.colour = 1;
+	v.last = 4;
+	v.keys = KEYS_KEYPAD;
+	render_board(buf, sizeof buf, "XO..X...O", &v);
+	assert_non_null(strstr(buf, "\033[1;7;31mX\033[0m |     a s d\n"));
+	strip_sgr(buf);
+	assert_string_equal(buf, mixed_keypad);
+	/* The cells style needs none: the board's labels are its map. */
+	v.keys = KEYS_CELLS;
+	v.colour = 0;
+	render_board(buf, sizeof buf, "XO..X...O", &v);
+	assert_string_equal(buf, mixed_art);
+	/* An unknown style is drawn as cells. */
+	v.keys = KEYS_NSTYLES;
+	render_board(buf, sizeof buf, "XO..X...O", &v);
+	assert_string_equal(buf, mixed_art);
+}
+
+/* snprintf semantics hold with colour codes too. */
+static void
+test_render_board_colour_small_buffer(void **state)
+{
+	const struct render_view	v = { TTT_X, 8, 1, KEYS_KEYPAD };
+	char				buf[RENDER_MAX], small[20];
+	int				n;
+
+	(void)state;
+	n = render_board(buf, sizeof buf, "XO..X...O", &v);
+	assert_int_equal(n, (int)strlen(buf));
+	assert_int_equal(render_board(small, sizeof small, "XO..X...O", &v),
+	    n);
+	assert_int_equal(strlen(small), sizeof small - 1);
+	assert_memory_equal(small, buf, sizeof small - 1);
+}
+
+/* Events in colour: MATCH's mark and BOARD; off, the plain text. */
+static void
+test_render_event_colour(void **state)
+{
+	struct render_view	 v = { TTT_EMPTY, 8, 1, KEYS_CELLS };
+	struct proto_event	 ev;
+	const char		*match = "MATCH X bob You play X against "
+				    "bob.";
+	const char		*board = "BOARD XO..X...O";
+	char			 buf[RENDER_MAX], want[RENDER_MAX];
+
+	(void)state;
+	assert_int_equal(proto_event_parse(match, strlen(match), &ev), 0);
+	render_event(buf, sizeof buf, &ev, &v);
+	assert_string_equal(buf,
+	    "You are \033[31mX\033[0m, playing against bob.\n");
+	v.colour = 0;
+	render_event(buf, sizeof buf, &ev, &v);
+	assert_string_equal(buf, "You are X, playing against bob.\n");
+
+	v.colour = 1;
+	assert_int_equal(proto_event_parse(board, strlen(board), &ev), 0);
+	render_event(buf, sizeof buf, &ev, &v);
+	snprintf(want, sizeof want, "\n%s\n", mixed_colour);
+	assert_string_equal(buf, want);
+	v.colour = 0;
+	render_event(buf, sizeof buf, &ev, &v);
+	snprintf(want, sizeof want, "\n%s\n", mixed_art);
+	assert_string_equal(buf, want);
+}
+
+/* Each style asks for a move in its own words; other prompts are shared. */
+static void
+test_render_prompts_styles(void **state)
+{
+	static const char *const	 want[KEYS_NSTYLES] = {
+		"Enter your move (A1, B2, C3) or 'quit' to exit: ",
+		"Enter your move (q, s, c) or 'quit' to exit: ",
+		"Enter your move (row and column, e.g. 1 3) or 'quit' to exit: ",
+	};
+	struct render_view		 v = { TTT_O, -1, 0, KEYS_CELLS };
+	struct proto_event		 ev;
+	const char			*turn = "TURN O Enter your move "
+					    "(A1, B2, C3) or 'quit' to exit:";
+	char				 buf[RENDER_MAX];
+	int				 s;
+
+	(void)state;
+	assert_int_equal(proto_event_parse(turn, strlen(turn), &ev), 0);
+	for (s = 0; s < KEYS_NSTYLES; s++) {
+		v.keys = (enum keys_style)s;
+		render_prompt(buf, sizeof buf, RENDER_PROMPT_MOVE, &v);
+		assert_string_equal(buf, want[s]);
+		render_event(buf, sizeof buf, &ev, &v);
+		assert_string_equal(buf, want[s]);
+		render_prompt(buf, sizeof buf, RENDER_PROMPT_NAME, &v);
+		assert_string_equal(buf, "Enter your name: ");
+		render_prompt(buf, sizeof buf, RENDER_PROMPT_AGAIN, &v);
+		assert_string_equal(buf,
+		    "Play again? (y/n) or 'quit' to exit: ");
+	}
+	v.keys = KEYS_NSTYLES;
+	render_prompt(buf, sizeof buf, RENDER_PROMPT_MOVE, &v);
+	assert_string_equal(buf, want[KEYS_CELLS]);
+}
+
+/* Each style says what a move looks like in its own words. */
+static void
+test_render_notes_styles(void **state)
+{
+	static const char *const	want[KEYS_NSTYLES] = {
+		"Invalid input. Accepted examples: A1, b2, C3.\n",
+		"Invalid input. Accepted keys: q w e, a s d, z x c.\n",
+		"Invalid input. Type a row and a column from 1 to 3, e.g. 1 3 or 13.\n",
+	};
+	struct render_view		v = { TTT_O, -1, 0, KEYS_CELLS };
+	char				buf[RENDER_MAX];
+	int				s;
+
+	(void)state;
+	for (s = 0; s < KEYS_NSTYLES; s++) {
+		v.keys = (enum keys_style)s;
+		render_note(buf, sizeof buf, RENDER_NOTE_BAD_MOVE, &v);
+		assert_string_equal(buf, want[s]);
+		render_note(buf, sizeof buf, RENDER_NOTE_BAD_ANSWER, &v);
+		assert_string_equal(buf, "Please enter y or n.\n");
+		render_note(buf, sizeof buf, RENDER_NOTE_NOT_YOUR_TURN, &v);
+		assert_string_equal(buf, "Please wait for your turn.\n");
+	}
+}
+
+/* The last move, found from one board to the next. */
+static void
+test_render_last(void **state)
+{
+	static const struct {
+		const char	*prev;
+		const char	*cells;
+		int		 last;		/* on prev */
+		int		 want;
+	} cases[] = {
+		{ ".........", ".........", -1, -1 },	/* a new game */
+		{ ".........", "....X....", -1, 4 },	/* the first move */
+		{ "....X....", "O...X....", 4, 0 },	/* the next */
+		{ "O...X....", "O...X...X", 0, 8 },
+		{ "O...X...X", "O...X...X", 8, 8 },	/* drawn again */
+		{ "XOXXOOOX.", "XOXXOOOXX", 7, 8 },	/* the last square */
+		{ "XOXXOOOXX", ".........", 8, -1 },	/* the rematch */
+		{ "O...X...X", "X........", 8, -1 },	/* not a sequel */
+		{ "O...X...X", "X...X...X", 8, -1 },	/* a mark changed */
+		{ "....X....", "O...X...O", 4, -1 },	/* two moves at once */
+		{ NULL, "..X......", -1, 2 },		/* no board before */
+		{ "..X......", NULL, 2, -1 },		/* no board now */
+		{ "..X......", "..X.??...", 2, 2 },	/* odd bytes: empty */
+	};
+	size_t	i;
+
+	(void)state;
+	for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		if (render_last(cases[i].prev, cases[i].cells,
+		    cases[i].last) != cases[i].want)
+			fail_msg("case %zu: got %d, want %d", i,
+			    render_last(cases[i].prev, cases[i].cells,
+			    cases[i].last), cases[i].want);
+	}
 }
 
 /* Each server event as the player sees it. */
@@ -310,14 +626,14 @@ test_render_event_bad_kind(void **state)
 	ev.textlen = 7;
 	ev.kind = PROTO_EV_UNKNOWN;
 	strcpy(buf, "#");
-	assert_int_equal(render_event(buf, sizeof buf, &ev, TTT_X), 0);
+	assert_int_equal(render_event(buf, sizeof buf, &ev, &plain_x), 0);
 	assert_string_equal(buf, "");
 	ev.kind = (enum proto_kind)99;
-	assert_int_equal(render_event(buf, sizeof buf, &ev, TTT_X), 0);
+	assert_int_equal(render_event(buf, sizeof buf, &ev, &plain_x), 0);
 	ev.kind = PROTO_EV_INFO;
-	assert_int_equal(render_event(buf, sizeof buf, &ev, TTT_X), 8);
+	assert_int_equal(render_event(buf, sizeof buf, &ev, &plain_x), 8);
 	assert_string_equal(buf, "ignored");
-	assert_int_equal(render_event(NULL, 0, &ev, TTT_X), 8);
+	assert_int_equal(render_event(NULL, 0, &ev, &plain_x), 8);
 }
 
 /* Before MATCH the player has no mark: no TURN is its own. */
@@ -333,10 +649,10 @@ test_render_event_turn_without_mark(void **state)
 	ev.mark = TTT_EMPTY;
 	ev.text = "Waiting for p1 to move...";
 	ev.textlen = strlen(ev.text);
-	render_event(buf, sizeof buf, &ev, TTT_EMPTY);
+	render_event(buf, sizeof buf, &ev, NULL);
 	assert_string_equal(buf, "Waiting for p1 to move...\n");
 	ev.mark = TTT_X;
-	render_event(buf, sizeof buf, &ev, TTT_X);
+	render_event(buf, sizeof buf, &ev, &plain_x);
 	assert_string_equal(buf,
 	    "Enter your move (A1, B2, C3) or 'quit' to exit: ");
 }
@@ -348,15 +664,15 @@ test_render_prompts(void **state)
 	char	buf[RENDER_MAX];
 
 	(void)state;
-	render_prompt(buf, sizeof buf, RENDER_PROMPT_NAME);
+	render_prompt(buf, sizeof buf, RENDER_PROMPT_NAME, NULL);
 	assert_string_equal(buf, "Enter your name: ");
-	render_prompt(buf, sizeof buf, RENDER_PROMPT_MOVE);
+	render_prompt(buf, sizeof buf, RENDER_PROMPT_MOVE, NULL);
 	assert_string_equal(buf,
 	    "Enter your move (A1, B2, C3) or 'quit' to exit: ");
-	render_prompt(buf, sizeof buf, RENDER_PROMPT_AGAIN);
+	render_prompt(buf, sizeof buf, RENDER_PROMPT_AGAIN, NULL);
 	assert_string_equal(buf, "Play again? (y/n) or 'quit' to exit: ");
 	assert_int_equal(render_prompt(buf, sizeof buf,
-	    (enum render_prompt)42), 0);
+	    (enum render_prompt)42, NULL), 0);
 	assert_string_equal(buf, "");
 }
 
@@ -367,18 +683,18 @@ test_render_notes(void **state)
 	char	buf[RENDER_MAX];
 
 	(void)state;
-	render_note(buf, sizeof buf, RENDER_NOTE_BAD_MOVE);
+	render_note(buf, sizeof buf, RENDER_NOTE_BAD_MOVE, NULL);
 	assert_string_equal(buf,
 	    "Invalid input. Accepted examples: A1, b2, C3.\n");
-	render_note(buf, sizeof buf, RENDER_NOTE_BAD_ANSWER);
+	render_note(buf, sizeof buf, RENDER_NOTE_BAD_ANSWER, NULL);
 	assert_string_equal(buf, "Please enter y or n.\n");
-	render_note(buf, sizeof buf, RENDER_NOTE_BAD_NAME);
+	render_note(buf, sizeof buf, RENDER_NOTE_BAD_NAME, NULL);
 	assert_string_equal(buf,
 	    "A name is 1 to 16 letters, digits, '_' or '-'.\n");
-	render_note(buf, sizeof buf, RENDER_NOTE_NOT_YOUR_TURN);
+	render_note(buf, sizeof buf, RENDER_NOTE_NOT_YOUR_TURN, NULL);
 	assert_string_equal(buf, "Please wait for your turn.\n");
-	assert_int_equal(render_note(buf, sizeof buf, (enum render_note)-1),
-	    0);
+	assert_int_equal(render_note(buf, sizeof buf, (enum render_note)-1,
+	    NULL), 0);
 	assert_string_equal(buf, "");
 }
 
@@ -389,15 +705,15 @@ test_render_notes_match_server(void **state)
 	char	buf[RENDER_MAX], want[RENDER_MAX];
 
 	(void)state;
-	render_note(buf, sizeof buf, RENDER_NOTE_BAD_MOVE);
+	render_note(buf, sizeof buf, RENDER_NOTE_BAD_MOVE, NULL);
 	snprintf(want, sizeof want, "%s\n",
 	    proto_error_text(PROTO_EBAD_CELL));
 	assert_string_equal(buf, want);
-	render_note(buf, sizeof buf, RENDER_NOTE_BAD_ANSWER);
+	render_note(buf, sizeof buf, RENDER_NOTE_BAD_ANSWER, NULL);
 	snprintf(want, sizeof want, "%s\n",
 	    proto_error_text(PROTO_EBAD_ANSWER));
 	assert_string_equal(buf, want);
-	render_note(buf, sizeof buf, RENDER_NOTE_BAD_NAME);
+	render_note(buf, sizeof buf, RENDER_NOTE_BAD_NAME, NULL);
 	snprintf(want, sizeof want, "%s\n",
 	    proto_error_text(PROTO_EBAD_NAME));
 	assert_string_equal(buf, want);
@@ -414,11 +730,11 @@ test_render_event_small_buffer(void **state)
 
 	(void)state;
 	assert_int_equal(proto_event_parse(tie, strlen(tie), &ev), 0);
-	assert_int_equal(render_event(buf, sizeof buf, &ev, TTT_X), 12);
+	assert_int_equal(render_event(buf, sizeof buf, &ev, &plain_x), 12);
 	assert_string_equal(buf, "It's a ");
 	memset(buf, '#', sizeof buf);
 	assert_int_equal(proto_event_parse(bye, strlen(bye), &ev), 0);
-	assert_int_equal(render_event(buf, 0, &ev, TTT_X), 23);
+	assert_int_equal(render_event(buf, 0, &ev, &plain_x), 23);
 	assert_int_equal(buf[0], '#');
 }
 
@@ -432,6 +748,15 @@ main(void)
 		cmocka_unit_test(test_render_board_matches_server_art),
 		cmocka_unit_test(test_render_board_bad_cells),
 		cmocka_unit_test(test_render_board_small_buffer),
+		cmocka_unit_test(test_render_board_colour),
+		cmocka_unit_test(test_render_board_colour_off),
+		cmocka_unit_test(test_render_board_last_move),
+		cmocka_unit_test(test_render_board_key_maps),
+		cmocka_unit_test(test_render_board_colour_small_buffer),
+		cmocka_unit_test(test_render_event_colour),
+		cmocka_unit_test(test_render_prompts_styles),
+		cmocka_unit_test(test_render_notes_styles),
+		cmocka_unit_test(test_render_last),
 		cmocka_unit_test(test_render_events),
 		cmocka_unit_test(test_render_event_board),
 		cmocka_unit_test(test_render_event_fallbacks),

@@ -1,0 +1,439 @@
+/*
+ * test_e2e_tmux.c -- ttt-client in a real terminal: two players in two
+ * tmux sessions (100 x 40, on a private tmux socket) play a whole match
+ * against the real tttd, and the test reads their screens with
+ * capture-pane, prompts included, as a person would see them.
+ *
+ * p1 plays in the default style (A1, a2) and once with a keypad key; p2
+ * plays with --keys keypad and NO_COLOR=1.  p1 wins down column A whoever
+ * starts, quits at "Play again?"; p2 answers a keypad key there, then n.
+ *
+ * Exits 77 (ctest's SKIP_RETURN_CODE) when tmux is not installed.
+ */
+#include <sys/types.h>
+#include <sys/wait.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "harness.h"
+
+#define TMUX_SKIP	77	/* ctest's SKIP_RETURN_CODE */
+#define TMUX_WAIT_MS	10000	/* the longest wait for anything */
+#define SCREEN_MAX	65536
+
+/*
+ * The command of a pane: sh -c RUN_CLIENT CLIENT-PATH ENV-ARG ARGS... runs
+ * "env ENV-ARG CLIENT-PATH ARGS..." and then says how it ended.
+ */
+#define RUN_CLIENT	"c=$0; e=$1; shift; env \"$e\" \"$c\" \"$@\"; " \
+			"echo \"[ttt-client exited with status $?]\""
+
+/* Prompts as capture-pane shows them: the blank after the colon is cut. */
+#define PROMPT_CELLS	"Enter your move (A1, B2, C3) or 'quit' to exit:"
+#define PROMPT_KEYPAD	"Enter your move (q, s, c) or 'quit' to exit:"
+#define PROMPT_AGAIN	"Play again? (y/n) or 'quit' to exit:"
+#define RESULT_LINE	"p1 wins! better luck next time p2!"
+#define THANKS		"Thank you for playing!"
+
+static struct tttd_proc	srv;
+static int		srv_up;
+static char		port[16];	/* tttd's, as an argument */
+static char		sock[64];	/* tmux -L: a private server */
+static char		sock_path[PATH_MAX];	/* where tmux put it */
+static int		tmux_up;
+
+static int	tmux_installed(void);
+static int	tmux_run(const char *const *, char *, size_t);
+static void	tmux(const char *, ...);
+static void	screen(const char *, int, char *, size_t);
+static int	count(const char *, const char *);
+static void	screen_wait(const char *, const char *, int);
+static void	type(const char *, const char *);
+static void	tmux_start(void);
+static void	tmux_stop(void);
+static void	pane_exited(const char *);
+static void	play(const char *, const char *, int *);
+static void	p1_saw(void);
+static void	p2_saw(void);
+static int	teardown(void **);
+
+/* Is there an executable tmux in PATH? */
+static int
+tmux_installed(void)
+{
+	const char	*path = getenv("PATH"), *p, *colon;
+	char		 file[PATH_MAX];
+	size_t		 len;
+
+	if (path == NULL)
+		path = "/usr/bin:/bin";
+	for (p = path; *p != '\0'; p = (*colon == '\0') ? colon : colon + 1) {
+		colon = strchr(p, ':');
+		if (colon == NULL)
+			colon = p + strlen(p);
+		len = (size_t)(colon - p);
+		snprintf(file, sizeof file, "%.*s/tmux", (int)len, p);
+		if (len > 0 && access(file, X_OK) == 0)
+			return (1);
+	}
+	return (0);
+}
+
+/*
+ * Run "tmux -L sock -f /dev/null" with the NULL-terminated arguments,
+ * within TMUX_WAIT_MS; its stdout (and stderr) into out, NUL-terminated.
+ * Returns its exit status, or -1 if it had to be killed.
+ */
+static int
+tmux_run(const char *const *args, char *out, size_t size)
+{
+	const char	*argv[32];
+	struct pollfd	 pfd;
+	long		 deadline = harness_now_ms() + TMUX_WAIT_MS;
+	size_t		 len = 0;
+	ssize_t		 r;
+	pid_t		 pid;
+	int		 fds[2], n = 0, fd, status, done = 0;
+
+	argv[n++] = "tmux";
+	argv[n++] = "-L";
+	argv[n++] = sock;
+	argv[n++] = "-f";
+	argv[n++] = "/dev/null";
+	while (*args != NULL && n < 31)
+		argv[n++] = *args++;
+	argv[n] = NULL;
+	assert_int_equal(pipe(fds), 0);
+	pid = fork();
+	assert_true(pid != -1);
+	if (pid == 0) {
+		dup2(fds[1], STDOUT_FILENO);
+		dup2(fds[1], STDERR_FILENO);
+		for (fd = 3; fd < 1024; fd++)
+			close(fd);
+		execvp(argv[0], (char *const *)argv);
+		_exit(127);
+	}
+	close(fds[1]);
+	fcntl(fds[0], F_SETFL, O_NONBLOCK);
+	/*
+	 * A tmux server it starts keeps no copy of the pipe, but reading stops
+	 * once tmux itself has exited anyway.
+	 */
+	while (!done) {
+		pfd.fd = fds[0];
+		pfd.events = POLLIN;
+		poll(&pfd, 1, 20);
+		while (len + 1 < size &&
+		    (r = read(fds[0], out + len, size - 1 - len)) > 0)
+			len += (size_t)r;
+		if (waitpid(pid, &status, WNOHANG) == pid)
+			done = 1;
+		else if (harness_now_ms() >= deadline) {
+			kill(pid, SIGKILL);
+			waitpid(pid, &status, 0);
+			close(fds[0]);
+			return (-1);
+		}
+	}
+	while (len + 1 < size &&
+	    (r = read(fds[0], out + len, size - 1 - len)) > 0)
+		len += (size_t)r;
+	out[len] = '\0';
+	close(fds[0]);
+	return (WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+}
+
+/* A tmux command that must succeed: its arguments, NULL-terminated. */
+static void
+tmux(const char *first, ...)
+{
+	const char	*args[32];
+	char		 out[4096];
+	va_list		 ap;
+	int		 n = 0;
+
+	va_start(ap, first);
+	for (args[n] = first; args[n] != NULL && n < 31;
+	    args[++n] = va_arg(ap, const char *))
+		continue;
+	va_end(ap);
+	args[n] = NULL;
+	if (tmux_run(args, out, sizeof out) != 0)
+		fail_msg("tmux %s failed: %s", first, out);
+}
+
+/*
+ * What a session's pane shows, its history too, with trailing blanks cut;
+ * with -e, the colours.
+ */
+static void
+screen(const char *session, int escapes, char *buf, size_t size)
+{
+	const char	*args[] = { "capture-pane", "-p", "-S", "-",
+			    "-t", session, escapes ? "-e" : NULL, NULL };
+
+	if (tmux_run(args, buf, size) != 0)
+		fail_msg("capture-pane -t %s failed: %s", session, buf);
+}
+
+/* How often the text occurs. */
+static int
+count(const char *hay, const char *text)
+{
+	int	n = 0;
+
+	while ((hay = strstr(hay, text)) != NULL) {
+		n++;
+		hay += strlen(text);
+	}
+	return (n);
+}
+
+/* Wait until the session's screen shows the text at least n times. */
+static void
+screen_wait(const char *session, const char *text, int n)
+{
+	static char	buf[SCREEN_MAX];
+	long		deadline = harness_now_ms() + TMUX_WAIT_MS;
+
+	for (;;) {
+		screen(session, 0, buf, sizeof buf);
+		if (count(buf, text) >= n)
+			return;
+		if (harness_now_ms() >= deadline) {
+			/* cmocka cuts long messages: the screen goes first. */
+			fprintf(stderr, "session %s, its screen:\n%s\n",
+			    session, buf);
+			fail_msg("session %s never showed \"%s\" (%d times)",
+			    session, text, n);
+		}
+		usleep(50000);
+	}
+}
+
+/* Type a line into a session: the text as it is, then Enter. */
+static void
+type(const char *session, const char *text)
+{
+	if (*text != '\0')
+		tmux("send-keys", "-t", session, "-l", text, NULL);
+	tmux("send-keys", "-t", session, "Enter", NULL);
+}
+
+/*
+ * Start p1's session, the first, and with it the tmux server; note its
+ * socket's path for tmux_stop.
+ */
+static void
+tmux_start(void)
+{
+	const char	*args[] = { "display-message", "-p", "-t", "p1",
+			    "#{socket_path}", NULL };
+	char		 out[PATH_MAX];
+
+	tmux_up = 1;
+	tmux("new-session", "-d", "-x", "100", "-y", "40", "-s", "p1", "--",
+	    "sh", "-c", RUN_CLIENT, harness_client_path(), "-uNO_COLOR",
+	    "127.0.0.1", port, ";", "set-option", "-g", "remain-on-exit", "on",
+	    NULL);
+	assert_int_equal(tmux_run(args, out, sizeof out), 0);
+	out[strcspn(out, "\n")] = '\0';
+	snprintf(sock_path, sizeof sock_path, "%s", out);
+}
+
+/* End the tmux server and remove its socket, which tmux leaves behind. */
+static void
+tmux_stop(void)
+{
+	const char	*args[] = { "kill-server", NULL };
+	char		 out[256];
+
+	if (tmux_up)
+		tmux_run(args, out, sizeof out);
+	tmux_up = 0;
+	if (sock_path[0] != '\0')
+		unlink(sock_path);
+	sock_path[0] = '\0';
+}
+
+/*
+ * The session's ttt-client has exited with status 0, as the shell around
+ * it says.  (tmux's own #{pane_dead_status} is sometimes never filled in.)
+ */
+static void
+pane_exited(const char *session)
+{
+	screen_wait(session, THANKS "\n[ttt-client exited with status 0]\n",
+	    1);
+}
+
+/*
+ * One move: wait for the mover's prompt to show for the (*n + 1)th time,
+ * then type the move.
+ */
+static void
+play(const char *session, const char *move, int *n)
+{
+	screen_wait(session, strcmp(session, "p1") == 0 ? PROMPT_CELLS :
+	    PROMPT_KEYPAD, ++*n);
+	type(session, move);
+}
+
+/* Whatever a failed test left running is ended. */
+static int
+teardown(void **state)
+{
+	(void)state;
+	tmux_stop();
+	if (srv_up)
+		harness_stop(&srv);
+	srv_up = 0;
+	return (0);
+}
+
+/* What p1 saw of the game: its prompts, its moves, the board, in colour. */
+static void
+p1_saw(void)
+{
+	static char	buf[SCREEN_MAX];
+
+	screen("p1", 0, buf, sizeof buf);
+	assert_non_null(strstr(buf, PROMPT_CELLS " A1\n"));
+	assert_non_null(strstr(buf, PROMPT_CELLS " a2\n"));
+	assert_non_null(strstr(buf, PROMPT_CELLS " z\n"));
+	assert_int_equal(count(buf, PROMPT_CELLS), 3);
+	assert_non_null(strstr(buf, "  1   X |   | O\n"));
+	assert_non_null(strstr(buf, "  2   X | O |\n"));
+	assert_non_null(strstr(buf, "  3   X |   |"));
+	assert_null(strstr(buf, "q w e"));
+	screen("p1", 1, buf, sizeof buf);
+	assert_non_null(strstr(buf, "\033[31mX"));
+	assert_non_null(strstr(buf, "\033[36mO"));
+	/* A3, the last move, in bold reverse. */
+	assert_non_null(strstr(buf, "  3   \033[1;7m\033[31mX"));
+}
+
+/* What p2 saw: its keypad prompt, moves and map, and no colour at all. */
+static void
+p2_saw(void)
+{
+	static char	buf[SCREEN_MAX];
+
+	screen("p2", 0, buf, sizeof buf);
+	assert_non_null(strstr(buf, PROMPT_KEYPAD " e\n"));
+	assert_non_null(strstr(buf, PROMPT_KEYPAD " s\n"));
+	assert_non_null(strstr(buf, "  1   X |   | O   q w e\n"));
+	assert_int_equal(count(buf, PROMPT_CELLS), 0);
+	screen("p2", 1, buf, sizeof buf);
+	assert_null(strchr(buf, '\033'));
+}
+
+/*
+ * A whole match in two terminals: what each player sees, from the name
+ * prompt to "Thank you for playing!".
+ */
+static void
+test_tmux_match(void **state)
+{
+	static const char *const	 p1_moves[] = { "A1", "a2", "z" };
+	static const char *const	 p2_moves[] = { "e", "s", "c" };
+	static const char *const	 seed[] = { "--seed", "5", NULL };
+	static char			 buf[SCREEN_MAX];
+	int				 p1_first, i1 = 0, i2 = 0;
+	int				 n1 = 0, n2 = 0;
+
+	(void)state;
+	assert_int_equal(harness_start(&srv, seed), 0);
+	srv_up = 1;
+	snprintf(port, sizeof port, "%d", srv.port);
+
+	/* p1 comes first and so plays X; colour on, as NO_COLOR is unset. */
+	tmux_start();
+	screen_wait("p1", "Welcome to Tic Tac Toe, Ready for a game?\n"
+	    "Type 'quit' at any time to exit.\nEnter your name:", 1);
+	type("p1", "");
+	screen_wait("p1", "Waiting for an opponent...", 1);
+	tmux("new-session", "-d", "-x", "100", "-y", "40", "-s", "p2", "--",
+	    "sh", "-c", RUN_CLIENT, harness_client_path(), "NO_COLOR=1",
+	    "--keys", "keypad", "127.0.0.1", port, NULL);
+	screen_wait("p2", "Enter your name:", 1);
+	type("p2", "");
+
+	screen_wait("p1", "You are X, playing against p2.", 1);
+	screen_wait("p2", "You are O, playing against p1.", 1);
+	screen_wait("p1", " moves first.", 1);
+	screen("p1", 0, buf, sizeof buf);
+	p1_first = strstr(buf, "p1 (X) moves first.") != NULL;
+	screen_wait("p1", "      A   B   C\n"
+	    "  1     |   |\n"
+	    "     ---+---+---\n"
+	    "  2     |   |\n"
+	    "     ---+---+---\n"
+	    "  3     |   |\n", 1);
+	/* The keypad's map is drawn beside p2's board. */
+	screen_wait("p2", "      A   B   C\n"
+	    "  1     |   |     q w e\n"
+	    "     ---+---+---\n"
+	    "  2     |   |     a s d\n"
+	    "     ---+---+---\n"
+	    "  3     |   |     z x c\n", 1);
+
+	/* p1 wins down column A before p2 can make a line, whoever starts. */
+	if (!p1_first)
+		play("p2", p2_moves[i2++], &n2);
+	while (i1 < 3) {
+		play("p1", p1_moves[i1++], &n1);
+		if (i1 < 3)
+			play("p2", p2_moves[i2++], &n2);
+	}
+	screen_wait("p1", RESULT_LINE "\n" PROMPT_AGAIN, 1);
+	screen_wait("p2", RESULT_LINE "\n" PROMPT_AGAIN, 1);
+	p1_saw();
+	p2_saw();
+
+	/* p1 quits at "Play again?"; p2 tries a keypad key, then says no. */
+	type("p1", "quit");
+	screen_wait("p1", PROMPT_AGAIN " quit\n" THANKS "\n", 1);
+	pane_exited("p1");
+	screen_wait("p2", "p1 left the match.\n" PROMPT_AGAIN, 1);
+	type("p2", "x");
+	screen_wait("p2", PROMPT_AGAIN " x\nPlease enter y or n.\n", 1);
+	type("p2", "n");
+	screen_wait("p2", PROMPT_AGAIN " n\n" THANKS "\n", 1);
+	pane_exited("p2");
+
+	tmux_stop();
+	assert_int_equal(harness_stop(&srv), 0);
+	srv_up = 0;
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_teardown(test_tmux_match, teardown),
+	};
+
+	if (!tmux_installed()) {
+		printf("tmux is not installed: test_e2e_tmux skipped\n");
+		return (TMUX_SKIP);
+	}
+	snprintf(sock, sizeof sock, "tttd-test-%ld", (long)getpid());
+	signal(SIGPIPE, SIG_IGN);
+	return (cmocka_run_group_tests(tests, NULL, NULL));
+}
