@@ -194,6 +194,9 @@ fuzz_cmd_model(const char *line, size_t len, const struct proto_cmd *cmd)
 	case PROTO_PING:
 		CHECK(fuzz_ieq(&w[0], "PING"));
 		break;
+	case PROTO_STATS:
+		CHECK(fuzz_ieq(&w[0], "STATS"));
+		break;
 	default:
 		CHECK(!"verb out of range");
 	}
@@ -332,7 +335,7 @@ fuzz_event(const char *data, size_t len)
 	line = fuzz_dup(data, len);
 	rc = proto_event_parse(line, len, &ev);
 	CHECK(rc == 0 || rc == -1);
-	CHECK((unsigned)ev.kind <= PROTO_EV_ERR);
+	CHECK((unsigned)ev.kind <= PROTO_EV_END);
 	CHECK(memchr(ev.name, '\0', sizeof ev.name) != NULL);
 	if (ev.name[0] != '\0')
 		CHECK(proto_name_valid(ev.name, strlen(ev.name)));
@@ -353,7 +356,7 @@ fuzz_event(const char *data, size_t len)
 		CHECK(ev.error >= PROTO_ELINE_TOO_LONG &&
 		    ev.error <= PROTO_NERRORS);
 	if (rc == 0 && ev.kind == PROTO_EV_OK) {
-		CHECK(ev.verb != PROTO_NONE && ev.verb <= PROTO_PING);
+		CHECK(ev.verb != PROTO_NONE && ev.verb <= PROTO_STATS);
 		if (ev.verb == PROTO_MOVE)
 			CHECK(ev.cell >= 0 && ev.cell < TTT_CELLS);
 		if (ev.verb == PROTO_AGAIN)
