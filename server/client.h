@@ -37,6 +37,7 @@ struct match;
 struct server;
 struct bufferevent;
 struct event;
+struct evbuffer;
 
 struct client {
 	uint64_t		 id;
@@ -62,6 +63,8 @@ struct client {
 	/* Transport, owned by server-client.c. */
 	struct server		*server;
 	struct bufferevent	*bev;
+	struct event		*rev;		/* readable (EV_PERSIST) */
+	struct evbuffer		*in;		/* at most one line, pending */
 	struct event		*timer;		/* the next deadline */
 	struct addrkey		 addrkey;	/* for --max-per-addr */
 	int64_t			 close_by;	/* ms, CLIENT_CLOSING */

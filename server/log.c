@@ -58,23 +58,33 @@ log_debugging(void)
 	return (log_level >= LOG_DEBUG);
 }
 
-/* Write one line, if the level is wanted. */
+/*
+ * Write one line, if the level is wanted: formatted whole, then one
+ * write(2) (stderr is unbuffered: fprintf would make one per piece).
+ */
 static void
 log_vwrite(enum log_level level, const char *fmt, va_list ap)
 {
 	struct timespec	ts;
 	struct tm	tm;
-	char		when[32];
+	char		line[1024];
+	int		n, m;
 
 	if (level > log_level)
 		return;
 	clock_gettime(CLOCK_REALTIME, &ts);
 	gmtime_r(&ts.tv_sec, &tm);
-	strftime(when, sizeof when, "%Y-%m-%dT%H:%M:%S", &tm);
-	fprintf(stderr, "%s.%03ldZ %s ", when, ts.tv_nsec / 1000000L,
-	    log_names[level]);
-	vfprintf(stderr, fmt, ap);
-	fputc('\n', stderr);
+	n = (int)strftime(line, sizeof line, "%Y-%m-%dT%H:%M:%S", &tm);
+	n += snprintf(line + n, sizeof line - (size_t)n, ".%03ldZ %s ",
+	    ts.tv_nsec / 1000000L, log_names[level]);
+	m = vsnprintf(line + n, sizeof line - (size_t)n - 1, fmt, ap);
+	if (m < 0)
+		m = 0;
+	n += m;
+	if (n > (int)sizeof line - 2)
+		n = (int)sizeof line - 2;	/* cut: still one line */
+	line[n++] = '\n';
+	fwrite(line, 1, (size_t)n, stderr);
 }
 
 void

@@ -2,6 +2,12 @@
  * server-client.c -- one connection on libevent: a bufferevent, line
  * framing, an output cap, and a graceful close.
  *
+ * Input is read by us too: at most what fits in one line (PROTO_SCAN_MAX
+ * bytes, with what is pending) with one read(2) -- the bufferevent's own
+ * read would ask the kernel first how much there is (an ioctl per read).
+ * The bufferevent keeps the output, and the write side's errors and
+ * timeout.
+ *
  * Output is written by us, not by the bufferevent: replies and events pile
  * up in a connection's output buffer while a callback runs, and at its end
  * each connection that got any is written in one write(2).  Only when the
@@ -35,10 +41,12 @@
 #include <netinet/tcp.h>
 #include <arpa/inet.h>
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include <event2/buffer.h>
 #include <event2/bufferevent.h>
@@ -50,7 +58,9 @@
 #include "server.h"
 #include "session.h"
 
-static void	server_client_read_cb(struct bufferevent *, void *);
+static void	server_client_read_cb(evutil_socket_t, short, void *);
+static void	server_client_input(struct client *);
+static void	server_client_eof(struct client *);
 static void	server_client_write_cb(struct bufferevent *, void *);
 static void	server_client_event_cb(struct bufferevent *, short, void *);
 static void	server_client_timer_cb(evutil_socket_t, short, void *);
@@ -193,8 +203,16 @@ server_client_accept(struct server *s, int fd, struct sockaddr *sa, int len)
 	}
 	c->bev = bufferevent_socket_new(s->base, fd, BEV_OPT_CLOSE_ON_FREE);
 	c->timer = evtimer_new(s->base, server_client_timer_cb, c);
-	if (c->bev == NULL || c->timer == NULL) {
+	c->rev = event_new(s->base, fd, EV_READ | EV_PERSIST,
+	    server_client_read_cb, c);
+	c->in = evbuffer_new();
+	if (c->bev == NULL || c->timer == NULL || c->rev == NULL ||
+	    c->in == NULL) {
 		log_error("out of memory: refusing a connection");
+		if (c->in != NULL)
+			evbuffer_free(c->in);
+		if (c->rev != NULL)
+			event_free(c->rev);
 		if (c->timer != NULL)
 			event_free(c->timer);
 		if (c->bev != NULL)
@@ -211,14 +229,12 @@ server_client_accept(struct server *s, int fd, struct sockaddr *sa, int len)
 	TAILQ_INSERT_TAIL(&s->clients, c, entry);
 	s->nclients++;
 	s->lobby.stats.connections_total++;
-	evbuffer_add_cb(bufferevent_get_input(c->bev), server_client_count_in,
+	evbuffer_add_cb(c->in, server_client_count_in,
 	    s);
 
-	bufferevent_setcb(c->bev, server_client_read_cb,
-	    server_client_write_cb, server_client_event_cb, c);
-	/* Never buffer more input than one legal line and its CR LF. */
-	bufferevent_setwatermark(c->bev, EV_READ, 0, PROTO_SCAN_MAX);
-	bufferevent_enable(c->bev, EV_READ);	/* EV_WRITE: see the top */
+	bufferevent_setcb(c->bev, NULL, server_client_write_cb,
+	    server_client_event_cb, c);
+	event_add(c->rev, NULL);	/* the bufferevent reads nothing */
 	if (why == PROTO_OK && addrtab_add(&s->peers, &key) == -1)
 		why = PROTO_ESERVER_FULL;	/* out of memory */
 	if (why != PROTO_OK) {
@@ -272,7 +288,9 @@ server_client_free(struct client *c)
 		TAILQ_REMOVE(&s->dirty, c, dirty_entry);
 	TAILQ_REMOVE(&s->clients, c, entry);
 	s->nclients--;
+	event_free(c->rev);
 	event_free(c->timer);
+	evbuffer_free(c->in);
 	bufferevent_free(c->bev);
 	free(c);
 	if (s->shutting_down && s->nclients == 0)
@@ -322,10 +340,10 @@ server_client_send(struct client *c, const char *buf, size_t len)
 static void
 server_client_close(struct client *c)
 {
-	struct evbuffer		*in = bufferevent_get_input(c->bev);
+	struct evbuffer		*in = c->in;
 	static const struct timeval now_tv = { 0, 0 };
 
-	bufferevent_disable(c->bev, EV_READ);
+	event_del(c->rev);
 	evbuffer_drain(in, evbuffer_get_length(in));
 	c->close_by = server_client_now() + SERVER_CLOSE_MS;
 	evtimer_add(c->timer, &now_tv);		/* server_client_closing */
@@ -381,8 +399,8 @@ server_client_linger(struct client *c)
 	c->flags |= CLIENT_LINGER;
 	c->linger_until = server_client_now() + SERVER_LINGER_MS;
 	shutdown(bufferevent_getfd(c->bev), SHUT_WR);
-	bufferevent_set_timeouts(c->bev, &server_client_linger_tv, NULL);
-	bufferevent_enable(c->bev, EV_READ);
+	bufferevent_set_timeouts(c->bev, NULL, NULL);
+	event_add(c->rev, &server_client_linger_tv);	/* quiet: free */
 }
 
 /*
@@ -392,33 +410,83 @@ server_client_linger(struct client *c)
 static void
 server_client_drain(struct client *c)
 {
-	struct evbuffer	*in = bufferevent_get_input(c->bev);
+	char	buf[4096];
+	ssize_t	n;
 
-	c->linger_drained += evbuffer_get_length(in);
-	evbuffer_drain(in, evbuffer_get_length(in));
-	if (server_client_now() >= c->linger_until ||
+	n = read(bufferevent_getfd(c->bev), buf, sizeof buf);
+	if (n == -1 && (errno == EAGAIN || errno == EINTR))
+		return;
+	if (n > 0)
+		c->linger_drained += (size_t)n;
+	if (n <= 0 || server_client_now() >= c->linger_until ||
 	    c->linger_drained > SERVER_LINGER_MAX)
 		server_client_free(c);
 }
 
-/*
- * Input: hand the complete lines to conn.c.  When it stops at its bound
- * with lines left, come back after the connections already waiting have
- * had a turn (a deferred callback runs after the callbacks queued before
- * it).  Lines still pending at EOF are taken in server_client_event_cb.
- */
+/* The socket is readable (or, lingering, quiet for too long). */
 static void
-server_client_read_cb(struct bufferevent *bev, void *arg)
+server_client_read_cb(evutil_socket_t fd, short what, void *arg)
 {
 	struct client	*c = arg;
 	struct server	*s = c->server;
 
-	if (c->flags & CLIENT_LINGER)
+	(void)fd;
+	if (what & EV_TIMEOUT)
+		server_client_free(c);
+	else if (c->flags & CLIENT_LINGER)
 		server_client_drain(c);		/* may free it */
-	else if (conn_input(c, bufferevent_get_input(bev)))
-		bufferevent_trigger(bev, EV_READ,
-		    BEV_TRIG_IGNORE_WATERMARKS | BEV_TRIG_DEFER_CALLBACKS);
+	else
+		server_client_input(c);		/* may free it */
 	server_client_flush_all(s);
+}
+
+/*
+ * Read what fits beside the pending bytes (never more than one legal line
+ * and its CR LF is held), and hand the complete lines to conn.c.  When it
+ * stops at its bound with lines left, come back after the connections
+ * already waiting have had a turn (an activated event goes to the back of
+ * the loop's queue).
+ */
+static void
+server_client_input(struct client *c)
+{
+	struct evbuffer	*in = c->in;
+	size_t		 pending = evbuffer_get_length(in);
+	char		 buf[PROTO_SCAN_MAX];
+	ssize_t		 n;
+
+	if (pending < sizeof buf) {
+		n = read(bufferevent_getfd(c->bev), buf, sizeof buf - pending);
+		if (n == 0) {
+			server_client_eof(c);
+			return;
+		}
+		if (n == -1 && errno != EAGAIN && errno != EINTR) {
+			server_client_free(c);	/* reset */
+			return;
+		}
+		if (n > 0)
+			evbuffer_add(in, buf, (size_t)n);
+	}
+	if (conn_input(c, in))
+		event_active(c->rev, EV_READ, 0);
+}
+
+/*
+ * The peer closed its side: leave the game now (the opponent is told at
+ * once), but still answer the lines it sent and deliver what is queued
+ * before closing.
+ */
+static void
+server_client_eof(struct client *c)
+{
+	while (conn_input(c, c->in))
+		;
+	if (c->flags & CLIENT_CLOSING)
+		return;			/* its last line closed it (QUIT) */
+	session_lost(c);
+	c->flags |= CLIENT_CLOSING;
+	server_client_close(c);
 }
 
 /* The client's timer: run what is due, then aim at the next deadline. */
@@ -494,9 +562,8 @@ server_client_write_cb(struct bufferevent *bev, void *arg)
 }
 
 /*
- * The peer closed its side: leave the game now (the opponent is told at
- * once), but still deliver what is queued before closing.  An error or a
- * timeout ends the connection at once, as does EOF while lingering.
+ * The write side failed or timed out (a closing peer that reads nothing):
+ * the connection ends at once.
  */
 static void
 server_client_event_cb(struct bufferevent *bev, short what, void *arg)
@@ -504,17 +571,8 @@ server_client_event_cb(struct bufferevent *bev, short what, void *arg)
 	struct client	*c = arg;
 	struct server	*s = c->server;
 
-	if ((what & BEV_EVENT_EOF) && !(what & BEV_EVENT_ERROR) &&
-	    !(c->flags & CLIENT_CLOSING)) {
-		/* Lines still waiting for their turn (fairness) come first. */
-		while (conn_input(c, bufferevent_get_input(bev)))
-			;
-		if (!(c->flags & CLIENT_CLOSING)) {	/* else: QUIT did */
-			session_lost(c);
-			c->flags |= CLIENT_CLOSING;
-			server_client_close(c);
-		}
-	} else if (what & (BEV_EVENT_EOF | BEV_EVENT_ERROR | BEV_EVENT_TIMEOUT))
+	(void)bev;
+	if (what & (BEV_EVENT_EOF | BEV_EVENT_ERROR | BEV_EVENT_TIMEOUT))
 		server_client_free(c);
 	server_client_flush_all(s);
 }
