@@ -1,0 +1,27 @@
+/*
+ * bench-due.h -- ttt-bench's timers: moves due at a time, in a binary
+ * min-heap of fixed size (one entry per connection at most).
+ */
+#ifndef BENCH_DUE_H
+#define BENCH_DUE_H
+
+#include <stdint.h>
+
+struct bench_due {
+	int64_t		at;
+	int		idx;		/* the connection */
+};
+
+struct bench_dueq {
+	struct bench_due	*v;
+	int			 len;
+	int			 cap;
+};
+
+int	bench_due_init(struct bench_dueq *, int);
+void	bench_due_free(struct bench_dueq *);
+int	bench_due_push(struct bench_dueq *, int, int64_t);
+int64_t	bench_due_next(const struct bench_dueq *);
+int	bench_due_pop(struct bench_dueq *, int64_t);
+
+#endif /* BENCH_DUE_H */

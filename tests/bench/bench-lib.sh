@@ -1,0 +1,64 @@
+# bench-lib.sh -- shell helpers for run-bench.sh and test_bench.sh: start a
+# server in the background, read its port from its first stdout line, stop
+# it.  Sourced, not run.
+
+bench_pids=
+
+# bench_start OUT ERR CMD...: run CMD in the background, stdout to OUT and
+# stderr to ERR; its pid in $bench_pid.
+bench_start() {
+	_out=$1
+	_err=$2
+	shift 2
+	"$@" >"$_out" 2>"$_err" &
+	bench_pid=$!
+	bench_pids="$bench_pids $bench_pid"
+}
+
+# bench_port OUT PID: wait up to 10 s for "... listening on ADDR:PORT" in
+# OUT and print PORT; fail if the server died or never said it.
+bench_port() {
+	_i=0
+	while [ $_i -lt 100 ]; do
+		_port=$(sed -n 's/.* listening on .*:\([0-9]*\)$/\1/p' "$1" |
+		    head -n 1)
+		if [ -n "$_port" ]; then
+			echo "$_port"
+			return 0
+		fi
+		kill -0 "$2" 2>/dev/null || return 1
+		sleep 0.1
+		_i=$((_i + 1))
+	done
+	return 1
+}
+
+# bench_stop PID: SIGTERM, wait up to 5 s, then SIGKILL; the exit status.
+bench_stop() {
+	kill -TERM "$1" 2>/dev/null || return 0
+	_i=0
+	while kill -0 "$1" 2>/dev/null && [ $_i -lt 50 ]; do
+		sleep 0.1
+		_i=$((_i + 1))
+	done
+	kill -KILL "$1" 2>/dev/null
+	wait "$1"
+}
+
+# bench_stop_all: stop every server still running (for a trap).
+bench_stop_all() {
+	for _p in $bench_pids; do
+		bench_stop "$_p" >/dev/null 2>&1
+	done
+	bench_pids=
+}
+
+# bench_field FILE NAME: a field of the RESULT line in FILE ("" if none).
+bench_field() {
+	sed -n "s/^RESULT.* $2=\([^ ]*\).*/\1/p" "$1" | head -n 1
+}
+
+# bench_cpu PID: the CPU time (user + system) of a process, in clock ticks.
+bench_cpu() {
+	awk '{ print $14 + $15 }' "/proc/$1/stat" 2>/dev/null || echo 0
+}

@@ -1,0 +1,515 @@
+/*
+ * bench-loop.c -- ttt-bench's event loop: one level-triggered epoll set,
+ * nonblocking sockets, the connection ramp, the think timers, and the
+ * measured window.
+ *
+ * First every connection is started (all at once, or --ramp a second),
+ * each bound to the next --src address so that many connections do not
+ * run out of ephemeral ports on one address pair.  Connections start
+ * talking as soon as they are up, but nothing is counted as an operation
+ * until every connection is up or has failed; then --duration seconds are
+ * measured, and everything is closed.
+ */
+#include <sys/epoll.h>
+#include <sys/socket.h>
+#include <sys/types.h>
+
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+
+#include <errno.h>
+#include <signal.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "bench.h"
+
+#define BENCH_EVENTS		1024	/* epoll events taken at once */
+#define BENCH_START_BATCH	256	/* connections begun per round */
+#define BENCH_READ_MAX		65536	/* bytes read at once */
+#define BENCH_TICK_NS		100000000LL	/* connect timeouts checked */
+#define BENCH_PROGRESS_NS	1000000000LL
+
+#ifndef IP_BIND_ADDRESS_NO_PORT
+#define IP_BIND_ADDRESS_NO_PORT	24
+#endif
+
+static volatile sig_atomic_t bench_loop_stopped;
+
+static void	bench_loop_stop_cb(int);
+static void	bench_loop_start(struct bench *, int, int64_t);
+static void	bench_loop_connected(struct bench *, struct bconn *);
+static ssize_t	bench_loop_read(struct bench *, struct bconn *, char *, size_t);
+static void	bench_loop_input(struct bench *, struct bconn *);
+static void	bench_loop_output(struct bench *, struct bconn *);
+static void	bench_loop_watch(struct bench *, struct bconn *, int);
+static void	bench_loop_ramp(struct bench *, int64_t);
+static void	bench_loop_expire(struct bench *, int64_t);
+static void	bench_loop_timers(struct bench *, int64_t);
+static int	bench_loop_wait_ms(const struct bench *, int64_t, int64_t);
+static void	bench_loop_poll(struct bench *, int);
+static void	bench_loop_close_all(struct bench *);
+
+/* Nanoseconds on the monotonic clock. */
+int64_t
+bench_loop_now(void)
+{
+	struct timespec	ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ((int64_t)ts.tv_sec * 1000000000LL + ts.tv_nsec);
+}
+
+/*
+ * The time a request leaves, for latencies: the monotonic clock, or with
+ * --kstamp the real-time clock, which the kernel's receive timestamps use.
+ */
+int64_t
+bench_loop_stamp(const struct bench *b)
+{
+	struct timespec	ts;
+
+	if (!b->opts->kstamp)
+		return (bench_loop_now());
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return ((int64_t)ts.tv_sec * 1000000000LL + ts.tv_nsec);
+}
+
+/*
+ * The time the reply in hand arrived: when the kernel received it with
+ * --kstamp, so that the load generator's own delays (its wake-up, the
+ * other connections it serves first) are left out; else now.
+ */
+int64_t
+bench_loop_rx(const struct bench *b)
+{
+	if (b->rx_ns != 0)
+		return (b->rx_ns);
+	return (bench_loop_stamp(b));
+}
+
+/* SIGINT or SIGTERM: end the run early, with a report. */
+static void
+bench_loop_stop_cb(int sig)
+{
+	(void)sig;
+	bench_loop_stopped = 1;
+}
+
+/* Begin connection idx: a socket, its source address, connect(). */
+static void
+bench_loop_start(struct bench *b, int idx, int64_t now)
+{
+	const struct bench_opts	*o = b->opts;
+	struct bconn		*c = &b->conns[idx];
+	struct epoll_event	 ev;
+	int			 one = 1, src;
+
+	b->started++;
+	b->nconnecting++;
+	c->state = BCONN_CONNECTING;
+	c->connect_by = now + (int64_t)(o->connect_timeout * 1e9);
+	c->fd = socket(o->dst.ss_family,
+	    SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+	if (c->fd == -1) {
+		bench_loop_lost(b, c, 1);
+		return;
+	}
+	setsockopt(c->fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+	if (o->kstamp)
+		setsockopt(c->fd, SOL_SOCKET, SO_TIMESTAMPNS, &one, sizeof one);
+	if (o->nsrc > 0) {
+		/* The port is picked at connect(), per address pair. */
+		src = idx % o->nsrc;
+		setsockopt(c->fd, IPPROTO_IP, IP_BIND_ADDRESS_NO_PORT, &one,
+		    sizeof one);
+		if (bind(c->fd, (const struct sockaddr *)&o->src[src],
+		    o->srclen[src]) == -1) {
+			bench_loop_lost(b, c, 1);
+			return;
+		}
+	}
+	memset(&ev, 0, sizeof ev);
+	ev.events = EPOLLIN | EPOLLOUT;
+	ev.data.u32 = (uint32_t)idx;
+	c->wantout = 1;
+	if (epoll_ctl(b->epfd, EPOLL_CTL_ADD, c->fd, &ev) == -1)
+		bench_loop_lost(b, c, 1);
+	else if (connect(c->fd, (const struct sockaddr *)&o->dst,
+	    o->dstlen) == -1 && errno != EINPROGRESS)
+		bench_loop_lost(b, c, 1);
+}
+
+/* A connecting socket is writable: connected, or failed. */
+static void
+bench_loop_connected(struct bench *b, struct bconn *c)
+{
+	int		err = 0;
+	socklen_t	len = sizeof err;
+
+	if (getsockopt(c->fd, SOL_SOCKET, SO_ERROR, &err, &len) == -1)
+		err = errno;
+	if (err != 0) {
+		errno = err;
+		bench_loop_lost(b, c, 1);
+		return;
+	}
+	c->state = BCONN_OPEN;
+	b->nconnecting--;
+	b->nopen++;
+	bench_loop_watch(b, c, 0);
+	bench_play_open(b, c);
+}
+
+/*
+ * A connection has ended: a connect error while connecting, a drop once
+ * open (when counted: the server closed it, or it broke).  errno holds
+ * the reason of a connect error.
+ */
+void
+bench_loop_lost(struct bench *b, struct bconn *c, int counted)
+{
+	if (c->state == BCONN_CONNECTING) {
+		if (b->connect_errno == 0)
+			b->connect_errno = errno != 0 ? errno : ETIMEDOUT;
+		b->nconnecting--;
+		if (counted)
+			b->st.connect_errors++;
+	} else if (c->state == BCONN_OPEN) {
+		b->nopen--;
+		if (counted)
+			b->st.drops++;
+	}
+	if (c->fd != -1)
+		close(c->fd);
+	c->fd = -1;
+	c->state = BCONN_CLOSED;
+}
+
+/* Turn EPOLLOUT on or off. */
+static void
+bench_loop_watch(struct bench *b, struct bconn *c, int out)
+{
+	struct epoll_event	ev;
+
+	if (c->wantout == out)
+		return;
+	memset(&ev, 0, sizeof ev);
+	ev.events = EPOLLIN | (out ? EPOLLOUT : 0);
+	ev.data.u32 = (uint32_t)(c - b->conns);
+	c->wantout = (uint8_t)out;
+	epoll_ctl(b->epfd, EPOLL_CTL_MOD, c->fd, &ev);
+}
+
+/*
+ * Read, with --kstamp taking the kernel's receive time of the data (of
+ * its last segment, when it is several) into b->rx_ns.
+ */
+static ssize_t
+bench_loop_read(struct bench *b, struct bconn *c, char *buf, size_t len)
+{
+	union {
+		struct cmsghdr	hdr;
+		char		buf[CMSG_SPACE(sizeof(struct timespec))];
+	}			 ctl;
+	struct iovec		 iov;
+	struct msghdr		 msg;
+	struct cmsghdr		*cm;
+	struct timespec		 ts;
+	ssize_t			 n;
+
+	b->rx_ns = 0;
+	if (!b->opts->kstamp)
+		return (read(c->fd, buf, len));
+	iov.iov_base = buf;
+	iov.iov_len = len;
+	memset(&msg, 0, sizeof msg);
+	msg.msg_iov = &iov;
+	msg.msg_iovlen = 1;
+	msg.msg_control = ctl.buf;
+	msg.msg_controllen = sizeof ctl.buf;
+	if ((n = recvmsg(c->fd, &msg, 0)) <= 0)
+		return (n);
+	for (cm = CMSG_FIRSTHDR(&msg); cm != NULL; cm = CMSG_NXTHDR(&msg, cm)) {
+		if (cm->cmsg_level == SOL_SOCKET &&
+		    cm->cmsg_type == SCM_TIMESTAMPNS) {
+			memcpy(&ts, CMSG_DATA(cm), sizeof ts);
+			b->rx_ns = (int64_t)ts.tv_sec * 1000000000LL +
+			    ts.tv_nsec;
+		}
+	}
+	return (n);
+}
+
+/*
+ * Readable: one read, then every complete line to bench-play.c; a partial
+ * line is kept for the next read.  EOF or an error is a drop.
+ */
+static void
+bench_loop_input(struct bench *b, struct bconn *c)
+{
+	static char	 buf[BCONN_IN_MAX + BENCH_READ_MAX];
+	char		*p, *lf;
+	size_t		 end, len;
+	ssize_t		 n;
+
+	memcpy(buf, c->in, c->inlen);
+	n = bench_loop_read(b, c, buf + c->inlen, BENCH_READ_MAX);
+	if (n == -1 && (errno == EAGAIN || errno == EINTR))
+		return;
+	if (n <= 0) {
+		bench_loop_lost(b, c, 1);
+		return;
+	}
+	end = c->inlen + (size_t)n;
+	p = buf;
+	while ((lf = memchr(p, '\n', end - (size_t)(p - buf))) != NULL) {
+		len = (size_t)(lf - p);
+		if (len > 0 && p[len - 1] == '\r')
+			len--;
+		bench_play_line(b, c, p, len);
+		if (c->state != BCONN_OPEN)
+			return;
+		p = lf + 1;
+	}
+	len = end - (size_t)(p - buf);
+	if (len > BCONN_IN_MAX) {
+		b->st.bad++;	/* no server line is that long */
+		bench_loop_lost(b, c, 1);
+		return;
+	}
+	memmove(c->in, p, len);
+	c->inlen = (uint16_t)len;
+	b->rx_ns = 0;
+}
+
+/* Send a line now, or keep what the socket does not take for EPOLLOUT. */
+void
+bench_loop_send(struct bench *b, struct bconn *c, const char *s, size_t len)
+{
+	ssize_t	n = 0;
+
+	if (c->state != BCONN_OPEN)
+		return;
+	if (c->outlen == 0) {
+		n = write(c->fd, s, len);
+		if (n == -1 && errno != EAGAIN && errno != EINTR) {
+			bench_loop_lost(b, c, 1);
+			return;
+		}
+		if (n == -1)
+			n = 0;
+	}
+	len -= (size_t)n;
+	if (len == 0)
+		return;
+	if (c->outlen + len > BCONN_OUT_MAX) {
+		bench_loop_lost(b, c, 1);	/* the server stopped reading */
+		return;
+	}
+	memcpy(c->out + c->outlen, s + n, len);
+	c->outlen += (uint16_t)len;
+	bench_loop_watch(b, c, 1);
+}
+
+/* Writable again: send what was kept. */
+static void
+bench_loop_output(struct bench *b, struct bconn *c)
+{
+	ssize_t	n;
+
+	if (c->outlen == 0) {
+		bench_loop_watch(b, c, 0);
+		return;
+	}
+	n = write(c->fd, c->out, c->outlen);
+	if (n == -1 && (errno == EAGAIN || errno == EINTR))
+		return;
+	if (n == -1) {
+		bench_loop_lost(b, c, 1);
+		return;
+	}
+	memmove(c->out, c->out + n, c->outlen - (size_t)n);
+	c->outlen -= (uint16_t)n;
+	if (c->outlen == 0)
+		bench_loop_watch(b, c, 0);
+}
+
+/* Call bench_play_due for a connection after a delay. */
+void
+bench_loop_after(struct bench *b, struct bconn *c, int64_t ns)
+{
+	/* One per connection at most: it cannot be full. */
+	(void)bench_due_push(&b->dueq, (int)(c - b->conns),
+	    bench_loop_now() + ns);
+}
+
+/* Run the moves that are due. */
+static void
+bench_loop_timers(struct bench *b, int64_t now)
+{
+	int	idx;
+
+	while ((idx = bench_due_pop(&b->dueq, now)) != -1)
+		bench_play_due(b, &b->conns[idx]);
+}
+
+/* Start the connections the ramp allows by now. */
+static void
+bench_loop_ramp(struct bench *b, int64_t now)
+{
+	int64_t	allowed = b->opts->conns;
+	int	batch = 0;
+
+	if (b->opts->ramp > 0) {
+		allowed = (int64_t)((double)(now - b->t0_ns) / 1e9 *
+		    b->opts->ramp) + 1;
+		if (allowed > b->opts->conns)
+			allowed = b->opts->conns;
+	}
+	while (b->started < allowed && batch++ < BENCH_START_BATCH)
+		bench_loop_start(b, b->started, now);
+}
+
+/* Give up on connections still connecting past their time. */
+static void
+bench_loop_expire(struct bench *b, int64_t now)
+{
+	struct bconn	*c;
+	int		 i;
+
+	for (i = 0; i < b->started && b->nconnecting > 0; i++) {
+		c = &b->conns[i];
+		if (c->state == BCONN_CONNECTING && now >= c->connect_by) {
+			errno = ETIMEDOUT;
+			bench_loop_lost(b, c, 1);
+		}
+	}
+}
+
+/*
+ * How long epoll may wait: until the next due move or until, in ms; never
+ * with --busy-poll.
+ */
+static int
+bench_loop_wait_ms(const struct bench *b, int64_t now, int64_t until)
+{
+	if (b->opts->busy_poll)
+		return (0);
+	if (bench_due_next(&b->dueq) < until)
+		until = bench_due_next(&b->dueq);
+	if (until <= now)
+		return (0);
+	return ((int)((until - now + 999999) / 1000000));
+}
+
+/* Wait for events and hand them out. */
+static void
+bench_loop_poll(struct bench *b, int ms)
+{
+	struct epoll_event	 evs[BENCH_EVENTS];
+	struct bconn		*c;
+	int			 n, i;
+
+	n = epoll_wait(b->epfd, evs, BENCH_EVENTS, ms);
+	for (i = 0; i < n; i++) {
+		c = &b->conns[evs[i].data.u32];
+		if (c->state == BCONN_CONNECTING) {
+			bench_loop_connected(b, c);
+			continue;
+		}
+		if (c->state == BCONN_OPEN &&
+		    (evs[i].events & (EPOLLIN | EPOLLHUP | EPOLLERR)))
+			bench_loop_input(b, c);
+		if (c->state == BCONN_OPEN && (evs[i].events & EPOLLOUT))
+			bench_loop_output(b, c);
+	}
+}
+
+/* The end: close every connection, counting those still held. */
+static void
+bench_loop_close_all(struct bench *b)
+{
+	int	i;
+
+	b->st.held = (uint64_t)b->nopen;
+	for (i = 0; i < b->started; i++) {
+		if (b->conns[i].fd != -1)
+			close(b->conns[i].fd);
+		b->conns[i].fd = -1;
+		b->conns[i].state = BCONN_CLOSED;
+	}
+	b->nopen = b->nconnecting = 0;
+}
+
+/*
+ * The whole run: the ramp until every connection is up or failed, then
+ * the measured window; bounded by the ramp, the connect timeout and
+ * --duration, or cut short by SIGINT/SIGTERM.  0, or -1 with errno.
+ */
+int
+bench_loop_run(struct bench *b)
+{
+	struct sigaction	sa;
+	int64_t			now, tick, next, prog;
+	int			i;
+
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = bench_loop_stop_cb;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	signal(SIGPIPE, SIG_IGN);
+	if ((b->epfd = epoll_create1(EPOLL_CLOEXEC)) == -1)
+		return (-1);
+	for (i = 0; i < b->opts->conns; i++)
+		b->conns[i].fd = -1;
+
+	now = tick = b->t0_ns = bench_loop_now();
+	prog = now + BENCH_PROGRESS_NS;
+	while (!bench_loop_stopped &&
+	    (b->started < b->opts->conns || b->nconnecting > 0)) {
+		bench_loop_ramp(b, now);
+		if (now >= tick) {
+			bench_loop_expire(b, now);
+			tick = now + BENCH_TICK_NS;
+		}
+		if (now >= prog) {
+			if (b->opts->progress)
+				bench_report_progress(b, now);
+			prog += BENCH_PROGRESS_NS;
+		}
+		bench_loop_timers(b, now);
+		next = tick;
+		if (b->started < b->opts->conns && b->opts->ramp == 0)
+			next = now;
+		else if (b->started < b->opts->conns)
+			next = b->t0_ns + (int64_t)((double)b->started /
+			    b->opts->ramp * 1e9);
+		bench_loop_poll(b, bench_loop_wait_ms(b, now,
+		    next < tick ? next : tick));
+		now = bench_loop_now();
+	}
+
+	b->measuring = 1;
+	b->start_ns = now;
+	b->stop_ns = now + (int64_t)(b->opts->duration * 1e9);
+	tick = now + BENCH_PROGRESS_NS;
+	while (!bench_loop_stopped && now < b->stop_ns) {
+		bench_loop_timers(b, now);
+		bench_loop_poll(b, bench_loop_wait_ms(b, now,
+		    tick < b->stop_ns ? tick : b->stop_ns));
+		now = bench_loop_now();
+		if (now >= tick) {
+			if (b->opts->progress)
+				bench_report_progress(b, now);
+			tick += BENCH_PROGRESS_NS;
+		}
+	}
+	b->measuring = 0;
+	b->stop_ns = now;
+	bench_loop_close_all(b);
+	close(b->epfd);
+	return (0);
+}

@@ -1,0 +1,220 @@
+/*
+ * bench-play.c -- what one connection says: PING in a closed loop, or whole
+ * tttd games as a real client.
+ *
+ * Ping mode sends PING, and the next one as soon as the reply is in (or
+ * --think ms later).  It counts only reply lines that start with "OK PONG"
+ * (tttd, the reference server) or "+PONG" (redis): tttd's greeting and
+ * game lines (HELLO, WAIT, MATCH, ...) come unasked and are skipped.  An
+ * error line ("ERR ..." or redis's "-ERR ...", "-DENIED ...") ends the
+ * request too, and counts as an ERR.
+ *
+ * Game mode reads every line with proto_event_parse, keeps the board from
+ * BOARD lines, and on its own TURN plays the first free cell in a fixed
+ * order after --think ms, so games always end; it answers AGAIN? with yes.
+ */
+#include <string.h>
+
+#include "bench.h"
+#include "proto.h"
+
+static int	bench_play_prefix(const char *, size_t, const char *);
+static void	bench_play_ping(struct bench *, struct bconn *);
+static void	bench_play_next(struct bench *, struct bconn *);
+static void	bench_play_reply(struct bench *, struct bconn *, int);
+static void	bench_play_move(struct bench *, struct bconn *);
+static int64_t	bench_play_think(struct bench *);
+static void	bench_play_pong(struct bench *, struct bconn *, const char *,
+		    size_t);
+static void	bench_play_event(struct bench *, struct bconn *,
+		    const struct proto_event *);
+
+/* Does a line start with this string? */
+static int
+bench_play_prefix(const char *line, size_t len, const char *s)
+{
+	size_t	n = strlen(s);
+
+	return (len >= n && memcmp(line, s, n) == 0);
+}
+
+/* Send the next PING and note when it left. */
+static void
+bench_play_ping(struct bench *b, struct bconn *c)
+{
+	c->waiting = 1;
+	c->sent_ns = bench_loop_stamp(b);
+	bench_loop_send(b, c, "PING\n", 5);
+}
+
+/* Ping mode: the next PING, at once or after --think ms. */
+static void
+bench_play_next(struct bench *b, struct bconn *c)
+{
+	if (b->opts->think_ms == 0) {
+		bench_play_ping(b, c);
+		return;
+	}
+	c->thinking = 1;
+	bench_loop_after(b, c, bench_play_think(b));
+}
+
+/* The reply to the request out: count it and its latency if measuring. */
+static void
+bench_play_reply(struct bench *b, struct bconn *c, int ok)
+{
+	if (!c->waiting)
+		return;
+	c->waiting = 0;
+	if (!ok || !b->measuring)
+		return;
+	b->st.ops++;
+	hist_record(&b->st.lat, (uint64_t)(bench_loop_rx(b) - c->sent_ns));
+}
+
+/* Play the first free cell, in the order A1 B1 C1 A2 ... C3. */
+static void
+bench_play_move(struct bench *b, struct bconn *c)
+{
+	char	line[16];
+	int	i;
+
+	c->thinking = 0;
+	for (i = 0; i < TTT_CELLS; i++) {
+		if (c->cells[i] == '.')
+			break;
+	}
+	if (i == TTT_CELLS)
+		return;		/* a full board is never our turn */
+	memcpy(line, "MOVE ", 5);
+	ttt_cell_name(i, line + 5);
+	line[7] = '\n';
+	c->waiting = 1;
+	c->sent_ns = bench_loop_stamp(b);
+	bench_loop_send(b, c, line, 8);
+}
+
+/*
+ * The think time of one move, in ns: --think ms, or with --think-jitter
+ * drawn evenly from think +- jitter % (the same mean), so that moves that
+ * happened to come back together do not stay in step forever.
+ */
+static int64_t
+bench_play_think(struct bench *b)
+{
+	int64_t		think = (int64_t)b->opts->think_ms * 1000000;
+	int64_t		span = think * b->opts->jitter / 100;
+	uint64_t	x = b->rng;
+
+	if (span == 0)
+		return (think);
+	x ^= x << 13;
+	x ^= x >> 7;
+	x ^= x << 17;
+	b->rng = x;
+	return (think - span + (int64_t)(x % (uint64_t)(2 * span + 1)));
+}
+
+/* A connection is up: ping mode sends its first PING. */
+void
+bench_play_open(struct bench *b, struct bconn *c)
+{
+	memset(c->cells, '.', sizeof c->cells);
+	if (b->opts->mode == BENCH_PING)
+		bench_play_ping(b, c);
+}
+
+/* A think time is over: play the move (if still our turn), or PING. */
+void
+bench_play_due(struct bench *b, struct bconn *c)
+{
+	if (!c->thinking || c->state != BCONN_OPEN)
+		return;
+	c->thinking = 0;
+	if (b->opts->mode == BENCH_PING)
+		bench_play_ping(b, c);
+	else
+		bench_play_move(b, c);
+}
+
+/* Ping mode: a reply goes with the next PING, other lines are skipped. */
+static void
+bench_play_pong(struct bench *b, struct bconn *c, const char *line,
+    size_t len)
+{
+	if (bench_play_prefix(line, len, "OK PONG") ||
+	    bench_play_prefix(line, len, "+PONG")) {
+		bench_play_reply(b, c, 1);
+		bench_play_next(b, c);
+	} else if (bench_play_prefix(line, len, "ERR ") ||
+	    bench_play_prefix(line, len, "-")) {
+		b->st.errs++;
+		if (c->waiting) {
+			bench_play_reply(b, c, 0);
+			bench_play_next(b, c);
+		}
+	}
+}
+
+/* Game mode: one server line, taken apart. */
+static void
+bench_play_event(struct bench *b, struct bconn *c,
+    const struct proto_event *ev)
+{
+	switch (ev->kind) {
+	case PROTO_EV_MATCH:
+		c->mark = (uint8_t)ev->mark;
+		break;
+	case PROTO_EV_BOARD:
+		memcpy(c->cells, ev->cells, sizeof c->cells);
+		break;
+	case PROTO_EV_TURN:
+		if (ev->mark != (enum ttt_mark)c->mark || c->thinking)
+			break;
+		c->thinking = 1;
+		if (b->opts->think_ms == 0)
+			bench_play_move(b, c);
+		else
+			bench_loop_after(b, c, bench_play_think(b));
+		break;
+	case PROTO_EV_OK:
+		if (ev->verb == PROTO_MOVE)
+			bench_play_reply(b, c, 1);
+		break;
+	case PROTO_EV_ERR:
+		b->st.errs++;
+		bench_play_reply(b, c, 0);
+		break;
+	case PROTO_EV_RESULT:
+		if (ev->result == PROTO_RESULT_FORFEIT)
+			b->st.forfeits++;
+		else if (c->mark == TTT_X && b->measuring)
+			b->st.games++;	/* each game once: X counts it */
+		break;
+	case PROTO_EV_AGAINQ:
+		bench_loop_send(b, c, "AGAIN y\n", 8);
+		break;
+	default:
+		break;
+	}
+}
+
+/* One complete line from the server, without its LF. */
+void
+bench_play_line(struct bench *b, struct bconn *c, const char *line,
+    size_t len)
+{
+	struct proto_event	ev;
+
+	if (b->opts->mode == BENCH_PING) {
+		bench_play_pong(b, c, line, len);
+		return;
+	}
+	if (len > 0 && line[0] == ' ')
+		return;		/* for people: the board art */
+	if (proto_event_parse(line, len, &ev) == -1) {
+		b->st.bad++;	/* not tttd/1 */
+		return;
+	}
+	bench_play_event(b, c, &ev);
+}

@@ -1,0 +1,142 @@
+/*
+ * bench-report.c -- ttt-bench's output: a progress line a second on
+ * request, and the final report, for people and as one RESULT line (or one
+ * JSON object with --json) for scripts.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "bench.h"
+
+struct bench_summary {
+	const char	*mode;
+	const char	*what;		/* "moves" or "pings" */
+	double		 seconds;	/* measured */
+	double		 ramp;		/* seconds before measuring */
+	double		 ops_per_s;
+	uint64_t	 p50, p90, p99, p999, max;	/* microseconds */
+};
+
+static uint64_t	bench_report_us(uint64_t);
+static void	bench_report_sum(const struct bench *, struct bench_summary *);
+static void	bench_report_human(const struct bench *,
+		    const struct bench_summary *);
+static void	bench_report_json(const struct bench *,
+		    const struct bench_summary *);
+
+/* Nanoseconds to whole microseconds, rounded. */
+static uint64_t
+bench_report_us(uint64_t ns)
+{
+	return ((ns + 500) / 1000);
+}
+
+/* The figures derived from the counters. */
+static void
+bench_report_sum(const struct bench *b, struct bench_summary *s)
+{
+	const struct hist	*h = &b->st.lat;
+
+	memset(s, 0, sizeof *s);
+	s->mode = b->opts->mode == BENCH_GAME ? "game" : "ping";
+	s->what = b->opts->mode == BENCH_GAME ? "moves" : "pings";
+	s->seconds = (double)(b->stop_ns - b->start_ns) / 1e9;
+	s->ramp = (double)(b->start_ns - b->t0_ns) / 1e9;
+	if (s->seconds > 0)
+		s->ops_per_s = (double)b->st.ops / s->seconds;
+	s->p50 = bench_report_us(hist_percentile(h, 0.50));
+	s->p90 = bench_report_us(hist_percentile(h, 0.90));
+	s->p99 = bench_report_us(hist_percentile(h, 0.99));
+	s->p999 = bench_report_us(hist_percentile(h, 0.999));
+	s->max = bench_report_us(h->max);
+}
+
+/* One line a second: what is up, and the rate since the last line. */
+void
+bench_report_progress(struct bench *b, int64_t now)
+{
+	if (!b->measuring) {
+		fprintf(stderr, "ttt-bench: %.1f s: ramp: %d open, %d connecting, %llu connect errors\n",
+		    (double)(now - b->t0_ns) / 1e9, b->nopen, b->nconnecting,
+		    (unsigned long long)b->st.connect_errors);
+		return;
+	}
+	fprintf(stderr, "ttt-bench: %.1f s: %d open, %llu %s/s, %llu drops, %llu ERR\n",
+	    (double)(now - b->start_ns) / 1e9, b->nopen,
+	    (unsigned long long)(b->st.ops - b->prog_ops),
+	    b->opts->mode == BENCH_GAME ? "moves" : "pings",
+	    (unsigned long long)b->st.drops, (unsigned long long)b->st.errs);
+	b->prog_ops = b->st.ops;
+}
+
+/* The report for people, then the RESULT line. */
+static void
+bench_report_human(const struct bench *b, const struct bench_summary *s)
+{
+	const struct bench_opts	*o = b->opts;
+	const struct bench_stats *st = &b->st;
+
+	printf("ttt-bench: %s mode, %d connections to %s port %s, think %d ms%s%s, %.2f s measured after a %.2f s ramp\n",
+	    s->mode, o->conns, o->host, o->port, o->think_ms,
+	    o->busy_poll ? ", busy-polling" : "",
+	    o->kstamp ? ", kernel receive times" : "", s->seconds, s->ramp);
+	printf("connections: %llu held, %llu connect errors, %llu drops\n",
+	    (unsigned long long)st->held,
+	    (unsigned long long)st->connect_errors,
+	    (unsigned long long)st->drops);
+	if (b->connect_errno != 0)
+		printf("first connect error: %s\n", strerror(b->connect_errno));
+	if (o->mode == BENCH_GAME)
+		printf("games: %llu finished, %llu forfeits\n",
+		    (unsigned long long)st->games,
+		    (unsigned long long)st->forfeits);
+	printf("%s: %llu acknowledged, %.1f/s, %llu ERR lines, %llu bad lines\n",
+	    s->what, (unsigned long long)st->ops, s->ops_per_s,
+	    (unsigned long long)st->errs, (unsigned long long)st->bad);
+	printf("latency (us): p50 %llu, p90 %llu, p99 %llu, p99.9 %llu, max %llu\n",
+	    (unsigned long long)s->p50, (unsigned long long)s->p90,
+	    (unsigned long long)s->p99, (unsigned long long)s->p999,
+	    (unsigned long long)s->max);
+	printf("RESULT mode=%s conns=%d held=%llu connect_errors=%llu drops=%llu games=%llu forfeits=%llu ops=%llu ops_per_s=%.1f errs=%llu bad=%llu p50_us=%llu p90_us=%llu p99_us=%llu p999_us=%llu max_us=%llu seconds=%.2f\n",
+	    s->mode, o->conns, (unsigned long long)st->held,
+	    (unsigned long long)st->connect_errors,
+	    (unsigned long long)st->drops, (unsigned long long)st->games,
+	    (unsigned long long)st->forfeits, (unsigned long long)st->ops,
+	    s->ops_per_s, (unsigned long long)st->errs,
+	    (unsigned long long)st->bad, (unsigned long long)s->p50,
+	    (unsigned long long)s->p90, (unsigned long long)s->p99,
+	    (unsigned long long)s->p999, (unsigned long long)s->max,
+	    s->seconds);
+}
+
+/* The report as one JSON object, for --json. */
+static void
+bench_report_json(const struct bench *b, const struct bench_summary *s)
+{
+	const struct bench_stats *st = &b->st;
+
+	printf("{\"mode\":\"%s\",\"conns\":%d,\"think_ms\":%d,\"seconds\":%.3f,\"ramp_seconds\":%.3f,\"held\":%llu,\"connect_errors\":%llu,\"drops\":%llu,\"games\":%llu,\"forfeits\":%llu,\"ops\":%llu,\"ops_per_s\":%.1f,\"errs\":%llu,\"bad\":%llu,\"p50_us\":%llu,\"p90_us\":%llu,\"p99_us\":%llu,\"p999_us\":%llu,\"max_us\":%llu}\n",
+	    s->mode, b->opts->conns, b->opts->think_ms, s->seconds, s->ramp,
+	    (unsigned long long)st->held,
+	    (unsigned long long)st->connect_errors,
+	    (unsigned long long)st->drops, (unsigned long long)st->games,
+	    (unsigned long long)st->forfeits, (unsigned long long)st->ops,
+	    s->ops_per_s, (unsigned long long)st->errs,
+	    (unsigned long long)st->bad, (unsigned long long)s->p50,
+	    (unsigned long long)s->p90, (unsigned long long)s->p99,
+	    (unsigned long long)s->p999, (unsigned long long)s->max);
+}
+
+/* The final report, on stdout. */
+void
+bench_report(const struct bench *b)
+{
+	struct bench_summary	s;
+
+	bench_report_sum(b, &s);
+	if (b->opts->json)
+		bench_report_json(b, &s);
+	else
+		bench_report_human(b, &s);
+	fflush(stdout);
+}

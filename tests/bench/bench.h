@@ -1,0 +1,122 @@
+/*
+ * bench.h -- ttt-bench: many connections on one epoll loop, playing tttd
+ * (game mode) or sending PING in a closed loop (ping mode), with latency
+ * histograms and counters.
+ */
+#ifndef BENCH_H
+#define BENCH_H
+
+#include <sys/socket.h>
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "bench-due.h"
+#include "hist.h"
+#include "ttt.h"
+
+#define BENCH_SRC_MAX	64	/* --src addresses */
+#define BCONN_IN_MAX	512	/* a partial server line kept between reads */
+#define BCONN_OUT_MAX	64	/* unsent bytes of our own short lines */
+
+enum bench_mode {
+	BENCH_PING,
+	BENCH_GAME
+};
+
+struct bench_opts {
+	const char		*host;
+	const char		*port;
+	int			 conns;
+	double			 duration;	/* seconds measured */
+	double			 ramp;		/* connections a second; 0: all */
+	double			 connect_timeout;	/* seconds */
+	int			 think_ms;
+	int			 jitter;	/* think +- this % at random */
+	enum bench_mode		 mode;
+	int			 json;
+	int			 progress;
+	int			 busy_poll;	/* never sleep in epoll_wait */
+	int			 kstamp;	/* replies timed by the kernel */
+	struct sockaddr_storage	 dst;
+	socklen_t		 dstlen;
+	struct sockaddr_storage	 src[BENCH_SRC_MAX];
+	socklen_t		 srclen[BENCH_SRC_MAX];
+	int			 nsrc;
+};
+
+enum bconn_state {
+	BCONN_IDLE = 0,		/* not started yet */
+	BCONN_CONNECTING,
+	BCONN_OPEN,
+	BCONN_CLOSED
+};
+
+/* One connection; indexed by its place in struct bench's array. */
+struct bconn {
+	int		fd;
+	uint8_t		state;		/* enum bconn_state */
+	uint8_t		mark;		/* game: enum ttt_mark, from MATCH */
+	uint8_t		waiting;	/* a request is out, sent at sent_ns */
+	uint8_t		thinking;	/* game: a move is due on the timer */
+	uint8_t		wantout;	/* EPOLLOUT is on */
+	char		cells[TTT_CELLS];	/* game: the last BOARD */
+	uint16_t	inlen;
+	uint16_t	outlen;
+	int64_t		sent_ns;
+	int64_t		connect_by;	/* connecting: give up at this time */
+	char		in[BCONN_IN_MAX];
+	char		out[BCONN_OUT_MAX];
+};
+
+/* Counters; ops, games and latencies only while measuring. */
+struct bench_stats {
+	uint64_t	connect_errors;
+	uint64_t	drops;		/* open connections the server ended */
+	uint64_t	errs;		/* ERR lines */
+	uint64_t	bad;		/* lines that are not tttd/1 */
+	uint64_t	games;		/* games won or tied */
+	uint64_t	forfeits;	/* RESULT FORFEIT lines */
+	uint64_t	ops;		/* moves or pings acknowledged */
+	uint64_t	held;		/* open at the end */
+	struct hist	lat;		/* nanoseconds, request to reply */
+};
+
+struct bench {
+	const struct bench_opts	*opts;
+	struct bconn		*conns;
+	int			 epfd;
+	int			 started;	/* connections begun */
+	int			 nconnecting;
+	int			 nopen;
+	int			 measuring;
+	int			 connect_errno;	/* the first connect error */
+	int64_t			 t0_ns;		/* the first connection */
+	int64_t			 start_ns;	/* measuring from */
+	int64_t			 stop_ns;	/* measuring until */
+	int64_t			 rx_ns;		/* --kstamp: the read's arrival */
+	struct bench_dueq	 dueq;		/* moves thought over */
+	uint64_t		 rng;		/* --think-jitter's xorshift */
+	uint64_t		 prog_ops;	/* ops at the last progress line */
+	struct bench_stats	 st;
+};
+
+/* bench-loop.c */
+int	bench_loop_run(struct bench *);
+int64_t	bench_loop_now(void);
+int64_t	bench_loop_stamp(const struct bench *);
+int64_t	bench_loop_rx(const struct bench *);
+void	bench_loop_send(struct bench *, struct bconn *, const char *, size_t);
+void	bench_loop_after(struct bench *, struct bconn *, int64_t);
+void	bench_loop_lost(struct bench *, struct bconn *, int);
+
+/* bench-play.c */
+void	bench_play_open(struct bench *, struct bconn *);
+void	bench_play_line(struct bench *, struct bconn *, const char *, size_t);
+void	bench_play_due(struct bench *, struct bconn *);
+
+/* bench-report.c */
+void	bench_report(const struct bench *);
+void	bench_report_progress(struct bench *, int64_t);
+
+#endif /* BENCH_H */

@@ -1,0 +1,71 @@
+#!/bin/sh
+# test_bench.sh BUILD_DIR -- smoke test of the benchmark tools (ctest label
+# bench): ttt-bench plays 2 s of games against a real tttd and pings
+# ref-server for 2 s (in a closed loop, then open), each without a connect
+# error, drop or ERR line and with some work done; against a closed port it
+# reports connect errors and exits 1.  No timing is asserted.
+set -eu
+here=$(cd "$(dirname "$0")" && pwd)
+build=$1
+. "$here/bench-lib.sh"
+
+bench=$build/tests/bench/ttt-bench
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/tttd-bench-test.XXXXXX")
+trap 'bench_stop_all; rm -rf "$tmp"' EXIT
+
+fail() {
+	echo "test_bench: $*" >&2
+	for f in "$tmp"/*; do
+		echo "--- $f" >&2
+		tail -n 20 "$f" >&2
+	done
+	exit 1
+}
+
+# check NAME FIELD: the run's RESULT line has FIELD > 0 and no errors.
+check() {
+	for k in connect_errors drops errs bad; do
+		[ "$(bench_field "$tmp/$1.out" $k)" = 0 ] ||
+		    fail "$1: $k is not 0"
+	done
+	v=$(bench_field "$tmp/$1.out" "$2")
+	[ -n "$v" ] && [ "$v" -gt 0 ] || fail "$1: $2 is not above 0"
+}
+
+bench_start "$tmp/tttd.out" "$tmp/tttd.log" "$build/server/tttd" --port 0 \
+    --bind 127.0.0.1 --rate-limit 0 --max-per-addr 0 --max-clients 20000
+tttd=$bench_pid
+port=$(bench_port "$tmp/tttd.out" "$tttd") || fail "tttd did not start"
+"$bench" 127.0.0.1 "$port" --mode game --conns 20 --duration 2 \
+    --src 127.0.0.1,127.0.0.2 >"$tmp/game.out" 2>&1 ||
+    fail "game: ttt-bench exited $?"
+grep '^RESULT' "$tmp/game.out"
+check game games
+check game ops
+bench_stop "$tttd" || fail "tttd exited $? on SIGTERM"
+
+bench_start "$tmp/ref.out" "$tmp/ref.err" "$build/tests/bench/ref-server" 0
+ref=$bench_pid
+port=$(bench_port "$tmp/ref.out" "$ref") || fail "ref-server did not start"
+"$bench" 127.0.0.1 "$port" --mode ping --conns 20 --duration 2 --ramp 100 \
+    >"$tmp/ping.out" 2>&1 || fail "ping: ttt-bench exited $?"
+grep '^RESULT' "$tmp/ping.out"
+check ping ops
+# Open loop, kernel receive times, progress lines, JSON.
+"$bench" 127.0.0.1 "$port" --mode ping --conns 20 --duration 2 --think 5 \
+    --think-jitter 50 --kstamp --progress --json >"$tmp/think.out" \
+    2>"$tmp/think.err" || fail "think: ttt-bench exited $?"
+cat "$tmp/think.out"
+grep -q '"errs":0,"bad":0' "$tmp/think.out" || fail "think: errors"
+grep -q '"ops":[1-9]' "$tmp/think.out" || fail "think: no ops"
+grep -q 'pings/s' "$tmp/think.err" || fail "think: no progress lines"
+bench_stop "$ref" || fail "ref-server exited $? on SIGTERM"
+
+# Nobody listens there now: every connection is a connect error.
+if "$bench" 127.0.0.1 "$port" --mode ping --conns 3 --duration 0.1 \
+    >"$tmp/refused.out" 2>&1; then
+	fail "refused: ttt-bench exited 0"
+fi
+[ "$(bench_field "$tmp/refused.out" connect_errors)" = 3 ] ||
+    fail "refused: connect_errors is not 3"
+echo "test_bench: ok"

@@ -1,0 +1,303 @@
+/*
+ * ttt-bench.c -- load generator for tttd: options, the descriptor limit,
+ * the run, the report.
+ *
+ *	ttt-bench HOST PORT --conns N --duration S [--ramp R] [--think MS]
+ *	    [--think-jitter PCT] [--mode game|ping] [--src ADDR,ADDR,...]
+ *	    [--connect-timeout S] [--busy-poll] [--kstamp] [--progress]
+ *	    [--json]
+ *
+ * Exit status 0 when there was no connect error, drop, ERR line or bad
+ * line; 1 otherwise (and for usage errors).
+ */
+#include <sys/resource.h>
+#include <sys/socket.h>
+#include <sys/types.h>
+
+#include <errno.h>
+#include <getopt.h>
+#include <netdb.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bench.h"
+
+#define BENCH_FD_HEADROOM	16	/* descriptors beyond the connections */
+
+enum bench_opt {
+	OPT_CONNS = 256,
+	OPT_DURATION,
+	OPT_RAMP,
+	OPT_THINK,
+	OPT_JITTER,
+	OPT_MODE,
+	OPT_SRC,
+	OPT_CONNECT_TIMEOUT,
+	OPT_BUSY_POLL,
+	OPT_KSTAMP,
+	OPT_PROGRESS,
+	OPT_JSON,
+	OPT_HELP
+};
+
+static const struct option bench_longopts[] = {
+	{ "conns",		required_argument,	NULL, OPT_CONNS },
+	{ "duration",		required_argument,	NULL, OPT_DURATION },
+	{ "ramp",		required_argument,	NULL, OPT_RAMP },
+	{ "think",		required_argument,	NULL, OPT_THINK },
+	{ "think-jitter",	required_argument,	NULL, OPT_JITTER },
+	{ "mode",		required_argument,	NULL, OPT_MODE },
+	{ "src",		required_argument,	NULL, OPT_SRC },
+	{ "connect-timeout",	required_argument,	NULL,
+	    OPT_CONNECT_TIMEOUT },
+	{ "busy-poll",		no_argument,		NULL, OPT_BUSY_POLL },
+	{ "kstamp",		no_argument,		NULL, OPT_KSTAMP },
+	{ "progress",		no_argument,		NULL, OPT_PROGRESS },
+	{ "json",		no_argument,		NULL, OPT_JSON },
+	{ "help",		no_argument,		NULL, OPT_HELP },
+	{ NULL,			0,			NULL, 0 }
+};
+
+static void	usage(FILE *);
+static const char *opt_name(int);
+static int	parse_number(const char *, double, double, double *);
+static int	parse_dst(struct bench_opts *);
+static int	parse_src(struct bench_opts *, const char *);
+static int	parse_args(int, char **, struct bench_opts *, const char **);
+static int	fit_fd_limit(int);
+
+/* The synopsis. */
+static void
+usage(FILE *f)
+{
+	fprintf(f, "usage: ttt-bench HOST PORT --conns N --duration SECS [--ramp CONNS_PER_SEC] [--think MS] [--think-jitter PCT] [--mode game|ping] [--src ADDR,ADDR,...] [--connect-timeout SECS] [--busy-poll] [--kstamp] [--progress] [--json]\n");
+}
+
+/* The long name of an option. */
+static const char *
+opt_name(int val)
+{
+	const struct option	*lo;
+
+	for (lo = bench_longopts; lo->name != NULL; lo++) {
+		if (lo->val == val)
+			return (lo->name);
+	}
+	return ("?");
+}
+
+/* A number within [min, max]: 0, or -1. */
+static int
+parse_number(const char *s, double min, double max, double *out)
+{
+	char	*end;
+	double	 v;
+
+	errno = 0;
+	v = strtod(s, &end);
+	if (errno != 0 || end == s || *end != '\0' || !(v >= min && v <= max))
+		return (-1);
+	*out = v;
+	return (0);
+}
+
+/* Resolve HOST PORT. */
+static int
+parse_dst(struct bench_opts *o)
+{
+	struct addrinfo	 hints, *ai;
+	int		 rc;
+
+	memset(&hints, 0, sizeof hints);
+	hints.ai_family = AF_UNSPEC;
+	hints.ai_socktype = SOCK_STREAM;
+	hints.ai_flags = AI_NUMERICSERV;
+	if ((rc = getaddrinfo(o->host, o->port, &hints, &ai)) != 0) {
+		fprintf(stderr, "ttt-bench: %s port %s: %s\n", o->host, o->port,
+		    gai_strerror(rc));
+		return (-1);
+	}
+	memcpy(&o->dst, ai->ai_addr, ai->ai_addrlen);
+	o->dstlen = ai->ai_addrlen;
+	freeaddrinfo(ai);
+	return (0);
+}
+
+/* --src: numeric addresses of the destination's family, comma-separated. */
+static int
+parse_src(struct bench_opts *o, const char *list)
+{
+	struct addrinfo	 hints, *ai;
+	char		 buf[1024], *word, *last;
+	int		 rc;
+
+	if (strlen(list) >= sizeof buf) {
+		fprintf(stderr, "ttt-bench: --src is too long\n");
+		return (-1);
+	}
+	strcpy(buf, list);
+	memset(&hints, 0, sizeof hints);
+	hints.ai_family = o->dst.ss_family;
+	hints.ai_socktype = SOCK_STREAM;
+	hints.ai_flags = AI_NUMERICHOST | AI_PASSIVE;
+	for (word = strtok_r(buf, ",", &last); word != NULL;
+	    word = strtok_r(NULL, ",", &last)) {
+		if (o->nsrc == BENCH_SRC_MAX) {
+			fprintf(stderr, "ttt-bench: at most %d --src addresses\n",
+			    BENCH_SRC_MAX);
+			return (-1);
+		}
+		if ((rc = getaddrinfo(word, NULL, &hints, &ai)) != 0) {
+			fprintf(stderr, "ttt-bench: --src %s: %s\n", word,
+			    gai_strerror(rc));
+			return (-1);
+		}
+		memcpy(&o->src[o->nsrc], ai->ai_addr, ai->ai_addrlen);
+		o->srclen[o->nsrc++] = ai->ai_addrlen;
+		freeaddrinfo(ai);
+	}
+	return (0);
+}
+
+/* The command line into options: 0, or -1 after saying why. */
+static int
+parse_args(int argc, char **argv, struct bench_opts *o, const char **src)
+{
+	double	v;
+	int	ch;
+
+	memset(o, 0, sizeof *o);
+	o->mode = BENCH_GAME;
+	o->connect_timeout = 10;
+	o->conns = -1;
+	o->duration = -1;
+	*src = NULL;
+	while ((ch = getopt_long(argc, argv, "", bench_longopts, NULL)) != -1) {
+		switch (ch) {
+		case OPT_CONNS:
+			if (parse_number(optarg, 1, 1000000, &v) == -1)
+				goto bad;
+			o->conns = (int)v;
+			break;
+		case OPT_DURATION:
+			if (parse_number(optarg, 0.001, 86400,
+			    &o->duration) == -1)
+				goto bad;
+			break;
+		case OPT_RAMP:
+			if (parse_number(optarg, 0, 1e9, &o->ramp) == -1)
+				goto bad;
+			break;
+		case OPT_THINK:
+			if (parse_number(optarg, 0, 3600000, &v) == -1)
+				goto bad;
+			o->think_ms = (int)v;
+			break;
+		case OPT_JITTER:
+			if (parse_number(optarg, 0, 100, &v) == -1)
+				goto bad;
+			o->jitter = (int)v;
+			break;
+		case OPT_MODE:
+			if (strcmp(optarg, "game") == 0)
+				o->mode = BENCH_GAME;
+			else if (strcmp(optarg, "ping") == 0)
+				o->mode = BENCH_PING;
+			else
+				goto bad;
+			break;
+		case OPT_SRC:
+			*src = optarg;
+			break;
+		case OPT_CONNECT_TIMEOUT:
+			if (parse_number(optarg, 0.001, 3600,
+			    &o->connect_timeout) == -1)
+				goto bad;
+			break;
+		case OPT_BUSY_POLL:
+			o->busy_poll = 1;
+			break;
+		case OPT_KSTAMP:
+			o->kstamp = 1;
+			break;
+		case OPT_PROGRESS:
+			o->progress = 1;
+			break;
+		case OPT_JSON:
+			o->json = 1;
+			break;
+		case OPT_HELP:
+			usage(stdout);
+			exit(0);
+		default:
+			usage(stderr);
+			return (-1);
+		}
+	}
+	if (argc - optind != 2 || o->conns == -1 || o->duration < 0) {
+		usage(stderr);
+		return (-1);
+	}
+	o->host = argv[optind];
+	o->port = argv[optind + 1];
+	return (0);
+bad:
+	fprintf(stderr, "ttt-bench: bad value for --%s: %s\n",
+	    opt_name(ch), optarg);
+	return (-1);
+}
+
+/* Raise the descriptor limit to its hard limit; -1 if it cannot fit n. */
+static int
+fit_fd_limit(int n)
+{
+	struct rlimit	rl;
+
+	if (getrlimit(RLIMIT_NOFILE, &rl) == -1)
+		return (-1);
+	if (rl.rlim_cur < rl.rlim_max) {
+		rl.rlim_cur = rl.rlim_max;
+		if (setrlimit(RLIMIT_NOFILE, &rl) == -1)
+			getrlimit(RLIMIT_NOFILE, &rl);
+	}
+	if (rl.rlim_cur < (rlim_t)n + BENCH_FD_HEADROOM) {
+		fprintf(stderr, "ttt-bench: the descriptor limit (%llu) is too low for %d connections\n",
+		    (unsigned long long)rl.rlim_cur, n);
+		return (-1);
+	}
+	return (0);
+}
+
+int
+main(int argc, char **argv)
+{
+	struct bench_opts	 o;
+	struct bench		 b;
+	const char		*src;
+	int			 ok;
+
+	if (parse_args(argc, argv, &o, &src) == -1 || parse_dst(&o) == -1 ||
+	    (src != NULL && parse_src(&o, src) == -1) ||
+	    fit_fd_limit(o.conns) == -1)
+		return (1);
+	memset(&b, 0, sizeof b);
+	b.opts = &o;
+	hist_init(&b.st.lat);
+	b.conns = calloc((size_t)o.conns, sizeof *b.conns);
+	b.rng = 0x9e3779b97f4a7c15ULL;
+	if (b.conns == NULL || bench_due_init(&b.dueq, o.conns) == -1) {
+		fprintf(stderr, "ttt-bench: out of memory\n");
+		return (1);
+	}
+	if (bench_loop_run(&b) == -1) {
+		fprintf(stderr, "ttt-bench: epoll: %s\n", strerror(errno));
+		return (1);
+	}
+	bench_report(&b);
+	ok = b.st.connect_errors == 0 && b.st.drops == 0 && b.st.errs == 0 &&
+	    b.st.bad == 0;
+	bench_due_free(&b.dueq);
+	free(b.conns);
+	return (ok ? 0 : 1);
+}
