@@ -24,6 +24,10 @@ done
     fail "installed tttd --version"
 "$prefix/bin/ttt-client" --version | grep -q '^ttt-client [0-9]' ||
     fail "installed ttt-client --version"
+# The load generator, an operator's tool too (built with the tests).
+[ -x "$prefix/bin/ttt-bench" ] || fail "missing bin/ttt-bench"
+"$prefix/bin/ttt-bench" --help 2>&1 | grep -q '^usage: ttt-bench' ||
+    fail "installed ttt-bench --help"
 
 # The unit starts the tttd of this prefix, and is hardened.
 unit=$prefix/lib/systemd/system/tttd.service
