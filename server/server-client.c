@@ -170,7 +170,10 @@ server_client_refuse_fast(struct server *s, int fd, enum proto_error why)
 
 	(void)send(fd, buf, (size_t)n, MSG_DONTWAIT | MSG_NOSIGNAL);
 	evutil_closesocket(fd);
+	s->lobby.stats.connections_total++;
 	s->lobby.stats.connections_rejected++;
+	s->lobby.stats.errors++;
+	s->lobby.stats.bytes_out += (uint64_t)n;
 	s->nrefused_fast++;
 	if (now - s->refused_logged >= 1000) {
 		log_warn("refused %u connections at once (%u refusals pending)",

@@ -743,6 +743,7 @@ test_limits_refusals_hold_few_descriptors(void **state)
 					    NULL };
 	struct limits			*l = *state;
 	struct conn			*c;
+	char				 line[256];
 	int				 base, k, nfds;
 
 	assert_int_equal(harness_start(&l->srv, extra), 0);
@@ -763,6 +764,13 @@ test_limits_refusals_hold_few_descriptors(void **state)
 	    "refused connections held open\n", base, nfds);
 	if (nfds > base + 64 + 4)
 		fail_msg("%d descriptors for 120 refusals", nfds - base);
+	/* STATS counts them all, those closed at once included. */
+	conn_send(&l->conns[0], "STATS");
+	expect_skip_to(&l->conns[0], "OK STATS", NULL, 0);
+	expect_skip_to(&l->conns[0], "STAT connections_total ", line,
+	    sizeof line);
+	assert_string_equal(line, "STAT connections_total 121");
+	expect_event(&l->conns[0], "STAT connections_rejected 120");
 	limits_logged(l, "connections at once");
 	limits_stop(l);
 }
