@@ -281,13 +281,16 @@ match_leave(struct client *c, enum proto_leave why)
 		return;
 	seat = c->seat;
 	other = m->player[!seat];
+	if (other != NULL && m->state == MATCH_PLAYING) {
+		m->lobby->stats.games_finished++;	/* however it is told */
+		m->lobby->stats.forfeits++;
+	}
 	if (other != NULL && (other->flags & CLIENT_CLOSING)) {
 		/* Leaving too (shutdown, a peer not reading): tell it nothing. */
+		m->state = MATCH_ASKING;
 	} else if (other != NULL && m->state == MATCH_PLAYING) {
 		m->state = MATCH_ASKING;
 		m->winner = match_mark(other);
-		m->lobby->stats.games_finished++;
-		m->lobby->stats.forfeits++;
 		log_info("match %llu: game %u forfeited by %s from %s",
 		    (unsigned long long)m->id, m->games, match_name(m, seat),
 		    c->addr);

@@ -89,7 +89,8 @@ static int	options_set(struct server_config *,
 static void	options_show(const struct server_config *,
 		    const struct options_spec *, char *, size_t);
 static void	options_env_name(const struct options_spec *, char *, size_t);
-static int	options_from_env(struct server_config *);
+static int	options_from_env(struct server_config *,
+		    const char *const *);
 static void	options_usage(FILE *, const struct server_config *);
 
 /* The built-in defaults. */
@@ -318,9 +319,13 @@ options_env_name(const struct options_spec *o, char *buf, size_t size)
 	buf[5 + n] = '\0';
 }
 
-/* Every TTTD_ variable set in the environment; -1 after a bad one. */
+/*
+ * Every TTTD_ variable set in the environment, but for the options given
+ * as flags (those win, and a bad variable under them does no harm);
+ * -1 after a bad one.
+ */
 static int
-options_from_env(struct server_config *cfg)
+options_from_env(struct server_config *cfg, const char *const *given)
 {
 	char		 name[64];
 	const char	*v;
@@ -328,7 +333,7 @@ options_from_env(struct server_config *cfg)
 
 	for (i = 0; i < OPTIONS_COUNT; i++) {
 		options_env_name(&options_table[i], name, sizeof name);
-		if ((v = getenv(name)) == NULL)
+		if (given[i] != NULL || (v = getenv(name)) == NULL)
 			continue;
 		if (options_set(cfg, &options_table[i], v) == -1) {
 			fprintf(stderr, "tttd: bad %s: %s\n", name, v);
@@ -384,13 +389,12 @@ enum options_result
 options_parse(struct server_config *cfg, int argc, char **argv)
 {
 	struct option			 longopts[OPTIONS_COUNT + 3];
+	const char			*given[OPTIONS_COUNT] = { NULL };
 	const struct options_spec	*o;
 	size_t				 i;
-	int				 ch;
+	int				 ch, help = 0, version = 0;
 
 	options_defaults(cfg);
-	if (options_from_env(cfg) == -1)
-		return (OPTIONS_ERROR);
 	for (i = 0; i < OPTIONS_COUNT; i++) {
 		longopts[i].name = options_table[i].name;
 		longopts[i].has_arg = required_argument;
@@ -401,23 +405,17 @@ options_parse(struct server_config *cfg, int argc, char **argv)
 	longopts[i++] = (struct option){ "version", no_argument, NULL, 'V' };
 	longopts[i] = (struct option){ NULL, 0, NULL, 0 };
 
+	/* First which flags there are: they decide which variables count. */
 	while ((ch = getopt_long(argc, argv, "p:b:s:m:hV", longopts,
 	    NULL)) != -1) {
-		if (ch == 'h') {
-			options_usage(stdout, cfg);
-			return (OPTIONS_EXIT);
-		}
-		if (ch == 'V') {
-			printf("tttd %s (protocol tttd/1)\n", TTTD_VERSION);
-			return (OPTIONS_EXIT);
-		}
-		if ((o = options_find(ch)) == NULL) {
+		if (ch == 'h')
+			help = 1;
+		else if (ch == 'V')
+			version = 1;
+		else if ((o = options_find(ch)) != NULL)
+			given[o - options_table] = optarg;
+		else {
 			options_usage(stderr, cfg);
-			return (OPTIONS_ERROR);
-		}
-		if (options_set(cfg, o, optarg) == -1) {
-			fprintf(stderr, "tttd: bad --%s: %s\n", o->name,
-			    optarg);
 			return (OPTIONS_ERROR);
 		}
 	}
@@ -425,6 +423,24 @@ options_parse(struct server_config *cfg, int argc, char **argv)
 		fprintf(stderr, "tttd: unexpected argument: %s\n",
 		    argv[optind]);
 		return (OPTIONS_ERROR);
+	}
+	if (options_from_env(cfg, given) == -1 && !help)
+		return (OPTIONS_ERROR);
+	for (i = 0; i < OPTIONS_COUNT; i++) {
+		o = &options_table[i];
+		if (given[i] != NULL && options_set(cfg, o, given[i]) == -1) {
+			fprintf(stderr, "tttd: bad --%s: %s\n", o->name,
+			    given[i]);
+			return (OPTIONS_ERROR);
+		}
+	}
+	if (help) {
+		options_usage(stdout, cfg);
+		return (OPTIONS_EXIT);
+	}
+	if (version) {
+		printf("tttd %s (protocol tttd/1)\n", TTTD_VERSION);
+		return (OPTIONS_EXIT);
 	}
 	return (OPTIONS_RUN);
 }

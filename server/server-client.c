@@ -1,6 +1,7 @@
 /*
- * server-client.c -- one connection on libevent: a bufferevent, line
- * framing, an output cap, and a graceful close.
+ * server-client.c -- one connection on libevent: its own read event, a
+ * bufferevent for the output, line framing, an output cap, and a graceful
+ * close.
  *
  * Input is read by us too: at most what fits in one line (PROTO_SCAN_MAX
  * bytes, with what is pending) with one read(2) -- the bufferevent's own
@@ -17,8 +18,8 @@
  *
  * Lines are taken off the input by framing.c without allocating.  A line
  * over the limit is never left in the input: it is answered, the input is
- * drained and reading stops, else libevent would call the read callback
- * again at once, forever.  Closing flushes the output, shuts down writing,
+ * drained and reading stops, else the read event would fire again at once,
+ * forever.  Closing flushes the output, shuts down writing,
  * and drains what the peer still sends for a moment, so that the peer reads
  * our last line instead of a reset.
  *
@@ -237,6 +238,7 @@ server_client_accept(struct server *s, int fd, struct sockaddr *sa, int len)
 
 	bufferevent_setcb(c->bev, NULL, server_client_write_cb,
 	    server_client_event_cb, c);
+	bufferevent_disable(c->bev, EV_WRITE);	/* until the kernel refuses */
 	event_add(c->rev, NULL);	/* the bufferevent reads nothing */
 	if (why == PROTO_OK && addrtab_add(&s->peers, &key) == -1)
 		why = PROTO_ESERVER_FULL;	/* out of memory */
@@ -419,8 +421,10 @@ server_client_drain(struct client *c)
 	n = read(bufferevent_getfd(c->bev), buf, sizeof buf);
 	if (n == -1 && (errno == EAGAIN || errno == EINTR))
 		return;
-	if (n > 0)
+	if (n > 0) {
 		c->linger_drained += (size_t)n;
+		c->server->lobby.stats.bytes_in += (uint64_t)n;
+	}
 	if (n <= 0 || server_client_now() >= c->linger_until ||
 	    c->linger_drained > SERVER_LINGER_MAX)
 		server_client_free(c);

@@ -81,9 +81,10 @@ session_line(struct client *c, const char *line, size_t len)
 		return;
 	if (log_debugging()) {
 		char	text[PROTO_SCAN_MAX * 4 + 1];
+		size_t	n = len > 0 && line[len - 1] == '\r' ? len - 1 : len;
 
 		log_debug("client %llu: line \"%s\"", (unsigned long long)c->id,
-		    printable(line, len, text, sizeof text));
+		    printable(line, n, text, sizeof text));
 	}
 	if (c->lines++ == 0 && proto_is_http(line, len)) {
 		log_warn("client %llu: HTTP request from %s, closing",

@@ -53,8 +53,8 @@ user=$(echo "$runtime" | sed -n 's/^USER //p')
 [ -n "$user" ] && [ "$user" != root ] && [ "$user" != 0 ] ||
     fail "the runtime stage runs as root"
 echo "$runtime" | grep -q '^EXPOSE 4000' || fail "no EXPOSE 4000"
-echo "$runtime" | grep -A1 '^HEALTHCHECK' | grep -q 'ttt-client", "--ping"' ||
-    fail "no HEALTHCHECK with ttt-client --ping"
+echo "$runtime" | grep -A1 '^HEALTHCHECK' | grep -q 'ttt-client --ping .*TTTD_PORT' ||
+    fail "no HEALTHCHECK with ttt-client --ping on \$TTTD_PORT"
 
 # Every library the binaries load comes from a runtime package, or from
 # libc6, which every Debian image has.

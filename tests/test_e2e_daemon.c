@@ -209,13 +209,19 @@ test_daemon_environment(void **state)
 	daemon_join(d, 0);
 	daemon_join(d, 1);
 	daemon_stop(d);
+
+	/* Under a flag, even a bad variable does no harm. */
+	setenv("TTTD_MAX_CLIENTS", "lots", 1);
+	assert_int_equal(harness_start(&d->srv, extra), 0);
+	daemon_join(d, 0);
+	daemon_stop(d);
 }
 
 /* A bad variable stops tttd with status 2. */
 static void
 test_daemon_bad_environment(void **state)
 {
-	const char	*argv[] = { harness_tttd_path(), "--version", NULL };
+	const char	*argv[] = { "--version", NULL };
 	char		 out[256];
 
 	(void)state;
@@ -231,7 +237,7 @@ test_daemon_bad_environment(void **state)
 static void
 test_daemon_help_shows_environment(void **state)
 {
-	const char	*argv[] = { harness_tttd_path(), "--help", NULL };
+	const char	*argv[] = { "--help", NULL };
 	static char	 out[8192];
 	static const char *const want[] = {
 		"[TTTD_PORT, default 4000]",
@@ -293,8 +299,7 @@ test_daemon_log_level(void **state)
 static void
 test_daemon_bad_log_level(void **state)
 {
-	const char	*argv[] = { harness_tttd_path(), "--log-level",
-			    "loud", NULL };
+	const char	*argv[] = { "--log-level", "loud", NULL };
 	char		 out[256];
 
 	(void)state;
