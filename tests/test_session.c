@@ -514,6 +514,24 @@ test_limits_off(void **state)
 		assert_false(w->f[i].closed);
 }
 
+/* STATS: a game left mid-way counts as forfeited, even when the opponent
+ * is closing itself (shutdown, dropped for not reading) and hears nothing. */
+static void
+test_forfeit_counted_when_opponent_closing(void **state)
+{
+	struct world	*w = *state = world_new(NULL);
+	int		 m = pair(w);
+
+	assert_int_equal(w->lobby.stats.games_finished, 0);
+	session_shutdown(&w->f[!m].c);		/* closing, still in the match */
+	session_lost(&w->f[m].c);
+	assert_int_equal(w->lobby.stats.games_finished, 1);
+	assert_int_equal(w->lobby.stats.forfeits, 1);
+	session_lost(&w->f[!m].c);		/* and it is not counted twice */
+	assert_int_equal(w->lobby.stats.games_finished, 1);
+	assert_int_equal(w->lobby.stats.forfeits, 1);
+}
+
 int
 main(void)
 {
@@ -534,6 +552,8 @@ main(void)
 		    test_rate_limited_move_changes_nothing, world_free),
 		cmocka_unit_test_teardown(test_http_first_line, world_free),
 		cmocka_unit_test_teardown(test_limits_off, world_free),
+		cmocka_unit_test_teardown(
+		    test_forfeit_counted_when_opponent_closing, world_free),
 	};
 
 	return (cmocka_run_group_tests(tests, NULL, NULL));
