@@ -148,7 +148,7 @@ server_client_tune(int fd)
 static enum proto_error
 server_client_admit(struct server *s, const struct addrkey *key)
 {
-	if (s->nplayers >= s->max_clients)
+	if (s->lobby.stats.connections_current >= s->max_clients)
 		return (PROTO_ESERVER_FULL);
 	if (s->max_per_addr != 0 &&
 	    addrtab_count(&s->peers, key) >= s->max_per_addr)
@@ -249,8 +249,7 @@ server_client_accept(struct server *s, int fd, struct sockaddr *sa, int len)
 		session_refuse(&s->lobby, c, why);
 		return;
 	}
-	s->nplayers++;
-	s->lobby.stats.connections_current++;
+	s->lobby.stats.connections_current++;	/* the players counted */
 	session_open(&s->lobby, c);
 }
 
@@ -272,7 +271,6 @@ server_client_release_seat(struct client *c)
 	if (c->flags & CLIENT_NOSEAT)
 		return;
 	c->flags |= CLIENT_NOSEAT;
-	c->server->nplayers--;
 	c->server->lobby.stats.connections_current--;
 	addrtab_del(&c->server->peers, &c->addrkey);
 }

@@ -58,7 +58,6 @@ struct server {
 	struct client_list	 clients;
 	struct client_list	 dirty;		/* output to write out */
 	unsigned		 nclients;	/* connections, refused too */
-	unsigned		 nplayers;	/* connections not refused */
 	unsigned		 nrefused;	/* refused, not yet closed */
 	unsigned		 nrefused_fast;	/* closed at once, not logged yet */
 	int64_t			 refused_logged;	/* ms */
