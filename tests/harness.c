@@ -594,3 +594,33 @@ expect_skip_to(struct conn *c, const char *prefix, char *out, size_t size)
 	}
 	fail_msg("no \"%s...\" within 64 lines", prefix);
 }
+
+int
+harness_count(const char *hay, const char *text)
+{
+	int	n = 0;
+
+	while ((hay = strstr(hay, text)) != NULL) {
+		n++;
+		hay += strlen(text);
+	}
+	return (n);
+}
+
+void
+harness_play_to_result(struct conn *x, struct conn *o, struct conn *p[2])
+{
+	static const char	*moves[] = { "B1", "A1", "B2", "A2", "B3" };
+	char			 line[512];
+	int			 i;
+
+	expect_skip_to(x, "TURN ", line, sizeof line);
+	p[0] = strstr(line, "Enter your move") != NULL ? x : o;
+	p[1] = p[0] == x ? o : x;
+	for (i = 0; i < 5; i++) {
+		conn_send(p[i % 2], moves[i]);
+		expect_skip_to(p[i % 2], "OK MOVE", NULL, 0);
+	}
+	expect_skip_to(p[0], "AGAIN? ", NULL, 0);
+	expect_skip_to(p[1], "AGAIN? ", NULL, 0);
+}

@@ -86,6 +86,13 @@ int	conn_fill(struct conn *);
 int	conn_take_line(struct conn *, char *, size_t);
 /* The number of descriptors the server has open, from /proc/PID/fd. */
 int	harness_nfds(const struct tttd_proc *);
+/* How often the text occurs in hay. */
+int	harness_count(const char *, const char *);
+/*
+ * x and o have just been paired: the mover (into p[0], the other into
+ * p[1]) wins down column B in five moves; both have read their AGAIN?.
+ */
+void	harness_play_to_result(struct conn *, struct conn *, struct conn *[2]);
 
 /* cmocka assertions: the next event equals / starts with the text. */
 void	expect_event(struct conn *, const char *);

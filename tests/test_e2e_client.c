@@ -93,7 +93,6 @@ static void	strip_terminal(char *);
 static void	play_to_the_end(const char *const *, enum player_output,
 		    const char *);
 static void	output_has(const char *);
-static int	count(const char *, const char *);
 static void	port_string(char *, size_t, int);
 static void	opponent_join(const char *);
 static char	opponent_mark(void);
@@ -334,19 +333,6 @@ output_has(const char *text)
 		    pl.outbuf);
 }
 
-/* How often the text occurs. */
-static int
-count(const char *hay, const char *text)
-{
-	int	n = 0;
-
-	while ((hay = strstr(hay, text)) != NULL) {
-		n++;
-		hay += strlen(text);
-	}
-	return (n);
-}
-
 /* A port number as an argument. */
 static void
 port_string(char *buf, size_t size, int port)
@@ -528,9 +514,9 @@ test_client_plays_match(void **state)
 	output_has("p2 wins! better luck next time p1!\n" PROMPT_AGAIN "n\n"
 	    "Thank you for playing!\n");
 	/* Prompted on its own turns only: once per move it made. */
-	assert_int_equal(count(pl.outbuf, PROMPT_MOVE), 3);
-	assert_int_equal(count(pl.outbuf, "Waiting for p1 to move...\n"),
-	    count(pl.outbuf, "p1 (X) moves first.") ? 3 : 2);
+	assert_int_equal(harness_count(pl.outbuf, PROMPT_MOVE), 3);
+	assert_int_equal(harness_count(pl.outbuf, "Waiting for p1 to move...\n"),
+	    harness_count(pl.outbuf, "p1 (X) moves first.") ? 3 : 2);
 	/* Output to a pipe is plain, NO_COLOR or not. */
 	assert_null(strchr(pl.outbuf, '\033'));
 	assert_string_equal(pl.errbuf, "");
@@ -567,7 +553,7 @@ test_client_bad_input_reprompts(void **state)
 	    "Please enter y or n.\n" PROMPT_AGAIN "yes please\n"
 	    "Please enter y or n.\n" PROMPT_AGAIN "N\n"
 	    "Thank you for playing!\n");
-	assert_int_equal(count(pl.outbuf, PROMPT_MOVE), 6);
+	assert_int_equal(harness_count(pl.outbuf, PROMPT_MOVE), 6);
 	assert_string_equal(pl.errbuf, "");
 }
 
@@ -607,8 +593,8 @@ test_client_rematch(void **state)
 	    "  2     | O |  \n     ---+---+---\n  3     | O | X\n", at);
 	player_expect("p2 wins! better luck next time p1!\n" PROMPT_AGAIN
 	    "no\nThank you for playing!\n", at);
-	assert_int_equal(count(pl.outbuf, "p2 wins!"), 2);
-	assert_int_equal(count(pl.outbuf, PROMPT_MOVE), 6);
+	assert_int_equal(harness_count(pl.outbuf, "p2 wins!"), 2);
+	assert_int_equal(harness_count(pl.outbuf, PROMPT_MOVE), 6);
 }
 
 /*
@@ -714,7 +700,7 @@ test_client_eof_is_quit(void **state)
 	assert_string_equal(line,
 	    "RESULT FORFEIT X p1 p2 quit the game. p1 wins!");
 	assert_int_equal(player_end(), 0);
-	assert_int_equal(count(pl.outbuf, PROMPT_MOVE), 3);
+	assert_int_equal(harness_count(pl.outbuf, PROMPT_MOVE), 3);
 	output_has(PROMPT_MOVE "A1\n");
 	output_has(PROMPT_MOVE "D1\n" BAD_MOVE PROMPT_MOVE "\n" THANKS);
 	assert_string_equal(pl.errbuf, "");
@@ -748,7 +734,7 @@ test_client_eof_quits_on_their_turn(void **state)
 	assert_string_equal(line,
 	    "RESULT FORFEIT X p1 p2 quit the game. p1 wins!");
 	assert_int_equal(player_end(), 0);
-	assert_int_equal(count(pl.outbuf, PROMPT_MOVE), 1);
+	assert_int_equal(harness_count(pl.outbuf, PROMPT_MOVE), 1);
 	output_has(PROMPT_MOVE "A1\n");
 	output_has(THANKS);
 	assert_string_equal(pl.errbuf, "");
@@ -776,7 +762,7 @@ test_client_quit_piped_in_queue(void **state)
 		player_write(quits[i]);
 		assert_int_equal(player_end(), 0);
 		output_has(THANKS);
-		assert_int_equal(count(pl.outbuf, THANKS), 1);
+		assert_int_equal(harness_count(pl.outbuf, THANKS), 1);
 		assert_string_equal(pl.errbuf, "");
 	}
 	/* Nobody is left in the queue: the server still answers at once. */
@@ -1076,12 +1062,12 @@ test_client_colour_on_terminal(void **state)
 	output_has("  1   \033[36mO\033[0m | ");
 	output_has("  2   \033[36mO\033[0m | ");
 	output_has("  3   \033[1;7;36mO\033[0m | ");
-	assert_int_equal(count(pl.outbuf, "\033[1;7;36mO"), 3);
+	assert_int_equal(harness_count(pl.outbuf, "\033[1;7;36mO"), 3);
 	strip_terminal(pl.outbuf);
 	output_has("You are O, playing against p1.\n");
 	output_has("p2 wins! better luck next time p1!\n" PROMPT_AGAIN "n\n"
 	    THANKS);
-	assert_int_equal(count(pl.outbuf, PROMPT_MOVE), 3);
+	assert_int_equal(harness_count(pl.outbuf, PROMPT_MOVE), 3);
 }
 
 /*
@@ -1182,7 +1168,7 @@ test_client_input_styles(void **state)
 		snprintf(want, sizeof want, "%sD1\n%s%s", cases[i].prompt,
 		    cases[i].note, cases[i].prompt);
 		output_has(want);
-		assert_int_equal(count(pl.outbuf, cases[i].prompt), 4);
+		assert_int_equal(harness_count(pl.outbuf, cases[i].prompt), 4);
 		/* Column A is the client's: each style named A1, A2, A3. */
 		output_has("  1   O |   | X");
 		output_has("  2   O | ");

@@ -129,12 +129,9 @@ test_daemon_stats(void **state)
 {
 	static const char *const	 extra[] = { "--max-clients", "2",
 					    "--seed", "3", NULL };
-	static const char		*moves[] = { "B1", "A1", "B2", "A2",
-					    "B3" };
 	struct daemon			*d = *state;
 	struct conn			*x, *o, *p[2];
-	char				 block[2048], line[256];
-	int				 i;
+	char				 block[2048];
 
 	assert_int_equal(harness_start(&d->srv, extra), 0);
 	x = daemon_join(d, 0);
@@ -145,15 +142,7 @@ test_daemon_stats(void **state)
 	assert_int_equal(stat_value(block, "games_finished"), 0);
 
 	o = daemon_join(d, 1);
-	expect_skip_to(x, "TURN ", line, sizeof line);
-	p[0] = strstr(line, "Enter your move") != NULL ? x : o;
-	p[1] = p[0] == x ? o : x;
-	for (i = 0; i < 5; i++) {
-		conn_send(p[i % 2], moves[i]);
-		expect_skip_to(p[i % 2], "OK MOVE", NULL, 0);
-	}
-	expect_skip_to(p[1], "AGAIN? ", NULL, 0);
-	expect_skip_to(p[0], "AGAIN? ", NULL, 0);
+	harness_play_to_result(x, o, p);
 	conn_send(p[1], "MOVE Z9");
 	expect_prefix(p[1], "ERR BAD_CELL ");
 	/* A third player is refused: the server is full. */

@@ -512,22 +512,10 @@ test_limits_again_timeout(void **state)
 					    "--seed", "1", NULL };
 	struct limits			*l = *state;
 	struct conn			*x, *o, *p[2];
-	char				 line[512];
-	static const char		*moves[] = { "B1", "A1", "B2", "A2",
-					    "B3" };
-	int				 i;
 
 	assert_int_equal(harness_start(&l->srv, extra), 0);
 	limits_pair(l, &x, &o);
-	expect_skip_to(x, "TURN ", line, sizeof line);
-	p[0] = strstr(line, "Enter your move") != NULL ? x : o;
-	p[1] = p[0] == x ? o : x;
-	for (i = 0; i < 5; i++) {
-		conn_send(p[i % 2], moves[i]);
-		expect_skip_to(p[i % 2], "OK MOVE", NULL, 0);
-	}
-	expect_skip_to(p[0], "AGAIN? ", NULL, 0);
-	expect_skip_to(p[1], "AGAIN? ", NULL, 0);
+	harness_play_to_result(x, o, p);
 	conn_send(p[0], "y");
 	expect_event(p[0], "OK AGAIN y");
 	expect_prefix(p[0], "WAIT ");

@@ -60,7 +60,6 @@ static int	tmux_installed(void);
 static int	tmux_run(const char *const *, char *, size_t);
 static void	tmux(const char *, ...);
 static void	screen(const char *, int, char *, size_t);
-static int	count(const char *, const char *);
 static void	screen_wait(const char *, const char *, int);
 static void	type(const char *, const char *);
 static void	tmux_start(void);
@@ -191,19 +190,6 @@ screen(const char *session, int escapes, char *buf, size_t size)
 		fail_msg("capture-pane -t %s failed: %s", session, buf);
 }
 
-/* How often the text occurs. */
-static int
-count(const char *hay, const char *text)
-{
-	int	n = 0;
-
-	while ((hay = strstr(hay, text)) != NULL) {
-		n++;
-		hay += strlen(text);
-	}
-	return (n);
-}
-
 /* Wait until the session's screen shows the text at least n times. */
 static void
 screen_wait(const char *session, const char *text, int n)
@@ -213,7 +199,7 @@ screen_wait(const char *session, const char *text, int n)
 
 	for (;;) {
 		screen(session, 0, buf, sizeof buf);
-		if (count(buf, text) >= n)
+		if (harness_count(buf, text) >= n)
 			return;
 		if (harness_now_ms() >= deadline) {
 			/* cmocka cuts long messages: the screen goes first. */
@@ -316,7 +302,7 @@ p1_saw(void)
 	assert_non_null(strstr(buf, PROMPT_CELLS " A1\n"));
 	assert_non_null(strstr(buf, PROMPT_CELLS " a2\n"));
 	assert_non_null(strstr(buf, PROMPT_CELLS " z\n"));
-	assert_int_equal(count(buf, PROMPT_CELLS), 3);
+	assert_int_equal(harness_count(buf, PROMPT_CELLS), 3);
 	assert_non_null(strstr(buf, "  1   X |   | O\n"));
 	assert_non_null(strstr(buf, "  2   X | O |\n"));
 	assert_non_null(strstr(buf, "  3   X |   |"));
@@ -338,7 +324,7 @@ p2_saw(void)
 	assert_non_null(strstr(buf, PROMPT_KEYPAD " e\n"));
 	assert_non_null(strstr(buf, PROMPT_KEYPAD " s\n"));
 	assert_non_null(strstr(buf, "  1   X |   | O   q w e\n"));
-	assert_int_equal(count(buf, PROMPT_CELLS), 0);
+	assert_int_equal(harness_count(buf, PROMPT_CELLS), 0);
 	screen("p2", 1, buf, sizeof buf);
 	assert_null(strchr(buf, '\033'));
 }

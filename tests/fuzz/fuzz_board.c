@@ -13,15 +13,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fuzz.h"
 #include "ttt.h"
 
-#define CHECK(e) do {							\
-	if (!(e)) {							\
-		fprintf(stderr, "%s:%d: invariant failed: %s\n",	\
-		    __FILE__, __LINE__, #e);				\
-		abort();						\
-	}								\
-} while (0)
 
 /* The model: one mark per cell, whose turn, and the last accepted cell. */
 struct fuzz_model {

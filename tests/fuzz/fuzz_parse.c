@@ -10,15 +10,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fuzz.h"
 #include "proto.h"
 
-#define CHECK(e) do {							\
-	if (!(e)) {							\
-		fprintf(stderr, "%s:%d: invariant failed: %s\n",	\
-		    __FILE__, __LINE__, #e);				\
-		abort();						\
-	}								\
-} while (0)
 
 #define FUZZ_MAX_WORDS	4
 

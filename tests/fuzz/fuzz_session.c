@@ -22,18 +22,12 @@
 #include <event2/buffer.h>
 
 #include "conn.h"
+#include "fuzz.h"
 #include "lobby.h"
 #include "log.h"
 #include "match.h"
 #include "session.h"
 
-#define CHECK(e) do {							\
-	if (!(e)) {							\
-		fprintf(stderr, "%s:%d: invariant failed: %s\n",	\
-		    __FILE__, __LINE__, #e);				\
-		abort();						\
-	}								\
-} while (0)
 
 #define FUZZ_SLOTS	4
 #define FUZZ_CALLS_MAX	1000	/* conn_input calls for one chunk: a hang */
