@@ -19,6 +19,16 @@
 #define PROTO_SCAN_MAX		(PROTO_LINE_MAX + 2)	/* with CR LF */
 #define PROTO_NAME_MAX		16
 #define PROTO_OUT_MAX		1024	/* the longest formatted block */
+#define PROTO_CODE_LEN		6	/* a room code */
+#define PROTO_TOKEN_LEN		8	/* a resume token, without its dash */
+#define PROTO_CHAT_MAX		200	/* SAY text */
+#define PROTO_CODE_ALPHABET	"23456789ABCDEFGHJKMNPQRSTUVWXYZ"
+
+/* The computer's strength, for PLAY AI. */
+enum proto_level {
+	PROTO_LEVEL_PERFECT = 0,
+	PROTO_LEVEL_EASY
+};
 
 enum proto_verb {
 	PROTO_NONE = 0,		/* blank line: no reply at all */
@@ -29,7 +39,15 @@ enum proto_verb {
 	PROTO_QUIT,
 	PROTO_HELP,
 	PROTO_PING,
-	PROTO_STATS
+	PROTO_STATS,
+	PROTO_ROOM,		/* ROOM NEW, ROOM JOIN <code> */
+	PROTO_GAMES,
+	PROTO_WATCH,
+	PROTO_UNWATCH,
+	PROTO_RESUME,
+	PROTO_PLAY,		/* PLAY AI [easy|perfect] */
+	PROTO_SAY,
+	PROTO_RESIGN
 };
 
 /* Error codes, in the order of precedence when several apply. */
@@ -51,6 +69,15 @@ enum proto_error {
 	PROTO_ERATE_LIMITED,
 	PROTO_ELINE_TIMEOUT,
 	PROTO_ENOT_HTTP,
+	/* Rooms, watching, resuming, the computer, chat (protocol.md §9). */
+	PROTO_EIN_GAME,
+	PROTO_EBAD_ROOM,
+	PROTO_ENO_ROOM,
+	PROTO_ENO_SUCH_GAME,
+	PROTO_ENOT_WATCHING,
+	PROTO_EBAD_TOKEN,
+	PROTO_EBAD_LEVEL,
+	PROTO_EBAD_TEXT,
 	PROTO_NERRORS
 };
 
@@ -59,6 +86,13 @@ struct proto_cmd {
 	int		cell;			/* MOVE: 0..8 */
 	int		yes;			/* AGAIN: 1 yes, 0 no */
 	char		name[PROTO_NAME_MAX + 1];	/* NAME */
+	int		join;			/* ROOM: 1 JOIN, 0 NEW */
+	char		code[PROTO_TOKEN_LEN + 1];	/* ROOM JOIN, RESUME:
+						   upper case, no dash */
+	unsigned long long game;		/* WATCH */
+	enum proto_level level;			/* PLAY AI */
+	const char	*text;			/* SAY: points into the line */
+	size_t		 textlen;
 };
 
 /* What proto_scan found at the front of a buffer. */
@@ -92,7 +126,10 @@ enum proto_kind {
 	PROTO_EV_OK,
 	PROTO_EV_ERR,
 	PROTO_EV_STAT,		/* STAT <name> <value>, after OK STATS */
-	PROTO_EV_END		/* the end of the STAT lines */
+	PROTO_EV_END,		/* the end of the STAT lines */
+	PROTO_EV_GAME,		/* GAME <id> <x> <o> <moves>, after OK GAMES */
+	PROTO_EV_TOKEN,		/* TOKEN <token> <text>: for RESUME */
+	PROTO_EV_CHAT		/* CHAT <name> <text> */
 };
 
 enum proto_result {
@@ -111,8 +148,15 @@ struct proto_event {
 	int			cell;	/* OK MOVE */
 	int			yes;	/* OK AGAIN */
 	int			version;	/* HELLO */
-	char			name[PROTO_NAME_MAX + 1]; /* MATCH, RESULT, OK NAME */
+	char			name[PROTO_NAME_MAX + 1]; /* MATCH, RESULT, OK NAME,
+							   CHAT, GAME */
 	char			cells[TTT_CELLS + 1];	/* BOARD */
+	char			name2[PROTO_NAME_MAX + 1]; /* GAME: O's name
+							   (name: X's) */
+	unsigned long long	number;	/* GAME id; OK GAMES n; OK WATCH id */
+	int			moves;	/* GAME */
+	char			code[PROTO_TOKEN_LEN + 2]; /* OK ROOM; TOKEN,
+							   with its dash */
 	const char		*text;	/* free text, "" if none */
 	size_t			 textlen;
 };
