@@ -32,6 +32,9 @@ static const struct proto_kind_entry proto_kinds[] = {
 	{ "ERR",	PROTO_EV_ERR },
 	{ "STAT",	PROTO_EV_STAT },
 	{ "END",	PROTO_EV_END },
+	{ "GAME",	PROTO_EV_GAME },
+	{ "TOKEN",	PROTO_EV_TOKEN },
+	{ "CHAT",	PROTO_EV_CHAT },
 };
 
 static int	proto_next(struct proto_cursor *, const char **, size_t *);
@@ -39,9 +42,15 @@ static int	proto_is(const char *, size_t, const char *);
 static int	proto_next_mark(struct proto_cursor *, enum ttt_mark *);
 static int	proto_next_name(struct proto_cursor *, char *);
 static int	proto_next_version(struct proto_cursor *, int *);
+static int	proto_next_number(struct proto_cursor *, size_t,
+		    unsigned long long *);
+static int	proto_next_code(struct proto_cursor *, char *, size_t);
 static void	proto_rest(struct proto_cursor *, struct proto_event *);
 static int	proto_event_ok(struct proto_cursor *, struct proto_event *);
 static int	proto_event_result(struct proto_cursor *,
+		    struct proto_event *);
+static int	proto_event_game(struct proto_cursor *, struct proto_event *);
+static int	proto_event_token(struct proto_cursor *,
 		    struct proto_event *);
 
 /* Take the next space-separated word; 0 if there is none. */
@@ -125,6 +134,59 @@ proto_next_version(struct proto_cursor *cur, int *version)
 	return (1);
 }
 
+/*
+ * Take a decimal number of 1 to maxdigits digits that fits in an unsigned
+ * long long.
+ */
+static int
+proto_next_number(struct proto_cursor *cur, size_t maxdigits,
+    unsigned long long *n)
+{
+	const char		*w;
+	size_t			 len, i;
+	unsigned long long	 v = 0, d;
+
+	if (!proto_next(cur, &w, &len) || len > maxdigits)
+		return (0);
+	for (i = 0; i < len; i++) {
+		if (w[i] < '0' || w[i] > '9')
+			return (0);
+		d = (unsigned long long)(w[i] - '0');
+		if (v > (ULLONG_MAX - d) / 10)
+			return (0);
+		v = v * 10 + d;
+	}
+	*n = v;
+	return (1);
+}
+
+/*
+ * Take a room code (6 characters) or a token (4, a dash, 4): upper-case
+ * characters of PROTO_CODE_ALPHABET, as the server writes them, copied into
+ * a PROTO_TOKEN_LEN + 2 buffer.  want is the word's length, dash included.
+ */
+static int
+proto_next_code(struct proto_cursor *cur, char *code, size_t want)
+{
+	const char	*w;
+	size_t		 len, i;
+	int		 token = (want == PROTO_TOKEN_LEN + 1);
+
+	if (!proto_next(cur, &w, &len) || len != want)
+		return (0);
+	for (i = 0; i < len; i++) {
+		if (token && i == PROTO_TOKEN_LEN / 2) {
+			if (w[i] != '-')
+				return (0);
+		} else if (strchr(PROTO_CODE_ALPHABET, w[i]) == NULL ||
+		    w[i] == '\0')
+			return (0);
+	}
+	memcpy(code, w, len);
+	code[len] = '\0';
+	return (1);
+}
+
 /* The rest of the line is free text. */
 static void
 proto_rest(struct proto_cursor *cur, struct proto_event *ev)
@@ -161,6 +223,27 @@ proto_event_ok(struct proto_cursor *cur, struct proto_event *ev)
 		ev->yes = (w[0] == 'y');
 		return (0);
 	}
+	if (proto_is(w, len, "ROOM")) {
+		ev->verb = PROTO_ROOM;
+		return (proto_next_code(cur, ev->code, PROTO_CODE_LEN) ? 0 : -1);
+	}
+	if (proto_is(w, len, "GAMES") || proto_is(w, len, "WATCH")) {
+		ev->verb = (w[0] == 'G') ? PROTO_GAMES : PROTO_WATCH;
+		return (proto_next_number(cur, 20, &ev->number) ? 0 : -1);
+	}
+	if (proto_is(w, len, "PLAY")) {
+		ev->verb = PROTO_PLAY;
+		if (!proto_next(cur, &w, &len) || !proto_is(w, len, "AI") ||
+		    !proto_next(cur, &w, &len))
+			return (-1);
+		if (proto_is(w, len, "perfect"))
+			ev->level = PROTO_LEVEL_PERFECT;
+		else if (proto_is(w, len, "easy"))
+			ev->level = PROTO_LEVEL_EASY;
+		else
+			return (-1);
+		return (0);
+	}
 	if (proto_is(w, len, "BOARD"))
 		ev->verb = PROTO_BOARD;
 	else if (proto_is(w, len, "HELP"))
@@ -169,6 +252,14 @@ proto_event_ok(struct proto_cursor *cur, struct proto_event *ev)
 		ev->verb = PROTO_PING;
 	else if (proto_is(w, len, "STATS"))
 		ev->verb = PROTO_STATS;
+	else if (proto_is(w, len, "UNWATCH"))
+		ev->verb = PROTO_UNWATCH;
+	else if (proto_is(w, len, "RESUME"))
+		ev->verb = PROTO_RESUME;
+	else if (proto_is(w, len, "SAY"))
+		ev->verb = PROTO_SAY;
+	else if (proto_is(w, len, "RESIGN"))
+		ev->verb = PROTO_RESIGN;
 	else
 		return (-1);
 	return (0);
@@ -198,6 +289,29 @@ proto_event_result(struct proto_cursor *cur, struct proto_event *ev)
 	return (0);
 }
 
+/* GAME <id> <x-name> <o-name> <moves>, one line of the GAMES list. */
+static int
+proto_event_game(struct proto_cursor *cur, struct proto_event *ev)
+{
+	const char	*w;
+	size_t		 len;
+
+	if (!proto_next_number(cur, 20, &ev->number) ||
+	    !proto_next_name(cur, ev->name) ||
+	    !proto_next_name(cur, ev->name2) ||
+	    !proto_next(cur, &w, &len) || len != 1 || w[0] < '0' || w[0] > '9')
+		return (-1);
+	ev->moves = w[0] - '0';
+	return (0);
+}
+
+/* TOKEN <XXXX-XXXX> <text>: the code that takes the seat back. */
+static int
+proto_event_token(struct proto_cursor *cur, struct proto_event *ev)
+{
+	return (proto_next_code(cur, ev->code, PROTO_TOKEN_LEN + 1) ? 0 : -1);
+}
+
 /*
  * Take one server line apart (without its LF; a trailing CR is dropped).
  * Returns 0, or -1 when the line is not a well-formed protocol line; an
@@ -209,6 +323,7 @@ proto_event_parse(const char *line, size_t len, struct proto_event *ev)
 	struct proto_cursor	 cur;
 	const char		*w;
 	size_t			 wlen, i;
+	const char		*code;
 	enum proto_error	 e;
 	int			 rc = 0;
 
@@ -268,9 +383,21 @@ proto_event_parse(const char *line, size_t len, struct proto_event *ev)
 			return (-1);
 		ev->error = PROTO_NERRORS;
 		for (e = PROTO_ELINE_TOO_LONG; e < PROTO_NERRORS; e++) {
-			if (proto_is(w, wlen, proto_error_code(e)))
+			code = proto_error_code(e);
+			if (code != NULL && proto_is(w, wlen, code))
 				ev->error = e;
 		}
+		break;
+	case PROTO_EV_GAME:
+		rc = proto_event_game(&cur, ev);
+		break;
+	case PROTO_EV_TOKEN:
+		rc = proto_event_token(&cur, ev);
+		break;
+	case PROTO_EV_CHAT:
+		/* A chat line without its text says nothing: malformed. */
+		if (!proto_next_name(&cur, ev->name) || cur.p >= cur.end)
+			rc = -1;
 		break;
 	default:
 		break;

@@ -157,6 +157,7 @@ struct proto_event {
 	int			moves;	/* GAME */
 	char			code[PROTO_TOKEN_LEN + 2]; /* OK ROOM; TOKEN,
 							   with its dash */
+	enum proto_level	level;	/* OK PLAY AI */
 	const char		*text;	/* free text, "" if none */
 	size_t			 textlen;
 };

@@ -1181,6 +1181,203 @@ test_format_event_hello_version(void **state)
 	}
 }
 
+/* A §9 server line and what proto_event_parse must take from it. */
+struct ev9_case {
+	const char		*line;
+	enum proto_kind		 kind;
+	enum proto_verb		 verb;		/* OK */
+	unsigned long long	 number;	/* GAME, OK GAMES, OK WATCH */
+	const char		*name;		/* GAME (X), CHAT */
+	const char		*name2;		/* GAME (O) */
+	int			 moves;		/* GAME */
+	const char		*code;		/* OK ROOM, TOKEN */
+	enum proto_level	 level;		/* OK PLAY AI */
+	const char		*text;
+};
+
+/*
+ * The lines of protocol.md §9: GAME, TOKEN, CHAT and the new OK replies,
+ * each field taken out, with and without the CR.
+ */
+static void
+test_format_event_rooms_watch_chat(void **state)
+{
+	static const struct ev9_case	cases[] = {
+		{ "GAME 4 alice bob 3", PROTO_EV_GAME, 0, 4, "alice", "bob",
+		    3, NULL, 0, "" },
+		{ "GAME 7 p1 ai 0", PROTO_EV_GAME, 0, 7, "p1", "ai", 0, NULL,
+		    0, "" },
+		{ "GAME 18446744073709551615 X_-9 o 9", PROTO_EV_GAME, 0,
+		    18446744073709551615ULL, "X_-9", "o", 9, NULL, 0, "" },
+		{ "GAME 00000000000000000012 a b 1", PROTO_EV_GAME, 0, 12,
+		    "a", "b", 1, NULL, 0, "" },
+		{ "TOKEN K7QX-2M9P Type RESUME K7QX-2M9P on a new connection "
+		    "within 30 seconds of losing this one to get your seat "
+		    "back.", PROTO_EV_TOKEN, 0, 0, NULL, NULL, 0, "K7QX-2M9P",
+		    0, "Type RESUME K7QX-2M9P on a new connection within 30 "
+		    "seconds of losing this one to get your seat back." },
+		{ "TOKEN 2345-6789", PROTO_EV_TOKEN, 0, 0, NULL, NULL, 0,
+		    "2345-6789", 0, "" },
+		{ "CHAT alice good luck!", PROTO_EV_CHAT, 0, 0, "alice", NULL,
+		    0, NULL, 0, "good luck!" },
+		{ "CHAT bob  two  spaces ", PROTO_EV_CHAT, 0, 0, "bob", NULL,
+		    0, NULL, 0, " two  spaces " },
+		{ "OK ROOM K7QX2M", PROTO_EV_OK, PROTO_ROOM, 0, NULL, NULL, 0,
+		    "K7QX2M", 0, "" },
+		{ "OK GAMES 2", PROTO_EV_OK, PROTO_GAMES, 2, NULL, NULL, 0,
+		    NULL, 0, "" },
+		{ "OK GAMES 0", PROTO_EV_OK, PROTO_GAMES, 0, NULL, NULL, 0,
+		    NULL, 0, "" },
+		{ "OK WATCH 4", PROTO_EV_OK, PROTO_WATCH, 4, NULL, NULL, 0,
+		    NULL, 0, "" },
+		{ "OK UNWATCH", PROTO_EV_OK, PROTO_UNWATCH, 0, NULL, NULL, 0,
+		    NULL, 0, "" },
+		{ "OK RESUME", PROTO_EV_OK, PROTO_RESUME, 0, NULL, NULL, 0,
+		    NULL, 0, "" },
+		{ "OK PLAY AI perfect", PROTO_EV_OK, PROTO_PLAY, 0, NULL, NULL,
+		    0, NULL, PROTO_LEVEL_PERFECT, "" },
+		{ "OK PLAY AI easy", PROTO_EV_OK, PROTO_PLAY, 0, NULL, NULL, 0,
+		    NULL, PROTO_LEVEL_EASY, "" },
+		{ "OK SAY", PROTO_EV_OK, PROTO_SAY, 0, NULL, NULL, 0, NULL, 0,
+		    "" },
+		{ "OK RESIGN", PROTO_EV_OK, PROTO_RESIGN, 0, NULL, NULL, 0,
+		    NULL, 0, "" },
+	};
+	struct proto_event	ev;
+	char			buf[512];
+	size_t			i, len;
+	int			withcr;
+
+	(void)state;
+	for (i = 0; i < NCASES(cases); i++) {
+		const struct ev9_case	*c = &cases[i];
+
+		len = strlen(c->line);
+		assert_true(len + 1 < sizeof buf);
+		memcpy(buf, c->line, len);
+		buf[len] = '\r';
+		for (withcr = 0; withcr < 2; withcr++) {
+			if (proto_event_parse(buf, len + (size_t)withcr,
+			    &ev) != 0)
+				fail_msg("\"%s\" was refused", c->line);
+			if (ev.kind != c->kind)
+				fail_msg("\"%s\": kind %d, want %d", c->line,
+				    ev.kind, c->kind);
+			if (c->kind == PROTO_EV_OK && ev.verb != c->verb)
+				fail_msg("\"%s\": verb %d, want %d", c->line,
+				    ev.verb, c->verb);
+			if (ev.number != c->number)
+				fail_msg("\"%s\": number %llu, want %llu",
+				    c->line, ev.number, c->number);
+			assert_string_equal(ev.name,
+			    c->name == NULL ? "" : c->name);
+			assert_string_equal(ev.name2,
+			    c->name2 == NULL ? "" : c->name2);
+			assert_int_equal(ev.moves, c->moves);
+			assert_string_equal(ev.code,
+			    c->code == NULL ? "" : c->code);
+			assert_int_equal(ev.level, c->level);
+			if (ev.textlen != strlen(c->text) ||
+			    memcmp(ev.text, c->text, ev.textlen) != 0)
+				fail_msg("\"%s\": text \"%.*s\", want \"%s\"",
+				    c->line, (int)ev.textlen, ev.text,
+				    c->text);
+		}
+	}
+}
+
+/*
+ * Malformed §9 lines are refused with -1 (never a crash, never a half
+ * filled event taken for a good one); a keyword that merely starts like a
+ * new one is UNKNOWN.
+ */
+static void
+test_format_event_rooms_watch_chat_malformed(void **state)
+{
+	static const char	*bad[] = {
+		"GAME", "GAME 4", "GAME 4 alice", "GAME 4 alice bob",
+		"GAME x alice bob 3", "GAME -4 alice bob 3",
+		"GAME 4 al.ce bob 3", "GAME 4 alice b*b 3",
+		"GAME 4 alice bob 10", "GAME 4 alice bob x",
+		"GAME 4 alice bob ", "GAME 4  alice bob 3",
+		"GAME 18446744073709551616 a b 1",
+		"GAME 123456789012345678901 a b 1",
+		"GAME 4 alice 0123456789abcdefg 3",
+		"TOKEN", "TOKEN K7QX2M9P", "TOKEN K7QX-2M9", "TOKEN K7QX-2M9PP",
+		"TOKEN k7qx-2m9p", "TOKEN K7QX_2M9P", "TOKEN K7Q0-2M9P",
+		"TOKEN K7QI-2M9P", "TOKEN K7QL-2M9P", "TOKEN K7QO-2M9P",
+		"TOKEN K7Q1-2M9P", "TOKEN -K7QX2M9P",
+		"CHAT", "CHAT alice", "CHAT alice ", "CHAT al!ce hi",
+		"CHAT  alice hi",
+		"OK ROOM", "OK ROOM K7QX2", "OK ROOM K7QX2MM", "OK ROOM k7qx2m",
+		"OK ROOM K7QX0M", "OK ROOM K7QX-M",
+		"OK GAMES", "OK GAMES x", "OK GAMES -1",
+		"OK GAMES 18446744073709551616", "OK WATCH", "OK WATCH 4x",
+		"OK PLAY", "OK PLAY AI", "OK PLAY AI hard", "OK PLAY AI EASY",
+		"OK PLAY easy", "OK PLAY BI easy",
+	};
+	static const char	*unknown[] = {
+		"GAMES 2", "TOKENS K7QX-2M9P x", "CHATS alice hi", "Game 4",
+	};
+	struct proto_event	 ev;
+	size_t			 i;
+
+	(void)state;
+	for (i = 0; i < NCASES(bad); i++) {
+		if (proto_event_parse(bad[i], strlen(bad[i]), &ev) != -1)
+			fail_msg("\"%s\" was accepted as kind %d", bad[i],
+			    ev.kind);
+	}
+	for (i = 0; i < NCASES(unknown); i++) {
+		assert_int_equal(proto_event_parse(unknown[i],
+		    strlen(unknown[i]), &ev), 0);
+		assert_int_equal(ev.kind, PROTO_EV_UNKNOWN);
+	}
+}
+
+/* The eight error codes of §9.10, read from their exact lines. */
+static void
+test_format_event_new_errors(void **state)
+{
+	static const struct {
+		const char		*line;
+		enum proto_error	 error;
+	} cases[] = {
+		{ "ERR IN_GAME You are in a game; finish it, RESIGN or QUIT "
+		    "first.", PROTO_EIN_GAME },
+		{ "ERR BAD_ROOM Use ROOM NEW, or ROOM JOIN <code>.",
+		    PROTO_EBAD_ROOM },
+		{ "ERR NO_ROOM No room with that code is open.",
+		    PROTO_ENO_ROOM },
+		{ "ERR NO_SUCH_GAME No match with that number is being "
+		    "played.", PROTO_ENO_SUCH_GAME },
+		{ "ERR NOT_WATCHING You are not watching a game.",
+		    PROTO_ENOT_WATCHING },
+		{ "ERR BAD_TOKEN That code does not match a seat you can "
+		    "resume.", PROTO_EBAD_TOKEN },
+		{ "ERR BAD_LEVEL Use PLAY AI, PLAY AI easy or PLAY AI "
+		    "perfect.", PROTO_EBAD_LEVEL },
+		{ "ERR BAD_TEXT A chat line is 1 to 200 printable ASCII "
+		    "characters.", PROTO_EBAD_TEXT },
+		{ "ERR NEW_THING Later servers may add codes.",
+		    PROTO_NERRORS },
+	};
+	struct proto_event	ev;
+	size_t			i;
+
+	(void)state;
+	for (i = 0; i < NCASES(cases); i++) {
+		assert_int_equal(proto_event_parse(cases[i].line,
+		    strlen(cases[i].line), &ev), 0);
+		assert_int_equal(ev.kind, PROTO_EV_ERR);
+		if (ev.error != cases[i].error)
+			fail_msg("\"%s\": error %d, want %d", cases[i].line,
+			    ev.error, cases[i].error);
+		assert_string_equal(ev.text, strchr(cases[i].line + 4, ' ') +
+		    1);
+	}
+}
+
 /* Run the format and event tests. */
 int
 main(void)
@@ -1201,6 +1398,9 @@ main(void)
 		cmocka_unit_test(test_format_event_unknown_keyword),
 		cmocka_unit_test(test_format_event_hand_lines),
 		cmocka_unit_test(test_format_event_hello_version),
+		cmocka_unit_test(test_format_event_rooms_watch_chat),
+		cmocka_unit_test(test_format_event_rooms_watch_chat_malformed),
+		cmocka_unit_test(test_format_event_new_errors),
 	};
 
 	return (cmocka_run_group_tests(tests, NULL, NULL));

@@ -329,10 +329,14 @@ fuzz_event(const char *data, size_t len)
 	line = fuzz_dup(data, len);
 	rc = proto_event_parse(line, len, &ev);
 	CHECK(rc == 0 || rc == -1);
-	CHECK((unsigned)ev.kind <= PROTO_EV_END);
+	CHECK((unsigned)ev.kind <= PROTO_EV_CHAT);
 	CHECK(memchr(ev.name, '\0', sizeof ev.name) != NULL);
 	if (ev.name[0] != '\0')
 		CHECK(proto_name_valid(ev.name, strlen(ev.name)));
+	CHECK(memchr(ev.name2, '\0', sizeof ev.name2) != NULL);
+	if (ev.name2[0] != '\0')
+		CHECK(proto_name_valid(ev.name2, strlen(ev.name2)));
+	CHECK(memchr(ev.code, '\0', sizeof ev.code) != NULL);
 	CHECK(ev.text != NULL);
 	if (ev.textlen > 0)
 		CHECK(ev.text >= line && ev.text + ev.textlen <= line + len);
@@ -350,7 +354,9 @@ fuzz_event(const char *data, size_t len)
 		CHECK(ev.error >= PROTO_ELINE_TOO_LONG &&
 		    ev.error <= PROTO_NERRORS);
 	if (rc == 0 && ev.kind == PROTO_EV_OK) {
-		CHECK(ev.verb != PROTO_NONE && ev.verb <= PROTO_STATS);
+		CHECK(ev.verb != PROTO_NONE && ev.verb <= PROTO_RESIGN);
+		if (ev.verb == PROTO_ROOM)
+			CHECK(strlen(ev.code) == PROTO_CODE_LEN);
 		if (ev.verb == PROTO_MOVE)
 			CHECK(ev.cell >= 0 && ev.cell < TTT_CELLS);
 		if (ev.verb == PROTO_AGAIN)
@@ -362,6 +368,14 @@ fuzz_event(const char *data, size_t len)
 	    (ev.kind == PROTO_EV_RESULT && ev.result != PROTO_RESULT_TIE)))
 		CHECK(ev.name[0] != '\0' &&
 		    (ev.mark == TTT_X || ev.mark == TTT_O));
+	if (rc == 0 && ev.kind == PROTO_EV_GAME)
+		CHECK(ev.name[0] != '\0' && ev.name2[0] != '\0' &&
+		    ev.moves >= 0 && ev.moves <= 9);
+	if (rc == 0 && ev.kind == PROTO_EV_TOKEN)
+		CHECK(strlen(ev.code) == PROTO_TOKEN_LEN + 1 &&
+		    ev.code[PROTO_TOKEN_LEN / 2] == '-');
+	if (rc == 0 && ev.kind == PROTO_EV_CHAT)
+		CHECK(ev.name[0] != '\0' && ev.textlen > 0);
 	free(line);
 }
 
