@@ -1,7 +1,7 @@
 /*
  * main.c -- ttt-client: the terminal client of tttd.  Reads the command
- * line and the environment, then hands over to client.c, or to ping.c for
- * --ping.
+ * line (args.c) and the environment, then hands over to client.c, or to
+ * ping.c for --ping.
  */
 #include <signal.h>
 #include <stdio.h>
@@ -9,14 +9,10 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "args.h"
 #include "client.h"
-#include "keys.h"
-#include "proto.h"
 
 static void	usage(FILE *);
-static int	port_valid(const char *);
-static int	option_value(int, char **, int *, const char *,
-		    const char **);
 static int	colour_wanted(void);
 
 /* Print the usage text. */
@@ -24,6 +20,9 @@ static void
 usage(FILE *f)
 {
 	fprintf(f, "usage: ttt-client HOST PORT [--name NAME] [--keys STYLE]\n"
+	    "       ttt-client HOST PORT [...] --room | --join CODE | --ai [LEVEL]\n"
+	    "       ttt-client HOST PORT [...] --resume TOKEN\n"
+	    "       ttt-client HOST PORT --watch ID | --games\n"
 	    "       ttt-client --ping HOST PORT\n"
 	    "       ttt-client --help | --version\n"
 	    "Play Tic Tac Toe on the tttd server at HOST:PORT.\n"
@@ -36,52 +35,27 @@ usage(FILE *f)
 	    "                  digits  row, then column: 1 3 or 13 is C1\n"
 	    "                every style is accepted at the move prompt whatever\n"
 	    "                STYLE is; 'quit' quits, and y or n answer \"Play again?\"\n"
+	    "  --room        make a private room and show its code; a friend\n"
+	    "                joins it with --join CODE\n"
+	    "  --join CODE   play in the friend's room CODE (6 letters and digits)\n"
+	    "  --ai [LEVEL]  play the computer: LEVEL perfect (the default: it\n"
+	    "                never loses) or easy\n"
+	    "  --watch ID    watch game ID (see --games) without playing\n"
+	    "  --games       list the games being played, and exit\n"
+	    "  --resume TOKEN  take your seat back in a match after losing the\n"
+	    "                connection (the code shown as the match began)\n"
+	    "  --no-reconnect  do not reconnect by itself when the connection is\n"
+	    "                lost during a match\n"
+	    "  --grace SECS  try to reconnect for SECS seconds (default 30: the\n"
+	    "                server's --resume-grace); 0 is --no-reconnect\n"
 	    "  --ping        check that the server answers PING within 5 seconds:\n"
 	    "                exit 0 if it does, else 1 with the reason on stderr\n"
 	    "  --help        show this help\n"
 	    "  --version     show the version\n"
+	    "While playing, /say TEXT sends TEXT to your opponent, /resign gives\n"
+	    "up the game and /help lists these.\n"
 	    "On a terminal X and O are in colour and the last move is highlighted,\n"
 	    "unless the environment variable NO_COLOR is set and not empty.\n");
-}
-
-/* Is this a port number, 1 to 65535? */
-static int
-port_valid(const char *s)
-{
-	char	*end;
-	long	 n;
-
-	if (*s < '0' || *s > '9')
-		return (0);
-	n = strtol(s, &end, 10);
-	return (*end == '\0' && n >= 1 && n <= 65535);
-}
-
-/*
- * Is argv[*i] the option, as "--opt VALUE" or "--opt=VALUE"?  1 with the
- * value (and *i past it), 0 if it is another argument, -1 if the value is
- * missing.
- */
-static int
-option_value(int argc, char **argv, int *i, const char *opt,
-    const char **value)
-{
-	size_t	len = strlen(opt);
-
-	if (strncmp(argv[*i], opt, len) != 0)
-		return (0);
-	if (argv[*i][len] == '=') {
-		*value = argv[*i] + len + 1;
-		return (1);
-	}
-	if (argv[*i][len] != '\0')
-		return (0);
-	if (*i + 1 == argc) {
-		fprintf(stderr, "ttt-client: %s needs a value\n", opt);
-		return (-1);
-	}
-	*value = argv[++*i];
-	return (1);
 }
 
 /* Colour on standard output: on a terminal, unless NO_COLOR is set. */
@@ -100,68 +74,30 @@ colour_wanted(void)
 int
 main(int argc, char **argv)
 {
-	struct client_opts	 opts;
-	const char		*args[2], *keys = NULL;
-	int			 i, r, nargs = 0, opts_on = 1, ping = 0;
+	struct client_opts	opts;
+	char			why[256];
 
-	memset(&opts, 0, sizeof opts);
-	opts.keys = KEYS_CELLS;
-	for (i = 1; i < argc; i++) {
-		if (opts_on && strcmp(argv[i], "--") == 0)
-			opts_on = 0;
-		else if (opts_on && (strcmp(argv[i], "--help") == 0 ||
-		    strcmp(argv[i], "-h") == 0)) {
-			usage(stdout);
-			return (0);
-		} else if (opts_on && (strcmp(argv[i], "--version") == 0 ||
-		    strcmp(argv[i], "-V") == 0)) {
-			printf("ttt-client %s\n", TTTD_VERSION);
-			return (0);
-		} else if (opts_on && strcmp(argv[i], "--ping") == 0)
-			ping = 1;
-		else if (opts_on && (r = option_value(argc, argv, &i,
-		    "--name", &opts.name)) != 0) {
-			if (r == -1)
-				return (2);
-		} else if (opts_on && (r = option_value(argc, argv, &i,
-		    "--keys", &keys)) != 0) {
-			if (r == -1)
-				return (2);
-		} else if (opts_on && argv[i][0] == '-' && argv[i][1] != '\0') {
-			fprintf(stderr, "ttt-client: unknown option %s\n",
-			    argv[i]);
-			usage(stderr);
-			return (2);
-		} else if (nargs < 2)
-			args[nargs++] = argv[i];
-		else {
-			usage(stderr);
-			return (2);
-		}
-	}
-	if (nargs != 2) {
+	switch (args_parse(argc, argv, &opts, why, sizeof why)) {
+	case ARGS_HELP:
+		usage(stdout);
+		return (0);
+	case ARGS_VERSION:
+		printf("ttt-client %s\n", TTTD_VERSION);
+		return (0);
+	case ARGS_ERROR:
+		fprintf(stderr, "ttt-client: %s\n", why);
+		return (2);
+	case ARGS_USAGE:
+		if (why[0] != '\0')
+			fprintf(stderr, "ttt-client: %s\n", why);
 		usage(stderr);
 		return (2);
-	}
-	if (!port_valid(args[1])) {
-		fprintf(stderr, "ttt-client: bad port %s: a number from 1 to 65535 is needed\n",
-		    args[1]);
-		return (2);
-	}
-	if (opts.name != NULL &&
-	    !proto_name_valid(opts.name, strlen(opts.name))) {
-		fprintf(stderr, "ttt-client: bad name %s: a name is 1 to 16 letters, digits, '_' or '-'\n",
-		    opts.name);
-		return (2);
-	}
-	if (keys != NULL && keys_style_parse(keys, &opts.keys) == -1) {
-		fprintf(stderr, "ttt-client: bad input style %s: use cells, keypad or digits\n",
-		    keys);
-		return (2);
+	case ARGS_RUN:
+		break;
 	}
 	signal(SIGPIPE, SIG_IGN);
-	if (ping)
-		return (ping_run(args[0], args[1]));
+	if (opts.mode == CLIENT_MODE_PING)
+		return (ping_run(opts.host, opts.port));
 	opts.colour = colour_wanted();
-	return (client_run(args[0], args[1], &opts));
+	return (client_run(&opts));
 }

@@ -28,7 +28,7 @@ struct render_out {
 #define RENDER_SGR_RESET	"\033[0m"
 
 static const struct render_view render_plain = {
-	TTT_EMPTY, -1, 0, KEYS_CELLS
+	TTT_EMPTY, -1, 0, KEYS_CELLS, 0, 0
 };
 
 /* The move prompt and the bad move note are the input style's own. */
@@ -50,6 +50,14 @@ static const char *render_notes[] = {
 	[RENDER_NOTE_BAD_NAME] =
 	    "A name is 1 to 16 letters, digits, '_' or '-'.",
 	[RENDER_NOTE_NOT_YOUR_TURN] = "Please wait for your turn.",
+	[RENDER_NOTE_BAD_TEXT] =
+	    "A chat line is 1 to 200 printable ASCII characters.",
+	[RENDER_NOTE_SLASH_HELP] = "While you play: /say TEXT sends TEXT to your opponent, /resign gives up the game, quit leaves.",
+	[RENDER_NOTE_SLASH_UNKNOWN] =
+	    "Unknown command. Type /help for the list.",
+	[RENDER_NOTE_WATCHING] = "You are watching; type 'quit' to leave.",
+	[RENDER_NOTE_LOST] =
+	    "The connection to the server was lost; reconnecting...",
 };
 
 static const char *render_move_notes[] = {
@@ -73,6 +81,10 @@ static enum keys_style render_style(const struct render_view *);
 static const char *render_question(enum render_prompt,
 		    const struct render_view *);
 static void	render_result(struct render_out *, const struct proto_event *);
+static void	render_ok(struct render_out *, const struct proto_event *,
+		    const struct render_view *);
+static void	render_token(struct render_out *, const struct proto_event *,
+		    const struct render_view *);
 
 /* Start filling a caller's buffer. */
 static void
@@ -207,6 +219,66 @@ render_result(struct render_out *o, const struct proto_event *ev)
 }
 
 /*
+ * The OK replies that tell the player something: a room's code, the number
+ * of games listed, the computer's level, a seat taken back.  The others
+ * say nothing; the lines after them do.
+ */
+static void
+render_ok(struct render_out *o, const struct proto_event *ev,
+    const struct render_view *v)
+{
+	switch (ev->verb) {
+	case PROTO_ROOM:
+		if (v->joining)
+			render_add(o, "You joined room %s.\n", ev->code);
+		else
+			render_add(o, "Your room code is %s -- give it to your friend.\n"
+			    "They join with: ttt-client HOST PORT --join %s\n",
+			    ev->code, ev->code);
+		break;
+	case PROTO_GAMES:
+		if (ev->number == 0)
+			render_add(o, "No games are being played.\n");
+		else if (ev->number == 1)
+			render_add(o, "1 game is being played:\n");
+		else
+			render_add(o, "%llu games are being played:\n",
+			    ev->number);
+		break;
+	case PROTO_PLAY:
+		render_add(o, "You play the computer (%s).\n",
+		    ev->level == PROTO_LEVEL_EASY ? "easy" : "perfect");
+		break;
+	case PROTO_RESUME:
+		render_add(o, "You have your seat back.\n");
+		break;
+	default:
+		break;
+	}
+}
+
+/*
+ * TOKEN: how to get the seat back.  A client that reconnects by itself
+ * says so; otherwise the server's own words, which give its grace period.
+ */
+static void
+render_token(struct render_out *o, const struct proto_event *ev,
+    const struct render_view *v)
+{
+	char	fallback[128];
+
+	if (v->reconnect) {
+		render_add(o, "If you lose the connection, the client reconnects by itself; or type RESUME %s in a new session.\n",
+		    ev->code);
+		return;
+	}
+	snprintf(fallback, sizeof fallback,
+	    "If you lose the connection, type RESUME %s in a new session.",
+	    ev->code);
+	render_text(o, ev->text, ev->textlen, fallback);
+}
+
+/*
  * Draw the board from BOARD's cells (row-major A1 B1 C1 A2 ... C3): the
  * seed layout, as in the server's board art, with the view's colours and
  * key map.  A cell other than X or O, or past the end of a short string, is
@@ -248,8 +320,8 @@ render_board(char *buf, size_t size, const char *cells,
 
 /*
  * Turn one server event into what the player sees in the view (NULL: the
- * plain one).  TURN for the player and AGAIN? become their prompts; OK
- * replies, lines for people and unknown lines show nothing, since the
+ * plain one).  TURN for the player and AGAIN? become their prompts; lines
+ * for people, unknown lines and most OK replies show nothing, since the
  * client draws the board itself.
  */
 int
@@ -302,6 +374,21 @@ render_event(char *buf, size_t size, const struct proto_event *ev,
 	case PROTO_EV_START:
 	case PROTO_EV_INFO:
 		render_text(&o, ev->text, ev->textlen, NULL);
+		break;
+	case PROTO_EV_OK:
+		render_ok(&o, ev, v);
+		break;
+	case PROTO_EV_CHAT:
+		render_add(&o, "%s: ", ev->name);
+		render_text(&o, ev->text, ev->textlen, "");
+		break;
+	case PROTO_EV_TOKEN:
+		render_token(&o, ev, v);
+		break;
+	case PROTO_EV_GAME:
+		render_add(&o, "  %llu: %s (X) against %s (O), %d move%s\n",
+		    ev->number, ev->name, ev->name2, ev->moves,
+		    ev->moves == 1 ? "" : "s");
 		break;
 	default:
 		break;
@@ -367,4 +454,47 @@ render_last(const char *prev, const char *cells, int last)
 	if (filled == 0)
 		return (last);
 	return (filled == 1 ? cell : -1);
+}
+
+/*
+ * Why the command that started the client's mode was refused, for stderr:
+ * "cannot join room K7QX2M: No room with that code is open."  arg is the
+ * command's argument (the room code of ROOM JOIN, the game of WATCH), or
+ * "" for none.
+ */
+int
+render_refusal(char *buf, size_t size, enum proto_verb verb, const char *arg,
+    const struct proto_event *ev)
+{
+	struct render_out	o;
+	char			text[RENDER_MAX];
+
+	render_init(&o, buf, size);
+	switch (verb) {
+	case PROTO_ROOM:
+		if (*arg != '\0')
+			render_add(&o, "cannot join room %s: ", arg);
+		else
+			render_add(&o, "cannot make a room: ");
+		break;
+	case PROTO_PLAY:
+		render_add(&o, "cannot play the computer: ");
+		break;
+	case PROTO_WATCH:
+		render_add(&o, "cannot watch game %s: ", arg);
+		break;
+	case PROTO_GAMES:
+		render_add(&o, "cannot list the games: ");
+		break;
+	case PROTO_RESUME:
+		render_add(&o, "cannot get the seat back: ");
+		break;
+	default:
+		render_add(&o, "the server refused: ");
+		break;
+	}
+	render_event(text, sizeof text, ev, NULL);
+	text[strcspn(text, "\n")] = '\0';
+	render_add(&o, "%s", text);
+	return (render_done(&o));
 }

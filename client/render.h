@@ -20,14 +20,18 @@
  * What the drawing depends on besides the server's line: the player's mark
  * (TTT_EMPTY before MATCH), the cell last played (-1: none), colour (X and
  * O in two colours, the last move highlighted) and the input style (the
- * move prompt, the bad move note, the key map).  NULL stands for the plain
- * view: no mark, no last move, no colour, the cells style.
+ * move prompt, the bad move note, the key map); whether the client
+ * reconnects by itself, and whether it joined a room or made it.  NULL
+ * stands for the plain view: no mark, no last move, no colour, the cells
+ * style, no reconnection, a room made.
  */
 struct render_view {
 	enum ttt_mark	 mine;
 	int		 last;
 	int		 colour;
 	enum keys_style	 keys;
+	int		 reconnect;	/* TOKEN: the client reconnects itself */
+	int		 joining;	/* OK ROOM: joined, not made */
 };
 
 /* The questions the client asks; the text ends in a blank, no newline. */
@@ -42,7 +46,12 @@ enum render_note {
 	RENDER_NOTE_BAD_MOVE,
 	RENDER_NOTE_BAD_ANSWER,
 	RENDER_NOTE_BAD_NAME,
-	RENDER_NOTE_NOT_YOUR_TURN
+	RENDER_NOTE_NOT_YOUR_TURN,
+	RENDER_NOTE_BAD_TEXT,		/* /say with a text the server refuses */
+	RENDER_NOTE_SLASH_HELP,		/* /help */
+	RENDER_NOTE_SLASH_UNKNOWN,	/* /anything else */
+	RENDER_NOTE_WATCHING,		/* a line typed while watching */
+	RENDER_NOTE_LOST		/* reconnecting */
 };
 
 int	render_board(char *, size_t, const char *,
@@ -54,5 +63,7 @@ int	render_prompt(char *, size_t, enum render_prompt,
 int	render_note(char *, size_t, enum render_note,
 	    const struct render_view *);
 int	render_last(const char *, const char *, int);
+int	render_refusal(char *, size_t, enum proto_verb, const char *,
+	    const struct proto_event *);
 
 #endif /* RENDER_H */

@@ -1,7 +1,9 @@
 /*
  * test_render.c -- what ttt-client shows: the board drawn from BOARD cells,
  * each server event in words, prompts and notes, and odd input; colour on
- * and off, the last move, and each input style's prompt, note and key map.
+ * and off, the last move, and each input style's prompt, note and key map;
+ * the lines of rooms, lists, the computer, chat and resuming, and why a
+ * mode's command was refused.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -74,7 +76,7 @@ static const char mixed_digits[] =
     "  3     |   | O   31 32 33\n";
 
 /* The plain view of player X. */
-static const struct render_view plain_x = { TTT_X, -1, 0, KEYS_CELLS };
+static const struct render_view plain_x = { TTT_X, -1, 0, KEYS_CELLS, 0, 0 };
 
 static void	render_line(const char *, enum ttt_mark, char *, size_t);
 static void	strip_cr(char *);
@@ -85,7 +87,7 @@ static int	count(const char *, const char *);
 static void
 render_line(const char *line, enum ttt_mark mine, char *out, size_t size)
 {
-	struct render_view	v = { mine, -1, 0, KEYS_CELLS };
+	struct render_view	v = { mine, -1, 0, KEYS_CELLS, 0, 0 };
 	struct proto_event	ev;
 	int			n;
 
@@ -247,7 +249,7 @@ test_render_board_small_buffer(void **state)
 static void
 test_render_board_colour(void **state)
 {
-	const struct render_view	v = { TTT_X, 8, 1, KEYS_CELLS };
+	const struct render_view	v = { TTT_X, 8, 1, KEYS_CELLS, 0, 0 };
 	char				buf[RENDER_MAX];
 
 	(void)state;
@@ -265,7 +267,7 @@ test_render_board_colour(void **state)
 static void
 test_render_board_colour_off(void **state)
 {
-	struct render_view	v = { TTT_O, -1, 0, KEYS_CELLS };
+	struct render_view	v = { TTT_O, -1, 0, KEYS_CELLS, 0, 0 };
 	char			buf[RENDER_MAX];
 
 	(void)state;
@@ -286,7 +288,7 @@ static void
 test_render_board_last_move(void **state)
 {
 	static const char	 cells[] = "XOXXOOOXX";
-	struct render_view	 v = { TTT_X, -1, 1, KEYS_CELLS };
+	struct render_view	 v = { TTT_X, -1, 1, KEYS_CELLS, 0, 0 };
 	char			 buf[RENDER_MAX], before[RENDER_MAX];
 	char			 want[32];
 	const char		*hl;
@@ -319,7 +321,7 @@ test_render_board_last_move(void **state)
 static void
 test_render_board_key_maps(void **state)
 {
-	struct render_view	v = { TTT_X, -1, 0, KEYS_KEYPAD };
+	struct render_view	v = { TTT_X, -1, 0, KEYS_KEYPAD, 0, 0 };
 	char			buf[RENDER_MAX];
 
 	(void)state;
@@ -352,7 +354,7 @@ test_render_board_key_maps(void **state)
 static void
 test_render_board_colour_small_buffer(void **state)
 {
-	const struct render_view	v = { TTT_X, 8, 1, KEYS_KEYPAD };
+	const struct render_view	v = { TTT_X, 8, 1, KEYS_KEYPAD, 0, 0 };
 	char				buf[RENDER_MAX], small[20];
 	int				n;
 
@@ -369,7 +371,7 @@ test_render_board_colour_small_buffer(void **state)
 static void
 test_render_event_colour(void **state)
 {
-	struct render_view	 v = { TTT_EMPTY, 8, 1, KEYS_CELLS };
+	struct render_view	 v = { TTT_EMPTY, 8, 1, KEYS_CELLS, 0, 0 };
 	struct proto_event	 ev;
 	const char		*match = "MATCH X bob You play X against "
 				    "bob.";
@@ -405,7 +407,7 @@ test_render_prompts_styles(void **state)
 		"Enter your move (q, s, c) or 'quit' to exit: ",
 		"Enter your move (row and column, e.g. 1 3) or 'quit' to exit: ",
 	};
-	struct render_view		 v = { TTT_O, -1, 0, KEYS_CELLS };
+	struct render_view		 v = { TTT_O, -1, 0, KEYS_CELLS, 0, 0 };
 	struct proto_event		 ev;
 	const char			*turn = "TURN O Enter your move "
 					    "(A1, B2, C3) or 'quit' to exit:";
@@ -440,7 +442,7 @@ test_render_notes_styles(void **state)
 		"Invalid input. Accepted keys: q w e, a s d, z x c.\n",
 		"Invalid input. Type a row and a column from 1 to 3, e.g. 1 3 or 13.\n",
 	};
-	struct render_view		v = { TTT_O, -1, 0, KEYS_CELLS };
+	struct render_view		v = { TTT_O, -1, 0, KEYS_CELLS, 0, 0 };
 	char				buf[RENDER_MAX];
 	int				s;
 
@@ -738,6 +740,182 @@ test_render_event_small_buffer(void **state)
 	assert_int_equal(buf[0], '#');
 }
 
+/* The lines of rooms, lists, the computer, chat and resuming (§9). */
+static void
+test_render_events_rooms_chat(void **state)
+{
+	static const struct event_case cases[] = {
+		{ "CHAT alice good luck!", TTT_X, "alice: good luck!\n" },
+		{ "CHAT bob a\x1b[2Jb", TTT_O, "bob: a?[2Jb\n" },
+		{ "GAME 4 alice bob 3", TTT_EMPTY,
+		    "  4: alice (X) against bob (O), 3 moves\n" },
+		{ "GAME 7 p1 ai 1", TTT_EMPTY,
+		    "  7: p1 (X) against ai (O), 1 move\n" },
+		{ "GAME 9 p1 p2 0", TTT_EMPTY,
+		    "  9: p1 (X) against p2 (O), 0 moves\n" },
+		{ "OK GAMES 0", TTT_EMPTY, "No games are being played.\n" },
+		{ "OK GAMES 1", TTT_EMPTY, "1 game is being played:\n" },
+		{ "OK GAMES 12", TTT_EMPTY, "12 games are being played:\n" },
+		{ "OK ROOM K7QX2M", TTT_EMPTY, "Your room code is K7QX2M -- "
+		    "give it to your friend.\nThey join with: ttt-client HOST "
+		    "PORT --join K7QX2M\n" },
+		{ "OK PLAY AI perfect", TTT_EMPTY,
+		    "You play the computer (perfect).\n" },
+		{ "OK PLAY AI easy", TTT_EMPTY,
+		    "You play the computer (easy).\n" },
+		{ "OK RESUME", TTT_X, "You have your seat back.\n" },
+		{ "OK WATCH 4", TTT_EMPTY, "" },
+		{ "OK UNWATCH", TTT_EMPTY, "" },
+		{ "OK SAY", TTT_X, "" },
+		{ "OK RESIGN", TTT_X, "" },
+		{ "TOKEN K7QX-2M9P Type RESUME K7QX-2M9P on a new connection "
+		    "within 30 seconds of losing this one to get your seat "
+		    "back.", TTT_X, "Type RESUME K7QX-2M9P on a new "
+		    "connection within 30 seconds of losing this one to get "
+		    "your seat back.\n" },
+		{ "TOKEN K7QX-2M9P", TTT_X, "If you lose the connection, type "
+		    "RESUME K7QX-2M9P in a new session.\n" },
+		{ "ERR NO_ROOM No room with that code is open.", TTT_EMPTY,
+		    "No room with that code is open.\n" },
+		{ "RESULT WIN O bob alice resigned.", TTT_X,
+		    "alice resigned.\n" },
+		{ "INFO bob lost the connection. Waiting up to 30 seconds for "
+		    "them to come back.", TTT_X, "bob lost the connection. "
+		    "Waiting up to 30 seconds for them to come back.\n" },
+	};
+	char	buf[RENDER_MAX];
+	size_t	i;
+
+	(void)state;
+	for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		render_line(cases[i].line, cases[i].mine, buf, sizeof buf);
+		if (strcmp(buf, cases[i].want) != 0)
+			fail_msg("\"%s\": got \"%s\", want \"%s\"",
+			    cases[i].line, buf, cases[i].want);
+	}
+}
+
+/*
+ * The view decides two of them: a client that reconnects by itself says so
+ * at TOKEN, and the player who joined a room is not told to hand it on.
+ */
+static void
+test_render_events_view(void **state)
+{
+	struct render_view	 v = { TTT_X, -1, 0, KEYS_CELLS, 1, 0 };
+	struct proto_event	 ev;
+	const char		*token = "TOKEN 2345-ABCD Type RESUME 2345-ABCD "
+				    "on a new connection.";
+	const char		*room = "OK ROOM K7QX2M";
+	char			 buf[RENDER_MAX];
+
+	(void)state;
+	assert_int_equal(proto_event_parse(token, strlen(token), &ev), 0);
+	render_event(buf, sizeof buf, &ev, &v);
+	assert_string_equal(buf, "If you lose the connection, the client "
+	    "reconnects by itself; or type RESUME 2345-ABCD in a new "
+	    "session.\n");
+	v.reconnect = 0;
+	render_event(buf, sizeof buf, &ev, &v);
+	assert_string_equal(buf, "Type RESUME 2345-ABCD on a new "
+	    "connection.\n");
+	assert_int_equal(proto_event_parse(room, strlen(room), &ev), 0);
+	v.joining = 1;
+	render_event(buf, sizeof buf, &ev, &v);
+	assert_string_equal(buf, "You joined room K7QX2M.\n");
+}
+
+/* The notes of chat, /help, watching and reconnecting. */
+static void
+test_render_notes_chat(void **state)
+{
+	static const struct {
+		enum render_note	 which;
+		const char		*want;
+	} cases[] = {
+		{ RENDER_NOTE_BAD_TEXT,
+		    "A chat line is 1 to 200 printable ASCII characters.\n" },
+		{ RENDER_NOTE_SLASH_HELP, "While you play: /say TEXT sends "
+		    "TEXT to your opponent, /resign gives up the game, quit "
+		    "leaves.\n" },
+		{ RENDER_NOTE_SLASH_UNKNOWN,
+		    "Unknown command. Type /help for the list.\n" },
+		{ RENDER_NOTE_WATCHING,
+		    "You are watching; type 'quit' to leave.\n" },
+		{ RENDER_NOTE_LOST, "The connection to the server was lost; "
+		    "reconnecting...\n" },
+	};
+	char	buf[RENDER_MAX];
+	size_t	i;
+
+	(void)state;
+	for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		render_note(buf, sizeof buf, cases[i].which, NULL);
+		assert_string_equal(buf, cases[i].want);
+	}
+}
+
+/* The bad chat note says what the server's BAD_TEXT says (§9.10). */
+static void
+test_render_notes_match_server_chat(void **state)
+{
+	char		 buf[RENDER_MAX], want[RENDER_MAX];
+	const char	*text = proto_error_text(PROTO_EBAD_TEXT);
+
+	(void)state;
+	assert_non_null(text);
+	render_note(buf, sizeof buf, RENDER_NOTE_BAD_TEXT, NULL);
+	snprintf(want, sizeof want, "%s\n", text);
+	assert_string_equal(buf, want);
+}
+
+/* Why the mode's command was refused, one line for stderr. */
+static void
+test_render_refusal(void **state)
+{
+	static const struct {
+		enum proto_verb	 verb;
+		const char	*arg;
+		const char	*line;
+		const char	*want;
+	} cases[] = {
+		{ PROTO_ROOM, "K7QX2M",
+		    "ERR NO_ROOM No room with that code is open.",
+		    "cannot join room K7QX2M: No room with that code is "
+		    "open." },
+		{ PROTO_ROOM, "", "ERR UNKNOWN_COMMAND Unknown command. Type "
+		    "HELP for the list of commands.", "cannot make a room: "
+		    "Unknown command. Type HELP for the list of commands." },
+		{ PROTO_WATCH, "4", "ERR NO_SUCH_GAME No match with that "
+		    "number is being played.", "cannot watch game 4: No match "
+		    "with that number is being played." },
+		{ PROTO_PLAY, "", "ERR BAD_LEVEL Use PLAY AI, PLAY AI easy or "
+		    "PLAY AI perfect.", "cannot play the computer: Use PLAY "
+		    "AI, PLAY AI easy or PLAY AI perfect." },
+		{ PROTO_GAMES, "", "ERR RATE_LIMITED Slow down.",
+		    "cannot list the games: Slow down." },
+		{ PROTO_RESUME, "", "ERR BAD_TOKEN That code does not match a "
+		    "seat you can resume.", "cannot get the seat back: That "
+		    "code does not match a seat you can resume." },
+		{ PROTO_NAME, "", "ERR BAD_NAME x\x1b", "the server refused: "
+		    "x?" },
+	};
+	struct proto_event	ev;
+	char			buf[RENDER_MAX];
+	size_t			i;
+	int			n;
+
+	(void)state;
+	for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		assert_int_equal(proto_event_parse(cases[i].line,
+		    strlen(cases[i].line), &ev), 0);
+		n = render_refusal(buf, sizeof buf, cases[i].verb,
+		    cases[i].arg, &ev);
+		assert_string_equal(buf, cases[i].want);
+		assert_int_equal(n, (int)strlen(buf));
+	}
+}
+
 int
 main(void)
 {
@@ -767,6 +945,11 @@ main(void)
 		cmocka_unit_test(test_render_notes),
 		cmocka_unit_test(test_render_notes_match_server),
 		cmocka_unit_test(test_render_event_small_buffer),
+		cmocka_unit_test(test_render_events_rooms_chat),
+		cmocka_unit_test(test_render_events_view),
+		cmocka_unit_test(test_render_notes_chat),
+		cmocka_unit_test(test_render_notes_match_server_chat),
+		cmocka_unit_test(test_render_refusal),
 	};
 
 	return (cmocka_run_group_tests(tests, NULL, NULL));

@@ -1,0 +1,266 @@
+/*
+ * client-event.c -- what the client does with each server line: show it
+ * (render.c), open or close a question, start the mode the player chose
+ * (--room, --join, --ai, --watch, --games, --resume) once the greeting is
+ * in, and keep the resume token of the match being played.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "client.h"
+
+static int	client_awaited(struct client *, const struct proto_event *);
+static void	client_games(struct client *, const struct proto_event *);
+static void	client_hello(struct client *);
+static void	client_event(struct client *, const struct proto_event *);
+
+/*
+ * Send the command that starts the player's mode, if any, and await its
+ * reply.  --games leaves at once: its QUIT follows the list.
+ */
+void
+client_begin(struct client *c)
+{
+	char	line[PROTO_LINE_MAX];
+
+	c->await = args_command(c->opts, line, sizeof line);
+	if (c->await == PROTO_NONE)
+		return;
+	client_send(c, "%s", line);
+	if (c->opts->mode == CLIENT_MODE_GAMES)
+		client_quit(c);
+}
+
+/*
+ * While a reply is awaited: 1 if the line goes on to be shown and acted
+ * on, 0 if it has been dealt with here.  The awaited OK ends the wait; an
+ * ERR refuses the command and ends the client; the lines of a pairing
+ * made before the command took effect are passed over.
+ */
+static int
+client_awaited(struct client *c, const struct proto_event *ev)
+{
+	char	why[RENDER_MAX];
+
+	switch (ev->kind) {
+	case PROTO_EV_HELLO:
+		return (!c->lost);	/* a reconnection's is not shown */
+	case PROTO_EV_BYE:
+		return (1);
+	case PROTO_EV_OK:
+		if (ev->verb != c->await)
+			return (0);
+		c->await = PROTO_NONE;
+		if (ev->verb == PROTO_WATCH)
+			c->watching = 1;
+		else if (ev->verb == PROTO_RESUME)
+			c->lost = 0;
+		return (1);
+	case PROTO_EV_ERR:
+		if (ev->error == PROTO_ESERVER_FULL ||
+		    ev->error == PROTO_ETOO_MANY_CONNECTIONS ||
+		    ev->error == PROTO_ELINE_TOO_LONG ||
+		    ev->error == PROTO_ELINE_TIMEOUT)
+			return (1);	/* the server closes; said on stderr */
+		render_refusal(why, sizeof why, c->await,
+		    c->lost ? "" : c->opts->arg, ev);
+		client_fail(c, why);
+		return (0);
+	default:
+		return (0);
+	}
+}
+
+/*
+ * --games: the greeting starts the list, which is shown with the line
+ * that may follow it (INFO <k> more matches not listed); the rest is not
+ * the player's business, and BYE ends the client quietly.
+ */
+static void
+client_games(struct client *c, const struct proto_event *ev)
+{
+	char	text[RENDER_MAX];
+	int	show = 0, end = 0;
+
+	switch (ev->kind) {
+	case PROTO_EV_HELLO:
+		client_begin(c);
+		break;
+	case PROTO_EV_OK:
+		show = (ev->verb == PROTO_GAMES);
+		if (show)
+			c->games = ev->number > 100 ? 100 : (int)ev->number;
+		break;
+	case PROTO_EV_GAME:
+		show = (c->games > 0);
+		end = (c->games == 1);
+		if (c->games > 0)
+			c->games--;
+		break;
+	case PROTO_EV_INFO:
+		show = c->games_end;
+		break;
+	case PROTO_EV_BYE:
+		c->done = 1;
+		c->status = 0;
+		break;
+	default:
+		break;
+	}
+	c->games_end = end;
+	if (show) {
+		render_event(text, sizeof text, ev, &c->view);
+		client_print(c, text);
+	}
+}
+
+/* The greeting: the name, then the name question or the mode's command. */
+static void
+client_hello(struct client *c)
+{
+	enum client_mode	mode = c->opts->mode;
+
+	if (c->quitting)
+		return;		/* quit was piped in before HELLO */
+	if (c->opts->name != NULL)
+		client_send(c, "NAME %s", c->opts->name);
+	else if (c->tty && mode != CLIENT_MODE_WATCH &&
+	    mode != CLIENT_MODE_RESUME) {
+		c->prompt = CLIENT_PROMPT_NAME;
+		return;		/* client_begin follows the answer */
+	}
+	client_begin(c);
+}
+
+/* Act on one server event: show it, then open or close a question. */
+static void
+client_event(struct client *c, const struct proto_event *ev)
+{
+	char	text[RENDER_MAX];
+	int	again_yes = c->again_yes;
+
+	c->again_yes = 0;
+	if (ev->kind == PROTO_EV_HELLO && ev->version != PROTO_VERSION) {
+		snprintf(text, sizeof text, "the server speaks protocol tttd/%d; this client speaks tttd/%d",
+		    ev->version,
+		    PROTO_VERSION);
+		client_fail(c, text);
+		return;
+	}
+	if (c->await != PROTO_NONE && !client_awaited(c, ev))
+		return;
+	if (c->opts->mode == CLIENT_MODE_GAMES) {
+		client_games(c, ev);
+		return;
+	}
+	if (c->watching && ev->kind == PROTO_EV_WAIT) {
+		/* Back in the queue: the match watched is over. */
+		client_quit(c);
+		return;
+	}
+	if (c->quitting &&
+	    (ev->kind == PROTO_EV_TURN || ev->kind == PROTO_EV_AGAINQ))
+		return;
+	if (ev->kind == PROTO_EV_MATCH)
+		c->view.mine = ev->mark;
+	if (ev->kind == PROTO_EV_BOARD) {
+		c->view.last = render_last(c->cells, ev->cells, c->view.last);
+		memcpy(c->cells, ev->cells, sizeof c->cells);
+	}
+	render_event(text, sizeof text, ev, &c->view);
+	if (ev->kind == PROTO_EV_ERR && (ev->error == PROTO_ESERVER_FULL ||
+	    ev->error == PROTO_ETOO_MANY_CONNECTIONS ||
+	    ev->error == PROTO_ELINE_TOO_LONG ||
+	    ev->error == PROTO_ELINE_TIMEOUT)) {
+		/* The server closes next: say why on stderr, not here. */
+		text[strcspn(text, "\n")] = '\0';
+		snprintf(c->whybuf, sizeof c->whybuf, "%s", text);
+		c->why = c->whybuf;
+		return;
+	}
+	client_print(c, text);
+
+	switch (ev->kind) {
+	case PROTO_EV_HELLO:
+		client_hello(c);
+		break;
+	case PROTO_EV_TURN:
+		c->prompt = CLIENT_PROMPT_NONE;
+		if (c->view.mine != TTT_EMPTY && ev->mark == c->view.mine) {
+			c->prompt = CLIENT_PROMPT_MOVE;
+			c->shown = 1;
+		}
+		break;
+	case PROTO_EV_AGAINQ:
+		c->prompt = CLIENT_PROMPT_AGAIN;
+		c->shown = 1;
+		break;
+	case PROTO_EV_MATCH:
+	case PROTO_EV_START:
+	case PROTO_EV_RESULT:
+		c->prompt = CLIENT_PROMPT_NONE;
+		break;
+	case PROTO_EV_TOKEN:
+		memcpy(c->token, ev->code, sizeof c->token);
+		break;
+	case PROTO_EV_WAIT:
+		/*
+		 * Waiting for the opponent's answer keeps the seat; any other
+		 * wait is in the queue or a room, where no seat is kept.
+		 */
+		if (!again_yes)
+			c->token[0] = '\0';
+		break;
+	case PROTO_EV_OK:
+		c->again_yes = (ev->verb == PROTO_AGAIN && ev->yes == 1);
+		break;
+	case PROTO_EV_ERR:
+		/* A rejected move or answer is asked for again. */
+		if (c->quitting)
+			break;
+		if (ev->error == PROTO_ETAKEN || ev->error == PROTO_EBAD_CELL)
+			c->prompt = CLIENT_PROMPT_MOVE;
+		else if (ev->error == PROTO_EBAD_ANSWER)
+			c->prompt = CLIENT_PROMPT_AGAIN;
+		break;
+	case PROTO_EV_BYE:
+		c->done = 1;
+		c->status = 0;
+		break;
+	default:
+		break;
+	}
+}
+
+/* Are there whole server lines to act on now (none while a name is asked)? */
+int
+client_ready(struct client *c)
+{
+	if (c->prompt == CLIENT_PROMPT_NAME && !c->sock_eof)
+		return (0);
+	return (memchr(c->in, '\n', c->inlen) != NULL);
+}
+
+/*
+ * Act on every whole line from the server.  While the name is being asked,
+ * lines after HELLO wait, unless the server has gone.
+ */
+void
+client_server(struct client *c)
+{
+	struct proto_event	 ev;
+	char			*lf;
+	size_t			 used;
+
+	while (!c->done && client_ready(c)) {
+		lf = memchr(c->in, '\n', c->inlen);
+		used = (size_t)(lf - c->in) + 1;
+		if (proto_event_parse(c->in, used - 1, &ev) == 0)
+			client_event(c, &ev);
+		c->inlen -= used;
+		memmove(c->in, c->in + used, c->inlen);
+	}
+	if (!c->done && c->inlen == sizeof c->in &&
+	    memchr(c->in, '\n', c->inlen) == NULL)
+		client_fail(c, "the server sent an overlong line");
+}

@@ -1,0 +1,270 @@
+/*
+ * client-input.c -- what the client does with the player's lines.
+ *
+ * Input is read whenever there is room for it: one line answers one
+ * prompt, and lines typed ahead wait in a buffer.  On a terminal, a line
+ * typed out of turn is answered at once ("quit" quits, /say chats); from a
+ * pipe it waits for the next prompt, unless it is a quit.  The end of
+ * input with no line left is a quit, at any time.  A move is read in any
+ * input style (keys.c) and always sent as MOVE <CELL>; the client's own
+ * commands (/say, /resign, /help: slash.c) work at every prompt but the
+ * name's.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "client.h"
+#include "slash.h"
+
+static int	client_kbline(struct client *, char *, size_t *);
+static int	client_kbquit(struct client *);
+static void	client_name(struct client *, char *, size_t);
+static void	client_slash(struct client *, const struct slash *);
+static void	client_answer(struct client *, char *, size_t);
+static void	client_eof(struct client *);
+
+/* Show the open question unless it is on screen already. */
+void
+client_show(struct client *c)
+{
+	char	text[RENDER_MAX];
+
+	if (c->prompt == CLIENT_PROMPT_NONE || c->shown)
+		return;
+	switch (c->prompt) {
+	case CLIENT_PROMPT_NAME:
+		render_prompt(text, sizeof text, RENDER_PROMPT_NAME, &c->view);
+		break;
+	case CLIENT_PROMPT_MOVE:
+		render_prompt(text, sizeof text, RENDER_PROMPT_MOVE, &c->view);
+		break;
+	default:
+		render_prompt(text, sizeof text, RENDER_PROMPT_AGAIN, &c->view);
+		break;
+	}
+	client_print(c, text);
+	c->shown = 1;
+}
+
+/*
+ * Take the next input line (without CR LF) into a CLIENT_KB_MAX + 1 buffer;
+ * 0 if no whole line is there yet.  An overlong line is cut, and the rest
+ * of it dropped; at the end of input a last line needs no newline.
+ */
+static int
+client_kbline(struct client *c, char *line, size_t *len)
+{
+	char	*lf;
+	size_t	 n, used;
+	int	 cut;
+
+	for (;;) {
+		lf = memchr(c->kb, '\n', c->kblen);
+		cut = (lf == NULL);
+		if (lf != NULL)
+			n = (size_t)(lf - c->kb);
+		else if (c->kblen == sizeof c->kb ||
+		    (c->in_eof && c->kblen > 0))
+			n = c->kblen;
+		else
+			return (0);
+		used = n + !cut;
+		memcpy(line, c->kb, n);
+		if (n > 0 && line[n - 1] == '\r')
+			n--;
+		line[n] = '\0';
+		c->kblen -= used;
+		memmove(c->kb, c->kb + used, c->kblen);
+		if (c->skip) {
+			c->skip = cut;
+			continue;
+		}
+		c->skip = cut && !c->in_eof;
+		*len = n;
+		return (1);
+	}
+}
+
+/*
+ * Look at the next input line without taking it: 1 if it is a quit, 0 if
+ * not, -1 if no whole line is there yet.
+ */
+static int
+client_kbquit(struct client *c)
+{
+	struct proto_cmd	 cmd;
+	const char		*p = c->kb, *lf;
+	size_t			 n = c->kblen;
+
+	if (c->skip) {
+		/* The rest of an overlong line is being dropped. */
+		if ((lf = memchr(p, '\n', n)) == NULL)
+			return (-1);
+		n -= (size_t)(lf + 1 - p);
+		p = lf + 1;
+	}
+	if ((lf = memchr(p, '\n', n)) != NULL)
+		n = (size_t)(lf - p);
+	else if (n == sizeof c->kb)
+		return (0);	/* overlong, so no quit */
+	else if (!c->in_eof || n == 0)
+		return (-1);
+	if (n > 0 && p[n - 1] == '\r')
+		n--;
+	return (proto_parse(p, n, &cmd) == PROTO_OK && cmd.verb == PROTO_QUIT);
+}
+
+/* Answer the name question: empty for none, else a valid name. */
+static void
+client_name(struct client *c, char *line, size_t len)
+{
+	while (len > 0 && (line[len - 1] == ' ' || line[len - 1] == '\t'))
+		len--;
+	while (len > 0 && (*line == ' ' || *line == '\t')) {
+		line++;
+		len--;
+	}
+	line[len] = '\0';
+	if (len > 0 && !proto_name_valid(line, len)) {
+		client_note(c, RENDER_NOTE_BAD_NAME);
+		return;
+	}
+	c->prompt = CLIENT_PROMPT_NONE;
+	if (len > 0)
+		client_send(c, "NAME %s", line);
+	client_begin(c);
+}
+
+/*
+ * Act on one of the client's own commands.  A chat line leaves the open
+ * question open; resigning closes it, since the game is over.
+ */
+static void
+client_slash(struct client *c, const struct slash *sl)
+{
+	switch (sl->kind) {
+	case SLASH_SAY:
+		client_send(c, "SAY %.*s", (int)sl->textlen, sl->text);
+		break;
+	case SLASH_RESIGN:
+		client_send(c, "RESIGN");
+		c->prompt = CLIENT_PROMPT_NONE;
+		break;
+	case SLASH_HELP:
+		client_note(c, RENDER_NOTE_SLASH_HELP);
+		break;
+	case SLASH_BAD_TEXT:
+		client_note(c, RENDER_NOTE_BAD_TEXT);
+		break;
+	default:
+		client_note(c, RENDER_NOTE_SLASH_UNKNOWN);
+		break;
+	}
+}
+
+/*
+ * Act on one input line: the answer to the open question, if any.  At the
+ * move prompt a cell in any input style comes first, then the protocol's
+ * own words ("move b2"); at the other prompts only the protocol's words
+ * count, so y and n answer "Play again?" and keypad keys mean nothing there.
+ */
+static void
+client_answer(struct client *c, char *line, size_t len)
+{
+	struct proto_cmd	cmd;
+	struct slash		sl;
+	enum proto_error	e;
+	char			cell[3];
+	int			n;
+
+	if (!c->tty)
+		printf("%s\n", line);	/* no terminal echoes a pipe */
+	c->shown = 0;
+	e = proto_parse(line, len, &cmd);
+	if (e == PROTO_OK && cmd.verb == PROTO_QUIT) {
+		client_quit(c);
+		return;
+	}
+	if (c->prompt != CLIENT_PROMPT_NAME &&
+	    slash_parse(line, len, &sl) != SLASH_NONE) {
+		client_slash(c, &sl);
+		return;
+	}
+	switch (c->prompt) {
+	case CLIENT_PROMPT_NONE:
+		if (e != PROTO_OK || cmd.verb != PROTO_NONE)
+			client_note(c, c->watching ? RENDER_NOTE_WATCHING :
+			    RENDER_NOTE_NOT_YOUR_TURN);
+		break;
+	case CLIENT_PROMPT_NAME:
+		client_name(c, line, len);
+		break;
+	case CLIENT_PROMPT_MOVE:
+		if ((n = keys_move(line, len)) == -1) {
+			if (e != PROTO_OK || cmd.verb != PROTO_MOVE) {
+				client_note(c, RENDER_NOTE_BAD_MOVE);
+				break;
+			}
+			n = cmd.cell;
+		}
+		ttt_cell_name(n, cell);
+		client_send(c, "MOVE %s", cell);
+		c->prompt = CLIENT_PROMPT_NONE;
+		break;
+	case CLIENT_PROMPT_AGAIN:
+		if (e != PROTO_OK || cmd.verb != PROTO_AGAIN) {
+			client_note(c, RENDER_NOTE_BAD_ANSWER);
+			break;
+		}
+		client_send(c, "AGAIN %s", cmd.yes ? "y" : "n");
+		c->prompt = CLIENT_PROMPT_NONE;
+		break;
+	}
+}
+
+/* The end of input is a quit: end the line of a prompt on screen first. */
+static void
+client_eof(struct client *c)
+{
+	if (c->shown)
+		fputc('\n', stdout);
+	c->shown = 0;
+	client_quit(c);
+}
+
+/*
+ * Use the input lines there are: at a prompt one line answers it; on a
+ * terminal lines typed out of turn are answered too.  From a pipe, lines
+ * wait for their prompt, but a quit is acted on as soon as it is the next
+ * line, so that "quit" works at any time, in the queue too.  The same holds
+ * on a terminal while the server has yet to answer the mode's command or
+ * the connection is being made again.  The end of input with no line left
+ * is a quit.
+ */
+void
+client_input(struct client *c)
+{
+	char	line[CLIENT_KB_MAX + 1];
+	size_t	len;
+	int	quit;
+
+	while (!c->done && !c->quitting) {
+		if ((!c->tty && c->prompt == CLIENT_PROMPT_NONE) ||
+		    c->await != PROTO_NONE || c->fd == -1) {
+			quit = client_kbquit(c);
+			if (quit == 1 && client_kbline(c, line, &len))
+				client_answer(c, line, len);
+			else if (quit == -1 && c->in_eof)
+				client_eof(c);
+			return;
+		}
+		client_show(c);
+		if (client_kbline(c, line, &len)) {
+			client_answer(c, line, len);
+			continue;
+		}
+		if (c->in_eof)
+			client_eof(c);
+		return;
+	}
+}
