@@ -248,6 +248,8 @@ client_input(struct client *c)
 	size_t	len;
 	int	quit;
 
+	if (c->opts->mode == CLIENT_MODE_GAMES)
+		return;		/* the list needs no input, not even its end */
 	while (!c->done && !c->quitting) {
 		if ((!c->tty && c->prompt == CLIENT_PROMPT_NONE) ||
 		    c->await != PROTO_NONE || c->fd == -1) {

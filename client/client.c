@@ -176,7 +176,8 @@ client_wait(struct client *c)
 		pfd[n].events = POLLIN;
 		sock = (int)n++;
 	}
-	if (!c->in_eof && !c->quitting && c->kblen < sizeof c->kb) {
+	if (!c->in_eof && !c->quitting && c->kblen < sizeof c->kb &&
+	    c->opts->mode != CLIENT_MODE_GAMES) {
 		pfd[n].fd = STDIN_FILENO;
 		pfd[n].events = POLLIN;
 		in = (int)n++;

@@ -4,6 +4,12 @@
  * input, quitting (in the queue too), a lost server, a server of another
  * protocol version, and the terminal mode through a pty; the input styles,
  * colour on a terminal and none otherwise or with NO_COLOR, and --ping.
+ * Then protocol.md §9: the computer (--ai), a private room (--room and
+ * --join, two clients), chat (/say), resigning (/resign), --games and
+ * --watch, and reconnection after the link is cut under the client (a
+ * proxy in a child process); and, against fake servers, RESUME with the
+ * latest token, a refused RESUME, giving up on a server that is gone, and
+ * a stranger's pairing hidden until ROOM NEW is answered.
  */
 #define _XOPEN_SOURCE 700	/* posix_openpt */
 
@@ -31,11 +37,13 @@
 #include <cmocka.h>
 
 #include "harness.h"
+#include "proto.h"
 
 #define PROMPT_MOVE	"Enter your move (A1, B2, C3) or 'quit' to exit: "
 #define PROMPT_AGAIN	"Play again? (y/n) or 'quit' to exit: "
 #define BAD_MOVE	"Invalid input. Accepted examples: A1, b2, C3.\n"
 #define THANKS		"Thank you for playing!\n"
+#define PROXY_PAIRS	4	/* links through the proxy at once */
 
 /* Where the client's standard input comes from. */
 enum player_input {
@@ -76,6 +84,11 @@ static int		srv_up;
 static struct player	pl;
 static struct conn	opp;
 static int		fake_lfd = -1, fake_fd = -1;	/* a fake server */
+static struct player	pl_other;	/* a second client: player_swap */
+static pid_t		proxy_pid = -1;	/* a proxy to cut links: its pid */
+static int		proxy_ctl = -1;	/* and its control pipe */
+static int		opp_cut;	/* opponent_play cuts the proxy */
+static char		opp_chat[1024];	/* CHAT lines the opponent got */
 
 static void	server_start(const char *);
 static int	server_exit(void);
@@ -99,6 +112,14 @@ static char	opponent_mark(void);
 static void	opponent_play(char, char *, size_t);
 static int	fake_listen(int *);
 static int	fake_accept(int);
+static void	player_swap(void);
+static void	proxy_loop(int, int, int);
+static int	proxy_start(int);
+static void	proxy_cut(void);
+static void	fake_says(struct conn *, const char *const *);
+static void	fake_hears(struct conn *, const char *);
+static void	fake_next(struct conn *);
+static void	player_reap(void);
 static int	teardown(void **);
 
 /* Start tttd with a seed for the random first mover. */
@@ -371,6 +392,9 @@ opponent_mark(void)
 /*
  * The opponent plays one game: on each TURN of its mark it takes the first
  * free cell of opponent_order.  Returns at AGAIN?, with the RESULT line.
+ * The CHAT lines it gets are kept in opp_chat; with opp_cut set, on its
+ * first turn after the client (O) has moved it cuts the client's link
+ * through the proxy and waits for the client to be back.
  */
 static void
 opponent_play(char mark, char *result, size_t size)
@@ -385,6 +409,11 @@ opponent_play(char mark, char *result, size_t size)
 			    pl.outbuf);
 		if (strncmp(line, "ERR ", 4) == 0)
 			fail_msg("opponent got \"%s\"", line);
+		if (strncmp(line, "CHAT ", 5) == 0 &&
+		    strlen(opp_chat) + strlen(line) + 2 < sizeof opp_chat) {
+			strcat(opp_chat, line);
+			strcat(opp_chat, "\n");
+		}
 		if (strncmp(line, "BOARD ", 6) == 0)
 			memcpy(cells, line + 6, 9);
 		else if (strncmp(line, "RESULT ", 7) == 0)
@@ -392,6 +421,13 @@ opponent_play(char mark, char *result, size_t size)
 		else if (strncmp(line, "AGAIN?", 6) == 0)
 			return;
 		else if (strncmp(line, "TURN ", 5) == 0 && line[5] == mark) {
+			if (opp_cut && memchr(cells, 'O', 9) != NULL) {
+				/* The client has moved: cut its link. */
+				proxy_cut();
+				expect_skip_to(&opp, "INFO p2 is back.", NULL,
+				    0);
+				opp_cut = 0;
+			}
 			for (k = 0; opponent_order[k] != NULL; k++) {
 				cell = (opponent_order[k][1] - '1') * 3 +
 				    (opponent_order[k][0] - 'A');
@@ -443,11 +479,10 @@ fake_accept(int lfd)
 	return (fd);
 }
 
-/* Whatever a failed test left running is ended. */
-static int
-teardown(void **state)
+/* End the client in pl, if one is left running, and close its pipes. */
+static void
+player_reap(void)
 {
-	(void)state;
 	if (pl.pid > 0) {
 		kill(pl.pid, SIGKILL);
 		waitpid(pl.pid, NULL, 0);
@@ -460,6 +495,26 @@ teardown(void **state)
 	if (pl.err != -1)
 		close(pl.err);
 	pl.in = pl.out = pl.err = -1;
+}
+
+/* Whatever a failed test left running is ended. */
+static int
+teardown(void **state)
+{
+	(void)state;
+	player_reap();
+	player_swap();
+	player_reap();
+	if (proxy_pid > 0) {
+		kill(proxy_pid, SIGKILL);
+		waitpid(proxy_pid, NULL, 0);
+	}
+	proxy_pid = -1;
+	if (proxy_ctl != -1)
+		close(proxy_ctl);
+	proxy_ctl = -1;
+	opp_cut = 0;
+	opp_chat[0] = '\0';
 	conn_close(&opp);
 	if (fake_fd != -1)
 		close(fake_fd);
@@ -877,12 +932,17 @@ test_client_unreachable(void **state)
 	assert_string_equal(pl.outbuf, "");
 }
 
-/* The server dies mid-game without a BYE: status 1 and why on stderr. */
+/*
+ * The server dies mid-game without a BYE: status 1 and why on stderr.
+ * (Without --no-reconnect a client holding a resume token would try to
+ * connect again first: test_client_reconnect_gives_up.)
+ */
 static void
 test_client_server_lost(void **state)
 {
 	char		 port[16], line[1024];
-	const char	*args[] = { "127.0.0.1", port, NULL };
+	const char	*args[] = { "127.0.0.1", port, "--no-reconnect",
+			    NULL };
 
 	(void)state;
 	server_start("7");
@@ -1376,6 +1436,10 @@ test_client_arguments(void **state)
 	const char *const	keyseq[] = { "--keys=digits", "127.0.0.1",
 				    "4x", NULL };
 	const char *const	pingone[] = { "--ping", "127.0.0.1", NULL };
+	const char *const	badjoin[] = { "127.0.0.1", "4000", "--join",
+				    "K7QX0M", NULL };
+	const char *const	twomodes[] = { "--ai", "127.0.0.1", "4000",
+				    "--watch", "3", NULL };
 	const char *const	version[] = { "--version", NULL };
 	const char *const	help[] = { "--help", NULL };
 	static const char *const helps[] = {
@@ -1387,6 +1451,10 @@ test_client_arguments(void **state)
 		"cells   A1, b2, C3", "keypad  one key a square",
 		"q w e (row 1), a s d (row 2), z x c (row 3)",
 		"digits  row, then column: 1 3 or 13 is C1", "NO_COLOR",
+		"  --room ", "  --join CODE ", "  --ai [LEVEL] ",
+		"  --watch ID ", "  --games ", "  --resume TOKEN ",
+		"  --no-reconnect ", "  --grace SECS ", "/say TEXT",
+		"/resign", "/help",
 	};
 	size_t			i;
 
@@ -1422,11 +1490,664 @@ test_client_arguments(void **state)
 	player_start(pingone, INPUT_PIPE);
 	assert_int_equal(player_end(), 2);
 	assert_non_null(strstr(pl.errbuf, "ttt-client --ping HOST PORT"));
+	player_start(badjoin, INPUT_PIPE);
+	assert_int_equal(player_end(), 2);
+	assert_string_equal(pl.errbuf, "ttt-client: bad room code K7QX0M: a "
+	    "room code is 6 letters and digits, such as K7QX2M\n");
+	player_start(twomodes, INPUT_PIPE);
+	assert_int_equal(player_end(), 2);
+	assert_string_equal(pl.errbuf, "ttt-client: --ai and --watch cannot "
+	    "be used together\n");
 	/* --help lists every flag and input style. */
 	player_start(help, INPUT_PIPE);
 	assert_int_equal(player_end(), 0);
 	for (i = 0; i < sizeof helps / sizeof helps[0]; i++)
 		output_has(helps[i]);
+	assert_string_equal(pl.errbuf, "");
+}
+
+/*
+ * Two clients at once: the one being driven lives in pl, the other waits
+ * here.  player_swap exchanges them.
+ */
+static void
+player_swap(void)
+{
+	static struct player	tmp;
+
+	tmp = pl;
+	pl = pl_other;
+	pl_other = tmp;
+}
+
+/*
+ * The proxy's loop, in its own process: relay every connection made to
+ * lfd to a new one to 127.0.0.1:upstream, byte for byte, until a byte on
+ * ctl cuts every link at once (both sides closed) or ctl's end stops it.
+ */
+static void
+proxy_loop(int lfd, int ctl, int upstream)
+{
+	struct sockaddr_in	sin;
+	struct pollfd		pfd[2 + 2 * PROXY_PAIRS];
+	int			fds[2 * PROXY_PAIRS], slot[2 + 2 * PROXY_PAIRS];
+	int			i, k, n, a, b;
+	char			buf[4096];
+	ssize_t			r;
+
+	for (k = 0; k < 2 * PROXY_PAIRS; k++)
+		fds[k] = -1;
+	for (;;) {
+		n = 0;
+		pfd[n].fd = lfd;
+		pfd[n++].events = POLLIN;
+		pfd[n].fd = ctl;
+		pfd[n++].events = POLLIN;
+		for (k = 0; k < 2 * PROXY_PAIRS; k++) {
+			if (fds[k] == -1)
+				continue;
+			pfd[n].fd = fds[k];
+			pfd[n].events = POLLIN;
+			slot[n++] = k;
+		}
+		if (poll(pfd, (nfds_t)n, -1) == -1)
+			continue;
+		if (pfd[1].revents != 0) {
+			if (read(ctl, buf, 1) != 1)
+				_exit(0);
+			for (k = 0; k < 2 * PROXY_PAIRS; k++) {
+				if (fds[k] != -1)
+					close(fds[k]);
+				fds[k] = -1;
+			}
+			continue;
+		}
+		if (pfd[0].revents != 0 && (a = accept(lfd, NULL, NULL)) != -1) {
+			b = socket(AF_INET, SOCK_STREAM, 0);
+			memset(&sin, 0, sizeof sin);
+			sin.sin_family = AF_INET;
+			sin.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+			sin.sin_port = htons((uint16_t)upstream);
+			for (k = 0; k < PROXY_PAIRS && fds[2 * k] != -1; k++)
+				;
+			if (b == -1 || k == PROXY_PAIRS || connect(b,
+			    (struct sockaddr *)&sin, sizeof sin) == -1) {
+				close(a);
+				if (b != -1)
+					close(b);
+			} else {
+				fds[2 * k] = a;
+				fds[2 * k + 1] = b;
+			}
+		}
+		for (i = 2; i < n; i++) {
+			k = slot[i];
+			if (pfd[i].revents == 0 || fds[k] == -1)
+				continue;
+			r = read(fds[k], buf, sizeof buf);
+			if (r > 0 && write(fds[k ^ 1], buf, (size_t)r) == r)
+				continue;
+			close(fds[k]);
+			close(fds[k ^ 1]);
+			fds[k] = fds[k ^ 1] = -1;
+		}
+	}
+}
+
+/*
+ * Start a TCP proxy to tttd in a child process, so that the test can cut
+ * a client's connection as a network would: its port.  Started before any
+ * other socket is opened, it holds no copy of one.
+ */
+static int
+proxy_start(int upstream)
+{
+	int	lfd, port, ctl[2], fd;
+
+	lfd = fake_listen(&port);
+	assert_int_equal(pipe(ctl), 0);
+	proxy_pid = fork();
+	assert_true(proxy_pid != -1);
+	if (proxy_pid == 0) {
+		for (fd = 3; fd < 1024; fd++) {
+			if (fd != lfd && fd != ctl[0])
+				close(fd);
+		}
+		proxy_loop(lfd, ctl[0], upstream);
+		_exit(0);
+	}
+	close(lfd);
+	close(ctl[0]);
+	proxy_ctl = ctl[1];
+	return (port);
+}
+
+/* Cut every connection through the proxy, at both ends. */
+static void
+proxy_cut(void)
+{
+	assert_int_equal(write(proxy_ctl, "c", 1), 1);
+}
+
+/* The fake server says these lines, each followed by CR LF. */
+static void
+fake_says(struct conn *fk, const char *const *lines)
+{
+	for (; *lines != NULL; lines++)
+		assert_int_equal(conn_send(fk, *lines), 0);
+}
+
+/* The fake server's next line from the client is exactly this. */
+static void
+fake_hears(struct conn *fk, const char *want)
+{
+	char	line[1024];
+
+	if (conn_line(fk, line, sizeof line, HARNESS_TIMEOUT_MS) < 0)
+		fail_msg("the client did not say \"%s\"; it printed:\n%s",
+		    want, pl.outbuf);
+	assert_string_equal(line, want);
+}
+
+/* The fake server takes the client's next connection. */
+static void
+fake_next(struct conn *fk)
+{
+	if (fake_fd != -1)
+		close(fake_fd);
+	fake_fd = fake_accept(fake_lfd);
+	memset(fk, 0, sizeof *fk);
+	fk->fd = fake_fd;
+}
+
+/*
+ * --ai plays the computer to a RESULT, at each level: the player tries the
+ * cells in order (a taken one is refused and the next line tried), and the
+ * perfect computer never loses.
+ */
+static void
+test_client_ai_plays_to_result(void **state)
+{
+	static const char *const	levels[] = { NULL, "easy", "PERFECT" };
+	char				port[16];
+	const char			*args[5];
+	size_t				i;
+	int				won;
+
+	(void)state;
+	for (i = 0; i < sizeof levels / sizeof levels[0]; i++) {
+		args[0] = "127.0.0.1";
+		args[1] = port;
+		args[2] = "--ai";
+		args[3] = levels[i];
+		args[4] = NULL;
+		server_start("17");
+		port_string(port, sizeof port, srv.port);
+		player_start(args, INPUT_PIPE);
+		player_write("A1\nB1\nC1\nA2\nB2\nC2\nA3\nB3\nC3\nn\n");
+		player_close_input();
+		assert_int_equal(player_end(), 0);
+		assert_string_equal(pl.errbuf, "");
+		output_has(i == 1 ? "You play the computer (easy).\n" :
+		    "You play the computer (perfect).\n");
+		output_has("You are X, playing against ai.\n");
+		won = strstr(pl.outbuf, " wins! better luck next time ai!\n")
+		    != NULL;
+		if (strstr(pl.outbuf, "It's a tie!\n") == NULL &&
+		    strstr(pl.outbuf, "ai wins! better luck next time ") ==
+		    NULL && (!won || i != 1))
+			fail_msg("no result against the computer:\n%s",
+			    pl.outbuf);
+		output_has(PROMPT_AGAIN);
+		output_has("n\n" THANKS);
+		assert_int_equal(harness_stop(&srv), 0);
+		srv_up = 0;
+	}
+}
+
+/*
+ * --room shows a code; --join with it pairs a second client with exactly
+ * that one, the room's maker playing X.  A code that is not open is
+ * refused: status 1 and why.
+ */
+static void
+test_client_room_and_join(void **state)
+{
+	char		 port[16], code[PROTO_CODE_LEN + 1], bad[16], want[256];
+	const char	*maker[] = { "127.0.0.1", port, "--room", "--name",
+			    "alice", NULL };
+	const char	*joiner[] = { "127.0.0.1", port, "--join", code,
+			    "--name", "bob", NULL };
+	const char	*wrong[] = { "127.0.0.1", port, "--join", bad, NULL };
+	size_t		 at;
+
+	(void)state;
+	server_start("15");
+	port_string(port, sizeof port, srv.port);
+	player_start(maker, INPUT_PIPE);
+	player_write("A1\nA2\nA3\nn\n");
+	player_close_input();
+	at = player_expect("Your room code is ", 0);
+	player_expect(" -- give it to your friend.\n", at);
+	memcpy(code, pl.outbuf + at, PROTO_CODE_LEN);
+	code[PROTO_CODE_LEN] = '\0';
+	assert_int_equal(strspn(code, PROTO_CODE_ALPHABET), PROTO_CODE_LEN);
+	snprintf(want, sizeof want, "They join with: ttt-client HOST PORT "
+	    "--join %s\n", code);
+	player_expect(want, at);
+	snprintf(want, sizeof want, "Waiting for a friend to join room "
+	    "%s...\n", code);
+	player_expect(want, at);
+	player_swap();
+
+	/* Another code (its first character changed), typed in lower case. */
+	snprintf(bad, sizeof bad, "%s", code);
+	bad[0] = (code[0] == 'Z') ? 'y' : 'z';
+	player_start(wrong, INPUT_PIPE);
+	assert_int_equal(player_end(), 1);
+	bad[0] = (char)(bad[0] - 'a' + 'A');
+	snprintf(want, sizeof want, "ttt-client: cannot join room %s: No "
+	    "room with that code is open.\n", bad);
+	assert_string_equal(pl.errbuf, want);
+
+	player_start(joiner, INPUT_PIPE);
+	player_write("C1\nB2\nC3\nn\n");
+	player_close_input();
+	assert_int_equal(player_end(), 0);
+	snprintf(want, sizeof want, "You joined room %s.\n", code);
+	output_has(want);
+	output_has("You are O, playing against alice.\n");
+	output_has("alice wins! better luck next time bob!\n");
+	assert_null(strstr(pl.outbuf, "give it to your friend"));
+	assert_string_equal(pl.errbuf, "");
+
+	player_swap();
+	assert_int_equal(player_end(), 0);
+	output_has("You are X, playing against bob.\n");
+	output_has("alice wins! better luck next time bob!\n" PROMPT_AGAIN);
+	assert_string_equal(pl.errbuf, "");
+}
+
+/*
+ * /say reaches the opponent as a CHAT line, and the opponent's chat is
+ * shown as "name: text"; a text the server would refuse is caught by the
+ * client, and so is an unknown command.  A chat keeps the move prompt.
+ */
+static void
+test_client_say_chat(void **state)
+{
+	char		 port[16], result[1024];
+	const char	*args[] = { "127.0.0.1", port, NULL };
+
+	(void)state;
+	server_start("18");
+	port_string(port, sizeof port, srv.port);
+	opponent_join(NULL);
+	player_start(args, INPUT_PIPE);
+	player_write("/say good luck!\n/say \tx\ty\n/shout\nA1\nA2\nA3\nn\n");
+	player_close_input();
+	assert_int_equal(opponent_mark(), 'X');
+	assert_int_equal(conn_send(&opp, "SAY have fun, p2 "), 0);
+	opponent_play('X', result, sizeof result);
+	assert_string_equal(result,
+	    "RESULT WIN O p2 p2 wins! better luck next time p1!");
+	assert_int_equal(player_end(), 0);
+	if (strstr(opp_chat, "CHAT p2 good luck!\n") == NULL)
+		fail_msg("the opponent got no chat; it got \"%s\"", opp_chat);
+	assert_int_equal(harness_count(opp_chat, "CHAT "), 1);
+	output_has("p1: have fun, p2\n");
+	output_has(PROMPT_MOVE "/say good luck!\n" PROMPT_MOVE
+	    "/say \tx\ty\n"
+	    "A chat line is 1 to 200 printable ASCII characters.\n"
+	    PROMPT_MOVE "/shout\n"
+	    "Unknown command. Type /help for the list.\n" PROMPT_MOVE "A1\n");
+	output_has("p2 wins! better luck next time p1!\n");
+	assert_string_equal(pl.errbuf, "");
+}
+
+/* /resign gives the game up: the resign RESULT to both, then AGAIN?. */
+static void
+test_client_resign(void **state)
+{
+	char		 port[16], line[1024];
+	const char	*args[] = { "127.0.0.1", port, NULL };
+
+	(void)state;
+	server_start("19");
+	port_string(port, sizeof port, srv.port);
+	opponent_join(NULL);
+	player_start(args, INPUT_PIPE);
+	player_write("/resign\nn\n");
+	player_close_input();
+	assert_int_equal(opponent_mark(), 'X');
+	expect_skip_to(&opp, "START ", line, sizeof line);
+	if (line[6] == 'X') {
+		expect_skip_to(&opp, "TURN X", NULL, 0);
+		assert_int_equal(conn_send(&opp, "MOVE C1"), 0);
+	}
+	expect_skip_to(&opp, "RESULT ", line, sizeof line);
+	assert_string_equal(line, "RESULT WIN X p1 p2 resigned.");
+	expect_prefix(&opp, "AGAIN? ");
+	/* The client answers no by itself and leaves. */
+	assert_int_equal(player_end(), 0);
+	expect_event(&opp, "INFO p2 left the match.");
+	output_has(PROMPT_MOVE "/resign\np2 resigned.\n" PROMPT_AGAIN "n\n"
+	    THANKS);
+	assert_int_equal(harness_count(pl.outbuf, PROMPT_MOVE), 1);
+	assert_string_equal(pl.errbuf, "");
+}
+
+/*
+ * --games lists a live match (and nothing else); --watch shows a third
+ * client its board and moves, read-only, to the RESULT, and leaves when
+ * the match is over.
+ */
+static void
+test_client_watch(void **state)
+{
+	struct conn	 x, o, *p[2];
+	char		 port[16], id[32], want[256];
+	const char	*games[] = { "127.0.0.1", port, "--games", NULL };
+	const char	*watch[] = { "127.0.0.1", port, "--watch", id, NULL };
+	size_t		 at, n;
+	char		 w;
+
+	(void)state;
+	server_start("16");
+	port_string(port, sizeof port, srv.port);
+	assert_int_equal(conn_open(&x, srv.port), 0);
+	expect_skip_to(&x, "WAIT ", NULL, 0);
+	assert_int_equal(conn_open(&o, srv.port), 0);
+	expect_skip_to(&x, "MATCH ", NULL, 0);
+	expect_skip_to(&o, "MATCH ", NULL, 0);
+
+	player_start(games, INPUT_NULL);
+	assert_int_equal(player_end(), 0);
+	at = player_expect("1 game is being played:\n  ", 0);
+	n = strspn(pl.outbuf + at, "0123456789");
+	assert_true(n > 0 && n < sizeof id);
+	memcpy(id, pl.outbuf + at, n);
+	id[n] = '\0';
+	snprintf(want, sizeof want, "1 game is being played:\n  %s: p1 (X) "
+	    "against p2 (O), 0 moves\n", id);
+	assert_string_equal(pl.outbuf, want);
+	assert_string_equal(pl.errbuf, "");
+
+	player_start(watch, INPUT_PIPE);	/* input stays open, unused */
+	snprintf(want, sizeof want, "You are watching game %s: p1 (X) "
+	    "against p2 (O).\n", id);
+	at = player_expect(want, 0);
+	at = player_expect("  3     |   |  \n", at);
+	harness_play_to_result(&x, &o, p);
+	w = (p[0] == &x) ? 'X' : 'O';
+	snprintf(want, sizeof want, "  1   %c | %c |  \n", w == 'X' ? 'O' :
+	    'X', w);
+	at = player_expect(want, at);
+	player_expect(w == 'X' ? "p1 wins! better luck next time p2!\n" :
+	    "p2 wins! better luck next time p1!\n", at);
+	assert_int_equal(conn_send(&x, "n"), 0);
+	assert_int_equal(conn_send(&o, "n"), 0);
+	assert_int_equal(player_end(), 0);
+	snprintf(want, sizeof want, "Game %s is over.\n", id);
+	output_has(want);
+	output_has(THANKS);
+	output_has("Waiting for p");
+	assert_null(strstr(pl.outbuf, PROMPT_MOVE));
+	assert_null(strstr(pl.outbuf, PROMPT_AGAIN));
+	assert_int_equal(harness_count(pl.outbuf, "      A   B   C\n"), 6);
+	assert_string_equal(pl.errbuf, "");
+	conn_close(&x);
+	conn_close(&o);
+}
+
+/*
+ * The TCP link under a client is cut mid-game (a proxy between it and
+ * tttd closes both sides): the client connects again by itself, takes its
+ * seat back with its token, and the game goes on to the RESULT.
+ */
+static void
+test_client_reconnects(void **state)
+{
+	char		 port[16], result[1024];
+	const char	*args[] = { "127.0.0.1", port, NULL };
+
+	(void)state;
+	server_start("20");
+	port_string(port, sizeof port, proxy_start(srv.port));
+	opponent_join(NULL);
+	player_start(args, INPUT_PIPE);
+	player_write("A1\nA2\nA3\nn\n");
+	player_close_input();
+	assert_int_equal(opponent_mark(), 'X');
+	opp_cut = 1;
+	opponent_play('X', result, sizeof result);
+	assert_int_equal(opp_cut, 0);
+	assert_string_equal(result,
+	    "RESULT WIN O p2 p2 wins! better luck next time p1!");
+	assert_int_equal(player_end(), 0);
+	output_has("If you lose the connection, the client reconnects by "
+	    "itself; or type RESUME ");
+	output_has("The connection to the server was lost; reconnecting...\n");
+	output_has("You have your seat back.\n");
+	assert_int_equal(harness_count(pl.outbuf,
+	    "You are O, playing against p1.\n"), 2);
+	assert_int_equal(harness_count(pl.outbuf, "type RESUME "), 2);
+	assert_int_equal(harness_count(pl.outbuf, PROMPT_MOVE), 3);
+	output_has("p2 wins! better luck next time p1!\n" PROMPT_AGAIN "n\n"
+	    THANKS);
+	assert_string_equal(pl.errbuf, "");
+}
+
+/*
+ * Against a fake server: a lost connection is made again and RESUME sent
+ * with the latest token; what the server sends before OK RESUME (its
+ * greeting, a stranger's pairing) is not shown, the replayed match is,
+ * and play goes on.  A refused RESUME ends the client: status 1 and why.
+ */
+static void
+test_client_resume_fake(void **state)
+{
+	static const char *const first[] = {
+		"HELLO tttd/1 Welcome to Tic Tac Toe, Ready for a game?\r\n"
+		"  Type 'quit' at any time to exit.",
+		"WAIT Waiting for an opponent...",
+		"MATCH O bob You play O against bob.",
+		"TOKEN 2345-6789 Type RESUME 2345-6789 on a new connection "
+		"within 30 seconds of losing this one to get your seat back.",
+		"START X bob (X) moves first.",
+		"BOARD .........",
+		"TURN X Waiting for bob to move...",
+		NULL
+	};
+	static const char *const again[] = {
+		"HELLO tttd/1 Welcome to Tic Tac Toe, Ready for a game?\r\n"
+		"  Type 'quit' at any time to exit.",
+		"WAIT Waiting for an opponent...",
+		"MATCH X zed You play X against zed.",
+		"START X zed (X) moves first.",
+		"TURN X Enter your move (A1, B2, C3) or 'quit' to exit:",
+		"OK RESUME",
+		"MATCH O bob You play O against bob.",
+		"BOARD X........",
+		"TURN O Enter your move (A1, B2, C3) or 'quit' to exit:",
+		"TOKEN 3456-789A Type RESUME 3456-789A on a new connection "
+		"within 30 seconds of losing this one to get your seat back.",
+		NULL
+	};
+	static const char *const refused[] = {
+		"HELLO tttd/1 Hi",
+		"WAIT Waiting for an opponent...",
+		"ERR BAD_TOKEN That code does not match a seat you can "
+		"resume.",
+		NULL
+	};
+	struct conn	 fk;
+	char		 port[16];
+	const char	*args[] = { "127.0.0.1", port, NULL };
+	int		 p;
+	size_t		 at;
+
+	(void)state;
+	fake_lfd = fake_listen(&p);
+	port_string(port, sizeof port, p);
+	player_start(args, INPUT_PIPE);	/* input stays open */
+	fake_next(&fk);
+	fake_says(&fk, first);
+	at = player_expect("If you lose the connection, the client reconnects "
+	    "by itself; or type RESUME 2345-6789 in a new session.\n", 0);
+	at = player_expect("Waiting for bob to move...\n", at);
+	close(fake_fd);
+	fake_fd = -1;
+	at = player_expect("The connection to the server was lost; "
+	    "reconnecting...\n", at);
+	fake_next(&fk);
+	fake_hears(&fk, "RESUME 2345-6789");
+	fake_says(&fk, again);
+	at = player_expect("You have your seat back.\nYou are O, playing "
+	    "against bob.\n", at);
+	at = player_expect("  1   X |   |  \n", at);
+	at = player_expect(PROMPT_MOVE, at);
+	player_write("b2\n");
+	fake_hears(&fk, "MOVE B2");
+	assert_int_equal(conn_send(&fk, "OK MOVE B2"), 0);
+	close(fake_fd);
+	fake_fd = -1;
+	player_expect("The connection to the server was lost; "
+	    "reconnecting...\n", at);
+	fake_next(&fk);
+	fake_hears(&fk, "RESUME 3456-789A");
+	fake_says(&fk, refused);
+	assert_int_equal(player_end(), 1);
+	assert_string_equal(pl.errbuf, "ttt-client: cannot get the seat "
+	    "back: That code does not match a seat you can resume.\n");
+	assert_null(strstr(pl.outbuf, "zed"));
+	assert_int_equal(harness_count(pl.outbuf,
+	    "Type 'quit' at any time to exit.\n"), 1);
+	/* The fresh TOKEN comes last: the prompt is asked again after it. */
+	output_has(PROMPT_MOVE "\nIf you lose the connection, the client "
+	    "reconnects by itself; or type RESUME 3456-789A in a new "
+	    "session.\n" PROMPT_MOVE "b2\n");
+	assert_int_equal(harness_count(pl.outbuf, PROMPT_MOVE), 2);
+}
+
+/*
+ * The server is gone for good: within --grace the client gives up with
+ * status 1 and why; with --no-reconnect it does not try at all.
+ */
+static void
+test_client_reconnect_gives_up(void **state)
+{
+	static const char *const lines[] = {
+		"HELLO tttd/1 Hi",
+		"WAIT Waiting for an opponent...",
+		"MATCH O bob You play O against bob.",
+		"TOKEN 2345-6789 Type RESUME 2345-6789 on a new connection.",
+		"TURN X Waiting for bob to move...",
+		NULL
+	};
+	static const struct {
+		const char	*flag, *value;
+		long		 min_ms, max_ms;
+	} cases[] = {
+		{ "--grace", "2", 500, 2000 },
+		{ "--no-reconnect", NULL, 0, 500 },
+	};
+	struct conn	 fk;
+	char		 port[16], want[256];
+	const char	*args[5];
+	size_t		 i;
+	long		 start, took;
+	int		 p;
+
+	(void)state;
+	for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		args[0] = "127.0.0.1";
+		args[1] = port;
+		args[2] = cases[i].flag;
+		args[3] = cases[i].value;
+		args[4] = NULL;
+		fake_lfd = fake_listen(&p);
+		port_string(port, sizeof port, p);
+		player_start(args, INPUT_PIPE);
+		fake_next(&fk);
+		fake_says(&fk, lines);
+		player_expect("Waiting for bob to move...\n", 0);
+		close(fake_lfd);	/* nobody listens: refused */
+		fake_lfd = -1;
+		close(fake_fd);
+		fake_fd = -1;
+		start = harness_now_ms();
+		assert_int_equal(player_end(), 1);
+		took = harness_now_ms() - start;
+		if (took < cases[i].min_ms || took > cases[i].max_ms)
+			fail_msg("case %zu: gave up after %ld ms", i, took);
+		if (cases[i].value != NULL)
+			snprintf(want, sizeof want, "ttt-client: connection to "
+			    "the server was lost; reconnecting failed: cannot "
+			    "connect to 127.0.0.1:%s: Connection refused\n",
+			    port);
+		else
+			snprintf(want, sizeof want, "ttt-client: connection to "
+			    "the server was lost\n");
+		assert_string_equal(pl.errbuf, want);
+	}
+}
+
+/*
+ * --room against a fake server that pairs the client with a stranger
+ * before ROOM NEW arrives (every connection is queued first): that match
+ * is not shown, no move is asked for, and the room's code is.
+ */
+static void
+test_client_room_hides_first_pairing(void **state)
+{
+	static const char *const before[] = {
+		"HELLO tttd/1 Welcome to Tic Tac Toe, Ready for a game?\r\n"
+		"  Type 'quit' at any time to exit.",
+		"WAIT Waiting for an opponent...",
+		"MATCH X zed You play X against zed.",
+		"TOKEN 2345-6789 Type RESUME 2345-6789 on a new connection.",
+		"START X p1 (X) moves first.",
+		"BOARD .........",
+		"TURN X Enter your move (A1, B2, C3) or 'quit' to exit:",
+		NULL
+	};
+	static const char *const after[] = {
+		"OK ROOM K7QX2M",
+		"WAIT Waiting for a friend to join room K7QX2M...",
+		NULL
+	};
+	static const char *const friend[] = {
+		"MATCH X amy You play X against amy.",
+		"START O amy (O) moves first.",
+		"TURN O Waiting for amy to move...",
+		"BYE Server shutting down.",
+		NULL
+	};
+	struct conn	 fk;
+	char		 port[16];
+	const char	*args[] = { "127.0.0.1", port, "--room", NULL };
+	int		 p;
+
+	(void)state;
+	fake_lfd = fake_listen(&p);
+	port_string(port, sizeof port, p);
+	player_start(args, INPUT_PIPE);
+	fake_next(&fk);
+	fake_says(&fk, before);
+	fake_hears(&fk, "ROOM NEW");
+	fake_says(&fk, after);
+	player_expect("Waiting for a friend to join room K7QX2M...\n", 0);
+	fake_says(&fk, friend);
+	assert_int_equal(player_end(), 0);
+	output_has("Type 'quit' at any time to exit.\n"
+	    "Your room code is K7QX2M -- give it to your friend.\n"
+	    "They join with: ttt-client HOST PORT --join K7QX2M\n"
+	    "Waiting for a friend to join room K7QX2M...\n"
+	    "You are X, playing against amy.\n");
+	assert_null(strstr(pl.outbuf, "zed"));
+	assert_null(strstr(pl.outbuf, "RESUME"));
+	assert_null(strstr(pl.outbuf, PROMPT_MOVE));
 	assert_string_equal(pl.errbuf, "");
 }
 
@@ -1469,11 +2190,25 @@ main(void)
 		cmocka_unit_test_teardown(test_client_ping_failures, teardown),
 		cmocka_unit_test_teardown(test_client_ping_timeout, teardown),
 		cmocka_unit_test_teardown(test_client_arguments, teardown),
+		cmocka_unit_test_teardown(test_client_resume_fake, teardown),
+		cmocka_unit_test_teardown(test_client_reconnect_gives_up,
+		    teardown),
+		cmocka_unit_test_teardown(test_client_room_hides_first_pairing,
+		    teardown),
+		/* These need the server of protocol.md §9. */
+		cmocka_unit_test_teardown(test_client_ai_plays_to_result,
+		    teardown),
+		cmocka_unit_test_teardown(test_client_room_and_join, teardown),
+		cmocka_unit_test_teardown(test_client_say_chat, teardown),
+		cmocka_unit_test_teardown(test_client_resign, teardown),
+		cmocka_unit_test_teardown(test_client_watch, teardown),
+		cmocka_unit_test_teardown(test_client_reconnects, teardown),
 	};
 
 	signal(SIGPIPE, SIG_IGN);
-	pl.pid = -1;
+	pl.pid = pl_other.pid = -1;
 	pl.in = pl.out = pl.err = -1;
+	pl_other.in = pl_other.out = pl_other.err = -1;
 	opp.fd = -1;
 	return (cmocka_run_group_tests(tests, NULL, NULL));
 }
