@@ -2121,13 +2121,14 @@ test_e2e_command_line(void **state)
 		{ "--bind", "127.0.0.1", "--port", NULL },
 	};
 	static const char		*opts[] = {
-		"--port", "--bind", "--seed", "--help", "--version"
+		"--port", "--bind", "--seed", "--help", "--version",
+		"--room-ttl", "--resume-grace", "--ai-offer", "--early-draw"
 	};
 	static const char *const	 maxseed[] = {
 		"--seed", "18446744073709551615", NULL
 	};
 	struct e2e			*e = *state;
-	char				 out[4096], args[256];
+	char				 out[8192], args[256];
 	size_t				 i, j;
 	int				 rc;
 
@@ -2142,7 +2143,7 @@ test_e2e_command_line(void **state)
 
 	rc = harness_run(version, out, sizeof out, HARNESS_TIMEOUT_MS);
 	assert_int_equal(rc, 0);
-	if (strncmp(out, "tttd 1.1.0", 10) != 0 ||
+	if (strncmp(out, "tttd 1.2.0", 10) != 0 ||
 	    (out[10] != '\n' && out[10] != ' '))
 		fail_msg("--version printed \"%s\"", out);
 
