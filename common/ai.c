@@ -177,6 +177,12 @@ ttt_ai_best(const struct ttt_board *b)
 		return (0);
 	ai_sides(b, &me, &them);
 	empty = ~(me | them) & AI_FULL;
+	/*
+	 * Every first move ties: the one position that costs most to search
+	 * (test_ai_best_empty_board_is_all checks it against full minimax).
+	 */
+	if (empty == AI_FULL)
+		return (AI_FULL);
 	/* Nobody can make a line: every move ties. */
 	if (!ai_winnable(me, them))
 		return (empty);
