@@ -226,8 +226,18 @@ ttt_ai_move(const struct ttt_board *b, enum ttt_ai_level level,
 		cells = ai_wins(me, them);
 		if (cells == 0)
 			cells = ~(me | them) & AI_FULL;
-	} else
-		cells = ttt_ai_best(b);		/* any other level */
+	} else {
+		/*
+		 * Any other level: among the best moves, the one a person
+		 * expects, a win now rather than a later one, and a block when
+		 * every move loses anyway.
+		 */
+		cells = ttt_ai_best(b);
+		if (ai_wins(me, them) != 0)
+			cells = ai_wins(me, them);
+		else if ((cells & ai_wins(them, me)) != 0)
+			cells &= ai_wins(them, me);
+	}
 	return (ai_pick(cells, rnd));
 }
 
