@@ -1384,6 +1384,98 @@ test_format_event_new_errors(void **state)
 	}
 }
 
+/*
+ * The §9 lines as the server formats them read back to what was formatted:
+ * the OK of each new command (from its parsed line), GAME, TOKEN, CHAT,
+ * OK GAMES, the room's WAIT and the resign RESULT.
+ */
+static void
+test_format_event_round_trip_rooms_chat(void **state)
+{
+	static const struct {
+		const char		*cmd;	/* a client line */
+		enum proto_verb		 verb;
+		const char		*code;	/* OK ROOM */
+		unsigned long long	 number;	/* OK WATCH */
+		enum proto_level	 level;	/* OK PLAY AI */
+	} oks[] = {
+		{ "ROOM JOIN k7qx2m", PROTO_ROOM, "K7QX2M", 0, 0 },
+		{ "watch 18446744073709551615", PROTO_WATCH, "",
+		    18446744073709551615ULL, 0 },
+		{ "PLAY AI", PROTO_PLAY, "", 0, PROTO_LEVEL_PERFECT },
+		{ "play ai EASY", PROTO_PLAY, "", 0, PROTO_LEVEL_EASY },
+		{ "UNWATCH", PROTO_UNWATCH, "", 0, 0 },
+		{ "RESUME k7qx2m9p", PROTO_RESUME, "", 0, 0 },
+		{ "SAY hello there", PROTO_SAY, "", 0, 0 },
+		{ "RESIGN now", PROTO_RESIGN, "", 0, 0 },
+	};
+	struct proto_cmd	cmd;
+	struct proto_event	ev;
+	char			buf[PROTO_OUT_MAX];
+	size_t			i;
+
+	(void)state;
+	for (i = 0; i < NCASES(oks); i++) {
+		assert_int_equal(proto_parse(oks[i].cmd, strlen(oks[i].cmd),
+		    &cmd), PROTO_OK);
+		proto_fmt_ok(buf, sizeof buf, &cmd);
+		check_lines(buf, 0, oks[i].cmd);
+		assert_int_equal(proto_event_parse(buf, line_end(buf,
+		    strlen(buf)), &ev), 0);
+		assert_int_equal(ev.kind, PROTO_EV_OK);
+		if (ev.verb != oks[i].verb)
+			fail_msg("\"%s\": verb %d, want %d", buf, ev.verb,
+			    oks[i].verb);
+		assert_string_equal(ev.code, oks[i].code);
+		assert_true(ev.number == oks[i].number);
+		assert_int_equal(ev.level, oks[i].level);
+	}
+
+	proto_fmt_game(buf, sizeof buf, 12345678901234ULL, "alice",
+	    "Bob_-9", 7);
+	assert_int_equal(proto_event_parse(buf, line_end(buf, strlen(buf)),
+	    &ev), 0);
+	assert_int_equal(ev.kind, PROTO_EV_GAME);
+	assert_true(ev.number == 12345678901234ULL);
+	assert_string_equal(ev.name, "alice");
+	assert_string_equal(ev.name2, "Bob_-9");
+	assert_int_equal(ev.moves, 7);
+
+	proto_fmt_token(buf, sizeof buf, "K7QX2M9P", 30000);
+	assert_int_equal(proto_event_parse(buf, line_end(buf, strlen(buf)),
+	    &ev), 0);
+	assert_int_equal(ev.kind, PROTO_EV_TOKEN);
+	assert_string_equal(ev.code, "K7QX-2M9P");
+	assert_true(ev.textlen > 0);
+
+	proto_fmt_chat(buf, sizeof buf, "alice", "good luck!", 10);
+	assert_int_equal(proto_event_parse(buf, line_end(buf, strlen(buf)),
+	    &ev), 0);
+	assert_int_equal(ev.kind, PROTO_EV_CHAT);
+	assert_string_equal(ev.name, "alice");
+	assert_int_equal(ev.textlen, 10);
+	assert_memory_equal(ev.text, "good luck!", 10);
+
+	proto_fmt_ok_games(buf, sizeof buf, 100);
+	assert_int_equal(proto_event_parse(buf, line_end(buf, strlen(buf)),
+	    &ev), 0);
+	assert_int_equal(ev.verb, PROTO_GAMES);
+	assert_true(ev.number == 100);
+
+	proto_fmt_wait_room(buf, sizeof buf, "K7QX2M");
+	assert_int_equal(proto_event_parse(buf, line_end(buf, strlen(buf)),
+	    &ev), 0);
+	assert_int_equal(ev.kind, PROTO_EV_WAIT);
+
+	proto_fmt_resign(buf, sizeof buf, TTT_O, "bob", "alice");
+	assert_int_equal(proto_event_parse(buf, line_end(buf, strlen(buf)),
+	    &ev), 0);
+	assert_int_equal(ev.kind, PROTO_EV_RESULT);
+	assert_int_equal(ev.result, PROTO_RESULT_WIN);
+	assert_int_equal(ev.mark, TTT_O);
+	assert_string_equal(ev.name, "bob");
+}
+
 /* Run the format and event tests. */
 int
 main(void)
@@ -1407,6 +1499,7 @@ main(void)
 		cmocka_unit_test(test_format_event_rooms_watch_chat),
 		cmocka_unit_test(test_format_event_rooms_watch_chat_malformed),
 		cmocka_unit_test(test_format_event_new_errors),
+		cmocka_unit_test(test_format_event_round_trip_rooms_chat),
 	};
 
 	return (cmocka_run_group_tests(tests, NULL, NULL));
