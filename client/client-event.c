@@ -213,6 +213,8 @@ client_event(struct client *c, const struct proto_event *ev)
 		break;
 	case PROTO_EV_OK:
 		c->again_yes = (ev->verb == PROTO_AGAIN && ev->yes == 1);
+		if (ev->verb == PROTO_PLAY)
+			c->watching = 0;	/* "play ai" typed: a player now */
 		break;
 	case PROTO_EV_ERR:
 		/* A rejected move or answer is asked for again. */

@@ -8,7 +8,8 @@
  * input with no line left is a quit, at any time.  A move is read in any
  * input style (keys.c) and always sent as MOVE <CELL>; the client's own
  * commands (/say, /resign, /help: slash.c) work at every prompt but the
- * name's.
+ * name's, and so does "play ai", which the server suggests to a player
+ * waiting alone.
  */
 #include <stdio.h>
 #include <string.h>
@@ -188,6 +189,13 @@ client_answer(struct client *c, char *line, size_t len)
 	if (c->prompt != CLIENT_PROMPT_NAME &&
 	    slash_parse(line, len, &sl) != SLASH_NONE) {
 		client_slash(c, &sl);
+		return;
+	}
+	if (c->prompt != CLIENT_PROMPT_NAME && e == PROTO_OK &&
+	    cmd.verb == PROTO_PLAY) {
+		/* The server offers it to a player alone in the queue. */
+		client_send(c, "PLAY AI %s",
+		    cmd.level == PROTO_LEVEL_EASY ? "easy" : "perfect");
 		return;
 	}
 	switch (c->prompt) {

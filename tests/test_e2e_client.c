@@ -4,12 +4,13 @@
  * input, quitting (in the queue too), a lost server, a server of another
  * protocol version, and the terminal mode through a pty; the input styles,
  * colour on a terminal and none otherwise or with NO_COLOR, and --ping.
- * Then protocol.md §9: the computer (--ai), a private room (--room and
- * --join, two clients), chat (/say), resigning (/resign), --games and
- * --watch, and reconnection after the link is cut under the client (a
- * proxy in a child process); and, against fake servers, RESUME with the
- * latest token, a refused RESUME, giving up on a server that is gone, and
- * a stranger's pairing hidden until ROOM NEW is answered.
+ * Then protocol.md §9: the computer (--ai, and "play ai" typed in the
+ * queue), a private room (--room and --join, two clients), chat (/say),
+ * resigning (/resign), --games and --watch, and reconnection after the
+ * link is cut under the client (a proxy in a child process); and, against
+ * fake servers, RESUME with the latest token, a refused RESUME, giving up
+ * on a server that is gone, and a stranger's pairing hidden until ROOM NEW
+ * is answered.
  */
 #define _XOPEN_SOURCE 700	/* posix_openpt */
 
@@ -1945,6 +1946,34 @@ test_client_reconnects(void **state)
 }
 
 /*
+ * On a terminal, "play ai" typed while waiting in the queue (the server
+ * suggests it to a player alone there) starts a match against the computer.
+ */
+static void
+test_client_terminal_play_ai(void **state)
+{
+	char		 port[16];
+	const char	*args[] = { "127.0.0.1", port, NULL };
+	size_t		 at;
+
+	(void)state;
+	server_start("21");
+	port_string(port, sizeof port, srv.port);
+	player_start(args, INPUT_PTY);
+	at = player_expect("Enter your name: ", 0);
+	player_write("\n");
+	at = player_expect("Waiting for an opponent...\n", at);
+	player_write("Play AI easy\n");
+	at = player_expect("You play the computer (easy).\n"
+	    "You are X, playing against ai.\n", at);
+	player_write("quit\n");
+	player_expect(THANKS, at);
+	assert_int_equal(player_end(), 0);
+	assert_null(strstr(pl.outbuf, "Please wait for your turn."));
+	assert_string_equal(pl.errbuf, "");
+}
+
+/*
  * Against a fake server: a lost connection is made again and RESUME sent
  * with the latest token; what the server sends before OK RESUME (its
  * greeting, a stranger's pairing) is not shown, the replayed match is,
@@ -2209,6 +2238,8 @@ main(void)
 		cmocka_unit_test_teardown(test_client_resign, teardown),
 		cmocka_unit_test_teardown(test_client_watch, teardown),
 		cmocka_unit_test_teardown(test_client_reconnects, teardown),
+		cmocka_unit_test_teardown(test_client_terminal_play_ai,
+		    teardown),
 	};
 
 	signal(SIGPIPE, SIG_IGN);
