@@ -295,8 +295,11 @@ args_parse(int argc, char **argv, struct client_opts *opts, char *why,
 			return (ARGS_USAGE);
 		} else if (nargs < 2)
 			args[nargs++] = argv[i];
-		else
+		else {
+			snprintf(why, whysize, "unexpected argument %s",
+			    argv[i]);
 			return (ARGS_USAGE);
+		}
 	}
 	if (nargs != 2)
 		return (ARGS_USAGE);

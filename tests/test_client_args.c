@@ -90,7 +90,8 @@ test_client_args_modes(void **state)
 		    CLIENT_MODE_ROOM, "", "ROOM NEW", "" },
 		/* After "--" an option is an argument: a third one. */
 		{ { "h", "--", "4000", "--room", NULL }, ARGS_USAGE,
-		    CLIENT_MODE_QUEUE, NULL, NULL, "" },
+		    CLIENT_MODE_QUEUE, NULL, NULL,
+		    "unexpected argument --room" },
 	};
 	struct client_opts	opts;
 	char			why[256], line[PROTO_LINE_MAX];
@@ -181,7 +182,7 @@ test_client_args_errors(void **state)
 		    NULL, "bad level hard: use easy or perfect" },
 		/* --ai takes only a level as its value; "hard" is an argument. */
 		{ { "h", "4000", "--ai", "hard", NULL }, ARGS_USAGE, 0, NULL,
-		    NULL, "" },
+		    NULL, "unexpected argument hard" },
 		{ { "h", "4000", "--room", "--join", "K7QX2M", NULL },
 		    ARGS_ERROR, 0, NULL, NULL,
 		    "--room and --join cannot be used together" },
