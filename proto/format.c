@@ -44,6 +44,20 @@ static const struct proto_error_entry proto_errors[PROTO_NERRORS] = {
 	    "Your line was not finished in time. Goodbye." },
 	[PROTO_ENOT_HTTP] = { "NOT_HTTP",
 	    "This is a Tic Tac Toe server, not a web server. Goodbye." },
+	[PROTO_EIN_GAME] = { "IN_GAME",
+	    "You are in a game; finish it, RESIGN or QUIT first." },
+	[PROTO_EBAD_ROOM] = { "BAD_ROOM", "Use ROOM NEW, or ROOM JOIN <code>." },
+	[PROTO_ENO_ROOM] = { "NO_ROOM", "No room with that code is open." },
+	[PROTO_ENO_SUCH_GAME] = { "NO_SUCH_GAME",
+	    "No match with that number is being played." },
+	[PROTO_ENOT_WATCHING] = { "NOT_WATCHING",
+	    "You are not watching a game." },
+	[PROTO_EBAD_TOKEN] = { "BAD_TOKEN",
+	    "That code does not match a seat you can resume." },
+	[PROTO_EBAD_LEVEL] = { "BAD_LEVEL",
+	    "Use PLAY AI, PLAY AI easy or PLAY AI perfect." },
+	[PROTO_EBAD_TEXT] = { "BAD_TEXT",
+	    "A chat line is 1 to 200 printable ASCII characters." },
 };
 
 /* The HELP block after "OK HELP": space-led lines for people. */
@@ -55,6 +69,12 @@ static const char proto_help[] =
     "    NAME <name>   set your name: 1-16 letters, digits, _ or -\r\n"
     "    PING          check that the server is there\r\n"
     "    STATS         the server's statistics\r\n"
+    "    ROOM NEW      make a private room; ROOM JOIN <code> to join one\r\n"
+    "    PLAY AI       play the computer (PLAY AI easy for a gentler one)\r\n"
+    "    GAMES         list the matches; WATCH <id> to watch one, UNWATCH\r\n"
+    "    SAY <text>    chat with your opponent\r\n"
+    "    RESIGN        give up this game, stay for the next\r\n"
+    "    RESUME <code> take your seat back after a lost connection\r\n"
     "    HELP          this list\r\n"
     "    QUIT          leave (the game is forfeited)\r\n";
 
@@ -68,6 +88,10 @@ static const char *proto_verb_words[] = {
 	[PROTO_HELP] = "HELP",
 	[PROTO_PING] = "PONG",
 	[PROTO_STATS] = "STATS",
+	[PROTO_UNWATCH] = "UNWATCH",
+	[PROTO_RESUME] = "RESUME",
+	[PROTO_SAY] = "SAY",
+	[PROTO_RESIGN] = "RESIGN",
 };
 
 static const char *proto_leave_texts[] = {
@@ -141,8 +165,19 @@ proto_fmt_ok(char *buf, size_t size, const struct proto_cmd *cmd)
 	case PROTO_BOARD:
 	case PROTO_PING:
 	case PROTO_STATS:
+	case PROTO_UNWATCH:
+	case PROTO_RESUME:
+	case PROTO_SAY:
+	case PROTO_RESIGN:
 		return (proto_fmt(buf, size, "OK %s\r\n",
 		    proto_verb_words[cmd->verb]));
+	case PROTO_ROOM:
+		return (proto_fmt(buf, size, "OK ROOM %s\r\n", cmd->code));
+	case PROTO_WATCH:
+		return (proto_fmt(buf, size, "OK WATCH %llu\r\n", cmd->game));
+	case PROTO_PLAY:
+		return (proto_fmt(buf, size, "OK PLAY AI %s\r\n",
+		    cmd->level == PROTO_LEVEL_EASY ? "easy" : "perfect"));
 	default:
 		return (proto_fmt(buf, size, "%s", ""));
 	}
@@ -293,4 +328,94 @@ int
 proto_fmt_end(char *buf, size_t size)
 {
 	return (proto_fmt(buf, size, "END\r\n"));
+}
+
+/* WAIT for a friend to join a private room. */
+int
+proto_fmt_wait_room(char *buf, size_t size, const char *code)
+{
+	return (proto_fmt(buf, size,
+	    "WAIT Waiting for a friend to join room %s...\r\n", code));
+}
+
+/* OK GAMES <n>: n GAME lines follow. */
+int
+proto_fmt_ok_games(char *buf, size_t size, unsigned n)
+{
+	return (proto_fmt(buf, size, "OK GAMES %u\r\n", n));
+}
+
+/* GAME <id> <x-name> <o-name> <moves in the current game>. */
+int
+proto_fmt_game(char *buf, size_t size, unsigned long long id, const char *x,
+    const char *o, int moves)
+{
+	return (proto_fmt(buf, size, "GAME %llu %s %s %d\r\n", id, x, o,
+	    moves));
+}
+
+/* A duration for people: "30 seconds", "1 second", "1.5 seconds". */
+static int
+proto_fmt_seconds(char *buf, size_t size, long long ms)
+{
+	int	frac = (int)(ms % 1000), digits = 3;
+
+	if (frac == 0)
+		return (proto_fmt(buf, size, "%lld second%s", ms / 1000,
+		    ms == 1000 ? "" : "s"));
+	for (; frac % 10 == 0; frac /= 10)
+		digits--;
+	return (proto_fmt(buf, size, "%lld.%0*d seconds", ms / 1000, digits,
+	    frac));
+}
+
+/* TOKEN <XXXX-XXXX> <text>; token: PROTO_TOKEN_LEN characters. */
+int
+proto_fmt_token(char *buf, size_t size, const char *token, long long grace_ms)
+{
+	char	t[PROTO_TOKEN_LEN + 2], secs[48];
+	int	half = PROTO_TOKEN_LEN / 2;
+
+	proto_fmt(t, sizeof t, "%.*s-%.*s", half, token, half, token + half);
+	proto_fmt_seconds(secs, sizeof secs, grace_ms);
+	return (proto_fmt(buf, size, "TOKEN %s Type RESUME %s on a new "
+	    "connection within %s of losing this one to get your seat back."
+	    "\r\n", t, t, secs));
+}
+
+/* INFO: a player's connection dropped; its seat is kept a while. */
+int
+proto_fmt_info_away(char *buf, size_t size, const char *name,
+    long long grace_ms)
+{
+	char	secs[48];
+
+	proto_fmt_seconds(secs, sizeof secs, grace_ms);
+	return (proto_fmt(buf, size, "INFO %s lost the connection. Waiting up "
+	    "to %s for them to come back.\r\n", name, secs));
+}
+
+/* CHAT <name> <text>; text: len printable bytes. */
+int
+proto_fmt_chat(char *buf, size_t size, const char *name, const char *text,
+    size_t len)
+{
+	return (proto_fmt(buf, size, "CHAT %s %.*s\r\n", name, (int)len,
+	    text));
+}
+
+/* RESULT WIN for the opponent of a player who resigned. */
+int
+proto_fmt_resign(char *buf, size_t size, enum ttt_mark w, const char *winner,
+    const char *resigner)
+{
+	return (proto_fmt(buf, size, "RESULT WIN %c %s %s resigned.\r\n",
+	    ttt_mark_char(w), winner, resigner));
+}
+
+/* RESULT TIE, whatever the board (a game ended early as a tie). */
+int
+proto_fmt_tie(char *buf, size_t size)
+{
+	return (proto_fmt(buf, size, "RESULT TIE It's a tie!\r\n"));
 }

@@ -31,6 +31,14 @@ static const struct proto_verb_entry proto_verbs[] = {
 	{ "HELP",	PROTO_HELP },
 	{ "PING",	PROTO_PING },
 	{ "STATS",	PROTO_STATS },
+	{ "ROOM",	PROTO_ROOM },
+	{ "GAMES",	PROTO_GAMES },
+	{ "WATCH",	PROTO_WATCH },
+	{ "UNWATCH",	PROTO_UNWATCH },
+	{ "RESUME",	PROTO_RESUME },
+	{ "PLAY",	PROTO_PLAY },
+	{ "SAY",	PROTO_SAY },
+	{ "RESIGN",	PROTO_RESIGN },
 };
 
 static int	proto_is_blank(char);
@@ -39,6 +47,10 @@ static int	proto_answer(const struct proto_word *);
 static size_t	proto_split(const char *, size_t, struct proto_word *, size_t);
 static enum proto_error proto_parse_move(const struct proto_word *, size_t,
 		    struct proto_cmd *);
+static int	proto_code(const struct proto_word *, size_t, char *);
+static unsigned long long proto_number(const struct proto_word *);
+static enum proto_error proto_parse_say(const char *, size_t,
+		    const struct proto_word *, struct proto_cmd *);
 
 /* Space and TAB separate words. */
 static int
@@ -189,6 +201,76 @@ proto_parse_move(const struct proto_word *arg, size_t nargs,
 }
 
 /*
+ * A room code (want PROTO_CODE_LEN) or a resume token (PROTO_TOKEN_LEN,
+ * which may have a dash in its middle): characters of the code alphabet,
+ * any case.  Writes it upper case, without the dash; 1 if well-formed.
+ */
+static int
+proto_code(const struct proto_word *w, size_t want, char *out)
+{
+	size_t	i, n = 0;
+
+	for (i = 0; i < w->len; i++) {
+		char	c = w->p[i];
+
+		if (c == '-' && want == PROTO_TOKEN_LEN && i == want / 2 &&
+		    n == i)
+			continue;
+		if (c >= 'a' && c <= 'z')
+			c = (char)(c - 'a' + 'A');
+		if (n == want || strchr(PROTO_CODE_ALPHABET, c) == NULL ||
+		    c == '\0')
+			return (0);
+		out[n++] = c;
+	}
+	out[n] = '\0';
+	return (n == want);
+}
+
+/* A game id: 1 to 20 digits that fit; 0 (no game has it) otherwise. */
+static unsigned long long
+proto_number(const struct proto_word *w)
+{
+	unsigned long long	v = 0;
+	size_t			i;
+
+	if (w->len > 20)
+		return (0);
+	for (i = 0; i < w->len; i++) {
+		unsigned	d = (unsigned)(w->p[i] - '0');
+
+		if (d > 9 || v > (~0ULL - d) / 10)
+			return (0);
+		v = v * 10 + d;
+	}
+	return (v);
+}
+
+/*
+ * SAY <text>: the rest of the line after the verb and its blanks, without
+ * trailing blanks; 1 to PROTO_CHAT_MAX bytes, no TAB (server lines carry
+ * none).
+ */
+static enum proto_error
+proto_parse_say(const char *line, size_t len, const struct proto_word *verb,
+    struct proto_cmd *cmd)
+{
+	const char	*p = verb->p + verb->len, *end = line + len;
+
+	while (p < end && proto_is_blank(*p))
+		p++;
+	while (end > p && proto_is_blank(end[-1]))
+		end--;
+	if (end == p || (size_t)(end - p) > PROTO_CHAT_MAX ||
+	    memchr(p, '\t', (size_t)(end - p)) != NULL)
+		return (PROTO_EBAD_TEXT);
+	cmd->text = p;
+	cmd->textlen = (size_t)(end - p);
+	cmd->verb = PROTO_SAY;
+	return (PROTO_OK);
+}
+
+/*
  * Parse one client line (without its LF; a CR before the LF is allowed)
  * into a command.  Returns PROTO_OK and fills cmd, or the error to report;
  * a blank line is PROTO_OK with verb PROTO_NONE, which wants no reply.
@@ -250,6 +332,38 @@ proto_parse(const char *line, size_t len, struct proto_cmd *cmd)
 		memcpy(cmd->name, w[1].p, w[1].len);
 		cmd->name[w[1].len] = '\0';
 		break;
+	case PROTO_ROOM:
+		if (n == 2 && proto_word_is(&w[1], "NEW"))
+			cmd->join = 0;
+		else if (n == 3 && proto_word_is(&w[1], "JOIN") &&
+		    proto_code(&w[2], PROTO_CODE_LEN, cmd->code))
+			cmd->join = 1;
+		else
+			return (PROTO_EBAD_ROOM);
+		break;
+	case PROTO_WATCH:
+		/* A wrong id is no game's: NO_SUCH_GAME, from the game. */
+		if (n == 2)
+			cmd->game = proto_number(&w[1]);
+		break;
+	case PROTO_RESUME:
+		/*
+		 * A malformed token is refused by the game, after the
+		 * RESUME rate limit: every guess counts.
+		 */
+		if (n != 2 || !proto_code(&w[1], PROTO_TOKEN_LEN, cmd->code))
+			cmd->code[0] = '\0';
+		break;
+	case PROTO_PLAY:
+		if (n < 2 || n > 3 || !proto_word_is(&w[1], "AI"))
+			return (PROTO_EBAD_LEVEL);
+		if (n == 3 && proto_word_is(&w[2], "EASY"))
+			cmd->level = PROTO_LEVEL_EASY;
+		else if (n == 3 && !proto_word_is(&w[2], "PERFECT"))
+			return (PROTO_EBAD_LEVEL);
+		break;
+	case PROTO_SAY:
+		return (proto_parse_say(line, len, &w[0], cmd));
 	default:
 		break;		/* no argument; extra words are ignored */
 	}

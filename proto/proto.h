@@ -188,6 +188,16 @@ int	proto_fmt_info(char *, size_t, const char *);
 int	proto_fmt_bye(char *, size_t, const char *);
 int	proto_fmt_stat(char *, size_t, const char *, unsigned long long);
 int	proto_fmt_end(char *, size_t);
+int	proto_fmt_wait_room(char *, size_t, const char *);
+int	proto_fmt_ok_games(char *, size_t, unsigned);
+int	proto_fmt_game(char *, size_t, unsigned long long, const char *,
+	    const char *, int);
+int	proto_fmt_token(char *, size_t, const char *, long long);
+int	proto_fmt_info_away(char *, size_t, const char *, long long);
+int	proto_fmt_chat(char *, size_t, const char *, const char *, size_t);
+int	proto_fmt_resign(char *, size_t, enum ttt_mark, const char *,
+	    const char *);
+int	proto_fmt_tie(char *, size_t);
 
 /* event.c */
 int	proto_event_parse(const char *, size_t, struct proto_event *);

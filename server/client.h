@@ -14,6 +14,7 @@
 
 #include "proto.h"
 #include "addrtab.h"
+#include "keytab.h"
 #include "ratelimit.h"
 
 #define CLIENT_QUEUED	0x1	/* waiting in the lobby for an opponent */
@@ -23,13 +24,16 @@
 #define CLIENT_NOSEAT	0x10	/* refused or closing: holds no player slot */
 #define CLIENT_REFUSED	0x20	/* refused: ERR, then closed */
 #define CLIENT_DIRTY	0x40	/* output queued since the last flush */
+#define CLIENT_ROOM	0x80	/* waiting in its private room */
+#define CLIENT_OFFERED	0x100	/* offered PLAY AI during this queue stay */
 
 /* Which of a player's clocks is running; at most one at a time. */
 enum client_clock {
 	CLIENT_CLOCK_NONE = 0,
 	CLIENT_CLOCK_IDLE,	/* waiting in the queue, saying nothing */
 	CLIENT_CLOCK_TURN,	/* its move */
-	CLIENT_CLOCK_AGAIN	/* its answer to AGAIN? */
+	CLIENT_CLOCK_AGAIN,	/* its answer to AGAIN? */
+	CLIENT_CLOCK_ROOM	/* its private room is open */
 };
 
 struct lobby;
@@ -50,6 +54,11 @@ struct client {
 	int			 seat;		/* 0 = p1 = X, 1 = p2 = O */
 
 	TAILQ_ENTRY(client)	 queue_entry;	/* lobby queue */
+	int64_t			 queued_at;	/* ms: joined the queue */
+	struct keytab_entry	 room;		/* CLIENT_ROOM: its code */
+	struct match		*watching;	/* NULL unless watching */
+	TAILQ_ENTRY(client)	 watch_entry;	/* the match's watchers */
+	struct ratelimit	 chat;		/* SAY lines */
 
 	/* Time limits and flood control (clock.c, conn.c, session.c). */
 	enum client_clock	 clock;

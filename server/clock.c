@@ -12,31 +12,53 @@
 void
 clock_start(struct client *c, enum client_clock kind)
 {
+	clock_resume(c, kind, 0);
+}
+
+/*
+ * Start a clock with ms left (0: all of its time), as after a paused turn.
+ * The mover is warned when two thirds of its time are gone; a player
+ * alone in the queue is offered the computer after --ai-offer.
+ */
+void
+clock_resume(struct client *c, enum client_clock kind, int64_t ms)
+{
 	const struct lobby_limits	*l = &c->lobby->limits;
-	int64_t				 ms = 0, now;
+	int64_t				 full = 0, now;
 
 	switch (kind) {
 	case CLIENT_CLOCK_IDLE:
-		ms = l->idle_ms;
+		full = l->idle_ms;
 		break;
 	case CLIENT_CLOCK_TURN:
-		ms = l->turn_ms;
+		full = l->turn_ms;
 		break;
 	case CLIENT_CLOCK_AGAIN:
-		ms = l->again_ms;
+		full = l->again_ms;
+		break;
+	case CLIENT_CLOCK_ROOM:
+		full = l->room_ms;
 		break;
 	case CLIENT_CLOCK_NONE:
 		break;
 	}
-	if (ms <= 0) {
+	if (full <= 0) {
 		clock_stop(c);
 		return;
 	}
+	if (ms <= 0 || ms > full)
+		ms = full;
 	now = c->lobby->ops->now();
 	c->clock = kind;
 	c->clock_end = now + ms;
-	/* The mover is warned when two thirds of its time are gone. */
-	c->clock_warn = kind == CLIENT_CLOCK_TURN ? now + ms * 2 / 3 : 0;
+	c->clock_warn = 0;
+	if (kind == CLIENT_CLOCK_TURN && ms > full / 3)
+		c->clock_warn = c->clock_end - full / 3;
+	else if (kind == CLIENT_CLOCK_IDLE && l->ai_offer_ms > 0 &&
+	    !(c->flags & CLIENT_OFFERED))
+		c->clock_warn = c->queued_at + l->ai_offer_ms;
+	if (c->clock_warn >= c->clock_end)
+		c->clock_warn = 0;
 	c->lobby->ops->timer(c);
 }
 
@@ -71,7 +93,7 @@ clock_expire(struct client *c, int64_t now)
 	if (now < c->clock_end) {
 		if (c->clock_warn != 0 && now >= c->clock_warn) {
 			c->clock_warn = 0;
-			session_clock_warn(c, c->clock_end - now);
+			session_clock_warn(c, kind, c->clock_end - now);
 			c->lobby->ops->timer(c);
 		}
 		return;

@@ -6,10 +6,12 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "clock.h"
 #include "cmd.h"
 #include "lobby.h"
 #include "log.h"
 #include "match.h"
+#include "room.h"
 #include "session.h"
 
 typedef enum proto_error (*cmd_fn)(struct client *, const struct proto_cmd *);
@@ -21,7 +23,18 @@ static enum proto_error	cmd_again(struct client *, const struct proto_cmd *);
 static enum proto_error	cmd_quit(struct client *, const struct proto_cmd *);
 static enum proto_error	cmd_reply(struct client *, const struct proto_cmd *);
 static enum proto_error	cmd_stats(struct client *, const struct proto_cmd *);
+static enum proto_error	cmd_room(struct client *, const struct proto_cmd *);
+static enum proto_error	cmd_games(struct client *, const struct proto_cmd *);
+static enum proto_error	cmd_watch(struct client *, const struct proto_cmd *);
+static enum proto_error	cmd_unwatch(struct client *,
+			    const struct proto_cmd *);
+static enum proto_error	cmd_resume(struct client *, const struct proto_cmd *);
+static enum proto_error	cmd_play(struct client *, const struct proto_cmd *);
+static enum proto_error	cmd_say(struct client *, const struct proto_cmd *);
+static enum proto_error	cmd_resign(struct client *, const struct proto_cmd *);
 static void		cmd_ok(struct client *, const struct proto_cmd *);
+static enum proto_error	cmd_may_switch(const struct client *);
+static void		cmd_switch(struct client *);
 
 /* The verb table: the handler of each command. */
 static const cmd_fn cmd_table[] = {
@@ -33,6 +46,14 @@ static const cmd_fn cmd_table[] = {
 	[PROTO_HELP] = cmd_reply,
 	[PROTO_PING] = cmd_reply,
 	[PROTO_STATS] = cmd_stats,
+	[PROTO_ROOM] = cmd_room,
+	[PROTO_GAMES] = cmd_games,
+	[PROTO_WATCH] = cmd_watch,
+	[PROTO_UNWATCH] = cmd_unwatch,
+	[PROTO_RESUME] = cmd_resume,
+	[PROTO_PLAY] = cmd_play,
+	[PROTO_SAY] = cmd_say,
+	[PROTO_RESIGN] = cmd_resign,
 };
 
 /* Run a parsed command; PROTO_OK, or the error to report. */
@@ -88,6 +109,14 @@ cmd_stats(struct client *c, const struct proto_cmd *cmd)
 		{ "errors", st->errors },
 		{ "bytes_in", st->bytes_in },
 		{ "bytes_out", st->bytes_out },
+		{ "rooms_open", l->rooms.n },
+		{ "watchers", l->nwatchers },
+		{ "players_away", l->naway },
+		{ "matches_ai", l->nai },
+		{ "aborts", st->aborts },
+		{ "resigns", st->resigns },
+		{ "resumes", st->resumes },
+		{ "chats", st->chats },
 	};
 	size_t				 i;
 
@@ -99,7 +128,7 @@ cmd_stats(struct client *c, const struct proto_cmd *cmd)
 	return (PROTO_OK);
 }
 
-/* NAME: allowed any time; the opponent hears of it. */
+/* NAME: allowed any time; the opponent and the watchers hear of it. */
 static enum proto_error
 cmd_name(struct client *c, const struct proto_cmd *cmd)
 {
@@ -109,7 +138,7 @@ cmd_name(struct client *c, const struct proto_cmd *cmd)
 		snprintf(old, sizeof old, "%s", match_name(c->match, c->seat));
 	memcpy(c->name, cmd->name, sizeof c->name);
 	cmd_ok(c, cmd);
-	if (c->match != NULL && strcmp(old, c->name) != 0)
+	if (c->match != NULL)
 		match_renamed(c, old);
 	return (PROTO_OK);
 }
@@ -127,11 +156,11 @@ cmd_move(struct client *c, const struct proto_cmd *cmd)
 	return (PROTO_OK);
 }
 
-/* BOARD: while in a match, also after its result. */
+/* BOARD: while in a match, also after its result, or watching one. */
 static enum proto_error
 cmd_board(struct client *c, const struct proto_cmd *cmd)
 {
-	if (c->match == NULL)
+	if (c->match == NULL && c->watching == NULL)
 		return (PROTO_ENO_GAME);
 	cmd_ok(c, cmd);
 	match_send_board(c);
@@ -165,5 +194,209 @@ cmd_quit(struct client *c, const struct proto_cmd *cmd)
 	log_info("client %llu: quit from %s", (unsigned long long)c->id,
 	    c->addr);
 	session_close(c);
+	return (PROTO_OK);
+}
+
+/*
+ * May the player leave what it is doing for a room, a match to watch, a
+ * seat to resume or the computer?  Not in a game it has begun to play.
+ */
+static enum proto_error
+cmd_may_switch(const struct client *c)
+{
+	const struct match	*m = c->match;
+
+	if (m == NULL || m->state != MATCH_PLAYING || match_may_abort(c))
+		return (PROTO_OK);
+	return (PROTO_EIN_GAME);
+}
+
+/*
+ * Leave it (cmd_may_switch said yes): the queue, a room, watching; a match
+ * before one's first move is aborted, one after RESULT left as by a no.
+ */
+static void
+cmd_switch(struct client *c)
+{
+	lobby_leave(c->lobby, c);
+	room_close(c);
+	watch_stop(c);
+	if (c->match != NULL) {
+		if (match_may_abort(c))
+			match_abort(c);
+		else
+			match_leave(c, PROTO_LEAVE_QUIT);
+	}
+	clock_stop(c);
+}
+
+/* ROOM NEW: a private room; ROOM JOIN <code>: play its maker. */
+static enum proto_error
+cmd_room(struct client *c, const struct proto_cmd *cmd)
+{
+	struct client	*maker = NULL;
+	enum proto_error err;
+
+	if (cmd->join && ((maker = room_find(c->lobby, cmd->code)) == NULL ||
+	    maker == c))
+		return (PROTO_ENO_ROOM);
+	if ((err = cmd_may_switch(c)) != PROTO_OK)
+		return (err);
+	cmd_switch(c);
+	if (!cmd->join) {
+		room_open(c);		/* OK ROOM <code>, WAIT */
+		return (PROTO_OK);
+	}
+	log_info("client %llu: joined room %s", (unsigned long long)c->id,
+	    cmd->code);
+	room_close(maker);
+	cmd_ok(c, cmd);
+	match_new(c->lobby, maker, c);
+	return (PROTO_OK);
+}
+
+/* GAMES: OK GAMES <n>, a GAME line per live match (oldest first). */
+static enum proto_error
+cmd_games(struct client *c, const struct proto_cmd *cmd)
+{
+	struct match	*m;
+	unsigned	 live = 0, n;
+	char		 buf[PROTO_OUT_MAX], text[64];
+
+	(void)cmd;
+	TAILQ_FOREACH(m, &c->lobby->matches, entry)
+		live += match_live(m);
+	n = live < LOBBY_GAMES_MAX ? live : LOBBY_GAMES_MAX;
+	session_sendn(c, buf, proto_fmt_ok_games(buf, sizeof buf, n));
+	TAILQ_FOREACH(m, &c->lobby->matches, entry) {
+		if (n == 0)
+			break;
+		if (!match_live(m))
+			continue;
+		session_sendn(c, buf, proto_fmt_game(buf, sizeof buf, m->id,
+		    match_name(m, 0), match_name(m, 1),
+		    ttt_board_moves(&m->board)));
+		n--;
+	}
+	if (live > LOBBY_GAMES_MAX) {
+		snprintf(text, sizeof text, "%u more matches not listed.",
+		    live - LOBBY_GAMES_MAX);
+		session_sendn(c, buf, proto_fmt_info(buf, sizeof buf, text));
+	}
+	return (PROTO_OK);
+}
+
+/* WATCH <id>: the match's board now, then its lines as they come. */
+static enum proto_error
+cmd_watch(struct client *c, const struct proto_cmd *cmd)
+{
+	struct match	*m;
+	enum proto_error err;
+	enum ttt_mark	 mover;
+	char		 buf[PROTO_OUT_MAX], key[KEYTAB_KEY_MAX + 1], text[96];
+
+	snprintf(key, sizeof key, "%llu", cmd->game);
+	m = keytab_find(&c->lobby->ids, key);
+	if (m == NULL || !match_live(m))
+		return (PROTO_ENO_SUCH_GAME);
+	if (m == c->match)
+		return (PROTO_EIN_GAME);
+	if ((err = cmd_may_switch(c)) != PROTO_OK)
+		return (err);
+	cmd_switch(c);
+	cmd_ok(c, cmd);
+	snprintf(text, sizeof text, "You are watching game %llu: %s (X) "
+	    "against %s (O).", cmd->game, match_name(m, 0), match_name(m, 1));
+	session_sendn(c, buf, proto_fmt_info(buf, sizeof buf, text));
+	session_sendn(c, buf, proto_fmt_board(buf, sizeof buf, &m->board));
+	if (m->state == MATCH_PLAYING) {
+		mover = ttt_board_turn(&m->board);
+		session_sendn(c, buf, proto_fmt_turn(buf, sizeof buf, mover, 0,
+		    match_name(m, mover == TTT_O)));
+	}
+	watch_start(c, m);
+	return (PROTO_OK);
+}
+
+/* UNWATCH: stop watching, back to the queue. */
+static enum proto_error
+cmd_unwatch(struct client *c, const struct proto_cmd *cmd)
+{
+	if (c->watching == NULL)
+		return (PROTO_ENOT_WATCHING);
+	cmd_ok(c, cmd);
+	watch_stop(c);
+	lobby_join(c->lobby, c);
+	return (PROTO_OK);
+}
+
+/* RESUME <token>: a seat back, after the address's rate limit. */
+static enum proto_error
+cmd_resume(struct client *c, const struct proto_cmd *cmd)
+{
+	struct match_seat	*s;
+	enum proto_error	 err;
+
+	if (!lobby_resume_allowed(c->lobby, c))
+		return (PROTO_ERATE_LIMITED);
+	if ((s = keytab_find(&c->lobby->tokens, cmd->code)) == NULL)
+		return (PROTO_EBAD_TOKEN);
+	if (s->match == c->match)
+		return (PROTO_EIN_GAME);
+	if ((err = cmd_may_switch(c)) != PROTO_OK)
+		return (err);
+	cmd_switch(c);
+	cmd_ok(c, cmd);
+	resume_take(c, s);
+	return (PROTO_OK);
+}
+
+/* PLAY AI [easy|perfect]: a match against the computer. */
+static enum proto_error
+cmd_play(struct client *c, const struct proto_cmd *cmd)
+{
+	enum proto_error	err;
+
+	if ((err = cmd_may_switch(c)) != PROTO_OK)
+		return (err);
+	cmd_switch(c);
+	cmd_ok(c, cmd);
+	match_new_ai(c->lobby, c, cmd->level);
+	return (PROTO_OK);
+}
+
+/* SAY <text>: CHAT to the opponent and the watchers, a few at a time. */
+static enum proto_error
+cmd_say(struct client *c, const struct proto_cmd *cmd)
+{
+	struct match	*m = c->match;
+	struct client	*other;
+	char		 buf[PROTO_OUT_MAX];
+	int		 len;
+
+	if (m == NULL)
+		return (PROTO_ENO_GAME);
+	if (!ratelimit_take_every(&c->chat, LOBBY_CHAT_EVERY_MS,
+	    LOBBY_CHAT_BURST, c->lobby->ops->now()))
+		return (PROTO_ERATE_LIMITED);
+	cmd_ok(c, cmd);
+	c->lobby->stats.chats++;
+	len = proto_fmt_chat(buf, sizeof buf, match_name(m, c->seat),
+	    cmd->text, cmd->textlen);
+	if ((other = m->player[!c->seat]) != NULL)
+		session_sendn(other, buf, len);
+	watch_send(m, buf, len);
+	return (PROTO_OK);
+}
+
+/* RESIGN: give up the game in progress, on either turn. */
+static enum proto_error
+cmd_resign(struct client *c, const struct proto_cmd *cmd)
+{
+	if (c->match == NULL || c->match->state != MATCH_PLAYING)
+		return (PROTO_ENO_GAME);
+	cmd_ok(c, cmd);
+	log_info("client %llu: resigned", (unsigned long long)c->id);
+	match_resign(c);
 	return (PROTO_OK);
 }

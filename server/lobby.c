@@ -9,9 +9,11 @@
 #include "lobby.h"
 #include "log.h"
 #include "match.h"
+#include "ratelimit.h"
 #include "session.h"
 
 static void	lobby_pair(struct lobby *);
+static void	lobby_enqueue(struct lobby *, struct client *, int);
 
 /* The limits tttd starts with when no flag says otherwise. */
 void
@@ -23,31 +25,60 @@ lobby_default_limits(struct lobby_limits *l)
 	l->idle_ms = LOBBY_IDLE_MS;
 	l->rate = LOBBY_RATE;
 	l->burst = LOBBY_BURST;
+	l->room_ms = LOBBY_ROOM_MS;
+	l->grace_ms = LOBBY_GRACE_MS;
+	l->ai_offer_ms = LOBBY_AI_OFFER_MS;
+	l->early_draw = 0;
 }
 
-/* Set up an empty world with its limits and a seed for its random source. */
-void
+/* splitmix64: one step of a good mixer, for seeding. */
+static uint64_t
+lobby_mix(uint64_t x)
+{
+	x += 0x9e3779b97f4a7c15ULL;
+	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+	return (x ^ (x >> 31));
+}
+
+/*
+ * Set up an empty world with its limits and a seed for its random source;
+ * 0, or -1 when out of memory.
+ */
+int
 lobby_init(struct lobby *lobby, const struct lobby_ops *ops,
     const struct lobby_limits *limits, uint64_t seed)
 {
+	uint64_t	key;
+	size_t		i;
+
+	memset(lobby, 0, sizeof *lobby);
 	lobby->ops = ops;
 	lobby->limits = *limits;
-	/* splitmix64 of the seed, so that seeds 0, 1, 2 ... differ well. */
-	seed += 0x9e3779b97f4a7c15ULL;
-	seed = (seed ^ (seed >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	seed = (seed ^ (seed >> 27)) * 0x94d049bb133111ebULL;
-	seed ^= seed >> 31;
-	lobby->rng = seed != 0 ? seed : 1;
+	/* Mixed, so that seeds 0, 1, 2 ... differ well. */
+	lobby->rng = lobby_mix(seed);
+	if (lobby->rng == 0)
+		lobby->rng = 1;
+	lobby->ai_rng = lobby_mix(lobby->rng) | 1;
 	lobby->next_match_id = 1;
-	memset(&lobby->stats, 0, sizeof lobby->stats);
 	lobby->stats.started = ops->now();
-	lobby->nmatches = 0;
 	TAILQ_INIT(&lobby->queue);
 	TAILQ_INIT(&lobby->matches);
-	lobby->nqueued = 0;
+	TAILQ_INIT(&lobby->away);
+	for (i = 0; i < LOBBY_RESUME_SLOTS; i++)
+		ratelimit_init(&lobby->resume_rl[i], LOBBY_RESUME_BURST,
+		    lobby->stats.started);
+	ops->random(&key, sizeof key);
+	if (keytab_init(&lobby->rooms, 1024, key) == -1 ||
+	    keytab_init(&lobby->tokens, 4096, key ^ 1) == -1 ||
+	    keytab_init(&lobby->ids, 4096, key ^ 2) == -1) {
+		lobby_free(lobby);
+		return (-1);
+	}
+	return (0);
 }
 
-/* Free the matches left; the clients belong to the transport. */
+/* Free the matches left, and the tables; the clients are the transport's. */
 void
 lobby_free(struct lobby *lobby)
 {
@@ -55,6 +86,81 @@ lobby_free(struct lobby *lobby)
 
 	while ((m = TAILQ_FIRST(&lobby->matches)) != NULL)
 		match_free(m);
+	keytab_free(&lobby->rooms);
+	keytab_free(&lobby->tokens);
+	keytab_free(&lobby->ids);
+}
+
+/* A 64-bit draw for the computer's choices (xorshift64*). */
+uint64_t
+lobby_ai_random(struct lobby *lobby)
+{
+	uint64_t	x = lobby->ai_rng;
+
+	x ^= x >> 12;
+	x ^= x << 25;
+	x ^= x >> 27;
+	lobby->ai_rng = x;
+	return (x * 0x2545f4914f6cdd1dULL);
+}
+
+/*
+ * A code of len characters from the code alphabet, from the OS random
+ * source, without bias (bytes past the last whole alphabet are redrawn).
+ */
+void
+lobby_code(struct lobby *lobby, char *out, size_t len)
+{
+	static const char	 alphabet[] = PROTO_CODE_ALPHABET;
+	const unsigned		 n = sizeof alphabet - 1;
+	unsigned char		 bytes[32];
+	size_t			 i = 0, j;
+
+	while (i < len) {
+		lobby->ops->random(bytes, sizeof bytes);
+		for (j = 0; j < sizeof bytes && i < len; j++) {
+			if (bytes[j] < 256 / n * n)
+				out[i++] = alphabet[bytes[j] % n];
+		}
+	}
+	out[len] = '\0';
+}
+
+/*
+ * May this client's address try a RESUME token now?  Addresses share
+ * LOBBY_RESUME_SLOTS buckets by a keyed hash: a guesser cannot spread its
+ * tries over more buckets than it has addresses.
+ */
+int
+lobby_resume_allowed(struct lobby *lobby, const struct client *c)
+{
+	uint64_t	h = 0xcbf29ce484222325ULL ^ lobby->rooms.hashkey;
+	size_t		i;
+
+	for (i = 0; i < sizeof c->addrkey.b; i++) {
+		h ^= c->addrkey.b[i];
+		h *= 0x100000001b3ULL;
+	}
+	h = lobby_mix(h);
+	return (ratelimit_take_every(&lobby->resume_rl[h % LOBBY_RESUME_SLOTS],
+	    LOBBY_RESUME_EVERY_MS, LOBBY_RESUME_BURST, lobby->ops->now()));
+}
+
+/* The lobby's next deadline (a grace period's end) in ms; 0 when none. */
+int64_t
+lobby_next_deadline(const struct lobby *lobby)
+{
+	const struct match_seat	*s = TAILQ_FIRST(&lobby->away);
+
+	return (s != NULL ? s->away_until : 0);
+}
+
+/* The lobby's deadline may have come: grace periods that ran out. */
+void
+lobby_expire(struct lobby *lobby)
+{
+	resume_expire(lobby, lobby->ops->now());
+	lobby->ops->wake(lobby);
 }
 
 /* A fair coin from the seeded source: 0 or 1. */
@@ -74,14 +180,32 @@ lobby_coin(struct lobby *lobby)
 void
 lobby_join(struct lobby *lobby, struct client *c)
 {
+	lobby_enqueue(lobby, c, 0);
+}
+
+/* The same at the front: a player whose opponent walked away. */
+void
+lobby_join_front(struct lobby *lobby, struct client *c)
+{
+	lobby_enqueue(lobby, c, 1);
+}
+
+static void
+lobby_enqueue(struct lobby *lobby, struct client *c, int front)
+{
 	char	buf[PROTO_OUT_MAX];
 
 	if (c->flags & (CLIENT_QUEUED | CLIENT_GONE | CLIENT_CLOSING))
 		return;
 	session_sendn(c, buf, proto_fmt_wait(buf, sizeof buf, NULL));
 	c->flags |= CLIENT_QUEUED;
+	c->flags &= ~CLIENT_OFFERED;
+	c->queued_at = lobby->ops->now();
 	clock_start(c, CLIENT_CLOCK_IDLE);
-	TAILQ_INSERT_TAIL(&lobby->queue, c, queue_entry);
+	if (front)
+		TAILQ_INSERT_HEAD(&lobby->queue, c, queue_entry);
+	else
+		TAILQ_INSERT_TAIL(&lobby->queue, c, queue_entry);
 	lobby->nqueued++;
 	lobby_pair(lobby);
 }

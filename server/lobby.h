@@ -25,6 +25,10 @@ struct lobby_ops {
 	void	(*timer)(struct client *);
 	/* Now, in ms on a clock that never goes back. */
 	int64_t	(*now)(void);
+	/* Fill a buffer from the OS random source (codes, tokens). */
+	void	(*random)(void *, size_t);
+	/* The lobby's own next deadline changed (lobby_next_deadline). */
+	void	(*wake)(struct lobby *);
 };
 
 /* Time limits and flood control; 0 turns each one off. */
@@ -35,6 +39,10 @@ struct lobby_limits {
 	int64_t		idle_ms;	/* in the queue without a word */
 	unsigned	rate;		/* lines a second ... */
 	unsigned	burst;		/* ... in bursts of at most this */
+	int64_t		room_ms;	/* a private room stays open */
+	int64_t		grace_ms;	/* a lost player keeps its seat */
+	int64_t		ai_offer_ms;	/* alone in the queue: offer PLAY AI */
+	int		early_draw;	/* end a game only a tie can end */
 };
 
 /* The defaults of the limits, in the units of struct lobby_limits. */
@@ -44,6 +52,17 @@ struct lobby_limits {
 #define LOBBY_IDLE_MS		(15 * 60 * 1000)
 #define LOBBY_RATE		50
 #define LOBBY_BURST		100
+#define LOBBY_ROOM_MS		(10 * 60 * 1000)
+#define LOBBY_GRACE_MS		30000
+#define LOBBY_AI_OFFER_MS	30000
+
+/* SAY: 5 at once, then one every 2 s; RESUME, per address: 5, then 1/10 s. */
+#define LOBBY_CHAT_BURST	5
+#define LOBBY_CHAT_EVERY_MS	2000
+#define LOBBY_RESUME_BURST	5
+#define LOBBY_RESUME_EVERY_MS	10000
+#define LOBBY_RESUME_SLOTS	1024	/* address buckets, hashed */
+#define LOBBY_GAMES_MAX		100	/* GAME lines in one reply */
 
 /* Counters for STATS; the transport keeps the connection and byte ones. */
 struct lobby_stats {
@@ -60,7 +79,14 @@ struct lobby_stats {
 	uint64_t	errors;			/* ERR lines sent */
 	uint64_t	bytes_in;
 	uint64_t	bytes_out;
+	uint64_t	aborts;
+	uint64_t	resigns;
+	uint64_t	resumes;
+	uint64_t	chats;
 };
+
+struct match_seat;
+TAILQ_HEAD(seat_list, match_seat);
 
 struct lobby {
 	const struct lobby_ops	*ops;
@@ -68,18 +94,33 @@ struct lobby {
 	struct lobby_limits	 limits;
 	uint64_t		 rng;		/* xorshift64* state */
 	uint64_t		 next_match_id;
+	uint64_t		 ai_rng;	/* the computer's choices */
 	struct client_list	 queue;		/* FIFO of waiting players */
 	struct match_list	 matches;
 	unsigned		 nqueued;
 	unsigned		 nmatches;
+	unsigned		 nwatchers;
+	unsigned		 nai;		/* matches against the computer */
+	struct keytab		 rooms;		/* code -> waiting client */
+	struct keytab		 tokens;	/* token -> match seat */
+	struct keytab		 ids;		/* match id -> match */
+	struct seat_list	 away;		/* lost players, by deadline */
+	unsigned		 naway;
+	struct ratelimit	 resume_rl[LOBBY_RESUME_SLOTS];
 };
 
-void	lobby_init(struct lobby *, const struct lobby_ops *,
+int	lobby_init(struct lobby *, const struct lobby_ops *,
 	    const struct lobby_limits *, uint64_t);
 void	lobby_default_limits(struct lobby_limits *);
 void	lobby_free(struct lobby *);
 void	lobby_join(struct lobby *, struct client *);
+void	lobby_join_front(struct lobby *, struct client *);
 void	lobby_leave(struct lobby *, struct client *);
 int	lobby_coin(struct lobby *);
+uint64_t lobby_ai_random(struct lobby *);
+void	lobby_code(struct lobby *, char *, size_t);
+int	lobby_resume_allowed(struct lobby *, const struct client *);
+int64_t	lobby_next_deadline(const struct lobby *);
+void	lobby_expire(struct lobby *);
 
 #endif /* LOBBY_H */

@@ -3,12 +3,14 @@
  *
  * Handlers check a command first (match_check_*), send its OK reply, and
  * only then act (match_play, match_again), so that the reply always comes
- * before the events it causes.
+ * before the events it causes.  The computer moves through the same path
+ * as a player (match_move), at once, when its TURN is sent.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "ai.h"
 #include "clock.h"
 #include "log.h"
 #include "match.h"
@@ -16,32 +18,62 @@
 
 static const char *match_seat_names[2] = { "p1", "p2" };
 
+static struct match *match_alloc(struct lobby *);
+static void	match_sit(struct match *, int, struct client *);
 static void	match_start(struct match *, enum ttt_mark);
-static void	match_broadcast(struct match *, const char *, int);
 static void	match_send_turns(struct match *);
+static void	match_move(struct match *, int, int);
 static void	match_end(struct match *);
-static void	match_detach(struct client *);
+static void	match_finish(struct match *, enum ttt_mark, const char *, int);
+static void	match_detach(struct match *, int);
+static int	match_humans(const struct match *);
+static const char *match_addr(const struct match *, int);
 
-/* Pair two players: p1 waited longer and plays X. */
-void
-match_new(struct lobby *lobby, struct client *p1, struct client *p2)
+/* A new, empty match, filed under its id. */
+static struct match *
+match_alloc(struct lobby *lobby)
 {
 	struct match	*m;
-	char		 buf[PROTO_OUT_MAX];
+	char		 key[KEYTAB_KEY_MAX + 1];
 	int		 i;
 
 	if ((m = calloc(1, sizeof *m)) == NULL)
 		fatalx("out of memory");
 	m->id = lobby->next_match_id++;
 	m->lobby = lobby;
-	m->player[0] = p1;
-	m->player[1] = p2;
+	m->ai = MATCH_HUMAN;
+	for (i = 0; i < 2; i++) {
+		m->seat[i].match = m;
+		m->seat[i].index = i;
+	}
+	TAILQ_INIT(&m->watchers);
 	TAILQ_INSERT_TAIL(&lobby->matches, m, entry);
 	lobby->nmatches++;
-	for (i = 0; i < 2; i++) {
-		m->player[i]->match = m;
-		m->player[i]->seat = i;
-	}
+	snprintf(key, sizeof key, "%llu", (unsigned long long)m->id);
+	keytab_add(&lobby->ids, &m->id_entry, key, m);
+	return (m);
+}
+
+/* Seat a connected player. */
+static void
+match_sit(struct match *m, int i, struct client *c)
+{
+	m->player[i] = c;
+	c->match = m;
+	c->seat = i;
+	snprintf(m->seat[i].name, sizeof m->seat[i].name, "%s", c->name);
+}
+
+/* Pair two players: p1 waited longer and plays X. */
+void
+match_new(struct lobby *lobby, struct client *p1, struct client *p2)
+{
+	struct match	*m = match_alloc(lobby);
+	char		 buf[PROTO_OUT_MAX];
+	int		 i;
+
+	match_sit(m, 0, p1);
+	match_sit(m, 1, p2);
 	log_info("match %llu: client %llu %s (%s, X) vs client %llu %s (%s, O)",
 	    (unsigned long long)m->id, (unsigned long long)p1->id, p1->addr,
 	    match_name(m, 0), (unsigned long long)p2->id, p2->addr,
@@ -49,22 +81,53 @@ match_new(struct lobby *lobby, struct client *p1, struct client *p2)
 	for (i = 0; i < 2; i++) {
 		session_sendn(m->player[i], buf, proto_fmt_match(buf,
 		    sizeof buf, i == 0 ? TTT_X : TTT_O, match_name(m, !i)));
+		match_send_token(m, i);
 	}
 	match_start(m, lobby_coin(lobby) ? TTT_X : TTT_O);
 }
 
-/* Free a match, detaching any player still in it. */
+/* A player against the computer, which takes seat 1 (O). */
+void
+match_new_ai(struct lobby *lobby, struct client *c, enum proto_level level)
+{
+	struct match	*m = match_alloc(lobby);
+	char		 buf[PROTO_OUT_MAX];
+
+	m->ai = (int)level;
+	lobby->nai++;
+	match_sit(m, 0, c);
+	log_info("match %llu: client %llu %s (%s, X) vs the computer (%s)",
+	    (unsigned long long)m->id, (unsigned long long)c->id, c->addr,
+	    match_name(m, 0), level == PROTO_LEVEL_EASY ? "easy" : "perfect");
+	session_sendn(c, buf, proto_fmt_match(buf, sizeof buf, TTT_X,
+	    match_name(m, 1)));
+	match_send_token(m, 0);
+	match_start(m, lobby_coin(lobby) ? TTT_X : TTT_O);
+}
+
+/*
+ * Free a match.  Its players and watchers must be gone already, except
+ * when the whole lobby is being freed.
+ */
 void
 match_free(struct match *m)
 {
-	int	i;
+	struct lobby	*lobby = m->lobby;
+	struct client	*w;
+	int		 i;
 
 	for (i = 0; i < 2; i++) {
 		if (m->player[i] != NULL)
 			m->player[i]->match = NULL;
+		resume_forget(&m->seat[i]);
 	}
-	TAILQ_REMOVE(&m->lobby->matches, m, entry);
-	m->lobby->nmatches--;
+	while ((w = TAILQ_FIRST(&m->watchers)) != NULL)
+		watch_stop(w);
+	keytab_del(&lobby->ids, &m->id_entry);
+	if (m->ai != MATCH_HUMAN)
+		lobby->nai--;
+	TAILQ_REMOVE(&lobby->matches, m, entry);
+	lobby->nmatches--;
 	free(m);
 }
 
@@ -75,19 +138,56 @@ match_mark(const struct client *c)
 	return (c->seat == 0 ? TTT_X : TTT_O);
 }
 
-/* A seat's name: the player's own, or p1/p2; also after it has left. */
+/* A seat's name: its player's own, "ai", or p1/p2; also after it left. */
 const char *
 match_name(const struct match *m, int seat)
 {
-	const struct client	*c = m->player[seat];
-
-	if (c != NULL && c->name[0] != '\0')
-		return (c->name);
+	if (m->seat[seat].name[0] != '\0')
+		return (m->seat[seat].name);
+	if (seat == 1 && m->ai != MATCH_HUMAN)
+		return ("ai");
 	return (match_seat_names[seat]);
 }
 
-/* Send the same bytes to every player still in the match. */
-static void
+/* For the log: where a seat's player connects from. */
+static const char *
+match_addr(const struct match *m, int seat)
+{
+	if (m->player[seat] != NULL)
+		return (m->player[seat]->addr);
+	if (seat == 1 && m->ai != MATCH_HUMAN)
+		return ("the computer");
+	return ("(away)");
+}
+
+/* Is the seat still in the match: connected, away, or the computer's? */
+int
+match_seat_taken(const struct match *m, int seat)
+{
+	return (m->player[seat] != NULL || m->seat[seat].away ||
+	    (seat == 1 && m->ai != MATCH_HUMAN));
+}
+
+/* Are both seats taken (GAMES lists it, WATCH may watch it)? */
+int
+match_live(const struct match *m)
+{
+	return (match_seat_taken(m, 0) && match_seat_taken(m, 1));
+}
+
+/* Players still in the match, connected or away. */
+static int
+match_humans(const struct match *m)
+{
+	int	i, n = 0;
+
+	for (i = 0; i < 2; i++)
+		n += m->player[i] != NULL || m->seat[i].away;
+	return (n);
+}
+
+/* Send the same bytes to every player connected to the match. */
+void
 match_broadcast(struct match *m, const char *buf, int len)
 {
 	int	i;
@@ -98,7 +198,15 @@ match_broadcast(struct match *m, const char *buf, int len)
 	}
 }
 
-/* Begin a game: START, BOARD and TURN to both. */
+/* The same bytes to the players and the watchers. */
+void
+match_announce(struct match *m, const char *buf, int len)
+{
+	match_broadcast(m, buf, len);
+	watch_send(m, buf, len);
+}
+
+/* Begin a game: START, BOARD and TURN to all. */
 static void
 match_start(struct match *m, enum ttt_mark first)
 {
@@ -108,13 +216,18 @@ match_start(struct match *m, enum ttt_mark first)
 	m->state = MATCH_PLAYING;
 	m->answer[0] = m->answer[1] = MATCH_UNANSWERED;
 	m->games++;
-	match_broadcast(m, buf, proto_fmt_start(buf, sizeof buf, first,
+	m->tie_told = 0;
+	match_announce(m, buf, proto_fmt_start(buf, sizeof buf, first,
 	    match_name(m, first == TTT_X ? 0 : 1)));
-	match_broadcast(m, buf, proto_fmt_board(buf, sizeof buf, &m->board));
+	match_announce(m, buf, proto_fmt_board(buf, sizeof buf, &m->board));
 	match_send_turns(m);
 }
 
-/* TURN to both: the prompt to the mover, a wait line to the other. */
+/*
+ * TURN to all: the prompt to the mover, a wait line to the others.  The
+ * mover's clock starts; an absent mover's waits for its return; the
+ * computer moves at once.
+ */
 static void
 match_send_turns(struct match *m)
 {
@@ -132,9 +245,16 @@ match_send_turns(struct match *m)
 		else
 			clock_stop(m->player[i]);
 	}
+	watch_send(m, buf, proto_fmt_turn(buf, sizeof buf, mover, 0,
+	    match_name(m, seat)));
+	m->seat[seat].turn_left = 0;	/* a new turn: all of its time */
+	if (seat == 1 && m->ai != MATCH_HUMAN)
+		match_move(m, 1, ttt_ai_move(&m->board, m->ai ==
+		    PROTO_LEVEL_EASY ? TTT_AI_EASY : TTT_AI_PERFECT,
+		    lobby_ai_random(m->lobby)));
 }
 
-/* A game has ended on the board: RESULT and AGAIN? to both. */
+/* A game has ended on the board: RESULT and AGAIN?. */
 static void
 match_end(struct match *m)
 {
@@ -142,26 +262,43 @@ match_end(struct match *m)
 	enum ttt_mark	w = ttt_board_winner(&m->board);
 	int		seat = (w == TTT_O) ? 1 : 0;
 
+	match_finish(m, w, buf, proto_fmt_result(buf, sizeof buf, &m->board,
+	    match_name(m, seat), match_name(m, !seat)));
+}
+
+/*
+ * A game is over, won by w (TTT_EMPTY: a tie), as the line says: to all,
+ * then AGAIN? to the players.  The computer always wants another game.
+ */
+static void
+match_finish(struct match *m, enum ttt_mark w, const char *line, int len)
+{
+	char	buf[PROTO_OUT_MAX];
+	int	i;
+
 	m->state = MATCH_ASKING;
 	m->winner = w;
 	m->lobby->stats.games_finished++;
-	if (w == TTT_EMPTY)
+	if (w == TTT_EMPTY) {
 		m->lobby->stats.ties++;
-	else
-		m->lobby->stats.wins++;
-	if (w == TTT_EMPTY)
 		log_info("match %llu: game %u is a tie (%s vs %s)",
-		    (unsigned long long)m->id, m->games, m->player[0]->addr,
-		    m->player[1]->addr);
-	else
+		    (unsigned long long)m->id, m->games, match_addr(m, 0),
+		    match_addr(m, 1));
+	} else {
+		m->lobby->stats.wins++;
 		log_info("match %llu: game %u won by %s (%c) from %s",
-		    (unsigned long long)m->id, m->games, match_name(m, seat),
-		    ttt_mark_char(w), m->player[seat]->addr);
-	match_broadcast(m, buf, proto_fmt_result(buf, sizeof buf, &m->board,
-	    match_name(m, seat), match_name(m, !seat)));
+		    (unsigned long long)m->id, m->games,
+		    match_name(m, w == TTT_O), ttt_mark_char(w),
+		    match_addr(m, w == TTT_O));
+	}
+	match_announce(m, line, len);
 	match_broadcast(m, buf, proto_fmt_again_question(buf, sizeof buf));
-	clock_start(m->player[0], CLIENT_CLOCK_AGAIN);
-	clock_start(m->player[1], CLIENT_CLOCK_AGAIN);
+	for (i = 0; i < 2; i++) {
+		if (m->player[i] != NULL)
+			clock_start(m->player[i], CLIENT_CLOCK_AGAIN);
+	}
+	if (m->ai != MATCH_HUMAN)
+		m->answer[1] = 1;
 }
 
 /* Can this player move to this cell now?  PROTO_OK or the error. */
@@ -179,34 +316,120 @@ match_check_move(const struct client *c, int cell)
 	return (PROTO_OK);
 }
 
-/* Play a checked move: BOARD to both, then TURN or RESULT. */
+/* Play a checked move for a player. */
 void
 match_play(struct client *c, int cell)
 {
-	struct match	*m = c->match;
-	char		 buf[PROTO_OUT_MAX];
-
-	if (ttt_board_play(&m->board, match_mark(c), cell) != TTT_OK)
-		fatalx("match %llu: unchecked move", (unsigned long long)m->id);
-	m->lobby->stats.moves++;
-	match_broadcast(m, buf, proto_fmt_board(buf, sizeof buf, &m->board));
-	if (ttt_board_outcome(&m->board) == TTT_ONGOING)
-		match_send_turns(m);
-	else
-		match_end(m);
+	match_move(c->match, c->seat, cell);
 }
 
-/* Send this player the board of its match. */
-void
-match_send_board(struct client *c)
+/*
+ * A seat's move: BOARD to all, then TURN or RESULT.  A game that nobody
+ * can win any more is said so once, or ended there with --early-draw.
+ */
+static void
+match_move(struct match *m, int seat, int cell)
 {
 	char	buf[PROTO_OUT_MAX];
 
-	session_sendn(c, buf, proto_fmt_board(buf, sizeof buf,
-	    &c->match->board));
+	if (ttt_board_play(&m->board, seat == 0 ? TTT_X : TTT_O, cell) !=
+	    TTT_OK)
+		fatalx("match %llu: unchecked move", (unsigned long long)m->id);
+	if (m->games == 1)
+		m->seat[seat].moved = 1;
+	m->lobby->stats.moves++;
+	match_announce(m, buf, proto_fmt_board(buf, sizeof buf, &m->board));
+	if (ttt_board_outcome(&m->board) != TTT_ONGOING) {
+		match_end(m);
+		return;
+	}
+	if (!m->tie_told && !ttt_board_winnable(&m->board)) {
+		if (m->lobby->limits.early_draw) {
+			match_finish(m, TTT_EMPTY, buf, proto_fmt_tie(buf,
+			    sizeof buf));
+			return;
+		}
+		m->tie_told = 1;
+		match_announce(m, buf, proto_fmt_info(buf, sizeof buf,
+		    "This game can only end in a tie."));
+	}
+	match_send_turns(m);
 }
 
-/* Is a play-again question open for this player?  PROTO_OK or NOT_NOW. */
+/* A player gives up the game in progress: its opponent wins. */
+void
+match_resign(struct client *c)
+{
+	struct match	*m = c->match;
+	int		 other = !c->seat;
+	enum ttt_mark	 w = other == 0 ? TTT_X : TTT_O;
+	char		 buf[PROTO_OUT_MAX];
+
+	m->lobby->stats.resigns++;
+	match_finish(m, w, buf, proto_fmt_resign(buf, sizeof buf, w,
+	    match_name(m, other), match_name(m, c->seat)));
+}
+
+/* Send this player the board of its match, or of the one it watches. */
+void
+match_send_board(struct client *c)
+{
+	const struct match	*m = c->match != NULL ? c->match : c->watching;
+	char			 buf[PROTO_OUT_MAX];
+
+	session_sendn(c, buf, proto_fmt_board(buf, sizeof buf, &m->board));
+}
+
+/*
+ * Where a returning player stands: MATCH, BOARD, and its TURN, or its
+ * open question, or its wait for the opponent's answer; its clocks go on.
+ */
+void
+match_send_state(struct match *m, int seat)
+{
+	struct client	*c = m->player[seat];
+	struct match_seat *s = &m->seat[seat];
+	enum ttt_mark	 mover;
+	char		 buf[PROTO_OUT_MAX];
+
+	session_sendn(c, buf, proto_fmt_match(buf, sizeof buf, match_mark(c),
+	    match_name(m, !seat)));
+	session_sendn(c, buf, proto_fmt_board(buf, sizeof buf, &m->board));
+	if (m->state == MATCH_PLAYING) {
+		mover = ttt_board_turn(&m->board);
+		session_sendn(c, buf, proto_fmt_turn(buf, sizeof buf, mover,
+		    mover == match_mark(c), match_name(m, mover == TTT_O)));
+		if (mover == match_mark(c))
+			clock_resume(c, CLIENT_CLOCK_TURN, s->turn_left);
+	} else if (m->answer[seat] != 1) {
+		session_sendn(c, buf, proto_fmt_again_question(buf,
+		    sizeof buf));
+		clock_start(c, CLIENT_CLOCK_AGAIN);
+	} else
+		session_sendn(c, buf, proto_fmt_wait(buf, sizeof buf,
+		    match_name(m, !seat)));
+	s->turn_left = 0;
+}
+
+/* A fresh resume token for a seat, if lost players may come back. */
+void
+match_send_token(struct match *m, int seat)
+{
+	struct lobby	*lobby = m->lobby;
+	char		 code[PROTO_TOKEN_LEN + 1], buf[PROTO_OUT_MAX];
+
+	if (lobby->limits.grace_ms <= 0 || m->player[seat] == NULL)
+		return;
+	do
+		lobby_code(lobby, code, PROTO_TOKEN_LEN);
+	while (keytab_find(&lobby->tokens, code) != NULL);
+	keytab_del(&lobby->tokens, &m->seat[seat].token);
+	keytab_add(&lobby->tokens, &m->seat[seat].token, code, &m->seat[seat]);
+	session_sendn(m->player[seat], buf, proto_fmt_token(buf, sizeof buf,
+	    code, (long long)lobby->limits.grace_ms));
+}
+
+/* Is this player's AGAIN? question open?  PROTO_OK or NOT_NOW. */
 enum proto_error
 match_check_answer(const struct client *c)
 {
@@ -227,20 +450,20 @@ void
 match_again(struct client *c)
 {
 	struct match	*m = c->match;
-	struct client	*other = m->player[!c->seat];
+	int		 other = !c->seat;
 	enum ttt_mark	 first;
 	char		 buf[PROTO_OUT_MAX];
 
-	if (other == NULL) {
-		match_detach(c);
+	if (!match_seat_taken(m, other)) {
+		match_detach(m, c->seat);
 		lobby_join(c->lobby, c);
 		return;
 	}
 	m->answer[c->seat] = 1;
 	clock_stop(c);
-	if (m->answer[other->seat] != 1) {
+	if (m->answer[other] != 1) {
 		session_sendn(c, buf, proto_fmt_wait(buf, sizeof buf,
-		    match_name(m, other->seat)));
+		    match_name(m, other)));
 		return;
 	}
 	/* Both said yes: the winner starts; after a tie, a coin decides. */
@@ -251,78 +474,142 @@ match_again(struct client *c)
 	match_start(m, first);
 }
 
-/* Take a player out of its match; free the match when it is empty. */
+/*
+ * Empty a seat for good: its player (if connected) leaves, its token dies,
+ * the watchers are let go (the match is no longer live), and the match is
+ * freed when no player is left in it.
+ */
 static void
-match_detach(struct client *c)
+match_detach(struct match *m, int seat)
 {
-	struct match	*m = c->match;
+	struct client	*c = m->player[seat];
 
-	m->player[c->seat] = NULL;
-	c->match = NULL;
-	if (m->player[0] == NULL && m->player[1] == NULL)
+	if (c != NULL) {
+		c->match = NULL;
+		m->player[seat] = NULL;
+	}
+	resume_forget(&m->seat[seat]);
+	watch_release(m);
+	if (match_humans(m) == 0)
 		match_free(m);
 }
 
+/* Has this player not moved yet in the first game: may it walk away? */
+int
+match_may_abort(const struct client *c)
+{
+	const struct match	*m = c->match;
+
+	return (m != NULL && m->state == MATCH_PLAYING && m->games == 1 &&
+	    !m->seat[c->seat].moved);
+}
+
 /*
- * A player leaves its match: by QUIT, a dropped connection or answering
- * no.  Mid-game the opponent wins by forfeit and is asked AGAIN?; while
- * AGAIN? is open the opponent is told, and its own answer decides (one
- * that already said yes goes back to the queue now).
+ * Leave a match before one's first move (match_may_abort): no result.
+ * The opponent goes back to the front of the queue.
  */
+void
+match_abort(struct client *c)
+{
+	struct match	*m = c->match;
+	struct lobby	*lobby = m->lobby;
+	int		 other = !c->seat, other_away = m->seat[other].away;
+	struct client	*oc = m->player[other];
+	char		 buf[PROTO_OUT_MAX], text[96];
+
+	lobby->stats.aborts++;
+	log_info("match %llu: aborted by %s from %s", (unsigned long long)m->id,
+	    match_name(m, c->seat), c->addr);
+	snprintf(text, sizeof text, "%s left before the first move. No result.",
+	    match_name(m, c->seat));
+	clock_stop(c);
+	match_detach(m, c->seat);	/* frees m if the computer is left */
+	if (oc != NULL) {
+		session_sendn(oc, buf, proto_fmt_info(buf, sizeof buf, text));
+		match_detach(m, other);
+		lobby_join_front(lobby, oc);
+	} else if (other_away)
+		match_detach(m, other);
+}
+
+/* A connected player leaves its match for good. */
 void
 match_leave(struct client *c, enum proto_leave why)
 {
-	struct match	*m = c->match;
-	struct client	*other;
-	char		 buf[PROTO_OUT_MAX], text[64];
-	int		 seat;
+	if (c->match != NULL)
+		match_leave_seat(c->match, c->seat, why);
+}
 
-	if (m == NULL)
-		return;
-	seat = c->seat;
-	other = m->player[!seat];
-	if (other != NULL && m->state == MATCH_PLAYING) {
+/*
+ * A seat's player leaves for good: by QUIT, a dropped connection (after
+ * its grace period), answering no, or its clock.  Mid-game the opponent
+ * wins by forfeit and is asked AGAIN?; while AGAIN? is open the opponent
+ * is told, and its own answer decides (one that already said yes goes
+ * back to the queue now).  An absent opponent has nothing to come back
+ * to: its seat goes too.
+ */
+void
+match_leave_seat(struct match *m, int seat, enum proto_leave why)
+{
+	int		 other = !seat, other_away = m->seat[other].away;
+	struct client	*oc = m->player[other];
+	char		 buf[PROTO_OUT_MAX], text[64];
+	int		 len;
+
+	if (match_seat_taken(m, other) && m->state == MATCH_PLAYING) {
 		m->lobby->stats.games_finished++;	/* however it is told */
 		m->lobby->stats.forfeits++;
 	}
-	if (other != NULL && (other->flags & CLIENT_CLOSING)) {
+	if (oc != NULL && (oc->flags & CLIENT_CLOSING)) {
 		/* Leaving too (shutdown, a peer not reading): tell it nothing. */
 		m->state = MATCH_ASKING;
-	} else if (other != NULL && m->state == MATCH_PLAYING) {
+	} else if (match_seat_taken(m, other) && m->state == MATCH_PLAYING) {
 		m->state = MATCH_ASKING;
-		m->winner = match_mark(other);
-		log_info("match %llu: game %u forfeited by %s from %s",
-		    (unsigned long long)m->id, m->games, match_name(m, seat),
-		    c->addr);
-		session_sendn(other, buf, proto_fmt_forfeit(buf, sizeof buf,
-		    match_mark(other), match_name(m, !seat),
-		    match_name(m, seat), why));
-		session_sendn(other, buf, proto_fmt_again_question(buf,
-		    sizeof buf));
-		clock_start(other, CLIENT_CLOCK_AGAIN);
-	} else if (other != NULL) {
+		m->winner = other == 0 ? TTT_X : TTT_O;
+		log_info("match %llu: game %u forfeited by %s",
+		    (unsigned long long)m->id, m->games, match_name(m, seat));
+		len = proto_fmt_forfeit(buf, sizeof buf, m->winner,
+		    match_name(m, other), match_name(m, seat), why);
+		watch_send(m, buf, len);
+		if (oc != NULL) {
+			session_sendn(oc, buf, len);
+			session_sendn(oc, buf, proto_fmt_again_question(buf,
+			    sizeof buf));
+			clock_start(oc, CLIENT_CLOCK_AGAIN);
+		}
+	} else if (oc != NULL) {
 		snprintf(text, sizeof text, "%s left the match.",
 		    match_name(m, seat));
-		session_sendn(other, buf, proto_fmt_info(buf, sizeof buf,
-		    text));
+		session_sendn(oc, buf, proto_fmt_info(buf, sizeof buf, text));
 	}
-	match_detach(c);
-	if (other != NULL && m->answer[other->seat] == 1) {
-		match_detach(other);
-		lobby_join(other->lobby, other);
+	match_detach(m, seat);		/* frees m when nobody is left */
+	if (oc == NULL) {
+		if (other_away)
+			match_detach(m, other);
+		return;
+	}
+	if (m->answer[other] == 1) {
+		match_detach(m, other);
+		lobby_join(oc->lobby, oc);
 	}
 }
 
-/* A player changed its name from old: tell the opponent. */
+/* A player changed its name from old: tell the others. */
 void
 match_renamed(struct client *c, const char *old)
 {
 	struct match	*m = c->match;
 	struct client	*other;
 	char		 buf[PROTO_OUT_MAX], text[96];
+	int		 len;
 
-	if (m == NULL || (other = m->player[!c->seat]) == NULL)
+	snprintf(m->seat[c->seat].name, sizeof m->seat[c->seat].name, "%s",
+	    c->name);
+	if (strcmp(old, match_name(m, c->seat)) == 0)
 		return;
 	snprintf(text, sizeof text, "%s is now known as %s.", old, c->name);
-	session_sendn(other, buf, proto_fmt_info(buf, sizeof buf, text));
+	len = proto_fmt_info(buf, sizeof buf, text);
+	if ((other = m->player[!c->seat]) != NULL)
+		session_sendn(other, buf, len);
+	watch_send(m, buf, len);
 }

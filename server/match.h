@@ -1,8 +1,11 @@
 /*
- * match.h -- two players, their games, and the play-again question.
+ * match.h -- two seats, their games, and the play-again question.
  *
- * A match points at its players but owns neither; it is freed when the
- * last of them has left it.
+ * A seat is held by a connected player (player[i]), by a player whose
+ * connection was lost and who may still RESUME (away), or by the computer
+ * (seat 1 of a match against it); or it is empty, once its player has
+ * left for good.  A match owns no client; it is freed when no player is
+ * left in it.
  */
 #ifndef MATCH_H
 #define MATCH_H
@@ -12,6 +15,7 @@
 #include <stdint.h>
 
 #include "client.h"
+#include "keytab.h"
 #include "lobby.h"
 #include "ttt.h"
 
@@ -21,29 +25,75 @@ enum match_state {
 };
 
 #define MATCH_UNANSWERED	(-1)
+#define MATCH_HUMAN		(-1)	/* ai: no computer in this match */
+
+struct match;
+
+struct match_seat {
+	struct match		*match;
+	int			 index;		/* 0 = X, 1 = O */
+	char			 name[PROTO_NAME_MAX + 1]; /* "" = seat name */
+	int			 moved;		/* in the first game */
+	struct keytab_entry	 token;		/* for RESUME */
+	int			 away;		/* lost, in its grace period */
+	int64_t			 away_until;	/* ms */
+	int64_t			 turn_left;	/* ms of a paused turn; 0 = all */
+	TAILQ_ENTRY(match_seat)	 away_entry;	/* lobby->away */
+};
 
 struct match {
 	uint64_t		 id;
 	struct lobby		*lobby;
-	struct client		*player[2];	/* NULL once left */
+	struct client		*player[2];	/* connected players */
+	struct match_seat	 seat[2];
+	int			 ai;		/* enum proto_level, or
+						   MATCH_HUMAN */
 	enum match_state	 state;
 	struct ttt_board	 board;
 	int			 answer[2];	/* MATCH_ASKING: -1 or 1 */
 	enum ttt_mark		 winner;	/* of the last game */
 	unsigned		 games;
+	int			 tie_told;	/* this game: only a tie left */
+	struct keytab_entry	 id_entry;	/* lobby->ids */
+	struct client_list	 watchers;
 	TAILQ_ENTRY(match)	 entry;
 };
 
+/* match.c */
 void		 match_new(struct lobby *, struct client *, struct client *);
+void		 match_new_ai(struct lobby *, struct client *,
+		     enum proto_level);
 void		 match_free(struct match *);
 enum ttt_mark	 match_mark(const struct client *);
 const char	*match_name(const struct match *, int);
+int		 match_live(const struct match *);
+int		 match_seat_taken(const struct match *, int);
+int		 match_may_abort(const struct client *);
+void		 match_abort(struct client *);
 enum proto_error match_check_move(const struct client *, int);
 void		 match_play(struct client *, int);
+void		 match_resign(struct client *);
 enum proto_error match_check_answer(const struct client *);
 void		 match_again(struct client *);
 void		 match_leave(struct client *, enum proto_leave);
+void		 match_leave_seat(struct match *, int, enum proto_leave);
 void		 match_renamed(struct client *, const char *);
 void		 match_send_board(struct client *);
+void		 match_send_state(struct match *, int);
+void		 match_send_token(struct match *, int);
+void		 match_broadcast(struct match *, const char *, int);
+void		 match_announce(struct match *, const char *, int);
+
+/* watch.c */
+void		 watch_start(struct client *, struct match *);
+void		 watch_stop(struct client *);
+void		 watch_send(struct match *, const char *, int);
+void		 watch_release(struct match *);
+
+/* resume.c */
+int		 resume_hold(struct client *);
+void		 resume_take(struct client *, struct match_seat *);
+void		 resume_expire(struct lobby *, int64_t);
+void		 resume_forget(struct match_seat *);
 
 #endif /* MATCH_H */

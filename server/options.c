@@ -21,7 +21,8 @@ enum options_kind {
 	OPTIONS_NUMBER,		/* whole number within [min, max] */
 	OPTIONS_SECONDS,	/* seconds, up to three decimals */
 	OPTIONS_TEXT,		/* a string, kept as it is */
-	OPTIONS_LEVEL		/* a log level name */
+	OPTIONS_LEVEL,		/* a log level name */
+	OPTIONS_SWITCH		/* on when given; 1 or 0 in the environment */
 };
 
 /* Options, in --help order; id is getopt's value for the flag. */
@@ -38,7 +39,11 @@ enum options_id {
 	OPT_AGAIN_TIMEOUT,
 	OPT_IDLE_TIMEOUT,
 	OPT_RATE_LIMIT,
-	OPT_RATE_BURST
+	OPT_RATE_BURST,
+	OPT_ROOM_TTL,
+	OPT_RESUME_GRACE,
+	OPT_AI_OFFER,
+	OPT_EARLY_DRAW
 };
 
 struct options_spec {
@@ -77,6 +82,14 @@ static const struct options_spec options_table[] = {
 	    "commands a second per connection; 0: no limit" },
 	{ OPT_RATE_BURST, "rate-burst", "N", OPTIONS_NUMBER, 1, 1000000,
 	    "... in bursts of up to N" },
+	{ OPT_ROOM_TTL, "room-ttl", "SECS", OPTIONS_SECONDS, 0, 0,
+	    "a private room closes after; 0: never" },
+	{ OPT_RESUME_GRACE, "resume-grace", "SECS", OPTIONS_SECONDS, 0, 0,
+	    "a lost player may RESUME within; 0: forfeit at once" },
+	{ OPT_AI_OFFER, "ai-offer", "SECS", OPTIONS_SECONDS, 0, 0,
+	    "alone in the queue: offer PLAY AI after; 0: never" },
+	{ OPT_EARLY_DRAW, "early-draw", "", OPTIONS_SWITCH, 0, 1,
+	    "end a game that only a tie can end as a tie" },
 };
 #define OPTIONS_COUNT	(sizeof options_table / sizeof options_table[0])
 
@@ -183,6 +196,7 @@ options_set(struct server_config *cfg, const struct options_spec *o,
 
 	switch (o->kind) {
 	case OPTIONS_NUMBER:
+	case OPTIONS_SWITCH:
 		if (options_number(arg, o->min, o->max, &v) == -1)
 			return (-1);
 		break;
@@ -233,6 +247,18 @@ options_set(struct server_config *cfg, const struct options_spec *o,
 		break;
 	case OPT_IDLE_TIMEOUT:
 		l->idle_ms = ms;
+		break;
+	case OPT_ROOM_TTL:
+		l->room_ms = ms;
+		break;
+	case OPT_RESUME_GRACE:
+		l->grace_ms = ms;
+		break;
+	case OPT_AI_OFFER:
+		l->ai_offer_ms = ms;
+		break;
+	case OPT_EARLY_DRAW:
+		l->early_draw = (int)v;
 		break;
 	default:
 		break;
@@ -291,6 +317,18 @@ options_show(const struct server_config *cfg, const struct options_spec *o,
 	case OPT_IDLE_TIMEOUT:
 		ms = l->idle_ms;
 		break;
+	case OPT_ROOM_TTL:
+		ms = l->room_ms;
+		break;
+	case OPT_RESUME_GRACE:
+		ms = l->grace_ms;
+		break;
+	case OPT_AI_OFFER:
+		ms = l->ai_offer_ms;
+		break;
+	case OPT_EARLY_DRAW:
+		snprintf(buf, size, "%s", l->early_draw ? "1" : "0");
+		return;
 	}
 	snprintf(buf, size, "%lld.%03lld", (long long)(ms / 1000),
 	    (long long)(ms % 1000));
@@ -397,7 +435,8 @@ options_parse(struct server_config *cfg, int argc, char **argv)
 	options_defaults(cfg);
 	for (i = 0; i < OPTIONS_COUNT; i++) {
 		longopts[i].name = options_table[i].name;
-		longopts[i].has_arg = required_argument;
+		longopts[i].has_arg = options_table[i].kind == OPTIONS_SWITCH ?
+		    no_argument : required_argument;
 		longopts[i].flag = NULL;
 		longopts[i].val = (int)options_table[i].id;
 	}
@@ -413,7 +452,8 @@ options_parse(struct server_config *cfg, int argc, char **argv)
 		else if (ch == 'V')
 			version = 1;
 		else if ((o = options_find(ch)) != NULL)
-			given[o - options_table] = optarg;
+			given[o - options_table] = o->kind == OPTIONS_SWITCH ?
+			    "1" : optarg;
 		else {
 			options_usage(stderr, cfg);
 			return (OPTIONS_ERROR);

@@ -40,3 +40,28 @@ ratelimit_take(struct ratelimit *rl, unsigned rate, unsigned burst,
 	rl->tokens -= 1000;
 	return (1);
 }
+
+/*
+ * The same for slow rates: one token every every_ms, in bursts of at most
+ * burst (SAY: 5 at once, then one every 2 s).
+ */
+int
+ratelimit_take_every(struct ratelimit *rl, int64_t every_ms, unsigned burst,
+    int64_t now)
+{
+	int64_t	max = (int64_t)burst * 1000;
+
+	if (now > rl->last) {
+		if (now - rl->last >= every_ms * burst)
+			rl->tokens = max;
+		else
+			rl->tokens += (now - rl->last) * 1000 / every_ms;
+		if (rl->tokens > max)
+			rl->tokens = max;
+		rl->last = now;
+	}
+	if (rl->tokens < 1000)
+		return (0);
+	rl->tokens -= 1000;
+	return (1);
+}

@@ -78,6 +78,8 @@ static void	server_client_drain(struct client *);
 static void	server_client_release_seat(struct client *);
 static void	server_client_tune(int);
 static int64_t	server_client_now(void);
+static void	server_client_random(void *, size_t);
+static void	server_client_wake(struct lobby *);
 static void	server_client_addr(struct sockaddr *, char *, size_t);
 static enum proto_error server_client_admit(struct server *,
 		    const struct addrkey *);
@@ -88,7 +90,9 @@ const struct lobby_ops server_client_ops = {
 	server_client_send,
 	server_client_close,
 	server_client_rearm,
-	server_client_now
+	server_client_now,
+	server_client_random,
+	server_client_wake
 };
 
 /* How long a closing connection may take to flush, and then to linger. */
@@ -579,5 +583,48 @@ server_client_event_cb(struct bufferevent *bev, short what, void *arg)
 	(void)bev;
 	if (what & (BEV_EVENT_EOF | BEV_EVENT_ERROR | BEV_EVENT_TIMEOUT))
 		server_client_free(c);
+	server_client_flush_all(s);
+}
+
+/* The lobby's random op: the OS random source (codes, tokens). */
+static void
+server_client_random(void *buf, size_t len)
+{
+	if (getentropy(buf, len) == -1)
+		fatalx("getentropy failed");
+}
+
+/* The lobby's wake op: aim the lobby's timer at its next deadline. */
+static void
+server_client_wake(struct lobby *lobby)
+{
+	struct server	*s = (struct server *)(void *)((char *)lobby -
+			    offsetof(struct server, lobby));
+	int64_t		 at = lobby_next_deadline(lobby);
+	int64_t		 ms = at - server_client_now();
+	struct timeval	 tv;
+
+	if (s->lobby_timer == NULL)
+		return;
+	if (at == 0) {
+		evtimer_del(s->lobby_timer);
+		return;
+	}
+	if (ms < 0)
+		ms = 0;
+	tv.tv_sec = (time_t)(ms / 1000);
+	tv.tv_usec = (suseconds_t)(ms % 1000) * 1000;
+	evtimer_add(s->lobby_timer, &tv);
+}
+
+/* The lobby's timer: grace periods that ran out. */
+void
+server_client_lobby_cb(evutil_socket_t fd, short what, void *arg)
+{
+	struct server	*s = arg;
+
+	(void)fd;
+	(void)what;
+	lobby_expire(&s->lobby);
 	server_client_flush_all(s);
 }

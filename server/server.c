@@ -227,8 +227,8 @@ server_init(struct server *s, const struct server_config *cfg)
 	s->max_clients = cfg->max_clients;
 	s->max_per_addr = cfg->max_per_addr;
 	s->output_max = cfg->output_max;
-	lobby_init(&s->lobby, &server_client_ops, &cfg->limits, cfg->seed);
-	if (addrtab_init(&s->peers, server_random()) == -1) {
+	if (lobby_init(&s->lobby, &server_client_ops, &cfg->limits,
+	    cfg->seed) == -1 || addrtab_init(&s->peers, server_random()) == -1) {
 		log_error("out of memory");
 		return (-1);
 	}
@@ -240,8 +240,10 @@ server_init(struct server *s, const struct server_config *cfg)
 	s->sigterm = evsignal_new(s->base, SIGTERM, server_signal_cb, s);
 	s->shutdown_timer = evtimer_new(s->base, server_deadline_cb, s);
 	s->accept_timer = evtimer_new(s->base, server_accept_resume_cb, s);
+	s->lobby_timer = evtimer_new(s->base, server_client_lobby_cb, s);
 	if (s->sigint == NULL || s->sigterm == NULL ||
 	    s->shutdown_timer == NULL || s->accept_timer == NULL ||
+	    s->lobby_timer == NULL ||
 	    event_add(s->sigint, NULL) == -1 ||
 	    event_add(s->sigterm, NULL) == -1)
 		return (-1);
@@ -304,6 +306,8 @@ server_free(struct server *s)
 		event_free(s->shutdown_timer);
 	if (s->accept_timer != NULL)
 		event_free(s->accept_timer);
+	if (s->lobby_timer != NULL)
+		event_free(s->lobby_timer);
 	if (s->base != NULL)
 		event_base_free(s->base);
 }

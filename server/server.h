@@ -51,6 +51,7 @@ struct server {
 	struct event		*sigterm;
 	struct event		*shutdown_timer;
 	struct event		*accept_timer;	/* resumes paused listeners */
+	struct event		*lobby_timer;	/* the lobby's deadlines */
 	int			 accept_starved; /* out of fds since last accept */
 	int			 shutting_down;
 
@@ -77,6 +78,7 @@ void	server_shutdown(struct server *);
 void	server_client_accept(struct server *, int, struct sockaddr *, int);
 void	server_client_free(struct client *);
 void	server_client_flush_all(struct server *);
+void	server_client_lobby_cb(int, short, void *);
 extern const struct lobby_ops server_client_ops;
 
 #endif /* SERVER_H */

@@ -12,9 +12,10 @@
 #include "log.h"
 #include "match.h"
 #include "printable.h"
+#include "room.h"
 #include "session.h"
 
-static void	session_detach(struct client *, enum proto_leave);
+static void	session_detach(struct client *, enum proto_leave, int);
 static int	session_flooding(struct client *);
 static void	session_bye(struct client *, const char *);
 static void	session_fatal(struct client *, enum proto_error);
@@ -28,6 +29,7 @@ session_open(struct lobby *lobby, struct client *c)
 	c->lobby = lobby;
 	ratelimit_init(&c->rate, lobby->limits.burst, lobby->ops->now());
 	c->abuse = c->rate;
+	ratelimit_init(&c->chat, LOBBY_CHAT_BURST, lobby->ops->now());
 	log_info("client %llu: connect from %s", (unsigned long long)c->id,
 	    c->addr);
 	session_sendn(c, buf, proto_fmt_hello(buf, sizeof buf));
@@ -130,7 +132,7 @@ session_flooding(struct client *c)
 	if (!ratelimit_take(&c->abuse, l->rate, l->burst, now)) {
 		log_warn("client %llu: %s keeps flooding, closing",
 		    (unsigned long long)c->id, c->addr);
-		session_detach(c, PROTO_LEAVE_DROP);
+		session_detach(c, PROTO_LEAVE_DROP, 0);
 		session_bye(c, "Too many commands. Goodbye.");
 		return (1);
 	}
@@ -146,7 +148,7 @@ session_fatal(struct client *c, enum proto_error err)
 	char	buf[PROTO_OUT_MAX];
 
 	session_sendn(c, buf, proto_fmt_error(buf, sizeof buf, err));
-	session_detach(c, PROTO_LEAVE_DROP);
+	session_detach(c, PROTO_LEAVE_DROP, 0);
 	session_close(c);
 }
 
@@ -178,13 +180,24 @@ session_line_timeout(struct client *c)
 	session_fatal(c, PROTO_ELINE_TIMEOUT);
 }
 
-/* A third of the mover's time is left: tell it how much. */
+/*
+ * A clock's early word: a third of the mover's time is left (say how
+ * much), or a player has waited alone long enough to be offered the
+ * computer.
+ */
 void
-session_clock_warn(struct client *c, int64_t left_ms)
+session_clock_warn(struct client *c, enum client_clock kind, int64_t left_ms)
 {
 	char		buf[PROTO_OUT_MAX], text[64];
 	long long	secs = (left_ms + 999) / 1000;
 
+	if (kind == CLIENT_CLOCK_IDLE) {
+		c->flags |= CLIENT_OFFERED;
+		session_sendn(c, buf, proto_fmt_info(buf, sizeof buf,
+		    "Nobody else is here yet. Type PLAY AI to play the "
+		    "computer."));
+		return;
+	}
 	snprintf(text, sizeof text, "You have %lld second%s left to move.",
 	    secs, secs == 1 ? "" : "s");
 	session_sendn(c, buf, proto_fmt_info(buf, sizeof buf, text));
@@ -205,11 +218,17 @@ session_clock_out(struct client *c, enum client_clock kind)
 
 	if (kind == CLIENT_CLOCK_NONE)
 		return;
+	if (kind == CLIENT_CLOCK_ROOM) {
+		log_info("client %llu: room %s expired",
+		    (unsigned long long)c->id, c->room.key);
+		room_expired(c);
+		return;
+	}
 	log_info("client %llu: %s %s, closing", (unsigned long long)c->id,
 	    c->addr, what[kind]);
 	switch (kind) {
 	case CLIENT_CLOCK_TURN:
-		session_detach(c, PROTO_LEAVE_TIMEOUT);
+		session_detach(c, PROTO_LEAVE_TIMEOUT, 0);
 		session_bye(c, "You ran out of time.");
 		break;
 	case CLIENT_CLOCK_AGAIN:
@@ -221,16 +240,26 @@ session_clock_out(struct client *c, enum client_clock kind)
 	}
 }
 
-/* Leave the queue or the match, once; the opponent is told. */
+/*
+ * Leave whatever the player is doing, once; an opponent is told.  A QUIT
+ * before one's first move aborts the match; a lost connection (hold) keeps
+ * the seat for the grace period when there is one.
+ */
 static void
-session_detach(struct client *c, enum proto_leave why)
+session_detach(struct client *c, enum proto_leave why, int hold)
 {
 	if (c->flags & CLIENT_GONE)
 		return;
 	lobby_leave(c->lobby, c);
+	room_close(c);
+	watch_stop(c);
+	if (c->match != NULL) {
+		if (why == PROTO_LEAVE_QUIT && match_may_abort(c))
+			match_abort(c);
+		else if (!hold || !resume_hold(c))
+			match_leave(c, why);
+	}
 	clock_stop(c);
-	if (c->match != NULL)
-		match_leave(c, why);
 	c->flags |= CLIENT_GONE;
 }
 
@@ -240,16 +269,19 @@ session_close(struct client *c)
 {
 	if (c->flags & CLIENT_CLOSING)
 		return;
-	session_detach(c, PROTO_LEAVE_QUIT);
+	session_detach(c, PROTO_LEAVE_QUIT, 0);
 	c->flags |= CLIENT_CLOSING;
 	c->lobby->ops->close(c);
 }
 
-/* The connection dropped (or is being freed): forfeit whatever is open. */
+/*
+ * The connection dropped (or is being freed): hold a seat in a match for
+ * the grace period, or forfeit whatever is open.
+ */
 void
 session_lost(struct client *c)
 {
-	session_detach(c, PROTO_LEAVE_DROP);
+	session_detach(c, PROTO_LEAVE_DROP, 1);
 }
 
 /*

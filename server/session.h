@@ -16,7 +16,7 @@ void	session_refuse(struct lobby *, struct client *, enum proto_error);
 void	session_line(struct client *, const char *, size_t);
 void	session_too_long(struct client *);
 void	session_line_timeout(struct client *);
-void	session_clock_warn(struct client *, int64_t);
+void	session_clock_warn(struct client *, enum client_clock, int64_t);
 void	session_clock_out(struct client *, enum client_clock);
 void	session_lost(struct client *);
 void	session_shutdown(struct client *);

@@ -55,15 +55,36 @@ harness_client_path(void)
 	return (p != NULL ? p : TTT_CLIENT_PATH);
 }
 
+static int	harness_spawn(struct tttd_proc *, const char *const *,
+		    unsigned long, int);
+
 int
 harness_start(struct tttd_proc *p, const char *const *extra)
 {
-	return (harness_start_nofile(p, extra, 0));
+	return (harness_spawn(p, extra, 0, 0));
+}
+
+int
+harness_start_v1(struct tttd_proc *p, const char *const *extra)
+{
+	return (harness_spawn(p, extra, 0, 1));
 }
 
 int
 harness_start_nofile(struct tttd_proc *p, const char *const *extra,
     unsigned long nofile)
+{
+	return (harness_spawn(p, extra, nofile, 1));
+}
+
+/*
+ * Start tttd on an ephemeral port of 127.0.0.1 with extra flags; v1: as
+ * tttd 1.1.0 played, a lost connection forfeiting at once and no TOKEN
+ * lines (--resume-grace 0, which a later flag in extra may override).
+ */
+static int
+harness_spawn(struct tttd_proc *p, const char *const *extra,
+    unsigned long nofile, int v1)
 {
 	const char	*argv[64];
 	int		 out[2], err[2], n = 0, i;
@@ -81,6 +102,10 @@ harness_start_nofile(struct tttd_proc *p, const char *const *extra,
 	argv[n++] = "0";
 	argv[n++] = "--bind";
 	argv[n++] = "127.0.0.1";
+	if (v1) {
+		argv[n++] = "--resume-grace";
+		argv[n++] = "0";
+	}
 	for (i = 0; extra != NULL && extra[i] != NULL && n < 62; i++)
 		argv[n++] = extra[i];
 	argv[n] = NULL;

@@ -28,7 +28,13 @@ const char	*harness_client_path(void);
 
 /* Start tttd --port 0 --bind 127.0.0.1 plus the NULL-terminated extra args. */
 int	harness_start(struct tttd_proc *, const char *const *);
-/* The same, with RLIMIT_NOFILE (soft and hard) set to n in the server. */
+/*
+ * The same as tttd 1.1.0 played (the suites written for it): with
+ * --resume-grace 0 first, so a lost connection forfeits at once and no
+ * TOKEN line follows MATCH.
+ */
+int	harness_start_v1(struct tttd_proc *, const char *const *);
+/* The v1 start, with RLIMIT_NOFILE (soft and hard) set to n in the server. */
 int	harness_start_nofile(struct tttd_proc *, const char *const *,
 	    unsigned long);
 /* SIGTERM, then wait: returns the exit status, or -1 if it was killed. */

@@ -90,6 +90,7 @@ struct game {
 	int		 state;		/* GAME_* */
 	int		 winner;	/* seat, when GAME_WON */
 	int		 art;		/* check the art lines too */
+	int		 tie_told;	/* INFO: only a tie is left */
 };
 
 static struct e2e	*e2e_cur;
@@ -214,7 +215,7 @@ e2e_server(struct e2e *e, const char *const *extra)
 	}
 	if (i == E2E_SERVERS)
 		fail_msg("too many servers in one test");
-	if (harness_start(&e->srv[i], extra) != 0) {
+	if (harness_start_v1(&e->srv[i], extra) != 0) {
 		e->srv[i].pid = 0;
 		fail_msg("tttd did not start");
 	}
@@ -596,6 +597,7 @@ game_start_at(int ln, struct game *g, int first)
 	want_at(ln, 0, g->p[1], "%s", want);
 	snprintf(g->cells, sizeof g->cells, ".........");
 	g->state = GAME_ON;
+	g->tie_told = 0;
 	g->turn = seat;
 	for (i = 0; i < 2; i++)
 		game_board_at(ln, g, g->p[i]);
@@ -627,6 +629,35 @@ game_send_at(int ln, struct game *g, const char *text)
 		fail_msg("line %d: the game is over, cannot send \"%s\"", ln,
 		    text);
 	send_at(ln, g->p[g->turn], text);
+}
+
+/*
+ * Can some sequence of moves, mover first, still give anyone three in a
+ * row?  Plain recursion over the cells, as the test's own oracle.
+ */
+static int
+cells_winnable(char *cells, char mover)
+{
+	static const int	lines[8][3] = {
+		{ 0, 1, 2 }, { 3, 4, 5 }, { 6, 7, 8 }, { 0, 3, 6 },
+		{ 1, 4, 7 }, { 2, 5, 8 }, { 0, 4, 8 }, { 2, 4, 6 }
+	};
+	int			i, found = 0;
+
+	for (i = 0; i < 8; i++) {
+		if (cells[lines[i][0]] != '.' &&
+		    cells[lines[i][0]] == cells[lines[i][1]] &&
+		    cells[lines[i][1]] == cells[lines[i][2]])
+			return (1);
+	}
+	for (i = 0; i < 9 && !found; i++) {
+		if (cells[i] != '.')
+			continue;
+		cells[i] = mover;
+		found = cells_winnable(cells, mover == 'X' ? 'O' : 'X');
+		cells[i] = '.';
+	}
+	return (found);
 }
 
 /*
@@ -670,6 +701,13 @@ game_moved_at(int ln, struct game *g, int cell)
 		}
 	} else {
 		g->turn = !g->turn;
+		/* Once only a tie is left, both are told, once (§9.7). */
+		if (!g->tie_told && !cells_winnable(g->cells, mark_of(g->turn))) {
+			g->tie_told = 1;
+			for (i = 0; i < 2; i++)
+				want_at(ln, 0, g->p[i], "INFO This game can "
+				    "only end in a tie.");
+		}
 		game_turns_at(ln, g);
 	}
 }
@@ -1034,6 +1072,9 @@ test_e2e_quit_mid_game_forfeits(void **state)
 
 	PAIR(e, tp, &g);
 	GAME_MOVE(&g, "MOVE B2", 4);
+	/* p1 moves too: a quit before its first move would abort (§9.2). */
+	if (g.turn == 0)
+		GAME_MOVE(&g, "MOVE A1", 0);
 	/* What follows QUIT is discarded. */
 	WRITE(g.p[0], "QUIT\r\nPING\r\n");
 	WANT_RAW(g.p[0], T_BYE);
@@ -1051,7 +1092,11 @@ test_e2e_quit_mid_game_forfeits(void **state)
 	WANT_RAW(g.p[1], "OK AGAIN y");
 	WANT_RAW(g.p[1], T_WAIT);
 
-	/* Paired again as X; now O quits, in lower case, before any move. */
+	/*
+	 * Paired again as X; now O quits, in lower case, before any move:
+	 * in the first game of a match that aborts it, no result (§9.2),
+	 * and X is back in the queue.
+	 */
 	c = CONNECT(e, tp);
 	game_init(&g2, g.p[1], c, "p1", "p2");
 	GAME_MATCH(&g2);
@@ -1059,8 +1104,9 @@ test_e2e_quit_mid_game_forfeits(void **state)
 	SEND(c, "quit");
 	WANT_RAW(c, T_BYE);
 	WANT_EOF(c);
-	WANT_RAW(g2.p[0], "RESULT FORFEIT X p1 p2 quit the game. p1 wins!");
-	WANT_RAW(g2.p[0], T_AGAIN);
+	WANT_RAW(g2.p[0], "INFO p2 left before the first move. No result.");
+	WANT_RAW(g2.p[0], T_WAIT);
+	WANT_QUIET(g2.p[0]);
 	e2e_stop(e, tp);
 }
 
@@ -1462,14 +1508,12 @@ test_e2e_server_full_refuses_then_accepts(void **state)
 	WANT_RAW(c, E_SERVER_FULL);
 	WANT_EOF(c);
 
+	/* p1 quits before its first move: the match is aborted (§9.2). */
 	SEND(g.p[0], "QUIT");
 	WANT_RAW(g.p[0], T_BYE);
 	WANT_EOF(g.p[0]);
 	conn_close(g.p[0]);
-	WANT_RAW(g.p[1], "RESULT FORFEIT O p2 p1 quit the game. p2 wins!");
-	WANT_RAW(g.p[1], T_AGAIN);
-	SEND(g.p[1], "y");
-	WANT_RAW(g.p[1], "OK AGAIN y");
+	WANT_RAW(g.p[1], "INFO p1 left before the first move. No result.");
 	WANT_RAW(g.p[1], T_WAIT);
 
 	/* The server may need a moment to notice that p1 has gone. */
@@ -2077,13 +2121,14 @@ test_e2e_command_line(void **state)
 		{ "--bind", "127.0.0.1", "--port", NULL },
 	};
 	static const char		*opts[] = {
-		"--port", "--bind", "--seed", "--help", "--version"
+		"--port", "--bind", "--seed", "--help", "--version",
+		"--room-ttl", "--resume-grace", "--ai-offer", "--early-draw"
 	};
 	static const char *const	 maxseed[] = {
 		"--seed", "18446744073709551615", NULL
 	};
 	struct e2e			*e = *state;
-	char				 out[4096], args[256];
+	char				 out[8192], args[256];
 	size_t				 i, j;
 	int				 rc;
 
@@ -2098,7 +2143,7 @@ test_e2e_command_line(void **state)
 
 	rc = harness_run(version, out, sizeof out, HARNESS_TIMEOUT_MS);
 	assert_int_equal(rc, 0);
-	if (strncmp(out, "tttd 1.1.0", 10) != 0 ||
+	if (strncmp(out, "tttd 1.2.0", 10) != 0 ||
 	    (out[10] != '\n' && out[10] != ' '))
 		fail_msg("--version printed \"%s\"", out);
 

@@ -1201,7 +1201,7 @@ test_chaos_500_mixed_clients(void **state)
 		    chaos_roles[order[i]].prefix, i);
 	}
 
-	assert_int_equal(harness_start(&ch->srv, extra), 0);
+	assert_int_equal(harness_start_v1(&ch->srv, extra), 0);
 	usleep(100 * 1000);
 	ch->rss0 = ch->rss_peak = harness_rss_kb(&ch->srv);
 	ch->fds0 = harness_nfds(&ch->srv);

@@ -651,6 +651,11 @@ test_client_quit_mid_game(void **state)
 	expect_skip_to(&opp, "START ", line, sizeof line);
 	if (line[6] == 'X')
 		assert_int_equal(conn_send(&opp, "MOVE C1"), 0);
+	/* One move first: a quit before it would abort the match (§9.2). */
+	player_expect(PROMPT_MOVE, 0);
+	player_write("b2\n");
+	expect_skip_to(&opp, "TURN X Enter", line, sizeof line);
+	assert_int_equal(conn_send(&opp, "MOVE A3"), 0);
 	player_expect(PROMPT_MOVE, 0);
 	player_write("  QuIt \n");
 	expect_skip_to(&opp, "RESULT ", line, sizeof line);

@@ -120,7 +120,7 @@ stats(struct conn *c, char *block, size_t size)
 		assert_true(n < size);
 		lines++;
 	}
-	assert_int_equal(lines, 14);
+	assert_int_equal(lines, 22);
 }
 
 /* STATS counts what happened: a game, its moves, errors, refusals. */
@@ -133,7 +133,7 @@ test_daemon_stats(void **state)
 	struct conn			*x, *o, *p[2];
 	char				 block[2048];
 
-	assert_int_equal(harness_start(&d->srv, extra), 0);
+	assert_int_equal(harness_start_v1(&d->srv, extra), 0);
 	x = daemon_join(d, 0);
 	stats(x, block, sizeof block);
 	assert_int_equal(stat_value(block, "connections_current"), 1);
@@ -158,6 +158,15 @@ test_daemon_stats(void **state)
 	assert_int_equal(stat_value(block, "matches_live"), 1);
 	assert_int_equal(stat_value(block, "games_finished"), 1);
 	assert_int_equal(stat_value(block, "wins"), 1);
+	/* The counters of protocol.md §9: none of it happened here. */
+	assert_int_equal(stat_value(block, "rooms_open"), 0);
+	assert_int_equal(stat_value(block, "watchers"), 0);
+	assert_int_equal(stat_value(block, "players_away"), 0);
+	assert_int_equal(stat_value(block, "matches_ai"), 0);
+	assert_int_equal(stat_value(block, "aborts"), 0);
+	assert_int_equal(stat_value(block, "resigns"), 0);
+	assert_int_equal(stat_value(block, "resumes"), 0);
+	assert_int_equal(stat_value(block, "chats"), 0);
 	assert_int_equal(stat_value(block, "ties"), 0);
 	assert_int_equal(stat_value(block, "forfeits"), 0);
 	assert_int_equal(stat_value(block, "moves"), 5);
@@ -188,20 +197,20 @@ test_daemon_environment(void **state)
 	struct daemon			*d = *state;
 
 	setenv("TTTD_MAX_CLIENTS", "1", 1);
-	assert_int_equal(harness_start(&d->srv, NULL), 0);
+	assert_int_equal(harness_start_v1(&d->srv, NULL), 0);
 	daemon_join(d, 0);
 	assert_int_equal(conn_open(&d->c[1], d->srv.port), 0);
 	expect_prefix(&d->c[1], "ERR SERVER_FULL ");
 	daemon_stop(d);
 
-	assert_int_equal(harness_start(&d->srv, extra), 0);
+	assert_int_equal(harness_start_v1(&d->srv, extra), 0);
 	daemon_join(d, 0);
 	daemon_join(d, 1);
 	daemon_stop(d);
 
 	/* Under a flag, even a bad variable does no harm. */
 	setenv("TTTD_MAX_CLIENTS", "lots", 1);
-	assert_int_equal(harness_start(&d->srv, extra), 0);
+	assert_int_equal(harness_start_v1(&d->srv, extra), 0);
 	daemon_join(d, 0);
 	daemon_stop(d);
 }
@@ -261,7 +270,7 @@ test_daemon_log_level(void **state)
 	char				 log[16384];
 	struct conn			*c;
 
-	assert_int_equal(harness_start(&d->srv, warn), 0);
+	assert_int_equal(harness_start_v1(&d->srv, warn), 0);
 	c = daemon_join(d, 0);
 	conn_send(c, "PING");
 	expect_event(c, "OK PONG");
@@ -270,7 +279,7 @@ test_daemon_log_level(void **state)
 	if (strstr(log, " info ") != NULL || strstr(log, " debug ") != NULL)
 		fail_msg("info or debug lines at --log-level warn:\n%s", log);
 
-	assert_int_equal(harness_start(&d->srv, debug), 0);
+	assert_int_equal(harness_start_v1(&d->srv, debug), 0);
 	c = daemon_join(d, 0);
 	conn_write(c, "PING\n\x1b[2J\n", 11);
 	expect_event(c, "OK PONG");

@@ -130,7 +130,7 @@ test_limits_non_reader_is_dropped(void **state)
 	size_t				 sent = 0;
 	int				 i;
 
-	assert_int_equal(harness_start(&l->srv, extra), 0);
+	assert_int_equal(harness_start_v1(&l->srv, extra), 0);
 	limits_pair(l, &x, &o);
 	rss0 = harness_rss_kb(&l->srv);
 	for (i = 0; i < 1000; i++)
@@ -179,7 +179,7 @@ test_limits_half_close_gets_every_reply(void **state)
 	char		 cmds[5 * 100], line[512];
 	int		 i, n = 0;
 
-	assert_int_equal(harness_start(&l->srv, NULL), 0);
+	assert_int_equal(harness_start_v1(&l->srv, NULL), 0);
 	c = limits_connect(l);
 	expect_prefix(c, "HELLO ");
 	expect_event(c, "WAIT Waiting for an opponent...");
@@ -209,7 +209,7 @@ test_limits_seat_freed_on_quit(void **state)
 	struct limits			*l = *state;
 	struct conn			*x, *o, *c;
 
-	assert_int_equal(harness_start(&l->srv, extra), 0);
+	assert_int_equal(harness_start_v1(&l->srv, extra), 0);
 	limits_pair(l, &x, &o);
 	c = limits_connect(l);
 	expect_prefix(c, "ERR SERVER_FULL ");
@@ -354,7 +354,7 @@ test_limits_per_address_cap(void **state)
 	struct limits			*l = *state;
 	struct conn			*x, *o, *c;
 
-	assert_int_equal(harness_start(&l->srv, extra), 0);
+	assert_int_equal(harness_start_v1(&l->srv, extra), 0);
 	limits_pair(l, &x, &o);
 	c = limits_connect(l);
 	expect_event(c, "ERR TOO_MANY_CONNECTIONS Too many connections from "
@@ -382,7 +382,7 @@ test_limits_rate_limit(void **state)
 	struct conn			*x, *o;
 	int				 i;
 
-	assert_int_equal(harness_start(&l->srv, extra), 0);
+	assert_int_equal(harness_start_v1(&l->srv, extra), 0);
 	limits_pair(l, &x, &o);
 	expect_skip_to(o, "TURN ", NULL, 0);
 	/* 5 pass, 5 are refused (the refusals' own burst), the 11th ends. */
@@ -412,7 +412,7 @@ test_limits_pipelined_burst_all_answered(void **state)
 	char				 line[512];
 	int				 i, n = 0;
 
-	assert_int_equal(harness_start(&l->srv, extra), 0);
+	assert_int_equal(harness_start_v1(&l->srv, extra), 0);
 	c = limits_connect(l);
 	expect_prefix(c, "HELLO ");
 	expect_event(c, "WAIT Waiting for an opponent...");
@@ -445,7 +445,7 @@ test_limits_slowloris(void **state)
 	long				 t0, t;
 	int				 n;
 
-	assert_int_equal(harness_start(&l->srv, extra), 0);
+	assert_int_equal(harness_start_v1(&l->srv, extra), 0);
 	limits_pair(l, &x, &o);
 	expect_skip_to(x, "TURN ", NULL, 0);
 	t0 = harness_now_ms();
@@ -483,7 +483,7 @@ test_limits_turn_timeout(void **state)
 	char				 line[512], want[128];
 	const char			*mname, *oname, *osym;
 
-	assert_int_equal(harness_start(&l->srv, extra), 0);
+	assert_int_equal(harness_start_v1(&l->srv, extra), 0);
 	limits_pair(l, &x, &o);
 	expect_skip_to(x, "TURN ", line, sizeof line);
 	mover = strstr(line, "Enter your move") != NULL ? x : o;
@@ -513,7 +513,7 @@ test_limits_again_timeout(void **state)
 	struct limits			*l = *state;
 	struct conn			*x, *o, *p[2];
 
-	assert_int_equal(harness_start(&l->srv, extra), 0);
+	assert_int_equal(harness_start_v1(&l->srv, extra), 0);
 	limits_pair(l, &x, &o);
 	harness_play_to_result(x, o, p);
 	conn_send(p[0], "y");
@@ -538,7 +538,7 @@ test_limits_idle_timeout(void **state)
 	struct conn			*c;
 	long				 t0;
 
-	assert_int_equal(harness_start(&l->srv, extra), 0);
+	assert_int_equal(harness_start_v1(&l->srv, extra), 0);
 	c = limits_connect(l);
 	expect_prefix(c, "HELLO ");
 	expect_event(c, "WAIT Waiting for an opponent...");
@@ -564,7 +564,7 @@ test_limits_http_request(void **state)
 	struct limits	*l = *state;
 	struct conn	*c;
 
-	assert_int_equal(harness_start(&l->srv, NULL), 0);
+	assert_int_equal(harness_start_v1(&l->srv, NULL), 0);
 	c = limits_connect(l);
 	expect_prefix(c, "HELLO ");
 	expect_event(c, "WAIT Waiting for an opponent...");
@@ -600,7 +600,7 @@ test_limits_no_escape_reaches_opponent(void **state)
 	struct conn	*x, *o;
 	size_t		 i;
 
-	assert_int_equal(harness_start(&l->srv, NULL), 0);
+	assert_int_equal(harness_start_v1(&l->srv, NULL), 0);
 	limits_pair(l, &x, &o);
 	expect_skip_to(o, "TURN ", NULL, 0);
 	expect_skip_to(x, "TURN ", NULL, 0);
@@ -628,7 +628,7 @@ test_limits_linger_bounded(void **state)
 	static char	 junk[65536];
 	long		 t0, t = -1;
 
-	assert_int_equal(harness_start(&l->srv, NULL), 0);
+	assert_int_equal(harness_start_v1(&l->srv, NULL), 0);
 	c = limits_connect(l);
 	expect_prefix(c, "HELLO ");
 	memset(junk, 'x', sizeof junk);
@@ -666,7 +666,7 @@ test_limits_burst_then_half_close_answered(void **state)
 	char				 line[512];
 	int				 i, k, n, short_of = 0;
 
-	assert_int_equal(harness_start(&l->srv, extra), 0);
+	assert_int_equal(harness_start_v1(&l->srv, extra), 0);
 	for (i = 0; i < 100; i++)
 		memcpy(burst + 5 * i, "PING\n", 5);
 	for (k = 0; k < 40; k++)
@@ -706,7 +706,7 @@ test_limits_small_output_cap_spares_readers(void **state)
 	struct conn			*c;
 	int				 i;
 
-	assert_int_equal(harness_start(&l->srv, extra), 0);
+	assert_int_equal(harness_start_v1(&l->srv, extra), 0);
 	c = limits_connect(l);
 	expect_prefix(c, "HELLO ");
 	expect_event(c, "WAIT Waiting for an opponent...");
@@ -734,7 +734,7 @@ test_limits_refusals_hold_few_descriptors(void **state)
 	char				 line[256];
 	int				 base, k, nfds;
 
-	assert_int_equal(harness_start(&l->srv, extra), 0);
+	assert_int_equal(harness_start_v1(&l->srv, extra), 0);
 	c = limits_connect(l);
 	expect_prefix(c, "HELLO ");
 	base = harness_nfds(&l->srv);
@@ -778,7 +778,7 @@ test_limits_non_reader_forfeits_at_once(void **state)
 	long				 t0, t;
 	int				 i;
 
-	assert_int_equal(harness_start(&l->srv, extra), 0);
+	assert_int_equal(harness_start_v1(&l->srv, extra), 0);
 	x = limits_connect_with(l, NULL, 4096);	/* fills up quickly */
 	expect_prefix(x, "HELLO ");
 	o = limits_connect(l);

@@ -315,7 +315,7 @@ test_stress_sigterm_1000_matches(void **state)
 	int				 eofs = 0, resets = 0, strays = 0;
 
 	stress_nofile(STRESS_PLAYERS + 64);
-	assert_int_equal(harness_start(&st->srv, extra), 0);
+	assert_int_equal(harness_start_v1(&st->srv, extra), 0);
 
 	/* Connect in batches, each greeted before the next. */
 	for (i = 0; i < STRESS_PLAYERS; i += STRESS_BATCH) {
@@ -415,7 +415,7 @@ test_stress_sigterm_1000_matches(void **state)
 	args[1] = port;
 	args[2] = NULL;
 	t0 = harness_now_ms();
-	if (harness_start(&again, args) != 0)
+	if (harness_start_v1(&again, args) != 0)
 		fail_msg("tttd cannot start again on port %s", port);
 	st->srv = again;
 	assert_int_equal(st->srv.port, atoi(port));
@@ -468,7 +468,7 @@ test_stress_connect_close_cycles(void **state)
 	long				 t0, t1, now, deadline;
 
 	stress_nofile(STRESS_INFLIGHT + 64);
-	assert_int_equal(harness_start(&st->srv, extra), 0);
+	assert_int_equal(harness_start_v1(&st->srv, extra), 0);
 	usleep(100 * 1000);
 	fds0 = harness_nfds(&st->srv);
 	assert_true(fds0 > 0);

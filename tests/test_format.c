@@ -105,6 +105,12 @@ struct fmt_case {
 	"    NAME <name>   set your name: 1-16 letters, digits, _ or -\r\n" \
 	"    PING          check that the server is there\r\n"		\
 	"    STATS         the server's statistics\r\n"		\
+	"    ROOM NEW      make a private room; ROOM JOIN <code> to join one\r\n" \
+	"    PLAY AI       play the computer (PLAY AI easy for a gentler one)\r\n" \
+	"    GAMES         list the matches; WATCH <id> to watch one, UNWATCH\r\n" \
+	"    SAY <text>    chat with your opponent\r\n"		\
+	"    RESIGN        give up this game, stay for the next\r\n"	\
+	"    RESUME <code> take your seat back after a lost connection\r\n" \
 	"    HELP          this list\r\n"				\
 	"    QUIT          leave (the game is forfeited)\r\n"
 

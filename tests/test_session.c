@@ -79,8 +79,25 @@ fake_now(void)
 	return (fake_clock);
 }
 
+/* Codes and tokens: a fixed sequence, so that tests can predict them. */
+static void
+fake_random(void *buf, size_t len)
+{
+	static unsigned char	next;
+	unsigned char		*p = buf;
+
+	while (len-- > 0)
+		*p++ = next++;
+}
+
+static void
+fake_wake(struct lobby *lobby)
+{
+	(void)lobby;
+}
+
 static const struct lobby_ops fake_ops = {
-	fake_send, fake_close, fake_timer, fake_now
+	fake_send, fake_close, fake_timer, fake_now, fake_random, fake_wake
 };
 
 /* A world with these limits; the default ones when NULL. */
@@ -222,6 +239,7 @@ test_partial_line_deadline(void **state)
 
 	lobby_default_limits(&l);
 	l.line_ms = 1000;
+	l.ai_offer_ms = 0;	/* the idle clock is the next deadline */
 	w = *state = world_new(&l);
 	f = world_open(w, 0);
 	assert_int_equal(conn_next_deadline(&f->c), fake_clock + 900000);
@@ -377,8 +395,9 @@ test_again_clock(void **state)
 	want(&w->f[m], m == 0 ? "INFO p2 left the match.\r\n" :
 	    "INFO p1 left the match.\r\n");
 	want(&w->f[m], "WAIT Waiting for an opponent...\r\n");
+	/* Its next deadline: the offer of the computer (§9.6). */
 	assert_int_equal(conn_next_deadline(&w->f[m].c),
-	    1000000 + 4100 + LOBBY_IDLE_MS);
+	    1000000 + 4100 + LOBBY_AI_OFFER_MS);
 }
 
 /* Waiting alone in the queue: any line restarts the idle clock. */

@@ -88,11 +88,16 @@ static void	fuzz_time(int64_t);
 static void	fuzz_check_world(void);
 static void	fuzz_logv(const char *, va_list);
 
+static void	fuzz_random(void *, size_t);
+static void	fuzz_wake(struct lobby *);
+
 static const struct lobby_ops fuzz_ops = {
 	fuzz_send,
 	fuzz_close,
 	fuzz_timer,
-	fuzz_clock
+	fuzz_clock,
+	fuzz_random,
+	fuzz_wake
 };
 
 static struct lobby		fuzz_lobby;
@@ -257,6 +262,30 @@ fuzz_clock(void)
 	return (fuzz_now);
 }
 
+/* The random op: a fixed sequence (codes and tokens must still differ). */
+static void
+fuzz_random(void *buf, size_t len)
+{
+	static uint64_t	 x = 88172645463325252ULL;
+	unsigned char	*p = buf;
+
+	while (len-- > 0) {
+		x ^= x << 13;
+		x ^= x >> 7;
+		x ^= x << 17;
+		*p++ = (unsigned char)x;
+	}
+}
+
+/* The wake op: the lobby's deadline is never in the past. */
+static void
+fuzz_wake(struct lobby *lobby)
+{
+	int64_t	at = lobby_next_deadline(lobby);
+
+	CHECK(at >= 0);
+}
+
 /* The next script byte; 0 once the script is over. */
 static uint8_t
 fuzz_byte(struct fuzz_script *sc)
@@ -359,6 +388,13 @@ fuzz_time(int64_t ms)
 			conn_timer(fuzz_slots[i].c);
 		fuzz_check_world();
 	}
+	next = lobby_next_deadline(&fuzz_lobby);
+	if (next != 0 && next <= fuzz_now) {
+		lobby_expire(&fuzz_lobby);
+		fuzz_check_world();
+	}
+	next = lobby_next_deadline(&fuzz_lobby);
+	CHECK(next == 0 || next > fuzz_now);
 	for (i = 0; i < FUZZ_SLOTS; i++) {
 		if (fuzz_slots[i].c == NULL)
 			continue;
@@ -388,14 +424,21 @@ fuzz_check_world(void)
 	}
 	CHECK(nqueued == fuzz_lobby.nqueued);
 	TAILQ_FOREACH(m, &fuzz_lobby.matches, entry) {
-		CHECK(m->player[0] != NULL || m->player[1] != NULL);
-		CHECK(m->player[0] != m->player[1]);
+		/* Someone is in it: connected, or away and may come back. */
+		CHECK(m->player[0] != NULL || m->player[1] != NULL ||
+		    m->seat[0].away || m->seat[1].away);
+		CHECK(m->player[0] == NULL || m->player[0] != m->player[1]);
 		if (m->state == MATCH_PLAYING)
 			CHECK(ttt_board_outcome(&m->board) == TTT_ONGOING);
 		for (i = 0; i < 2; i++) {
-			/* A game goes on alone only for a closing player. */
+			CHECK(!(m->player[i] != NULL && m->seat[i].away));
+			/*
+			 * A game goes on without a connected player only for
+			 * one away or the computer, or beside a closing one.
+			 */
 			if ((c = m->player[i]) == NULL) {
-				if (m->state == MATCH_PLAYING)
+				if (m->state == MATCH_PLAYING &&
+				    !match_seat_taken(m, i))
 					CHECK(m->player[!i]->flags &
 					    CLIENT_CLOSING);
 				continue;
@@ -529,8 +572,14 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	for (i = 0; i < FUZZ_SLOTS; i++)
 		fuzz_free(i);
+	/* Seats held for lost players go when their grace runs out. */
+	fuzz_now += fuzz_lobby.limits.grace_ms + 1;
+	lobby_expire(&fuzz_lobby);
 	CHECK(fuzz_lobby.nqueued == 0 && TAILQ_EMPTY(&fuzz_lobby.queue));
 	CHECK(TAILQ_EMPTY(&fuzz_lobby.matches));
+	CHECK(fuzz_lobby.naway == 0 && fuzz_lobby.nwatchers == 0 &&
+	    fuzz_lobby.rooms.n == 0 && fuzz_lobby.tokens.n == 0 &&
+	    fuzz_lobby.ids.n == 0 && fuzz_lobby.nai == 0);
 	lobby_free(&fuzz_lobby);
 	return (0);
 }

@@ -1,0 +1,63 @@
+/*
+ * room.c -- private rooms.  A room is its maker, waiting out of the public
+ * queue under a single-use code from the OS random source; it closes when
+ * joined, when the maker leaves or does something else, and when its
+ * clock (--room-ttl) runs out.
+ */
+#include <stdio.h>
+
+#include "clock.h"
+#include "log.h"
+#include "room.h"
+#include "session.h"
+
+/* Open a room for a player doing nothing else: OK ROOM <code>, WAIT. */
+void
+room_open(struct client *c)
+{
+	struct lobby		*lobby = c->lobby;
+	struct proto_cmd	 ok = { .verb = PROTO_ROOM };
+	char			 buf[PROTO_OUT_MAX];
+
+	do
+		lobby_code(lobby, ok.code, PROTO_CODE_LEN);
+	while (keytab_find(&lobby->rooms, ok.code) != NULL);
+	keytab_add(&lobby->rooms, &c->room, ok.code, c);
+	c->flags |= CLIENT_ROOM;
+	log_info("client %llu: room %s opened", (unsigned long long)c->id,
+	    ok.code);
+	session_sendn(c, buf, proto_fmt_ok(buf, sizeof buf, &ok));
+	session_sendn(c, buf, proto_fmt_wait_room(buf, sizeof buf, ok.code));
+	clock_start(c, CLIENT_CLOCK_ROOM);
+}
+
+/* Close the player's room, if it has one: its code is gone. */
+void
+room_close(struct client *c)
+{
+	if (!(c->flags & CLIENT_ROOM))
+		return;
+	keytab_del(&c->lobby->rooms, &c->room);
+	c->flags &= ~CLIENT_ROOM;
+	if (c->clock == CLIENT_CLOCK_ROOM)
+		clock_stop(c);
+}
+
+/* The room's clock ran out: say so, and back to the public queue. */
+void
+room_expired(struct client *c)
+{
+	char	buf[PROTO_OUT_MAX], text[64];
+
+	snprintf(text, sizeof text, "Room %s expired.", c->room.key);
+	room_close(c);
+	session_sendn(c, buf, proto_fmt_info(buf, sizeof buf, text));
+	lobby_join(c->lobby, c);
+}
+
+/* The maker of the open room with this code, or NULL. */
+struct client *
+room_find(struct lobby *lobby, const char *code)
+{
+	return (keytab_find(&lobby->rooms, code));
+}
