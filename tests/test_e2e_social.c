@@ -85,7 +85,7 @@
 
 #define QUIET_MS	300	/* how long "nothing arrives" is watched */
 #define LINE_SIZE	2048
-#define SOC_CONNS	64
+#define SOC_CONNS	160
 #define SOC_SERVERS	2
 #define MAX_WATCHERS	4
 
@@ -109,7 +109,7 @@ struct game {
 	int		 state;		/* GAME_* */
 	int		 winner;	/* seat, when GAME_WON */
 	int		 grace;		/* TOKEN lines: -1 none, else seconds */
-	int		 dead;		/* the tie notice was due in this game */
+	int		 dead;		/* the tie notice was due this game */
 	int		 early;		/* --early-draw: a dead game ends */
 	char		 token[2][16];	/* the seats' current tokens */
 	struct conn	*w[MAX_WATCHERS];	/* watchers that read */
@@ -220,7 +220,7 @@ soc_teardown(void **state)
 	}
 	for (i = 0; i < SOC_SERVERS; i++) {
 		if (s->srv[i].pid != 0 && getenv("SOC_LOG") != NULL) {
-			/* After a failure: what the server logged, on demand. */
+			/* After a failure: the server's log, on demand. */
 			char	*log = malloc(1 << 20);
 
 			if (log != NULL) {
@@ -626,7 +626,8 @@ game_start_at(int ln, struct game *g, int first)
 	int	seat, i;
 
 	want_prefix_at(ln, g->p[0], "START ", got, sizeof got);
-	if (strncmp(got, "START X ", 8) != 0 && strncmp(got, "START O ", 8) != 0)
+	if (strncmp(got, "START X ", 8) != 0 &&
+	    strncmp(got, "START O ", 8) != 0)
 		fail_msg("line %d: bad START line \"%s\"", ln, got);
 	seat = (got[6] == 'O');
 	snprintf(want, sizeof want, "START %c %s (%c) moves first.",
@@ -1721,7 +1722,7 @@ test_social_watch_streams_match(void **state)
 	struct soc		*s = *state;
 	struct tttd_proc	*tp = soc_server(s, NULL);
 	struct game		 g, g2;
-	struct conn		*w;
+	struct conn		*w, *w2;
 	char			 got[LINE_SIZE], want[LINE_SIZE];
 	unsigned long		 id;
 
@@ -1780,6 +1781,16 @@ test_social_watch_streams_match(void **state)
 	GAME_PLAY(&g, "A1 C1 B1 A3");
 	SEND(w, "y");
 	WANT_RAW(w, E_NOT_NOW);
+	/* Watching between games: no TURN, as no game is on. */
+	w2 = CONNECT(s, tp);
+	SEND(w2, "WATCH %lu", id);
+	WANT_RAW(w2, "OK WATCH %lu", id);
+	WANT_RAW(w2, "INFO You are watching game %lu: alice (X) against "
+	    "bobby (O).", id);
+	WANT_BOARD(w2, g.cells);
+	WANT_QUIET(w2);
+	SEND(w2, "QUIT");
+	WANT_RAW(w2, T_BYE);
 	GAME_REMATCH(&g, 0, g.winner);
 	GAME_MOVE(&g, "A1");
 
@@ -1959,6 +1970,7 @@ resume_at(int ln, struct soc *s, struct tttd_proc *tp, struct game *g,
 {
 	struct conn	*n = connect_at(ln, s, tp);
 	char		 tok[16], turn[LINE_SIZE];
+	int		 i;
 
 	send_at(ln, n, "RESUME %s", spelling);
 	want_at(ln, 1, n, "OK RESUME");
@@ -1978,6 +1990,8 @@ resume_at(int ln, struct soc *s, struct tttd_proc *tp, struct game *g,
 		    tok);
 	snprintf(g->token[seat], sizeof g->token[seat], "%s", tok);
 	want_at(ln, 0, g->p[!seat], "INFO %s is back.", g->name[seat]);
+	for (i = 0; i < g->nw; i++)
+		want_at(ln, 0, g->w[i], "INFO %s is back.", g->name[seat]);
 	g->p[seat] = n;
 	return (n);
 }
@@ -1994,16 +2008,25 @@ test_social_resume_after_drop(void **state)
 	struct soc		*s = *state;
 	struct tttd_proc	*tp = soc_server(s, NULL);
 	struct game		 g;
-	struct conn		*q;
-	char			 old[16], old2[16];
+	struct conn		*q, *w;
+	char			 old[16], old2[16], got[LINE_SIZE];
 	unsigned long		 id;
 
 	PAIR(s, tp, &g, "alice", "bob", 30);
 	GAME_MOVE(&g, "B2");
 	id = GAME_ID(g.p[0], "alice", "bob");
+	w = CONNECT(s, tp);
+	SEND(w, "WATCH %lu", id);
+	WANT_RAW(w, "OK WATCH %lu", id);
+	WANT_PREFIX(w, "INFO You are watching ", got);
+	WANT_BOARD(w, g.cells);
+	WANT_PREFIX(w, "TURN ", got);
+	g.w[g.nw++] = w;
 	snprintf(old, sizeof old, "%s", g.token[1]);
 	conn_close(g.p[1]);
 	WANT_RAW(g.p[0], "INFO bob lost the connection. Waiting up to 30 "
+	    "seconds for them to come back.");
+	WANT_RAW(w, "INFO bob lost the connection. Waiting up to 30 "
 	    "seconds for them to come back.");
 	assert_int_equal(STAT(g.p[0], "players_away"), 1);
 	assert_true(GAME_ID(g.p[0], "alice", "bob") == id);
@@ -2015,6 +2038,8 @@ test_social_resume_after_drop(void **state)
 	snprintf(old2, sizeof old2, "%s", g.token[1]);
 	conn_close(g.p[1]);
 	WANT_RAW(g.p[0], "INFO bob lost the connection. Waiting up to 30 "
+	    "seconds for them to come back.");
+	WANT_RAW(w, "INFO bob lost the connection. Waiting up to 30 "
 	    "seconds for them to come back.");
 	resume_at(__LINE__, s, tp, &g, 1, old2);
 	GAME_PLAY(&g, "C1 B1 A3");
@@ -2437,7 +2462,8 @@ test_social_ai_bad_level(void **state)
 static void
 test_social_ai_offer(void **state)
 {
-	static const char *const	 extra[] = { "--ai-offer", "0.5", NULL };
+	static const char *const	 extra[] = { "--ai-offer", "0.5",
+		NULL };
 	struct soc			*s = *state;
 	struct tttd_proc		*tp = soc_server(s, extra);
 	struct game			 g;
@@ -2768,6 +2794,118 @@ test_social_errors_change_nothing(void **state)
 	soc_stop(s, tp);
 }
 
+/*
+ * §9.4: GAMES lists at most 100 matches, oldest first, then says how many
+ * more there are.
+ */
+static void
+test_social_games_lists_at_most_100(void **state)
+{
+	static const char *const	 extra[] = { "--max-per-addr", "200",
+		NULL };
+	struct soc			*s = *state;
+	struct tttd_proc		*tp = soc_server(s, extra);
+	struct conn			*c, *q;
+	char				 lines[100][64], want[64], name[16];
+	unsigned long			 n;
+	int				 i;
+
+	for (i = 0; i < 102; i++) {
+		c = CONNECT(s, tp);
+		snprintf(name, sizeof name, "c%d", i);
+		SEND(c, "NAME %s", name);
+		WANT_RAW(c, "OK NAME %s", name);
+		SEND(c, "PLAY AI");
+		WANT_RAW(c, "OK PLAY AI perfect");
+	}
+	q = CONNECT(s, tp);
+	n = games_at(__LINE__, q, 100, lines);
+	assert_int_equal(n, 100);
+	for (i = 0; i < 100; i++) {
+		unsigned long	id;
+		int		moves, end = 0;
+
+		/* "GAME <id> c<i> ai <0 or 1>": the computer may open. */
+		snprintf(want, sizeof want, "c%d", i);
+		if (sscanf(lines[i], "GAME %lu %15s ai %d%n", &id, name, &moves,
+		    &end) != 3 || lines[i][end] != '\0' ||
+		    strcmp(name, want) != 0 || moves < 0 || moves > 1)
+			fail_msg("GAME line %d is \"%s\", wanted the match of "
+			    "c%d (oldest first)", i + 1, lines[i], i);
+	}
+	WANT_RAW(q, "INFO 2 more matches not listed.");
+	assert_int_equal(STAT(q, "matches_ai"), 102);
+	soc_stop(s, tp);
+}
+
+/*
+ * §9.3: a player waiting in a room has no queue clock (--idle-timeout),
+ * only the room's own (--room-ttl, here 0: never); a player in the public
+ * queue meanwhile times out as usual.
+ */
+static void
+test_social_room_has_no_queue_clock(void **state)
+{
+	static const char *const	 extra[] = { "--idle-timeout", "1",
+		"--room-ttl", "0", NULL };
+	struct soc			*s = *state;
+	struct tttd_proc		*tp = soc_server(s, extra);
+	struct game			 g;
+	struct conn			*a, *b, *c;
+	char				 code[8];
+
+	a = CONNECT(s, tp);
+	SEND(a, "ROOM NEW");
+	WANT_CODE(a, code);
+	WANT_RAW(a, "WAIT Waiting for a friend to join room %s...", code);
+	b = CONNECT(s, tp);
+	WANT_RAW(b, "BYE Nobody came to play in time. Please try again "
+	    "later.");
+	WANT_EOF(b);
+	WANT_QUIET_MS(a, 1200);
+	c = CONNECT(s, tp);
+	SEND(c, "ROOM JOIN %s", code);
+	WANT_RAW(c, "OK ROOM %s", code);
+	game_init(&g, a, c, "p1", "p2", 30);
+	GAME_MATCH(&g);
+	GAME_START(&g, -1);
+	soc_stop(s, tp);
+}
+
+/*
+ * §9.9, §9.6: RESIGN against the computer gives it the game; a yes starts
+ * the next game at once, the computer (the winner) moving first.
+ */
+static void
+test_social_ai_resign(void **state)
+{
+	struct soc		*s = *state;
+	struct tttd_proc	*tp = soc_server(s, NULL);
+	struct conn		*c;
+	char			 got[LINE_SIZE];
+	uint32_t		 rng = 77;
+	int			 i;
+
+	c = CONNECT(s, tp);
+	AI_PLAY(c, "play ai", "perfect");
+	for (i = 0; i < 8; i++) {
+		WANT_PREFIX(c, "", got);
+		if (strncmp(got, "TURN X ", 7) == 0)
+			break;
+	}
+	if (i == 8)
+		fail_msg("no TURN X after PLAY AI");
+	SEND(c, "RESIGN");
+	WANT_RAW(c, "OK RESIGN");
+	WANT_RAW(c, "RESULT WIN O ai p1 resigned.");
+	WANT_RAW(c, T_AGAIN);
+	SEND(c, "yes");
+	WANT_RAW(c, "OK AGAIN y");
+	AI_GAME(c, "p1", 1, 1, &rng);
+	assert_int_equal(STAT(c, "resigns"), 1);
+	soc_stop(s, tp);
+}
+
 #define T(f)	cmocka_unit_test_setup_teardown(f, soc_setup, soc_teardown)
 
 int
@@ -2783,9 +2921,11 @@ main(void)
 		T(test_social_room_errors),
 		T(test_social_room_expires),
 		T(test_social_room_closes_when_maker_leaves),
+		T(test_social_room_has_no_queue_clock),
 		T(test_social_games_lists_matches),
 		T(test_social_watch_streams_match),
 		T(test_social_watcher_that_never_reads),
+		T(test_social_games_lists_at_most_100),
 		T(test_social_resume_after_drop),
 		T(test_social_resume_after_result),
 		T(test_social_resume_grace_expires),
@@ -2797,6 +2937,7 @@ main(void)
 		T(test_social_ai_perfect_never_loses),
 		T(test_social_ai_easy_is_beatable),
 		T(test_social_ai_bad_level),
+		T(test_social_ai_resign),
 		T(test_social_ai_offer),
 		T(test_social_tie_notice),
 		T(test_social_early_draw),
