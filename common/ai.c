@@ -177,6 +177,12 @@ ttt_ai_best(const struct ttt_board *b)
 		return (0);
 	ai_sides(b, &me, &them);
 	empty = ~(me | them) & AI_FULL;
+	/*
+	 * Every first move ties: the one position that costs most to search
+	 * (test_ai_best_empty_board_is_all checks it against full minimax).
+	 */
+	if (empty == AI_FULL)
+		return (AI_FULL);
 	/* Nobody can make a line: every move ties. */
 	if (!ai_winnable(me, them))
 		return (empty);
@@ -220,8 +226,18 @@ ttt_ai_move(const struct ttt_board *b, enum ttt_ai_level level,
 		cells = ai_wins(me, them);
 		if (cells == 0)
 			cells = ~(me | them) & AI_FULL;
-	} else
-		cells = ttt_ai_best(b);		/* any other level */
+	} else {
+		/*
+		 * Any other level: among the best moves, the one a person
+		 * expects, a win now rather than a later one, and a block when
+		 * every move loses anyway.
+		 */
+		cells = ttt_ai_best(b);
+		if (ai_wins(me, them) != 0)
+			cells = ai_wins(me, them);
+		else if ((cells & ai_wins(them, me)) != 0)
+			cells &= ai_wins(them, me);
+	}
 	return (ai_pick(cells, rnd));
 }
 

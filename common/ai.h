@@ -25,7 +25,8 @@ uint16_t	 ttt_ai_best(const struct ttt_board *);
 /*
  * The computer's move for the mark to move: 0..8, or -1 when the game is
  * over.  rnd: any random 64-bit number; it chooses among equally good
- * moves.  PERFECT: uniformly among ttt_ai_best's cells.  EASY: a cell that
+ * moves.  PERFECT: uniformly among ttt_ai_best's cells, narrowed to a win
+ * now when it has one, else to the blocks among them.  EASY: a cell that
  * completes its own line if there is one, else uniformly among all empty
  * cells (it never blocks on purpose).
  */

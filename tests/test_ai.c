@@ -493,7 +493,8 @@ test_ai_perfect_never_loses(void **state)
 
 /*
  * Visitor: ttt_ai_move at both levels, over many rnd values.  PERFECT
- * stays inside ttt_ai_best and reaches all of it; EASY takes a cell of its
+ * stays inside ttt_ai_best, narrowed to a win now or else to the blocks
+ * among them, and reaches all of that; EASY takes a cell of its
  * own line when there is one (reaching each), else reaches every empty
  * cell.  Finished games give -1.  Counts the positions where EASY has no
  * line to complete and the opponent has one: where it does not block.
@@ -517,7 +518,15 @@ visit_move(const struct ttt_board *b, int g[TTT_CELLS], void *arg)
 		return;
 	}
 	mover = ttt_board_turn(b);
+	/*
+	 * PERFECT's choice within ttt_ai_best: a win now if it has one, a
+	 * block if one is among the best (as when every move loses anyway).
+	 */
 	best = ttt_ai_best(b);
+	if (grid_wins(g, mover) != 0)
+		best = grid_wins(g, mover);
+	else if ((best & grid_wins(g, ttt_mark_other(mover))) != 0)
+		best &= grid_wins(g, ttt_mark_other(mover));
 	easy = grid_wins(g, mover);
 	if (easy == 0) {
 		easy = grid_empty(g);

@@ -640,6 +640,7 @@ static void
 test_client_quit_mid_game(void **state)
 {
 	char		 port[16], line[1024];
+	size_t		 at;
 	const char	*args[] = { "127.0.0.1", port, NULL };
 
 	(void)state;
@@ -652,11 +653,11 @@ test_client_quit_mid_game(void **state)
 	if (line[6] == 'X')
 		assert_int_equal(conn_send(&opp, "MOVE C1"), 0);
 	/* One move first: a quit before it would abort the match (§9.2). */
-	player_expect(PROMPT_MOVE, 0);
+	at = player_expect(PROMPT_MOVE, 0);
 	player_write("b2\n");
 	expect_skip_to(&opp, "TURN X Enter", line, sizeof line);
 	assert_int_equal(conn_send(&opp, "MOVE A3"), 0);
-	player_expect(PROMPT_MOVE, 0);
+	player_expect(PROMPT_MOVE, at);
 	player_write("  QuIt \n");
 	expect_skip_to(&opp, "RESULT ", line, sizeof line);
 	assert_string_equal(line,

@@ -1,8 +1,9 @@
 /*
  * fuzz_board.c -- libFuzzer harness for the rules engine: arbitrary move
  * sequences (out-of-range marks and cells included) played on a board and
- * on a plain array model, compared after every move; and cell names parsed
- * and printed back.
+ * on a plain array model, compared after every move; the computer's moves
+ * and ttt_board_winnable checked on every position reached; and cell names
+ * parsed and printed back.
  *
  * Input: byte 0 picks who moves first; each further byte is one move, its
  * high two bits the mark (0 the side to move, 1 X, 2 O, 3 no mark) and its
@@ -13,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ai.h"
 #include "fuzz.h"
 #include "ttt.h"
 
@@ -24,6 +26,7 @@ struct fuzz_model {
 	enum ttt_mark	turn;
 	int		last;
 	int		over;
+	int		dead;		/* ttt_board_winnable said 0 once */
 };
 
 int		LLVMFuzzerTestOneInput(const uint8_t *, size_t);
@@ -35,6 +38,8 @@ static void		fuzz_compare(const struct ttt_board *,
 			    const struct fuzz_model *);
 static void		fuzz_play(struct ttt_board *, struct fuzz_model *,
 			    uint8_t);
+static void		fuzz_ai(const struct ttt_board *, struct fuzz_model *,
+			    uint64_t);
 static void		fuzz_cells(const uint8_t *, size_t);
 
 /* Who holds three in a row, by looking at rows, columns and diagonals. */
@@ -180,6 +185,61 @@ fuzz_play(struct ttt_board *b, struct fuzz_model *m, uint8_t byte)
 		m->turn = ttt_mark_other(mark);	/* turns alternate */
 }
 
+/*
+ * The computer on this position: both levels give an empty cell, PERFECT
+ * one of ttt_ai_best's, EASY its own winning cell when it has one; -1 and
+ * 0 once the game is over.  A game found unwinnable never ends in a line,
+ * and until then every move ties.
+ */
+static void
+fuzz_ai(const struct ttt_board *b, struct fuzz_model *m, uint64_t rnd)
+{
+	uint16_t	best, empty = 0, wins = 0;
+	int		k;
+
+	for (k = 0; k < TTT_CELLS; k++) {
+		if (m->cell[k] != TTT_EMPTY)
+			continue;
+		empty |= (uint16_t)(1u << k);
+		m->cell[k] = m->turn;
+		if (!m->over && fuzz_line_owner(m) == m->turn)
+			wins |= (uint16_t)(1u << k);
+		m->cell[k] = TTT_EMPTY;
+	}
+	k = ttt_ai_move(b, TTT_AI_EASY, rnd);
+	if (m->over) {
+		CHECK(k == -1 && ttt_board_winnable(b) == 0);
+		if (m->dead)
+			CHECK(fuzz_line_owner(m) == TTT_EMPTY);
+	} else {
+		CHECK(k >= 0 && k < TTT_CELLS && (empty & (1u << k)) != 0);
+		if (wins != 0)
+			CHECK((wins & (1u << k)) != 0);
+		if (ttt_board_winnable(b) == 0)
+			m->dead = 1;
+		else
+			CHECK(!m->dead);	/* never winnable again */
+	}
+
+	/*
+	 * The search costs most early on, and under the sanitizers it would
+	 * slow this harness several times over; test_ai checks every one of
+	 * those positions, so only the later ones here.
+	 */
+	if (ttt_board_moves(b) < 3)
+		return;
+	best = ttt_ai_best(b);
+	k = ttt_ai_move(b, TTT_AI_PERFECT, rnd);
+	if (m->over)
+		CHECK(best == 0 && k == -1);
+	else {
+		CHECK(best != 0 && (best & ~empty) == 0);
+		CHECK(k >= 0 && k < TTT_CELLS && (best & (1u << k)) != 0);
+		if (m->dead)
+			CHECK(best == empty);	/* every move ties */
+	}
+}
+
 /* Cell names: parse every two-byte window; names print and parse back. */
 static void
 fuzz_cells(const uint8_t *data, size_t size)
@@ -222,6 +282,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct ttt_board	b;
 	struct fuzz_model	m;
 	size_t			i;
+	int			moves;
 
 	if (size == 0)
 		return (0);
@@ -233,9 +294,15 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	ttt_board_init(&b, m.first);
 	fuzz_compare(&b, &m);
 	CHECK(ttt_board_moves(&b) == 0 && ttt_board_last(&b) == -1);
+	fuzz_ai(&b, &m, data[0]);
 	for (i = 1; i < size; i++) {
+		moves = ttt_board_moves(&b);
 		fuzz_play(&b, &m, data[i]);
 		fuzz_compare(&b, &m);
+		/* Each position once; rnd from the input that led there. */
+		if (ttt_board_moves(&b) != moves)
+			fuzz_ai(&b, &m, (uint64_t)data[i] * 0x9e3779b97f4a7c15u +
+			    i);
 	}
 
 	CHECK(ttt_mark_other(TTT_X) == TTT_O && ttt_mark_other(TTT_O) == TTT_X);
