@@ -1061,6 +1061,19 @@ ai_game_at(int ln, struct conn *c, const char *me, int first, int smart,
 			if (diff != 1)
 				fail_msg("line %d: the computer made %d moves: "
 				    "%s to %s", ln, diff, cells, got + 6);
+			/* Both levels take a win they have (§9.6). */
+			for (i = 0; i < 9; i++) {
+				char	t[10];
+
+				memcpy(t, cells, sizeof t);
+				if (t[i] != '.')
+					continue;
+				t[i] = 'O';
+				if (line_winner(t) && !line_winner(got + 6))
+					fail_msg("line %d: the computer could "
+					    "win on %s and played %s", ln,
+					    cells, got + 6);
+			}
 			memcpy(cells, got + 6, 9);
 			want_art_at(ln, c, cells);
 			if (line_winner(cells)) {
