@@ -14,7 +14,6 @@
 
 #include "proto.h"
 #include "addrtab.h"
-#include "keytab.h"
 #include "ratelimit.h"
 
 #define CLIENT_QUEUED	0x1	/* waiting in the lobby for an opponent */
@@ -38,6 +37,7 @@ enum client_clock {
 
 struct lobby;
 struct match;
+struct room;
 struct server;
 struct bufferevent;
 struct event;
@@ -55,7 +55,7 @@ struct client {
 
 	TAILQ_ENTRY(client)	 queue_entry;	/* lobby queue */
 	int64_t			 queued_at;	/* ms: joined the queue */
-	struct keytab_entry	 room;		/* CLIENT_ROOM: its code */
+	struct room		*room;		/* CLIENT_ROOM: its room */
 	struct match		*watching;	/* NULL unless watching */
 	TAILQ_ENTRY(client)	 watch_entry;	/* the match's watchers */
 	struct ratelimit	 chat;		/* SAY lines */

@@ -293,10 +293,9 @@ cmd_watch(struct client *c, const struct proto_cmd *cmd)
 	struct match	*m;
 	enum proto_error err;
 	enum ttt_mark	 mover;
-	char		 buf[PROTO_OUT_MAX], key[KEYTAB_KEY_MAX + 1], text[96];
+	char		 buf[PROTO_OUT_MAX], text[96];
 
-	snprintf(key, sizeof key, "%llu", cmd->game);
-	m = keytab_find(&c->lobby->ids, key);
+	m = keytab_find(&c->lobby->ids, cmd->game);
 	if (m == NULL || !match_live(m))
 		return (PROTO_ENO_SUCH_GAME);
 	if (m == c->match)
@@ -334,20 +333,21 @@ cmd_unwatch(struct client *c, const struct proto_cmd *cmd)
 static enum proto_error
 cmd_resume(struct client *c, const struct proto_cmd *cmd)
 {
-	struct match_seat	*s;
+	struct match		*m;
 	enum proto_error	 err;
+	int			 seat;
 
 	if (!lobby_resume_allowed(c->lobby, c))
 		return (PROTO_ERATE_LIMITED);
-	if ((s = keytab_find(&c->lobby->tokens, cmd->code)) == NULL)
+	if ((seat = resume_find(c->lobby, cmd->code, &m)) == -1)
 		return (PROTO_EBAD_TOKEN);
-	if (s->match == c->match)
+	if (m == c->match)
 		return (PROTO_EIN_GAME);
 	if ((err = cmd_may_switch(c)) != PROTO_OK)
 		return (err);
 	cmd_switch(c);
 	cmd_ok(c, cmd);
-	resume_take(c, s);
+	resume_take(c, m, seat);
 	return (PROTO_OK);
 }
 

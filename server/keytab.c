@@ -1,16 +1,17 @@
 /*
- * keytab.c -- a chained hash of short string keys, with intrusive entries.
+ * keytab.c -- a chained hash of 64-bit keys, with intrusive entries.
  *
- * The bucket count is fixed at start-up (no rehashing under load); the
- * hash is keyed with a random value per run, so that keys chosen by a
- * client (a game id to WATCH) cannot be aimed at one chain.
+ * The bucket count is fixed at start-up (no rehashing under load) and the
+ * chains are singly linked (short, and an entry is 8 bytes smaller); the
+ * hash is keyed with a random value per run, so that keys a client
+ * chooses (a game id to WATCH) cannot be aimed at one chain.
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "keytab.h"
 
-static size_t	keytab_slot(const struct keytab *, const char *);
+static size_t	keytab_slot(const struct keytab *, uint64_t);
 
 /* An empty table of at least n buckets; 0 on success, -1 without memory. */
 int
@@ -24,7 +25,7 @@ keytab_init(struct keytab *t, size_t n, uint64_t hashkey)
 	if (t->buckets == NULL)
 		return (-1);
 	for (i = 0; i < t->nbuckets; i++)
-		LIST_INIT(&t->buckets[i]);
+		SLIST_INIT(&t->buckets[i]);
 	t->n = 0;
 	t->hashkey = hashkey;
 	return (0);
@@ -39,35 +40,26 @@ keytab_free(struct keytab *t)
 	t->nbuckets = t->n = 0;
 }
 
-/* FNV-1a over the key, started from the table's secret, then mixed. */
+/* The key mixed with the table's secret (splitmix64's finaliser). */
 static size_t
-keytab_slot(const struct keytab *t, const char *key)
+keytab_slot(const struct keytab *t, uint64_t key)
 {
-	uint64_t	h = 0xcbf29ce484222325ULL ^ t->hashkey;
+	uint64_t	h = key ^ t->hashkey;
 
-	for (; *key != '\0'; key++) {
-		h ^= (unsigned char)*key;
-		h *= 0x100000001b3ULL;
-	}
-	h ^= h >> 29;
-	h *= 0xbf58476d1ce4e5b9ULL;
-	h ^= h >> 32;
+	h = (h ^ (h >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	h = (h ^ (h >> 27)) * 0x94d049bb133111ebULL;
+	h ^= h >> 31;
 	return ((size_t)h & (t->nbuckets - 1));
 }
 
-/* File an owner under a key (at most KEYTAB_KEY_MAX bytes, not ""). */
+/* File an owner under a key (not 0). */
 void
-keytab_add(struct keytab *t, struct keytab_entry *e, const char *key,
+keytab_add(struct keytab *t, struct keytab_entry *e, uint64_t key,
     void *owner)
 {
-	size_t	len = strlen(key);
-
-	if (len > KEYTAB_KEY_MAX)
-		len = KEYTAB_KEY_MAX;
-	memcpy(e->key, key, len);
-	e->key[len] = '\0';
+	e->key = key;
 	e->owner = owner;
-	LIST_INSERT_HEAD(&t->buckets[keytab_slot(t, e->key)], e, link);
+	SLIST_INSERT_HEAD(&t->buckets[keytab_slot(t, key)], e, link);
 	t->n++;
 }
 
@@ -75,24 +67,38 @@ keytab_add(struct keytab *t, struct keytab_entry *e, const char *key,
 void
 keytab_del(struct keytab *t, struct keytab_entry *e)
 {
-	if (e->key[0] == '\0')
+	if (e->key == 0)
 		return;
-	LIST_REMOVE(e, link);
-	e->key[0] = '\0';
+	SLIST_REMOVE(&t->buckets[keytab_slot(t, e->key)], e, keytab_entry,
+	    link);
+	e->key = 0;
 	t->n--;
 }
 
 /* The owner filed under a key, or NULL. */
 void *
-keytab_find(const struct keytab *t, const char *key)
+keytab_find(const struct keytab *t, uint64_t key)
 {
 	struct keytab_entry	*e;
 
-	if (*key == '\0' || strlen(key) > KEYTAB_KEY_MAX)
+	if (key == 0)
 		return (NULL);
-	LIST_FOREACH(e, &t->buckets[keytab_slot(t, key)], link) {
-		if (strcmp(e->key, key) == 0)
+	SLIST_FOREACH(e, &t->buckets[keytab_slot(t, key)], link) {
+		if (e->key == key)
 			return (e->owner);
 	}
 	return (NULL);
+}
+
+/* A code of 1 to KEYTAB_CODE_MAX characters as a key; 0 for any other. */
+uint64_t
+keytab_code(const char *code)
+{
+	uint64_t	key = 0;
+	size_t		len = strlen(code);
+
+	if (len == 0 || len > KEYTAB_CODE_MAX)
+		return (0);
+	memcpy(&key, code, len);
+	return (key);
 }

@@ -1,7 +1,9 @@
 /*
- * keytab.h -- short string keys (room codes, resume tokens, match ids) to
- * the objects that hold them.  The entry lives inside its owner, so adding
- * and removing allocate nothing; the buckets are allocated once.
+ * keytab.h -- 64-bit keys (room codes and resume tokens packed into eight
+ * bytes, match ids as they are) to the objects that hold them.  The entry
+ * lives inside its owner, so adding and removing allocate nothing; the
+ * buckets are allocated once.  Entries are small (24 bytes): every match
+ * holds three.
  */
 #ifndef KEYTAB_H
 #define KEYTAB_H
@@ -11,14 +13,14 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define KEYTAB_KEY_MAX	23	/* a 64-bit number in decimal fits */
+#define KEYTAB_CODE_MAX	8	/* characters a packed code may have */
 
 struct keytab_entry {
-	char			 key[KEYTAB_KEY_MAX + 1];	/* "" = in no table */
-	void			*owner;
-	LIST_ENTRY(keytab_entry) link;
+	uint64_t		  key;		/* 0 = in no table */
+	void			 *owner;
+	SLIST_ENTRY(keytab_entry) link;
 };
-LIST_HEAD(keytab_bucket, keytab_entry);
+SLIST_HEAD(keytab_bucket, keytab_entry);
 
 struct keytab {
 	struct keytab_bucket	*buckets;
@@ -27,11 +29,12 @@ struct keytab {
 	uint64_t		 hashkey;
 };
 
-int	keytab_init(struct keytab *, size_t, uint64_t);
-void	keytab_free(struct keytab *);
-void	keytab_add(struct keytab *, struct keytab_entry *, const char *,
-	    void *);
-void	keytab_del(struct keytab *, struct keytab_entry *);
-void	*keytab_find(const struct keytab *, const char *);
+int		 keytab_init(struct keytab *, size_t, uint64_t);
+void		 keytab_free(struct keytab *);
+void		 keytab_add(struct keytab *, struct keytab_entry *, uint64_t,
+		     void *);
+void		 keytab_del(struct keytab *, struct keytab_entry *);
+void		*keytab_find(const struct keytab *, uint64_t);
+uint64_t	 keytab_code(const char *);
 
 #endif /* KEYTAB_H */

@@ -150,9 +150,9 @@ lobby_resume_allowed(struct lobby *lobby, const struct client *c)
 int64_t
 lobby_next_deadline(const struct lobby *lobby)
 {
-	const struct match_seat	*s = TAILQ_FIRST(&lobby->away);
+	const struct match_absence	*a = TAILQ_FIRST(&lobby->away);
 
-	return (s != NULL ? s->away_until : 0);
+	return (a != NULL ? a->until : 0);
 }
 
 /* The lobby's deadline may have come: grace periods that ran out. */

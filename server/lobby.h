@@ -11,6 +11,8 @@
 #include <stdint.h>
 
 #include "client.h"
+#include "keytab.h"
+#include "ratelimit.h"
 
 struct match;
 TAILQ_HEAD(match_list, match);
@@ -85,8 +87,8 @@ struct lobby_stats {
 	uint64_t	chats;
 };
 
-struct match_seat;
-TAILQ_HEAD(seat_list, match_seat);
+struct match_absence;
+TAILQ_HEAD(absence_list, match_absence);
 
 struct lobby {
 	const struct lobby_ops	*ops;
@@ -101,10 +103,10 @@ struct lobby {
 	unsigned		 nmatches;
 	unsigned		 nwatchers;
 	unsigned		 nai;		/* matches against the computer */
-	struct keytab		 rooms;		/* code -> waiting client */
-	struct keytab		 tokens;	/* token -> match seat */
+	struct keytab		 rooms;		/* code -> struct room */
+	struct keytab		 tokens;	/* token -> match */
 	struct keytab		 ids;		/* match id -> match */
-	struct seat_list	 away;		/* lost players, by deadline */
+	struct absence_list	 away;		/* lost players, by deadline */
 	unsigned		 naway;
 	struct ratelimit	 resume_rl[LOBBY_RESUME_SLOTS];
 };

@@ -34,23 +34,16 @@ static struct match *
 match_alloc(struct lobby *lobby)
 {
 	struct match	*m;
-	char		 key[KEYTAB_KEY_MAX + 1];
-	int		 i;
 
 	if ((m = calloc(1, sizeof *m)) == NULL)
 		fatalx("out of memory");
 	m->id = lobby->next_match_id++;
 	m->lobby = lobby;
 	m->ai = MATCH_HUMAN;
-	for (i = 0; i < 2; i++) {
-		m->seat[i].match = m;
-		m->seat[i].index = i;
-	}
 	TAILQ_INIT(&m->watchers);
 	TAILQ_INSERT_TAIL(&lobby->matches, m, entry);
 	lobby->nmatches++;
-	snprintf(key, sizeof key, "%llu", (unsigned long long)m->id);
-	keytab_add(&lobby->ids, &m->id_entry, key, m);
+	keytab_add(&lobby->ids, &m->id_entry, m->id, m);
 	return (m);
 }
 
@@ -119,7 +112,7 @@ match_free(struct match *m)
 	for (i = 0; i < 2; i++) {
 		if (m->player[i] != NULL)
 			m->player[i]->match = NULL;
-		resume_forget(&m->seat[i]);
+		resume_forget(m, i);
 	}
 	while ((w = TAILQ_FIRST(&m->watchers)) != NULL)
 		watch_stop(w);
@@ -164,7 +157,7 @@ match_addr(const struct match *m, int seat)
 int
 match_seat_taken(const struct match *m, int seat)
 {
-	return (m->player[seat] != NULL || m->seat[seat].away ||
+	return (m->player[seat] != NULL || m->seat[seat].away != NULL ||
 	    (seat == 1 && m->ai != MATCH_HUMAN));
 }
 
@@ -182,7 +175,7 @@ match_humans(const struct match *m)
 	int	i, n = 0;
 
 	for (i = 0; i < 2; i++)
-		n += m->player[i] != NULL || m->seat[i].away;
+		n += m->player[i] != NULL || m->seat[i].away != NULL;
 	return (n);
 }
 
@@ -247,7 +240,8 @@ match_send_turns(struct match *m)
 	}
 	watch_send(m, buf, proto_fmt_turn(buf, sizeof buf, mover, 0,
 	    match_name(m, seat)));
-	m->seat[seat].turn_left = 0;	/* a new turn: all of its time */
+	if (m->seat[seat].away != NULL)
+		m->seat[seat].away->turn_left = 0;	/* all of its time */
 	if (seat == 1 && m->ai != MATCH_HUMAN)
 		match_move(m, 1, ttt_ai_move(&m->board, m->ai ==
 		    PROTO_LEVEL_EASY ? TTT_AI_EASY : TTT_AI_PERFECT,
@@ -385,10 +379,9 @@ match_send_board(struct client *c)
  * open question, or its wait for the opponent's answer; its clocks go on.
  */
 void
-match_send_state(struct match *m, int seat)
+match_send_state(struct match *m, int seat, int64_t turn_left)
 {
 	struct client	*c = m->player[seat];
-	struct match_seat *s = &m->seat[seat];
 	enum ttt_mark	 mover;
 	char		 buf[PROTO_OUT_MAX];
 
@@ -400,7 +393,7 @@ match_send_state(struct match *m, int seat)
 		session_sendn(c, buf, proto_fmt_turn(buf, sizeof buf, mover,
 		    mover == match_mark(c), match_name(m, mover == TTT_O)));
 		if (mover == match_mark(c))
-			clock_resume(c, CLIENT_CLOCK_TURN, s->turn_left);
+			clock_resume(c, CLIENT_CLOCK_TURN, turn_left);
 	} else if (m->answer[seat] != 1) {
 		session_sendn(c, buf, proto_fmt_again_question(buf,
 		    sizeof buf));
@@ -408,7 +401,6 @@ match_send_state(struct match *m, int seat)
 	} else
 		session_sendn(c, buf, proto_fmt_wait(buf, sizeof buf,
 		    match_name(m, !seat)));
-	s->turn_left = 0;
 }
 
 /* A fresh resume token for a seat, if lost players may come back. */
@@ -422,9 +414,9 @@ match_send_token(struct match *m, int seat)
 		return;
 	do
 		lobby_code(lobby, code, PROTO_TOKEN_LEN);
-	while (keytab_find(&lobby->tokens, code) != NULL);
+	while (keytab_find(&lobby->tokens, keytab_code(code)) != NULL);
 	keytab_del(&lobby->tokens, &m->seat[seat].token);
-	keytab_add(&lobby->tokens, &m->seat[seat].token, code, &m->seat[seat]);
+	keytab_add(&lobby->tokens, &m->seat[seat].token, keytab_code(code), m);
 	session_sendn(m->player[seat], buf, proto_fmt_token(buf, sizeof buf,
 	    code, (long long)lobby->limits.grace_ms));
 }
@@ -488,7 +480,7 @@ match_detach(struct match *m, int seat)
 		c->match = NULL;
 		m->player[seat] = NULL;
 	}
-	resume_forget(&m->seat[seat]);
+	resume_forget(m, seat);
 	watch_release(m);
 	if (match_humans(m) == 0)
 		match_free(m);
@@ -513,7 +505,7 @@ match_abort(struct client *c)
 {
 	struct match	*m = c->match;
 	struct lobby	*lobby = m->lobby;
-	int		 other = !c->seat, other_away = m->seat[other].away;
+	int		 other = !c->seat, other_away = m->seat[other].away != NULL;
 	struct client	*oc = m->player[other];
 	char		 buf[PROTO_OUT_MAX], text[96];
 
@@ -551,7 +543,7 @@ match_leave(struct client *c, enum proto_leave why)
 void
 match_leave_seat(struct match *m, int seat, enum proto_leave why)
 {
-	int		 other = !seat, other_away = m->seat[other].away;
+	int		 other = !seat, other_away = m->seat[other].away != NULL;
 	struct client	*oc = m->player[other];
 	char		 buf[PROTO_OUT_MAX], text[64];
 	int		 len;

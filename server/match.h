@@ -29,16 +29,20 @@ enum match_state {
 
 struct match;
 
-struct match_seat {
+/* A lost player's seat, held for its grace period (resume.c). */
+struct match_absence {
 	struct match		*match;
-	int			 index;		/* 0 = X, 1 = O */
+	int			 seat;
+	int64_t			 until;		/* ms: the grace period ends */
+	int64_t			 turn_left;	/* ms of its paused turn; 0 = all */
+	TAILQ_ENTRY(match_absence) entry;	/* lobby->away */
+};
+
+struct match_seat {
 	char			 name[PROTO_NAME_MAX + 1]; /* "" = seat name */
-	int			 moved;		/* in the first game */
-	struct keytab_entry	 token;		/* for RESUME */
-	int			 away;		/* lost, in its grace period */
-	int64_t			 away_until;	/* ms */
-	int64_t			 turn_left;	/* ms of a paused turn; 0 = all */
-	TAILQ_ENTRY(match_seat)	 away_entry;	/* lobby->away */
+	uint8_t			 moved;		/* in the first game */
+	struct keytab_entry	 token;		/* for RESUME; owner: match */
+	struct match_absence	*away;		/* NULL unless lost */
 };
 
 struct match {
@@ -79,7 +83,7 @@ void		 match_leave(struct client *, enum proto_leave);
 void		 match_leave_seat(struct match *, int, enum proto_leave);
 void		 match_renamed(struct client *, const char *);
 void		 match_send_board(struct client *);
-void		 match_send_state(struct match *, int);
+void		 match_send_state(struct match *, int, int64_t);
 void		 match_send_token(struct match *, int);
 void		 match_broadcast(struct match *, const char *, int);
 void		 match_announce(struct match *, const char *, int);
@@ -92,8 +96,9 @@ void		 watch_release(struct match *);
 
 /* resume.c */
 int		 resume_hold(struct client *);
-void		 resume_take(struct client *, struct match_seat *);
+int		 resume_find(struct lobby *, const char *, struct match **);
+void		 resume_take(struct client *, struct match *, int);
 void		 resume_expire(struct lobby *, int64_t);
-void		 resume_forget(struct match_seat *);
+void		 resume_forget(struct match *, int);
 
 #endif /* MATCH_H */

@@ -3,10 +3,13 @@
  * grace period (--resume-grace), its turn clock paused, and takes it back
  * with RESUME <token> on a new connection; after that it has left.
  *
- * Every grace period is equally long, so the lobby's list of absent
- * players, appended to as they go, is in the order of their deadlines.
+ * An absent seat gets a small record of its own (a match carries none
+ * while both players are there).  Every grace period is equally long, so
+ * the lobby's list of them, appended to as players go, is in the order of
+ * their deadlines.
  */
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "clock.h"
 #include "log.h"
@@ -14,6 +17,7 @@
 #include "session.h"
 
 static void	resume_tell(struct match *, int, const char *, int);
+static int64_t	resume_end(struct match *, int);
 
 /* A line about a seat to its opponent and the watchers. */
 static void
@@ -33,7 +37,7 @@ resume_hold(struct client *c)
 {
 	struct match		*m = c->match;
 	struct lobby		*lobby = c->lobby;
-	struct match_seat	*s;
+	struct match_absence	*a;
 	struct client		*oc;
 	int64_t			 now;
 	char			 buf[PROTO_OUT_MAX];
@@ -44,81 +48,115 @@ resume_hold(struct client *c)
 	oc = m->player[!c->seat];
 	if (oc != NULL && (oc->flags & CLIENT_CLOSING))
 		return (0);
+	if ((a = calloc(1, sizeof *a)) == NULL)
+		fatalx("out of memory");
 	now = lobby->ops->now();
-	s = &m->seat[c->seat];
-	s->turn_left = 0;
+	a->match = m;
+	a->seat = c->seat;
+	a->until = now + lobby->limits.grace_ms;
 	if (c->clock == CLIENT_CLOCK_TURN)
-		s->turn_left = c->clock_end > now ? c->clock_end - now : 1;
+		a->turn_left = c->clock_end > now ? c->clock_end - now : 1;
 	clock_stop(c);
 	m->player[c->seat] = NULL;
+	m->seat[c->seat].away = a;
 	c->match = NULL;
-	s->away = 1;
-	s->away_until = now + lobby->limits.grace_ms;
-	TAILQ_INSERT_TAIL(&lobby->away, s, away_entry);
+	TAILQ_INSERT_TAIL(&lobby->away, a, entry);
 	lobby->naway++;
 	log_info("match %llu: %s lost the connection, seat held",
-	    (unsigned long long)m->id, match_name(m, s->index));
-	resume_tell(m, s->index, buf, proto_fmt_info_away(buf, sizeof buf,
-	    match_name(m, s->index), (long long)lobby->limits.grace_ms));
+	    (unsigned long long)m->id, match_name(m, a->seat));
+	resume_tell(m, a->seat, buf, proto_fmt_info_away(buf, sizeof buf,
+	    match_name(m, a->seat), (long long)lobby->limits.grace_ms));
 	lobby->ops->wake(lobby);
 	return (1);
 }
 
-/*
- * RESUME: a (checked, free) connection takes a seat back, from its grace
- * period or from a connection still holding it, which is closed.
- */
-void
-resume_take(struct client *c, struct match_seat *s)
+/* The seat (0, 1) and match a token stands for; -1 for no live token. */
+int
+resume_find(struct lobby *lobby, const char *token, struct match **mp)
 {
-	struct match	*m = s->match;
-	struct lobby	*lobby = m->lobby;
-	struct client	*old = m->player[s->index];
-	int64_t		 now = lobby->ops->now();
-	char		 buf[PROTO_OUT_MAX], text[64];
+	uint64_t	 key = keytab_code(token);
+	struct match	*m = keytab_find(&lobby->tokens, key);
 
-	if (old != NULL) {
+	if (m == NULL)
+		return (-1);
+	*mp = m;
+	return (m->seat[0].token.key == key ? 0 : 1);
+}
+
+/*
+ * A seat's absence, or its connection, ends: what is left of its turn
+ * clock, in ms (0: all of it).
+ */
+static int64_t
+resume_end(struct match *m, int seat)
+{
+	struct lobby		*lobby = m->lobby;
+	struct match_absence	*a = m->seat[seat].away;
+	struct client		*old = m->player[seat];
+	int64_t			 left = 0, now = lobby->ops->now();
+	char			 buf[PROTO_OUT_MAX];
+
+	if (a != NULL) {
+		left = a->turn_left;
+		TAILQ_REMOVE(&lobby->away, a, entry);
+		lobby->naway--;
+		m->seat[seat].away = NULL;
+		free(a);
+		lobby->ops->wake(lobby);
+	} else if (old != NULL) {
+		/* Still connected, as far as we know: closed in its favour. */
 		if (old->clock == CLIENT_CLOCK_TURN && old->clock_end > now)
-			s->turn_left = old->clock_end - now;
+			left = old->clock_end - now;
 		clock_stop(old);
-		m->player[s->index] = NULL;
+		m->player[seat] = NULL;
 		old->match = NULL;
 		old->flags |= CLIENT_GONE;
-		log_info("client %llu: seat taken over by client %llu",
-		    (unsigned long long)old->id, (unsigned long long)c->id);
+		log_info("client %llu: seat taken over by a new connection",
+		    (unsigned long long)old->id);
 		session_sendn(old, buf, proto_fmt_bye(buf, sizeof buf,
 		    "Your seat was taken over by a new connection."));
 		session_close(old);
-	} else if (s->away) {
-		TAILQ_REMOVE(&lobby->away, s, away_entry);
-		lobby->naway--;
-		s->away = 0;
-		lobby->ops->wake(lobby);
 	}
-	m->player[s->index] = c;
+	return (left);
+}
+
+/*
+ * RESUME: a (checked, free) connection takes a seat back, from its grace
+ * period or from a connection still holding it.
+ */
+void
+resume_take(struct client *c, struct match *m, int seat)
+{
+	struct lobby	*lobby = m->lobby;
+	int64_t		 left = resume_end(m, seat);
+	char		 buf[PROTO_OUT_MAX], text[64];
+
+	m->player[seat] = c;
 	c->match = m;
-	c->seat = s->index;
-	snprintf(c->name, sizeof c->name, "%s", s->name);
+	c->seat = seat;
+	snprintf(c->name, sizeof c->name, "%s", m->seat[seat].name);
 	lobby->stats.resumes++;
 	log_info("match %llu: %s is back from %s", (unsigned long long)m->id,
-	    match_name(m, s->index), c->addr);
-	match_send_state(m, s->index);
-	match_send_token(m, s->index);
-	snprintf(text, sizeof text, "%s is back.", match_name(m, s->index));
-	resume_tell(m, s->index, buf, proto_fmt_info(buf, sizeof buf, text));
+	    match_name(m, seat), c->addr);
+	match_send_state(m, seat, left);
+	match_send_token(m, seat);
+	snprintf(text, sizeof text, "%s is back.", match_name(m, seat));
+	resume_tell(m, seat, buf, proto_fmt_info(buf, sizeof buf, text));
 }
 
 /* The seat is emptied for good: its token dies, its grace ends. */
 void
-resume_forget(struct match_seat *s)
+resume_forget(struct match *m, int seat)
 {
-	struct lobby	*lobby = s->match->lobby;
+	struct lobby		*lobby = m->lobby;
+	struct match_absence	*a = m->seat[seat].away;
 
-	keytab_del(&lobby->tokens, &s->token);
-	if (s->away) {
-		TAILQ_REMOVE(&lobby->away, s, away_entry);
+	keytab_del(&lobby->tokens, &m->seat[seat].token);
+	if (a != NULL) {
+		TAILQ_REMOVE(&lobby->away, a, entry);
 		lobby->naway--;
-		s->away = 0;
+		m->seat[seat].away = NULL;
+		free(a);
 	}
 }
 
@@ -126,13 +164,12 @@ resume_forget(struct match_seat *s)
 void
 resume_expire(struct lobby *lobby, int64_t now)
 {
-	struct match_seat	*s;
+	struct match_absence	*a;
 
-	while ((s = TAILQ_FIRST(&lobby->away)) != NULL &&
-	    s->away_until <= now) {
+	while ((a = TAILQ_FIRST(&lobby->away)) != NULL && a->until <= now) {
 		log_info("match %llu: %s did not come back",
-		    (unsigned long long)s->match->id,
-		    match_name(s->match, s->index));
-		match_leave_seat(s->match, s->index, PROTO_LEAVE_DROP);
+		    (unsigned long long)a->match->id,
+		    match_name(a->match, a->seat));
+		match_leave_seat(a->match, a->seat, PROTO_LEAVE_DROP);
 	}
 }

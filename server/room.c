@@ -5,6 +5,8 @@
  * clock (--room-ttl) runs out.
  */
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "clock.h"
 #include "log.h"
@@ -17,17 +19,23 @@ room_open(struct client *c)
 {
 	struct lobby		*lobby = c->lobby;
 	struct proto_cmd	 ok = { .verb = PROTO_ROOM };
+	struct room		*r;
 	char			 buf[PROTO_OUT_MAX];
 
+	if ((r = calloc(1, sizeof *r)) == NULL)
+		fatalx("out of memory");
 	do
-		lobby_code(lobby, ok.code, PROTO_CODE_LEN);
-	while (keytab_find(&lobby->rooms, ok.code) != NULL);
-	keytab_add(&lobby->rooms, &c->room, ok.code, c);
+		lobby_code(lobby, r->code, PROTO_CODE_LEN);
+	while (keytab_find(&lobby->rooms, keytab_code(r->code)) != NULL);
+	keytab_add(&lobby->rooms, &r->entry, keytab_code(r->code), r);
+	r->maker = c;
+	c->room = r;
 	c->flags |= CLIENT_ROOM;
 	log_info("client %llu: room %s opened", (unsigned long long)c->id,
-	    ok.code);
+	    r->code);
+	memcpy(ok.code, r->code, sizeof r->code);
 	session_sendn(c, buf, proto_fmt_ok(buf, sizeof buf, &ok));
-	session_sendn(c, buf, proto_fmt_wait_room(buf, sizeof buf, ok.code));
+	session_sendn(c, buf, proto_fmt_wait_room(buf, sizeof buf, r->code));
 	clock_start(c, CLIENT_CLOCK_ROOM);
 }
 
@@ -35,9 +43,11 @@ room_open(struct client *c)
 void
 room_close(struct client *c)
 {
-	if (!(c->flags & CLIENT_ROOM))
+	if (c->room == NULL)
 		return;
-	keytab_del(&c->lobby->rooms, &c->room);
+	keytab_del(&c->lobby->rooms, &c->room->entry);
+	free(c->room);
+	c->room = NULL;
 	c->flags &= ~CLIENT_ROOM;
 	if (c->clock == CLIENT_CLOCK_ROOM)
 		clock_stop(c);
@@ -49,7 +59,9 @@ room_expired(struct client *c)
 {
 	char	buf[PROTO_OUT_MAX], text[64];
 
-	snprintf(text, sizeof text, "Room %s expired.", c->room.key);
+	log_info("client %llu: room %s expired", (unsigned long long)c->id,
+	    c->room->code);
+	snprintf(text, sizeof text, "Room %s expired.", c->room->code);
 	room_close(c);
 	session_sendn(c, buf, proto_fmt_info(buf, sizeof buf, text));
 	lobby_join(c->lobby, c);
@@ -59,5 +71,7 @@ room_expired(struct client *c)
 struct client *
 room_find(struct lobby *lobby, const char *code)
 {
-	return (keytab_find(&lobby->rooms, code));
+	struct room	*r = keytab_find(&lobby->rooms, keytab_code(code));
+
+	return (r != NULL ? r->maker : NULL);
 }

@@ -6,7 +6,15 @@
 #define ROOM_H
 
 #include "client.h"
+#include "keytab.h"
 #include "lobby.h"
+
+/* A room: its maker, waiting, filed under its code. */
+struct room {
+	struct keytab_entry	 entry;
+	struct client		*maker;
+	char			 code[PROTO_CODE_LEN + 1];
+};
 
 void		 room_open(struct client *);
 void		 room_close(struct client *);

@@ -219,8 +219,6 @@ session_clock_out(struct client *c, enum client_clock kind)
 	if (kind == CLIENT_CLOCK_NONE)
 		return;
 	if (kind == CLIENT_CLOCK_ROOM) {
-		log_info("client %llu: room %s expired",
-		    (unsigned long long)c->id, c->room.key);
 		room_expired(c);
 		return;
 	}

@@ -426,12 +426,13 @@ fuzz_check_world(void)
 	TAILQ_FOREACH(m, &fuzz_lobby.matches, entry) {
 		/* Someone is in it: connected, or away and may come back. */
 		CHECK(m->player[0] != NULL || m->player[1] != NULL ||
-		    m->seat[0].away || m->seat[1].away);
+		    m->seat[0].away != NULL || m->seat[1].away != NULL);
 		CHECK(m->player[0] == NULL || m->player[0] != m->player[1]);
 		if (m->state == MATCH_PLAYING)
 			CHECK(ttt_board_outcome(&m->board) == TTT_ONGOING);
 		for (i = 0; i < 2; i++) {
-			CHECK(!(m->player[i] != NULL && m->seat[i].away));
+			CHECK(!(m->player[i] != NULL &&
+			    m->seat[i].away != NULL));
 			/*
 			 * A game goes on without a connected player only for
 			 * one away or the computer, or beside a closing one.
