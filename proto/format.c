@@ -143,7 +143,10 @@ proto_fmt_hello(char *buf, size_t size)
 	    PROTO_VERSION));
 }
 
-/* The reply to a well-formed, accepted command (QUIT's reply is BYE). */
+/*
+ * The reply to a well-formed, accepted command (QUIT's reply is BYE; OK GAMES,
+ * which carries a count, is proto_fmt_ok_games').
+ */
 int
 proto_fmt_ok(char *buf, size_t size, const struct proto_cmd *cmd)
 {

@@ -31,6 +31,8 @@ static enum proto_scan fuzz_scan(const char *, size_t, size_t *);
 static void	 fuzz_cmd_model(const char *, size_t, const struct proto_cmd *);
 static void	 fuzz_parse(const char *, size_t);
 static void	 fuzz_roundtrip(const struct proto_cmd *);
+static int	 fuzz_code_model(const struct fuzz_word *, size_t, const char *);
+static unsigned long long fuzz_number_model(const struct fuzz_word *);
 static void	 fuzz_event(const char *, size_t);
 
 /* An exact-size heap copy, so that ASan sees any read past the end. */
@@ -145,6 +147,7 @@ fuzz_cmd_model(const char *line, size_t len, const struct proto_cmd *cmd)
 	size_t			n = fuzz_words(line, len, w);
 	char			name[3];
 	int			yes;
+	size_t			i;
 
 	if (cmd->verb == PROTO_NONE) {
 		CHECK(n == 0);
@@ -191,9 +194,108 @@ fuzz_cmd_model(const char *line, size_t len, const struct proto_cmd *cmd)
 	case PROTO_STATS:
 		CHECK(fuzz_ieq(&w[0], "STATS"));
 		break;
+	case PROTO_GAMES:
+		CHECK(fuzz_ieq(&w[0], "GAMES"));
+		break;
+	case PROTO_UNWATCH:
+		CHECK(fuzz_ieq(&w[0], "UNWATCH"));
+		break;
+	case PROTO_RESIGN:
+		CHECK(fuzz_ieq(&w[0], "RESIGN"));
+		break;
+	case PROTO_ROOM:
+		CHECK(fuzz_ieq(&w[0], "ROOM"));
+		if (!cmd->join) {
+			CHECK(n == 2 && fuzz_ieq(&w[1], "NEW"));
+			break;
+		}
+		CHECK(n == 3 && fuzz_ieq(&w[1], "JOIN"));
+		CHECK(fuzz_code_model(&w[2], PROTO_CODE_LEN, cmd->code));
+		break;
+	case PROTO_WATCH:
+		CHECK(fuzz_ieq(&w[0], "WATCH"));
+		if (cmd->game != 0)
+			CHECK(n == 2 && fuzz_number_model(&w[1]) == cmd->game);
+		else
+			CHECK(n != 2 || fuzz_number_model(&w[1]) == 0);
+		break;
+	case PROTO_RESUME:
+		CHECK(fuzz_ieq(&w[0], "RESUME"));
+		if (cmd->code[0] != '\0')
+			CHECK(n == 2 && fuzz_code_model(&w[1], PROTO_TOKEN_LEN,
+			    cmd->code));
+		else
+			CHECK(memchr(cmd->code, '\0', sizeof cmd->code) != NULL);
+		break;
+	case PROTO_PLAY:
+		CHECK(fuzz_ieq(&w[0], "PLAY") && (n == 2 || n == 3) &&
+		    fuzz_ieq(&w[1], "AI"));
+		CHECK((cmd->level == PROTO_LEVEL_EASY) ==
+		    (n == 3 && fuzz_ieq(&w[2], "EASY")));
+		if (n == 3 && cmd->level != PROTO_LEVEL_EASY)
+			CHECK(fuzz_ieq(&w[2], "PERFECT"));
+		break;
+	case PROTO_SAY:
+		/* The text: inside the line, after the verb, trimmed. */
+		CHECK(fuzz_ieq(&w[0], "SAY") && n >= 2);
+		CHECK(cmd->text > w[0].p + w[0].len &&
+		    cmd->text + cmd->textlen <= line + len);
+		CHECK(cmd->textlen >= 1 && cmd->textlen <= PROTO_CHAT_MAX);
+		CHECK(cmd->text == w[1].p);
+		CHECK(memchr(cmd->text, '\t', cmd->textlen) == NULL);
+		CHECK(cmd->text[cmd->textlen - 1] != ' ');
+		for (i = (size_t)(cmd->text + cmd->textlen - line); i < len;
+		    i++)
+			CHECK(line[i] == ' ' || line[i] == '\t');
+		break;
 	default:
 		CHECK(!"verb out of range");
 	}
+}
+
+/*
+ * A room code or token, written out again: want characters of the code
+ * alphabet in any case (a token may have a dash in its middle); cmp is
+ * what the parser made of it, upper case.
+ */
+static int
+fuzz_code_model(const struct fuzz_word *w, size_t want, const char *cmp)
+{
+	char	code[16];
+	size_t	i, n = 0;
+
+	for (i = 0; i < w->len && n < sizeof code - 1; i++) {
+		char	c = w->p[i];
+
+		if (c == '-' && want == PROTO_TOKEN_LEN && i == 4 && n == 4)
+			continue;
+		if (c >= 'a' && c <= 'z')
+			c = (char)(c - 'a' + 'A');
+		if (c == '\0' || strchr(PROTO_CODE_ALPHABET, c) == NULL)
+			return (0);
+		code[n++] = c;
+	}
+	code[n] = '\0';
+	return (i == w->len && n == want && strcmp(code, cmp) == 0);
+}
+
+/* A decimal number of at most 20 digits that fits; 0 for anything else. */
+static unsigned long long
+fuzz_number_model(const struct fuzz_word *w)
+{
+	unsigned long long	v = 0;
+	size_t			i;
+
+	if (w->len == 0 || w->len > 20)
+		return (0);
+	for (i = 0; i < w->len; i++) {
+		if (w->p[i] < '0' || w->p[i] > '9')
+			return (0);
+		if (v > (~0ULL - (unsigned)(w->p[i] - '0')) / 10)
+			return (0);
+		v = v * 10 + (unsigned)(w->p[i] - '0');
+	}
+	return (v);
 }
 
 /*
@@ -215,7 +317,8 @@ fuzz_parse(const char *data, size_t len)
 	CHECK(e == PROTO_OK || e == PROTO_ELINE_TOO_LONG ||
 	    e == PROTO_EBAD_CHAR || e == PROTO_EUNKNOWN_COMMAND ||
 	    e == PROTO_EBAD_CELL || e == PROTO_EBAD_NAME ||
-	    e == PROTO_EBAD_ANSWER);
+	    e == PROTO_EBAD_ANSWER || e == PROTO_EBAD_ROOM ||
+	    e == PROTO_EBAD_LEVEL || e == PROTO_EBAD_TEXT);
 
 	eff = (len > 0 && line[len - 1] == '\r') ? len - 1 : len;
 	for (i = 0; i < eff; i++) {
@@ -276,6 +379,9 @@ fuzz_roundtrip(const struct proto_cmd *cmd)
 	size_t			 i, first;
 
 	if (cmd->verb == PROTO_NONE)
+		return;
+	/* These replies carry what the server made: a code, a count. */
+	if ((cmd->verb == PROTO_ROOM && !cmd->join) || cmd->verb == PROTO_GAMES)
 		return;
 	n = proto_fmt_ok(out, sizeof out, cmd);
 	CHECK(n >= 2 && (size_t)n < sizeof out);
