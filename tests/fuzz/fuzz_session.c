@@ -513,6 +513,12 @@ fuzz_check_world(void)
 			CHECK(m != NULL && m->state == MATCH_ASKING);
 			CHECK(m->answer[c->seat] == MATCH_UNANSWERED);
 			break;
+		case CLIENT_CLOCK_ROOM:
+			/* Waiting in its own room, and doing nothing else. */
+			CHECK(c->flags & CLIENT_ROOM);
+			CHECK(!(c->flags & CLIENT_QUEUED));
+			CHECK(c->match == NULL && c->watching == NULL);
+			break;
 		default:
 			CHECK(!"clock out of range");
 		}
