@@ -49,16 +49,21 @@ int
 ratelimit_take_every(struct ratelimit *rl, int64_t every_ms, unsigned burst,
     int64_t now)
 {
-	int64_t	max = (int64_t)burst * 1000;
+	int64_t	max = (int64_t)burst * 1000, add;
 
 	if (now > rl->last) {
-		if (now - rl->last >= every_ms * burst)
+		/*
+		 * Only the time that earned whole thousandths is used up, so
+		 * that frequent calls lose no fraction of a token.
+		 */
+		add = now - rl->last >= every_ms * burst ? max :
+		    (now - rl->last) * 1000 / every_ms;
+		rl->tokens += add;
+		rl->last += add * every_ms / 1000;
+		if (rl->tokens >= max) {
 			rl->tokens = max;
-		else
-			rl->tokens += (now - rl->last) * 1000 / every_ms;
-		if (rl->tokens > max)
-			rl->tokens = max;
-		rl->last = now;
+			rl->last = now;
+		}
 	}
 	if (rl->tokens < 1000)
 		return (0);

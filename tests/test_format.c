@@ -1477,6 +1477,90 @@ test_format_event_round_trip_rooms_chat(void **state)
 }
 
 /* Run the format and event tests. */
+/*
+ * The lines of protocol.md §9 parse back (proto_event_parse) into the
+ * kinds and fields proto.h gives them: GAME, TOKEN, CHAT, and the OK
+ * replies of the new commands.  A client (and fuzz_session's invariant
+ * that every server line parses) depends on it.
+ */
+static void
+test_format_round_trip_section9(void **state)
+{
+	struct proto_event	 ev;
+	struct proto_cmd	 cmd;
+	char			 buf[PROTO_OUT_MAX];
+	int			 len;
+	static const struct {
+		enum proto_verb	 verb;
+		const char	*line;
+	} oks[] = {
+		{ PROTO_UNWATCH, "OK UNWATCH" }, { PROTO_RESUME, "OK RESUME" },
+		{ PROTO_SAY, "OK SAY" }, { PROTO_RESIGN, "OK RESIGN" },
+	};
+	size_t			 i;
+
+	(void)state;
+	len = proto_fmt_token(buf, sizeof buf, "K7QX2M9P", 30000);
+	assert_int_equal(proto_event_parse(buf, (size_t)len - 2, &ev), 0);
+	assert_int_equal(ev.kind, PROTO_EV_TOKEN);
+	assert_string_equal(ev.code, "K7QX-2M9P");
+
+	len = proto_fmt_game(buf, sizeof buf, 18446744073709551615ULL,
+	    "alice", "ai", 7);
+	assert_int_equal(proto_event_parse(buf, (size_t)len - 2, &ev), 0);
+	assert_int_equal(ev.kind, PROTO_EV_GAME);
+	assert_true(ev.number == 18446744073709551615ULL);
+	assert_string_equal(ev.name, "alice");
+	assert_string_equal(ev.name2, "ai");
+	assert_int_equal(ev.moves, 7);
+
+	len = proto_fmt_chat(buf, sizeof buf, "bob", "good luck!", 10);
+	assert_int_equal(proto_event_parse(buf, (size_t)len - 2, &ev), 0);
+	assert_int_equal(ev.kind, PROTO_EV_CHAT);
+	assert_string_equal(ev.name, "bob");
+	assert_int_equal(ev.textlen, 10);
+	assert_memory_equal(ev.text, "good luck!", 10);
+
+	len = proto_fmt_ok_games(buf, sizeof buf, 42);
+	assert_int_equal(proto_event_parse(buf, (size_t)len - 2, &ev), 0);
+	assert_int_equal(ev.kind, PROTO_EV_OK);
+	assert_int_equal(ev.verb, PROTO_GAMES);
+	assert_true(ev.number == 42);
+
+	memset(&cmd, 0, sizeof cmd);
+	cmd.verb = PROTO_ROOM;
+	memcpy(cmd.code, "K7QX2M", 7);
+	len = proto_fmt_ok(buf, sizeof buf, &cmd);
+	assert_int_equal(proto_event_parse(buf, (size_t)len - 2, &ev), 0);
+	assert_int_equal(ev.kind, PROTO_EV_OK);
+	assert_int_equal(ev.verb, PROTO_ROOM);
+	assert_string_equal(ev.code, "K7QX2M");
+
+	memset(&cmd, 0, sizeof cmd);
+	cmd.verb = PROTO_WATCH;
+	cmd.game = 4;
+	len = proto_fmt_ok(buf, sizeof buf, &cmd);
+	assert_int_equal(proto_event_parse(buf, (size_t)len - 2, &ev), 0);
+	assert_int_equal(ev.verb, PROTO_WATCH);
+	assert_true(ev.number == 4);
+
+	memset(&cmd, 0, sizeof cmd);
+	cmd.verb = PROTO_PLAY;
+	cmd.level = PROTO_LEVEL_EASY;
+	len = proto_fmt_ok(buf, sizeof buf, &cmd);
+	assert_int_equal(proto_event_parse(buf, (size_t)len - 2, &ev), 0);
+	assert_int_equal(ev.kind, PROTO_EV_OK);
+	assert_int_equal(ev.verb, PROTO_PLAY);
+
+	for (i = 0; i < sizeof oks / sizeof oks[0]; i++) {
+		if (proto_event_parse(oks[i].line, strlen(oks[i].line),
+		    &ev) != 0 || ev.kind != PROTO_EV_OK ||
+		    ev.verb != oks[i].verb)
+			fail_msg("\"%s\" does not parse as OK %d", oks[i].line,
+			    oks[i].verb);
+	}
+}
+
 int
 main(void)
 {
@@ -1500,6 +1584,7 @@ main(void)
 		cmocka_unit_test(test_format_event_rooms_watch_chat_malformed),
 		cmocka_unit_test(test_format_event_new_errors),
 		cmocka_unit_test(test_format_event_round_trip_rooms_chat),
+		cmocka_unit_test(test_format_round_trip_section9),
 	};
 
 	return (cmocka_run_group_tests(tests, NULL, NULL));

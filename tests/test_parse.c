@@ -24,6 +24,8 @@ struct parse_case {
 	const char		*name;	/* NAME */
 };
 
+struct cmd_case;
+
 struct scan_case {
 	const char		*what;
 	size_t			 len;		/* bytes in the buffer */
@@ -36,6 +38,8 @@ struct scan_case {
 static void	check_parse(const char *, size_t, const struct parse_case *);
 static void	run_parse_cases(const struct parse_case *, size_t);
 static void	fill(char *, size_t, const char *);
+static void	check_cmd(const char *, size_t, const struct cmd_case *);
+static void	run_cmd_cases(const struct cmd_case *, size_t);
 
 #define NCASES(a)	(sizeof (a) / sizeof (a)[0])
 #define OK(l, v)	{ (l), 0, PROTO_OK, (v), -1, NULL }
@@ -100,6 +104,108 @@ fill(char *buf, size_t len, const char *prefix)
 
 	memset(buf, ' ', len);
 	memcpy(buf, prefix, plen < len ? plen : len);
+}
+
+/*
+ * One case for the commands of protocol.md §9, whose arguments the
+ * parse_case above cannot hold: designated initializers, so a case names
+ * only what it checks.
+ */
+struct cmd_case {
+	const char		*line;
+	enum proto_error	 error;
+	enum proto_verb		 verb;		/* if error is PROTO_OK */
+	int			 join;		/* ROOM */
+	const char		*code;		/* ROOM JOIN, RESUME */
+	unsigned long long	 game;		/* WATCH */
+	enum proto_level	 level;		/* PLAY */
+	const char		*text;		/* SAY */
+};
+
+#define C_VERB(l, v)	{ .line = (l), .verb = (v) }
+#define C_NEW(l)	{ .line = (l), .verb = PROTO_ROOM, .join = 0 }
+#define C_JOIN(l, c)	{ .line = (l), .verb = PROTO_ROOM, .join = 1, \
+			  .code = (c) }
+#define C_WATCH(l, g)	{ .line = (l), .verb = PROTO_WATCH, .game = (g) }
+#define C_RESUME(l, c)	{ .line = (l), .verb = PROTO_RESUME, .code = (c) }
+#define C_PLAY(l, v)	{ .line = (l), .verb = PROTO_PLAY, .level = (v) }
+#define C_SAY(l, t)	{ .line = (l), .verb = PROTO_SAY, .text = (t) }
+#define C_ERR(l, e)	{ .line = (l), .error = (e) }
+
+/* Parse one line and compare every field the case's verb fills. */
+static void
+check_cmd(const char *line, size_t len, const struct cmd_case *c)
+{
+	struct proto_cmd	cmd;
+	enum proto_error	e;
+
+	memset(&cmd, 0xa5, sizeof cmd);
+	e = proto_parse(line, len, &cmd);
+	if (e != c->error)
+		fail_msg("\"%.*s\" (len %zu): error %d, want %d",
+		    (int)(len > 60 ? 60 : len), line, len, e, c->error);
+	if (e != PROTO_OK)
+		return;
+	if (cmd.verb != c->verb)
+		fail_msg("\"%.*s\": verb %d, want %d", (int)len, line,
+		    cmd.verb, c->verb);
+	switch (c->verb) {
+	case PROTO_ROOM:
+		if (cmd.join != c->join)
+			fail_msg("\"%.*s\": join %d, want %d", (int)len, line,
+			    cmd.join, c->join);
+		if (!c->join)
+			break;
+		/* FALLTHROUGH */
+	case PROTO_RESUME:
+		if (memchr(cmd.code, '\0', sizeof cmd.code) == NULL ||
+		    strcmp(cmd.code, c->code) != 0)
+			fail_msg("\"%.*s\": code \"%.*s\", want \"%s\"",
+			    (int)len, line, (int)sizeof cmd.code, cmd.code,
+			    c->code);
+		break;
+	case PROTO_WATCH:
+		if (cmd.game != c->game)
+			fail_msg("\"%.*s\": game %llu, want %llu", (int)len,
+			    line, cmd.game, c->game);
+		break;
+	case PROTO_PLAY:
+		if (cmd.level != c->level)
+			fail_msg("\"%.*s\": level %d, want %d", (int)len, line,
+			    cmd.level, c->level);
+		break;
+	case PROTO_SAY:
+		/* The text points into the line itself: no copy. */
+		if (cmd.text < line || cmd.textlen > len ||
+		    cmd.text + cmd.textlen > line + len)
+			fail_msg("\"%.*s\": text not inside the line",
+			    (int)len, line);
+		if (cmd.textlen != strlen(c->text) ||
+		    memcmp(cmd.text, c->text, cmd.textlen) != 0)
+			fail_msg("\"%.*s\": text \"%.*s\" (%zu), want \"%s\"",
+			    (int)len, line, (int)cmd.textlen, cmd.text,
+			    cmd.textlen, c->text);
+		break;
+	default:
+		break;
+	}
+}
+
+/* Run each case as given, then with a trailing CR, as a CRLF line. */
+static void
+run_cmd_cases(const struct cmd_case *cases, size_t n)
+{
+	char	buf[PROTO_LINE_MAX * 2];
+	size_t	i, len;
+
+	for (i = 0; i < n; i++) {
+		len = strlen(cases[i].line);
+		assert_true(len + 1 <= sizeof buf);
+		memcpy(buf, cases[i].line, len);
+		check_cmd(buf, len, &cases[i]);
+		buf[len] = '\r';
+		check_cmd(buf, len + 1, &cases[i]);
+	}
 }
 
 /* Every verb in upper, lower and mixed case, alone and with arguments. */
@@ -550,7 +656,6 @@ test_parse_scan_then_parse_limit(void **state)
 		assert_int_equal(s, PROTO_SCAN_TOO_LONG);
 }
 
-/* Run the parse tests. */
 /* HTTP request lines, as browsers and cross-protocol attacks send them. */
 static void
 test_parse_http(void **state)
@@ -581,6 +686,277 @@ test_parse_http(void **state)
 	assert_false(proto_is_http("GET / HTTP/1.1", 3));
 }
 
+/* ROOM NEW and ROOM JOIN <code>: every code character, any case. */
+static void
+test_parse_room(void **state)
+{
+	static const struct cmd_case cases[] = {
+		C_NEW("ROOM NEW"), C_NEW("room new"), C_NEW("Room nEw"),
+		C_NEW(" \troom\t \tNEW \t"),
+		C_JOIN("ROOM JOIN K7QX2M", "K7QX2M"),
+		C_JOIN("room join k7qx2m", "K7QX2M"),
+		C_JOIN("RoOm JoIn k7Qx2M", "K7QX2M"),
+		C_JOIN("\tROOM  JOIN\tK7QX2M  ", "K7QX2M"),
+		/* All 31 characters of the alphabet, in both cases. */
+		C_JOIN("ROOM JOIN 234567", "234567"),
+		C_JOIN("ROOM JOIN 89ABCD", "89ABCD"),
+		C_JOIN("ROOM JOIN EFGHJK", "EFGHJK"),
+		C_JOIN("ROOM JOIN MNPQRS", "MNPQRS"),
+		C_JOIN("ROOM JOIN TUVWXY", "TUVWXY"),
+		C_JOIN("ROOM JOIN ZZZZZZ", "ZZZZZZ"),
+		C_JOIN("ROOM JOIN abcdef", "ABCDEF"),
+		C_JOIN("ROOM JOIN ghjkmn", "GHJKMN"),
+		C_JOIN("ROOM JOIN pqrstu", "PQRSTU"),
+		C_JOIN("ROOM JOIN vwxyz9", "VWXYZ9"),
+	};
+
+	(void)state;
+	run_cmd_cases(cases, NCASES(cases));
+}
+
+/* ROOM without NEW or JOIN <code>, or with a malformed code: BAD_ROOM. */
+static void
+test_parse_room_bad(void **state)
+{
+	static const struct cmd_case cases[] = {
+		C_ERR("ROOM", PROTO_EBAD_ROOM),
+		C_ERR("room \t ", PROTO_EBAD_ROOM),
+		C_ERR("ROOM JOIN", PROTO_EBAD_ROOM),
+		C_ERR("ROOM OPEN", PROTO_EBAD_ROOM),
+		C_ERR("ROOM NEWS", PROTO_EBAD_ROOM),
+		C_ERR("ROOM K7QX2M", PROTO_EBAD_ROOM),
+		C_ERR("ROOM NEW K7QX2M", PROTO_EBAD_ROOM),
+		C_ERR("ROOM NEW please", PROTO_EBAD_ROOM),
+		C_ERR("ROOM JOIN K7QX2M extra", PROTO_EBAD_ROOM),
+		C_ERR("ROOM JOIN K7QX2M K7QX2M", PROTO_EBAD_ROOM),
+		C_ERR("ROOM JOINK7QX2M", PROTO_EBAD_ROOM),
+		/* Wrong length. */
+		C_ERR("ROOM JOIN K", PROTO_EBAD_ROOM),
+		C_ERR("ROOM JOIN K7QX2", PROTO_EBAD_ROOM),
+		C_ERR("ROOM JOIN K7QX2MM", PROTO_EBAD_ROOM),
+		C_ERR("ROOM JOIN K7QX2M9P", PROTO_EBAD_ROOM),
+		/* Letters and digits left out of the alphabet. */
+		C_ERR("ROOM JOIN K7QX2O", PROTO_EBAD_ROOM),
+		C_ERR("ROOM JOIN K7QX2I", PROTO_EBAD_ROOM),
+		C_ERR("ROOM JOIN K7QX2L", PROTO_EBAD_ROOM),
+		C_ERR("ROOM JOIN K7QX20", PROTO_EBAD_ROOM),
+		C_ERR("ROOM JOIN K7QX21", PROTO_EBAD_ROOM),
+		C_ERR("ROOM JOIN o7qx2m", PROTO_EBAD_ROOM),
+		C_ERR("ROOM JOIN k7qx2i", PROTO_EBAD_ROOM),
+		C_ERR("ROOM JOIN k7qxl2", PROTO_EBAD_ROOM),
+		/* No dash in a room code, and no other punctuation. */
+		C_ERR("ROOM JOIN K7Q-X2M", PROTO_EBAD_ROOM),
+		C_ERR("ROOM JOIN K7QX2-", PROTO_EBAD_ROOM),
+		C_ERR("ROOM JOIN K7QX2!", PROTO_EBAD_ROOM),
+		C_ERR("ROOM JOIN K7QX2_", PROTO_EBAD_ROOM),
+		/* Judged from the line, after the bytes. */
+		C_ERR("ROOM JOIN K7QX2\x01", PROTO_EBAD_CHAR),
+		C_ERR("ROOMS NEW", PROTO_EUNKNOWN_COMMAND),
+	};
+
+	(void)state;
+	run_cmd_cases(cases, NCASES(cases));
+}
+
+/* GAMES, UNWATCH and RESIGN take no argument; extra words are ignored. */
+static void
+test_parse_games_unwatch_resign(void **state)
+{
+	static const struct cmd_case cases[] = {
+		C_VERB("GAMES", PROTO_GAMES), C_VERB("games", PROTO_GAMES),
+		C_VERB("GaMeS", PROTO_GAMES),
+		C_VERB("GAMES all of them please", PROTO_GAMES),
+		C_VERB("games 4", PROTO_GAMES),
+		C_VERB("UNWATCH", PROTO_UNWATCH),
+		C_VERB("unwatch", PROTO_UNWATCH),
+		C_VERB("UnWatch now", PROTO_UNWATCH),
+		C_VERB("\tUNWATCH 4 5 6\t", PROTO_UNWATCH),
+		C_VERB("RESIGN", PROTO_RESIGN), C_VERB("resign", PROTO_RESIGN),
+		C_VERB("ReSiGn", PROTO_RESIGN),
+		C_VERB("resign now, sorry", PROTO_RESIGN),
+		C_ERR("GAME", PROTO_EUNKNOWN_COMMAND),
+		C_ERR("GAMES\x7f", PROTO_EBAD_CHAR),
+		C_ERR("UNWATCHED", PROTO_EUNKNOWN_COMMAND),
+		C_ERR("RESIGNS", PROTO_EUNKNOWN_COMMAND),
+		C_ERR("RESIGN\x1b", PROTO_EBAD_CHAR),
+	};
+
+	(void)state;
+	run_cmd_cases(cases, NCASES(cases));
+}
+
+/*
+ * WATCH <id>: up to 20 digits that fit in 64 bits.  Anything else is no
+ * game's id: game 0, still PROTO_OK (NO_SUCH_GAME comes from the game).
+ */
+static void
+test_parse_watch(void **state)
+{
+	static const struct cmd_case cases[] = {
+		C_WATCH("WATCH 4", 4), C_WATCH("watch 4", 4),
+		C_WATCH("WaTcH\t 17 \t", 17), C_WATCH("WATCH 0042", 42),
+		C_WATCH("WATCH 1234567890", 1234567890ULL),
+		/* 2^64 - 1: 20 digits, the largest that fits. */
+		C_WATCH("WATCH 18446744073709551615", 18446744073709551615ULL),
+		C_WATCH("WATCH 00000000000000000007", 7),
+		/* Over 2^64 - 1, or more than 20 digits. */
+		C_WATCH("WATCH 18446744073709551616", 0),
+		C_WATCH("WATCH 99999999999999999999", 0),
+		C_WATCH("WATCH 000000000000000000007", 0),
+		C_WATCH("WATCH 184467440737095516150", 0),
+		C_WATCH("WATCH 123456789012345678901234567890", 0),
+		/* Missing or not digits. */
+		C_WATCH("WATCH", 0), C_WATCH("watch \t ", 0),
+		C_WATCH("WATCH 0", 0), C_WATCH("WATCH abc", 0),
+		C_WATCH("WATCH 4x", 0), C_WATCH("WATCH x4", 0),
+		C_WATCH("WATCH -1", 0), C_WATCH("WATCH +4", 0),
+		C_WATCH("WATCH 4.0", 0), C_WATCH("WATCH 0x10", 0),
+		C_WATCH("WATCH 4 5", 0), C_WATCH("WATCH 4 please", 0),
+		C_ERR("WATCHES 4", PROTO_EUNKNOWN_COMMAND),
+	};
+
+	(void)state;
+	run_cmd_cases(cases, NCASES(cases));
+}
+
+/*
+ * RESUME <token>: 8 code characters, a dash allowed exactly in the middle,
+ * any case; cmd.code upper case without the dash.  A malformed token is
+ * PROTO_OK with code "": the game refuses it after the RESUME rate limit.
+ */
+static void
+test_parse_resume(void **state)
+{
+	static const struct cmd_case cases[] = {
+		C_RESUME("RESUME K7QX2M9P", "K7QX2M9P"),
+		C_RESUME("RESUME K7QX-2M9P", "K7QX2M9P"),
+		C_RESUME("resume k7qx-2m9p", "K7QX2M9P"),
+		C_RESUME("ReSuMe k7Qx2M9p", "K7QX2M9P"),
+		C_RESUME("\tRESUME \t K7QX-2M9P \t", "K7QX2M9P"),
+		C_RESUME("RESUME 23456789", "23456789"),
+		C_RESUME("RESUME ABCD-EFGH", "ABCDEFGH"),
+		C_RESUME("RESUME jkmn-pqrs", "JKMNPQRS"),
+		C_RESUME("RESUME tuvw-xyz2", "TUVWXYZ2"),
+		/* Malformed: OK, with no code. */
+		C_RESUME("RESUME", ""), C_RESUME("resume  ", ""),
+		C_RESUME("RESUME K7QX2M9", ""),
+		C_RESUME("RESUME K7QX-2M9", ""),
+		C_RESUME("RESUME K7QX2M9PP", ""),
+		C_RESUME("RESUME K7QX-2M9PP", ""),
+		C_RESUME("RESUME K7Q-X2M9P", ""),
+		C_RESUME("RESUME K7QX2-M9P", ""),
+		C_RESUME("RESUME -K7QX2M9P", ""),
+		C_RESUME("RESUME K7QX2M9P-", ""),
+		C_RESUME("RESUME K7QX--2M9P", ""),
+		C_RESUME("RESUME K7QX_2M9P", ""),
+		C_RESUME("RESUME K7QX-2M9O", ""),
+		C_RESUME("RESUME K7QX-2M9I", ""),
+		C_RESUME("RESUME K7QX-2M9L", ""),
+		C_RESUME("RESUME K7QX-2M90", ""),
+		C_RESUME("RESUME K7QX-2M91", ""),
+		C_RESUME("RESUME k7qx-2m9l", ""),
+		C_RESUME("RESUME K7QX 2M9P", ""),
+		C_RESUME("RESUME K7QX-2M9P extra", ""),
+		C_RESUME("RESUME K7QX2M", ""),
+		C_ERR("RESUME K7QX-2M9P\x80", PROTO_EBAD_CHAR),
+	};
+
+	(void)state;
+	run_cmd_cases(cases, NCASES(cases));
+}
+
+/* PLAY AI [easy|perfect], any case; anything else is BAD_LEVEL. */
+static void
+test_parse_play(void **state)
+{
+	static const struct cmd_case cases[] = {
+		C_PLAY("PLAY AI", PROTO_LEVEL_PERFECT),
+		C_PLAY("play ai", PROTO_LEVEL_PERFECT),
+		C_PLAY("Play aI", PROTO_LEVEL_PERFECT),
+		C_PLAY("PLAY AI perfect", PROTO_LEVEL_PERFECT),
+		C_PLAY("PLAY AI PERFECT", PROTO_LEVEL_PERFECT),
+		C_PLAY("play ai PeRfEcT", PROTO_LEVEL_PERFECT),
+		C_PLAY("PLAY AI easy", PROTO_LEVEL_EASY),
+		C_PLAY("PLAY AI EASY", PROTO_LEVEL_EASY),
+		C_PLAY("\tplay\tAi \t eAsY\t", PROTO_LEVEL_EASY),
+		C_ERR("PLAY", PROTO_EBAD_LEVEL),
+		C_ERR("play  \t", PROTO_EBAD_LEVEL),
+		C_ERR("PLAY XX", PROTO_EBAD_LEVEL),
+		C_ERR("PLAY A1", PROTO_EBAD_LEVEL),
+		C_ERR("PLAY easy", PROTO_EBAD_LEVEL),
+		C_ERR("PLAY AIeasy", PROTO_EBAD_LEVEL),
+		C_ERR("PLAY AI hard", PROTO_EBAD_LEVEL),
+		C_ERR("PLAY AI eas", PROTO_EBAD_LEVEL),
+		C_ERR("PLAY AI perfectly", PROTO_EBAD_LEVEL),
+		C_ERR("PLAY AI easy extra", PROTO_EBAD_LEVEL),
+		C_ERR("PLAY AI easy perfect", PROTO_EBAD_LEVEL),
+		C_ERR("PLAY XX easy", PROTO_EBAD_LEVEL),
+		C_ERR("PLAYS AI", PROTO_EUNKNOWN_COMMAND),
+	};
+
+	(void)state;
+	run_cmd_cases(cases, NCASES(cases));
+}
+
+/*
+ * SAY <text>: the rest of the line after SAY and its blanks, trailing
+ * blanks removed, 1 to 200 bytes, no TAB inside.
+ */
+static void
+test_parse_say(void **state)
+{
+	static const struct cmd_case cases[] = {
+		C_SAY("SAY hi", "hi"), C_SAY("say hi", "hi"),
+		C_SAY("SaY Hello", "Hello"),
+		C_SAY("SAY good luck!", "good luck!"),
+		C_SAY("SAY    spaced   out  ", "spaced   out"),
+		C_SAY("SAY\thi there\t", "hi there"),
+		C_SAY("SAY \t \t hi", "hi"),
+		C_SAY("  \tSAY x", "x"),
+		C_SAY("SAY QUIT", "QUIT"), C_SAY("SAY SAY", "SAY"),
+		C_SAY("SAY ~!@#$%^&*()_+{}|:\"<>?`-=[]\\;',./",
+		    "~!@#$%^&*()_+{}|:\"<>?`-=[]\\;',./"),
+		C_ERR("SAY", PROTO_EBAD_TEXT), C_ERR("say   ", PROTO_EBAD_TEXT),
+		C_ERR("SAY \t \t", PROTO_EBAD_TEXT),
+		C_ERR("SAY hi\tthere", PROTO_EBAD_TEXT),
+		C_ERR("SAY \thi \t there", PROTO_EBAD_TEXT),
+		C_ERR("SAY hi\x01", PROTO_EBAD_CHAR),
+		C_ERR("SAYhi", PROTO_EUNKNOWN_COMMAND),
+	};
+
+	(void)state;
+	run_cmd_cases(cases, NCASES(cases));
+}
+
+/* SAY: 200 bytes of text are fine, 201 are not; blanks around are free. */
+static void
+test_parse_say_length(void **state)
+{
+	static const size_t	 lens[] = { 1, 199, 200, 201, 202, 240 };
+	char			 line[PROTO_LINE_MAX + 1], text[PROTO_LINE_MAX];
+	struct cmd_case		 c;
+	size_t			 i, n;
+
+	(void)state;
+	for (i = 0; i < NCASES(lens); i++) {
+		n = lens[i];
+		memset(text, 'a', n);
+		text[n] = '\0';
+		text[n / 2] = ' ';		/* inner blanks count */
+		if (n == 1)
+			text[0] = 'a';
+		memset(&c, 0, sizeof c);
+		c.error = n <= PROTO_CHAT_MAX ? PROTO_OK : PROTO_EBAD_TEXT;
+		c.verb = PROTO_SAY;
+		c.text = text;
+		snprintf(line, sizeof line, "SAY %s", text);
+		check_cmd(line, strlen(line), &c);
+		/* Leading and trailing blanks do not count. */
+		snprintf(line, sizeof line, "SAY \t %s \t ", text);
+		check_cmd(line, strlen(line), &c);
+	}
+}
+
 int
 main(void)
 {
@@ -603,6 +979,14 @@ main(void)
 		cmocka_unit_test(test_parse_scan),
 		cmocka_unit_test(test_parse_scan_then_parse_limit),
 		cmocka_unit_test(test_parse_http),
+		cmocka_unit_test(test_parse_room),
+		cmocka_unit_test(test_parse_room_bad),
+		cmocka_unit_test(test_parse_games_unwatch_resign),
+		cmocka_unit_test(test_parse_watch),
+		cmocka_unit_test(test_parse_resume),
+		cmocka_unit_test(test_parse_play),
+		cmocka_unit_test(test_parse_say),
+		cmocka_unit_test(test_parse_say_length),
 	};
 
 	return (cmocka_run_group_tests(tests, NULL, NULL));

@@ -21,6 +21,7 @@
 #include "conn.h"
 #include "lobby.h"
 #include "match.h"
+#include "room.h"
 #include "session.h"
 
 #define FAKE_CLIENTS	4
@@ -197,6 +198,139 @@ clear(struct fake *f)
 {
 	f->outlen = 0;
 	f->out[0] = '\0';
+}
+
+/* How many lines start with a prefix in the client's output. */
+static int
+count_prefix(const struct fake *f, const char *prefix)
+{
+	const char	*p = f->out;
+	size_t		 n = strlen(prefix);
+	int		 k = 0;
+
+	while ((p = strstr(p, prefix)) != NULL) {
+		if (p == f->out || p[-1] == '\n')
+			k++;
+		p += n;
+	}
+	return (k);
+}
+
+/* The client's output has these lines (or line starts), in this order. */
+static void
+want_seq(const struct fake *f, ...)
+{
+	va_list		 ap;
+	const char	*line, *p = f->out, *q;
+
+	va_start(ap, f);
+	while ((line = va_arg(ap, const char *)) != NULL) {
+		if ((q = strstr(p, line)) == NULL) {
+			va_end(ap);
+			fail_msg("expected \"%s\" (in this order) in:\n%s",
+			    line, f->out);
+		}
+		p = q + strlen(line);
+	}
+	va_end(ap);
+}
+
+/* The output does not contain this text. */
+static void
+want_no(const struct fake *f, const char *text)
+{
+	if (strstr(f->out, text) != NULL)
+		fail_msg("did not expect \"%s\" in:\n%s", text, f->out);
+}
+
+/* The last line starting with prefix, without its CR LF; "" if none. */
+static const char *
+last_line(const struct fake *f, const char *prefix)
+{
+	static char	 line[PROTO_OUT_MAX];
+	const char	*p = f->out, *found = NULL, *end;
+	size_t		 n = strlen(prefix);
+
+	while ((p = strstr(p, prefix)) != NULL) {
+		if (p == f->out || p[-1] == '\n')
+			found = p;
+		p += n;
+	}
+	line[0] = '\0';
+	if (found != NULL) {
+		end = strstr(found, "\r\n");
+		n = end != NULL ? (size_t)(end - found) : strlen(found);
+		if (n >= sizeof line)
+			n = sizeof line - 1;
+		memcpy(line, found, n);
+		line[n] = '\0';
+	}
+	return (line);
+}
+
+/* The token of the client's last TOKEN line: XXXX-XXXX. */
+static void
+token_of(const struct fake *f, char tok[PROTO_TOKEN_LEN + 2])
+{
+	const char	*line = last_line(f, "TOKEN ");
+
+	if (strlen(line) < 6 + PROTO_TOKEN_LEN + 1)
+		fail_msg("no TOKEN line in:\n%s", f->out);
+	memcpy(tok, line + 6, PROTO_TOKEN_LEN + 1);
+	tok[PROTO_TOKEN_LEN + 1] = '\0';
+}
+
+/* Is s made of n characters of the code alphabet, upper case? */
+static int
+is_code(const char *s, size_t n)
+{
+	size_t	i;
+
+	for (i = 0; i < n; i++) {
+		if (s[i] == '\0' || strchr(PROTO_CODE_ALPHABET, s[i]) == NULL)
+			return (0);
+	}
+	return (1);
+}
+
+/* Of clients a and b, the one whose last TURN line asks it to move. */
+static int
+mover_of(const struct world *w, int a, int b)
+{
+	if (strstr(last_line(&w->f[a], "TURN "), "Enter") != NULL)
+		return (a);
+	if (strstr(last_line(&w->f[b], "TURN "), "Enter") != NULL)
+		return (b);
+	fail_msg("neither %d nor %d is to move", a, b);
+	return (-1);
+}
+
+/* A move that must be accepted (the output is kept). */
+static void
+play(struct world *w, int i, const char *cell)
+{
+	char	line[32], ok[32];
+	size_t	k;
+	int	before;
+
+	snprintf(line, sizeof line, "MOVE %s\n", cell);
+	snprintf(ok, sizeof ok, "OK MOVE %s", cell);
+	for (k = 0; ok[k] != '\0'; k++) {
+		if (ok[k] >= 'a' && ok[k] <= 'z')
+			ok[k] = (char)(ok[k] - 'a' + 'A');
+	}
+	before = count(&w->f[i], ok);
+	feed(&w->f[i], line);
+	if (count(&w->f[i], ok) != before + 1)
+		fail_msg("client %d: %s refused:\n%s", i, cell, w->f[i].out);
+}
+
+/* The client lost its connection (and is freed by the transport). */
+static void
+lose(struct world *w, int i)
+{
+	session_lost(&w->f[i].c);
+	w->f[i].open = 0;
 }
 
 /* Pair clients 0 and 1; returns the mover's index. */
@@ -551,6 +685,843 @@ test_forfeit_counted_when_opponent_closing(void **state)
 	assert_int_equal(w->lobby.stats.forfeits, 1);
 }
 
+/* Names and marks of a pair's seats: client 0 is p1 (X), client 1 p2 (O). */
+static const char *const seat_name[2] = { "p1", "p2" };
+static const char seat_mark[2] = { 'X', 'O' };
+
+/*
+ * §9.2: QUIT before anyone's first move aborts the match: no result, and
+ * the opponent goes back to the FRONT of the queue -- ahead of a player
+ * already waiting there, so it is p1 (X) of its next match.
+ */
+static void
+test_abort_by_quit_before_first_move(void **state)
+{
+	struct world	*w = *state = world_new(NULL);
+
+	pair(w);
+	world_open(w, 2);			/* waiting alone */
+	assert_int_equal(w->lobby.nqueued, 1);
+	clear(&w->f[1]);
+	clear(&w->f[2]);
+	feed(&w->f[0], "QUIT\n");
+	want(&w->f[0], "BYE Thank you for playing!\r\n");
+	assert_true(w->f[0].closed);
+	want_seq(&w->f[1], "INFO p1 left before the first move. No result.\r\n",
+	    "WAIT Waiting for an opponent...\r\n", "MATCH X p2 ", NULL);
+	want_no(&w->f[1], "RESULT");
+	want(&w->f[2], "MATCH O p1 ");
+	assert_ptr_equal(w->f[1].c.match, w->f[2].c.match);
+	assert_int_equal(w->f[1].c.seat, 0);
+	assert_int_equal(w->lobby.stats.aborts, 1);
+	assert_int_equal(w->lobby.stats.games_finished, 0);
+	assert_int_equal(w->lobby.stats.forfeits, 0);
+	clear(&w->f[2]);
+	feed(&w->f[2], "STATS\n");
+	want(&w->f[2], "STAT aborts 1\r\n");
+	want(&w->f[2], "STAT games_finished 0\r\n");
+	want(&w->f[2], "STAT forfeits 0\r\n");
+}
+
+/* With nobody else waiting, the aborted player heads the queue. */
+static void
+test_abort_requeues_at_front(void **state)
+{
+	struct world	*w = *state = world_new(NULL);
+
+	pair(w);
+	clear(&w->f[0]);
+	feed(&w->f[1], "QUIT\n");
+	want_seq(&w->f[0], "INFO p2 left before the first move. No result.\r\n",
+	    "WAIT Waiting for an opponent...\r\n", NULL);
+	assert_ptr_equal(TAILQ_FIRST(&w->lobby.queue), &w->f[0].c);
+	assert_true(w->f[0].c.flags & CLIENT_QUEUED);
+	assert_null(w->f[0].c.match);
+	assert_int_equal(w->lobby.nmatches, 0);
+	assert_int_equal(w->lobby.stats.aborts, 1);
+}
+
+/*
+ * Once a player has moved it can no longer walk away: ROOM NEW, PLAY AI
+ * and WATCH get IN_GAME and change nothing.  Its opponent, which has not
+ * moved yet, still may.
+ */
+static void
+test_no_abort_after_moving(void **state)
+{
+	struct world	*w = *state = world_new(NULL);
+	int		 m = pair(w);
+	struct match	*match = w->f[m].c.match;
+	char		 line[96];
+
+	play(w, m, "B2");
+	clear(&w->f[m]);
+	clear(&w->f[!m]);
+	feed(&w->f[m], "ROOM NEW\n");
+	feed(&w->f[m], "PLAY AI\n");
+	feed(&w->f[m], "WATCH 1\n");
+	assert_int_equal(count(&w->f[m], "ERR IN_GAME You are in a game; "
+	    "finish it, RESIGN or QUIT first."), 3);
+	assert_int_equal(w->lobby.rooms.n, 0);
+	assert_int_equal(w->lobby.nai, 0);
+	assert_ptr_equal(w->f[m].c.match, match);
+	assert_int_equal(w->f[!m].outlen, 0);
+
+	feed(&w->f[!m], "ROOM NEW\n");
+	want(&w->f[!m], "OK ROOM ");
+	snprintf(line, sizeof line, "INFO %s left before the first move. "
+	    "No result.\r\n", seat_name[!m]);
+	want_seq(&w->f[m], line, "WAIT Waiting for an opponent...\r\n", NULL);
+	assert_int_equal(w->lobby.stats.aborts, 1);
+	assert_int_equal(w->lobby.stats.forfeits, 0);
+}
+
+/* QUIT after one's first move is a forfeit, not an abort. */
+static void
+test_quit_after_moving_forfeits(void **state)
+{
+	struct world	*w = *state = world_new(NULL);
+	int		 m = pair(w);
+	char		 line[128];
+
+	play(w, m, "A1");
+	clear(&w->f[!m]);
+	feed(&w->f[m], "QUIT\n");
+	snprintf(line, sizeof line, "RESULT FORFEIT %c %s %s quit the game. "
+	    "%s wins!\r\n", seat_mark[!m], seat_name[!m], seat_name[m],
+	    seat_name[!m]);
+	want_seq(&w->f[!m], line, "AGAIN? ", NULL);
+	want_no(&w->f[!m], "left before the first move");
+	assert_int_equal(w->lobby.stats.aborts, 0);
+	assert_int_equal(w->lobby.stats.forfeits, 1);
+}
+
+/*
+ * ROOM NEW: a six-character code of the alphabet, out of the queue, the
+ * room's own clock; when it runs out, INFO Room <code> expired. and back
+ * to the public queue.  One's own code, and an expired one, are NO_ROOM.
+ */
+static void
+test_room_new_and_expiry(void **state)
+{
+	struct lobby_limits	 l;
+	struct world		*w;
+	struct fake		*f, *g;
+	char			 code[PROTO_CODE_LEN + 1], line[96];
+	const char		*ok;
+
+	lobby_default_limits(&l);
+	l.room_ms = 5000;
+	w = *state = world_new(&l);
+	f = world_open(w, 0);
+	at(w, 1000);
+	clear(f);
+	feed(f, "ROOM NEW\n");
+	ok = last_line(f, "OK ROOM ");
+	assert_int_equal(strlen(ok), 8 + PROTO_CODE_LEN);
+	assert_true(is_code(ok + 8, PROTO_CODE_LEN));
+	memcpy(code, ok + 8, sizeof code);
+	snprintf(line, sizeof line, "WAIT Waiting for a friend to join room "
+	    "%s...\r\n", code);
+	want_seq(f, "OK ROOM ", line, NULL);
+	assert_int_equal(w->lobby.rooms.n, 1);
+	assert_int_equal(w->lobby.nqueued, 0);
+	assert_false(f->c.flags & CLIENT_QUEUED);
+	assert_ptr_equal(room_find(&w->lobby, code), &f->c);
+	/* The room's clock, not the queue's. */
+	assert_int_equal(conn_next_deadline(&f->c), 1000000 + 1000 + 5000);
+
+	snprintf(line, sizeof line, "ROOM JOIN %s\n", code);
+	feed(f, line);
+	want(f, "ERR NO_ROOM No room with that code is open.\r\n");
+	assert_int_equal(w->lobby.rooms.n, 1);
+
+	g = world_open(w, 1);		/* alone in the queue meanwhile */
+	assert_int_equal(w->lobby.nqueued, 1);
+	at(w, 5999);
+	want_no(f, "expired");
+	clear(f);
+	at(w, 6000);
+	snprintf(line, sizeof line, "INFO Room %s expired.\r\n", code);
+	want_seq(f, line, "WAIT Waiting for an opponent...\r\n", "MATCH O p1 ",
+	    NULL);
+	assert_int_equal(w->lobby.rooms.n, 0);
+	assert_null(room_find(&w->lobby, code));
+
+	/* The code is gone; the target is checked before anything else. */
+	clear(g);
+	snprintf(line, sizeof line, "ROOM JOIN %s\n", code);
+	feed(g, line);
+	want(g, "ERR NO_ROOM No room with that code is open.\r\n");
+	assert_ptr_equal(g->c.match, f->c.match);
+}
+
+/* ROOM JOIN <code>, any case, pairs the joiner with the maker, who is X. */
+static void
+test_room_join_pairs_maker_and_joiner(void **state)
+{
+	struct world	*w = *state = world_new(NULL);
+	struct fake	*maker, *joiner, *late;
+	char		 code[PROTO_CODE_LEN + 1], line[64];
+	size_t		 i;
+
+	maker = world_open(w, 0);
+	feed(maker, "ROOM NEW\n");
+	memcpy(code, last_line(maker, "OK ROOM ") + 8, sizeof code);
+	assert_true(is_code(code, PROTO_CODE_LEN));
+	joiner = world_open(w, 1);
+	assert_null(joiner->c.match);		/* not paired with the maker */
+	clear(maker);
+	clear(joiner);
+	snprintf(line, sizeof line, "room join %s\n", code);
+	for (i = 0; line[i] != '\0'; i++) {
+		if (line[i] >= 'A' && line[i] <= 'Z')
+			line[i] = (char)(line[i] - 'A' + 'a');
+	}
+	feed(joiner, line);
+	snprintf(line, sizeof line, "OK ROOM %s\r\n", code);
+	want_seq(joiner, line, "MATCH O p1 You play O against p1.\r\n",
+	    "TOKEN ", "START ", "BOARD .........\r\n", "TURN ", NULL);
+	want_seq(maker, "MATCH X p2 You play X against p2.\r\n", "TOKEN ",
+	    "START ", "BOARD .........\r\n", "TURN ", NULL);
+	assert_non_null(maker->c.match);
+	assert_ptr_equal(maker->c.match, joiner->c.match);
+	assert_int_equal(maker->c.seat, 0);
+	assert_int_equal(joiner->c.seat, 1);
+	assert_int_equal(w->lobby.rooms.n, 0);
+	assert_int_equal(w->lobby.nqueued, 0);
+	assert_false(maker->c.flags & CLIENT_ROOM);
+	assert_true(maker->c.clock != CLIENT_CLOCK_ROOM);
+
+	/* Single use. */
+	late = world_open(w, 2);
+	clear(late);
+	snprintf(line, sizeof line, "ROOM JOIN %s\n", code);
+	feed(late, line);
+	want(late, "ERR NO_ROOM No room with that code is open.\r\n");
+	assert_true(late->c.flags & CLIENT_QUEUED);
+}
+
+/*
+ * §9.5: a lost connection keeps its seat for the grace period; the
+ * opponent is told, the lobby's deadline is the end of the grace, and
+ * when it passes the opponent wins by forfeit.
+ */
+static void
+test_lost_connection_keeps_seat(void **state)
+{
+	struct world	*w = *state = world_new(NULL);
+	struct fake	*o;
+
+	pair(w);
+	o = &w->f[1];
+	at(w, 1000);
+	clear(o);
+	lose(w, 0);
+	want(o, "INFO p1 lost the connection. Waiting up to 30 seconds for "
+	    "them to come back.\r\n");
+	want_no(o, "RESULT");
+	assert_int_equal(w->lobby.naway, 1);
+	assert_int_equal(lobby_next_deadline(&w->lobby),
+	    1000000 + 1000 + LOBBY_GRACE_MS);
+	assert_non_null(o->c.match);
+	assert_true(match_live(o->c.match));
+	clear(o);
+	feed(o, "GAMES\n");
+	want_seq(o, "OK GAMES 1\r\n", "GAME 1 p1 p2 0\r\n", NULL);
+
+	at(w, 1000 + LOBBY_GRACE_MS - 1);
+	lobby_expire(&w->lobby);
+	want_no(o, "RESULT");
+	assert_int_equal(w->lobby.naway, 1);
+	at(w, 1000 + LOBBY_GRACE_MS);
+	lobby_expire(&w->lobby);
+	want_seq(o, "RESULT FORFEIT O p2 p1 lost the connection. p2 wins!\r\n",
+	    "AGAIN? ", NULL);
+	assert_int_equal(w->lobby.naway, 0);
+	assert_int_equal(lobby_next_deadline(&w->lobby), 0);
+	assert_int_equal(w->lobby.stats.forfeits, 1);
+	assert_false(match_live(o->c.match));
+}
+
+/*
+ * The absent mover's turn clock is paused, and RESUME <token> (read back
+ * from its TOKEN line, sent through session_line) gives it the seat and
+ * the rest of its time; the old token is dead, a fresh one is sent.
+ */
+static void
+test_resume_with_paused_turn_clock(void **state)
+{
+	struct lobby_limits	 l;
+	struct world		*w;
+	struct fake		*o, *g, *h;
+	char			 tok[PROTO_TOKEN_LEN + 2], tok2[PROTO_TOKEN_LEN + 2];
+	char			 line[96], match_line[32], turn[32];
+	int			 m;
+
+	lobby_default_limits(&l);
+	l.turn_ms = 9000;		/* warned at 6 s, out at 9 s */
+	w = *state = world_new(&l);
+	m = pair(w);
+	o = &w->f[!m];
+	token_of(&w->f[m], tok);
+	at(w, 4000);			/* 5 s left */
+	clear(o);
+	lose(w, m);
+	snprintf(line, sizeof line, "INFO %s lost the connection.",
+	    seat_name[m]);
+	want(o, line);
+	/* Nobody's clock runs: the mover is away, paused. */
+	assert_int_equal(conn_next_deadline(&o->c), 0);
+	at(w, 20000);
+	lobby_expire(&w->lobby);
+	want_no(o, "RESULT");
+	want_no(o, "ran out of time");
+
+	g = world_open(w, 2);
+	clear(g);
+	snprintf(line, sizeof line, "RESUME %s", tok);
+	session_line(&g->c, line, strlen(line));
+	snprintf(match_line, sizeof match_line, "MATCH %c %s ", seat_mark[m],
+	    seat_name[!m]);
+	snprintf(turn, sizeof turn, "TURN %c Enter your move", seat_mark[m]);
+	want_seq(g, "OK RESUME\r\n", match_line, "BOARD .........\r\n", turn,
+	    "TOKEN ", NULL);
+	token_of(g, tok2);
+	assert_string_not_equal(tok, tok2);
+	snprintf(line, sizeof line, "INFO %s is back.\r\n", seat_name[m]);
+	want(o, line);
+	assert_int_equal(w->lobby.naway, 0);
+	assert_int_equal(w->lobby.stats.resumes, 1);
+	assert_ptr_equal(g->c.match, o->c.match);
+	assert_int_equal(g->c.seat, m);
+	assert_false(g->c.flags & CLIENT_QUEUED);
+	/* 5 s left: warned when 3 s are left, out when none is. */
+	assert_int_equal(conn_next_deadline(&g->c), 1000000 + 20000 + 2000);
+
+	/* The old token was replaced. */
+	h = world_open(w, 3);
+	clear(h);
+	snprintf(line, sizeof line, "RESUME %s\n", tok);
+	feed(h, line);
+	want(h, "ERR BAD_TOKEN That code does not match a seat you can "
+	    "resume.\r\n");
+	assert_int_equal(w->lobby.stats.resumes, 1);
+
+	at(w, 21999);
+	want_no(g, "INFO You have");
+	at(w, 22000);
+	want(g, "INFO You have 3 seconds left to move.\r\n");
+	at(w, 24999);
+	assert_false(g->closed);
+	at(w, 25000);
+	want(g, "BYE You ran out of time.\r\n");
+	assert_true(g->closed);
+	want(o, "ran out of time.");
+}
+
+/* RESUME of the waiting player, token in lower case without its dash. */
+static void
+test_resume_any_case_no_dash(void **state)
+{
+	struct world	*w = *state = world_new(NULL);
+	struct fake	*g;
+	char		 tok[PROTO_TOKEN_LEN + 2], line[64], turn[64];
+	size_t		 i, n = 0;
+	int		 m = pair(w);
+
+	token_of(&w->f[!m], tok);
+	lose(w, !m);
+	g = world_open(w, 2);
+	clear(g);
+	strcpy(line, "resume ");
+	n = strlen(line);
+	for (i = 0; tok[i] != '\0'; i++) {
+		if (tok[i] == '-')
+			continue;
+		line[n++] = (tok[i] >= 'A' && tok[i] <= 'Z') ?
+		    (char)(tok[i] - 'A' + 'a') : tok[i];
+	}
+	line[n++] = '\n';
+	line[n] = '\0';
+	feed(g, line);
+	snprintf(turn, sizeof turn, "TURN %c Waiting for %s to move...\r\n",
+	    seat_mark[m], seat_name[m]);
+	want_seq(g, "OK RESUME\r\n", "MATCH ", "BOARD ", turn, "TOKEN ", NULL);
+	assert_int_equal(conn_next_deadline(&g->c), 0);	/* not its move */
+	/* Back in play: the opponent's move reaches it, and it may move. */
+	clear(g);
+	play(w, m, "B2");
+	want(g, "TURN ");
+	want(g, "Enter your move");
+	clear(g);
+	feed(g, "A1\n");
+	want(g, "OK MOVE A1\r\n");
+}
+
+/*
+ * RESUME of a seat whose connection is still there takes it over: the old
+ * connection gets BYE and is closed; the opponent hears only "is back",
+ * and nobody forfeits.
+ */
+static void
+test_resume_takeover_of_live_seat(void **state)
+{
+	struct world	*w = *state = world_new(NULL);
+	struct fake	*old = &w->f[0], *o = &w->f[1], *g;
+	char		 tok[PROTO_TOKEN_LEN + 2], line[64];
+	int		 m = pair(w);
+
+	token_of(old, tok);
+	g = world_open(w, 2);
+	clear(old);
+	clear(o);
+	clear(g);
+	snprintf(line, sizeof line, "RESUME %s\n", tok);
+	feed(g, line);
+	want(old, "BYE Your seat was taken over by a new connection.\r\n");
+	assert_true(old->closed);
+	assert_null(old->c.match);
+	want_seq(g, "OK RESUME\r\n", "MATCH X p2 ", "BOARD ", "TURN ", "TOKEN ",
+	    NULL);
+	want(o, "INFO p1 is back.\r\n");
+	assert_int_equal(count_prefix(o, "INFO "), 1);
+	want_no(o, "RESULT");
+	want_no(o, "lost the connection");
+	assert_int_equal(w->lobby.stats.forfeits, 0);
+	assert_int_equal(w->lobby.stats.aborts, 0);
+	assert_int_equal(w->lobby.naway, 0);
+	assert_ptr_equal(g->c.match, o->c.match);
+	assert_int_equal(g->c.seat, 0);
+	/* The game goes on with the new connection. */
+	clear(o);
+	play(w, m == 0 ? 2 : 1, "B2");
+	want(m == 0 ? o : g, m == 0 ? "BOARD ....X....\r\n" :
+	    "BOARD ....O....\r\n");
+}
+
+/*
+ * §9.6: alone in the queue for ai_offer_ms, the player is offered the
+ * computer, once per stay, at queued_at + ai_offer_ms: lines restart the
+ * idle clock but do not put the offer off.
+ */
+static void
+test_ai_offer_once_per_stay(void **state)
+{
+	static const char	 offer[] = "INFO Nobody else is here yet. Type "
+				    "PLAY AI to play the computer.";
+	struct lobby_limits	 l;
+	struct world		*w;
+	struct fake		*f;
+	int64_t			 t;
+
+	lobby_default_limits(&l);
+	l.room_ms = 1000;
+	w = *state = world_new(&l);
+	f = world_open(w, 0);
+	assert_int_equal(conn_next_deadline(&f->c),
+	    1000000 + LOBBY_AI_OFFER_MS);
+	for (t = 10000; t < LOBBY_AI_OFFER_MS; t += 9500) {
+		at(w, t);
+		feed(f, "PING\n");
+		assert_int_equal(conn_next_deadline(&f->c),
+		    1000000 + LOBBY_AI_OFFER_MS);
+	}
+	at(w, LOBBY_AI_OFFER_MS - 1);
+	assert_int_equal(count(f, offer), 0);
+	at(w, LOBBY_AI_OFFER_MS);
+	assert_int_equal(count(f, offer), 1);
+	/* Next: the idle clock, from the last line. */
+	assert_int_equal(conn_next_deadline(&f->c),
+	    1000000 + (t - 9500) + LOBBY_IDLE_MS);
+	for (t = LOBBY_AI_OFFER_MS + 1000; t < 4 * LOBBY_AI_OFFER_MS;
+	    t += 7000) {
+		at(w, t);
+		feed(f, "PING\n");
+	}
+	at(w, 5 * LOBBY_AI_OFFER_MS);
+	assert_int_equal(count(f, offer), 1);
+	assert_false(f->closed);
+
+	/* A new stay in the queue (after a room expired): a new offer. */
+	t = 5 * LOBBY_AI_OFFER_MS;
+	feed(f, "ROOM NEW\n");
+	at(w, t + 1000);
+	want(f, "expired.");
+	assert_true(f->c.flags & CLIENT_QUEUED);
+	assert_int_equal(conn_next_deadline(&f->c),
+	    1000000 + t + 1000 + LOBBY_AI_OFFER_MS);
+	at(w, t + 1000 + LOBBY_AI_OFFER_MS - 1);
+	assert_int_equal(count(f, offer), 1);
+	at(w, t + 1000 + LOBBY_AI_OFFER_MS);
+	assert_int_equal(count(f, offer), 2);
+}
+
+/* §9.8: chat is 5 lines at once, then one every 2 s; no copy to oneself. */
+static void
+test_chat_rate(void **state)
+{
+	struct world	*w = *state = world_new(NULL);
+	char		 chat[64];
+	int		 m = pair(w), i;
+
+	clear(&w->f[m]);
+	clear(&w->f[!m]);
+	for (i = 0; i < 5; i++)
+		feed(&w->f[m], "SAY   good luck!  \n");
+	snprintf(chat, sizeof chat, "CHAT %s good luck!", seat_name[m]);
+	assert_int_equal(count(&w->f[m], "OK SAY"), 5);
+	assert_int_equal(count(&w->f[!m], chat), 5);
+	assert_int_equal(count_prefix(&w->f[m], "CHAT"), 0);
+	feed(&w->f[m], "SAY sixth\n");
+	assert_int_equal(count(&w->f[m], "ERR RATE_LIMITED Too many commands. "
+	    "Please slow down."), 1);
+	want_no(&w->f[!m], "sixth");
+	at(w, 2000);
+	feed(&w->f[m], "SAY seventh\n");
+	assert_int_equal(count(&w->f[m], "OK SAY"), 6);
+	snprintf(chat, sizeof chat, "CHAT %s seventh", seat_name[m]);
+	assert_int_equal(count(&w->f[!m], chat), 1);
+	feed(&w->f[m], "SAY eighth\n");
+	assert_int_equal(count_prefix(&w->f[m], "ERR RATE_LIMITED"), 2);
+	want_no(&w->f[!m], "eighth");
+	assert_int_equal(w->lobby.stats.chats, 6);
+	/* Only a player in a match chats. */
+	world_open(w, 2);
+	clear(&w->f[2]);
+	feed(&w->f[2], "SAY hello\n");
+	want(&w->f[2], "ERR NO_GAME You are not in a game right now.\r\n");
+}
+
+/* A SAY refused a moment early does not put off the next one. */
+static void
+test_chat_refused_early_does_not_delay(void **state)
+{
+	struct world	*w = *state = world_new(NULL);
+	int		 m = pair(w), i;
+
+	for (i = 0; i < 5; i++)
+		feed(&w->f[m], "SAY hi\n");
+	at(w, 1999);
+	feed(&w->f[m], "SAY hi\n");
+	assert_int_equal(count_prefix(&w->f[m], "ERR RATE_LIMITED"), 1);
+	at(w, 2000);
+	feed(&w->f[m], "SAY hi\n");
+	if (count(&w->f[m], "OK SAY") != 6)
+		fail_msg("SAY 2 s after the burst refused, because one was "
+		    "tried at 1.999 s:\n%s", w->f[m].out);
+}
+
+/* §9.9: RESIGN on the opponent's turn: it wins, and starts the next game. */
+static void
+test_resign_on_opponents_turn(void **state)
+{
+	struct world	*w = *state = world_new(NULL);
+	int		 m = pair(w), o = !m;
+	char		 result[96], start[16];
+
+	clear(&w->f[m]);
+	clear(&w->f[o]);
+	feed(&w->f[o], "RESIGN\n");
+	snprintf(result, sizeof result, "RESULT WIN %c %s %s resigned.\r\n",
+	    seat_mark[m], seat_name[m], seat_name[o]);
+	want_seq(&w->f[o], "OK RESIGN\r\n", result,
+	    "AGAIN? Play again? (y/n) or 'quit' to exit:\r\n", NULL);
+	want_seq(&w->f[m], result,
+	    "AGAIN? Play again? (y/n) or 'quit' to exit:\r\n", NULL);
+	assert_int_equal(w->lobby.stats.resigns, 1);
+	assert_int_equal(w->lobby.stats.wins, 1);
+	assert_int_equal(w->lobby.stats.games_finished, 1);
+	assert_int_equal(w->lobby.stats.forfeits, 0);
+	assert_false(w->f[o].closed);
+	clear(&w->f[o]);
+	feed(&w->f[o], "RESIGN\n");
+	want(&w->f[o], "ERR NO_GAME You are not in a game right now.\r\n");
+	feed(&w->f[m], "y\n");
+	clear(&w->f[m]);
+	feed(&w->f[o], "y\n");
+	snprintf(start, sizeof start, "START %c ", seat_mark[m]);
+	want(&w->f[m], start);
+	assert_int_equal(mover_of(w, 0, 1), m);
+}
+
+/* §9.6: against the computer, its move follows the player's at once. */
+static void
+test_play_ai(void **state)
+{
+	struct world	*w = *state = world_new(NULL);
+	struct fake	*f, *g;
+	char		 cells[TTT_CELLS + 1], cell[3], ok[16];
+	int		 i, xs = 0, os = 0, os_before = 0;
+
+	f = world_open(w, 0);
+	clear(f);
+	feed(f, "PLAY AI\n");
+	want_seq(f, "OK PLAY AI perfect\r\n",
+	    "MATCH X ai You play X against ai.\r\n", "TOKEN ", "START ",
+	    "BOARD ", NULL);
+	assert_int_equal(w->lobby.nai, 1);
+	assert_int_equal(w->lobby.nqueued, 0);
+	assert_string_equal(last_line(f, "TURN "),
+	    "TURN X Enter your move (A1, B2, C3) or 'quit' to exit:");
+	memcpy(cells, last_line(f, "BOARD ") + 6, TTT_CELLS);
+	cells[TTT_CELLS] = '\0';
+	for (i = 0; i < TTT_CELLS; i++)
+		os_before += cells[i] == 'O';
+	for (i = 0; cells[i] != '.'; i++)
+		;
+	cell[0] = (char)('A' + i % 3);
+	cell[1] = (char)('1' + i / 3);
+	cell[2] = '\0';
+	snprintf(ok, sizeof ok, "OK MOVE %s\r\n", cell);
+	clear(f);
+	feed(f, cell);
+	feed(f, "\n");
+	want_seq(f, ok, "BOARD ", "TURN O Waiting for ai to move...\r\n",
+	    "BOARD ", "TURN X Enter your move", NULL);
+	assert_int_equal(count_prefix(f, "BOARD "), 2);
+	memcpy(cells, last_line(f, "BOARD ") + 6, TTT_CELLS);
+	for (i = 0; i < TTT_CELLS; i++) {
+		xs += cells[i] == 'X';
+		os += cells[i] == 'O';
+	}
+	assert_int_equal(xs, 1);
+	assert_int_equal(os, os_before + 1);
+
+	/* The computer always wants another game: y starts it at once. */
+	clear(f);
+	feed(f, "RESIGN\n");
+	want_seq(f, "OK RESIGN\r\n", "RESULT WIN O ai p1 resigned.\r\n",
+	    "AGAIN? ", NULL);
+	clear(f);
+	feed(f, "y\n");
+	want_seq(f, "OK AGAIN y\r\n", "START O ai (O) moves first.\r\n",
+	    "BOARD .........\r\n", "TURN O Waiting for ai to move...\r\n",
+	    "BOARD ", "TURN X Enter your move", NULL);
+	want_no(f, "WAIT");
+
+	/* PLAY AI easy, any case; computer matches are listed. */
+	g = world_open(w, 1);
+	clear(g);
+	feed(g, "play ai EASY\n");
+	want_seq(g, "OK PLAY AI easy\r\n", "MATCH X ai ", NULL);
+	assert_int_equal(w->lobby.nai, 2);
+	clear(g);
+	feed(g, "GAMES\n");
+	want_seq(g, "OK GAMES 2\r\n", "GAME 1 p1 ai 1\r\n", "GAME 2 p1 ai ",
+	    NULL);
+}
+
+/* Moves to a game that only a tie can end, after its 6th move. */
+static const char *const tie_first6[] = { "A1", "B1", "C1", "A3", "B3", "C3" };
+static const char *const tie_last3[] = { "A2", "B2", "C2" };
+
+/* §9.7 with --early-draw: the game ends there, RESULT TIE. */
+static void
+test_early_draw_ends_in_tie(void **state)
+{
+	struct lobby_limits	 l;
+	struct world		*w;
+	int			 m, i;
+
+	lobby_default_limits(&l);
+	l.early_draw = 1;
+	w = *state = world_new(&l);
+	m = pair(w);
+	clear(&w->f[0]);
+	clear(&w->f[1]);
+	for (i = 0; i < 5; i++)
+		play(w, i % 2 == 0 ? m : !m, tie_first6[i]);
+	want_no(&w->f[m], "RESULT");
+	play(w, !m, tie_first6[5]);
+	for (i = 0; i < 2; i++) {
+		want_seq(&w->f[i], "RESULT TIE It's a tie!\r\n",
+		    "AGAIN? Play again? (y/n) or 'quit' to exit:\r\n", NULL);
+		want_no(&w->f[i], "can only end in a tie");
+	}
+	assert_int_equal(w->lobby.stats.ties, 1);
+	assert_int_equal(w->lobby.stats.games_finished, 1);
+	assert_int_equal(ttt_board_moves(&w->f[0].c.match->board), 6);
+	clear(&w->f[m]);
+	feed(&w->f[m], "A2\n");
+	want(&w->f[m], "ERR NO_GAME");
+}
+
+/* Without --early-draw: INFO once per game, to players and watchers. */
+static void
+test_tie_notice_once_per_game(void **state)
+{
+	static const char	 notice[] = "INFO This game can only end in a "
+				    "tie.";
+	struct world		*w = *state = world_new(NULL);
+	int			 m = pair(w), i;
+
+	world_open(w, 2);
+	feed(&w->f[2], "WATCH 1\n");
+	want(&w->f[2], "OK WATCH 1");
+	for (i = 0; i < 5; i++)
+		play(w, i % 2 == 0 ? m : !m, tie_first6[i]);
+	assert_int_equal(count(&w->f[2], notice), 0);
+	play(w, !m, tie_first6[5]);
+	want(&w->f[!m], notice);
+	for (i = 0; i < 3; i++)
+		play(w, i % 2 == 0 ? m : !m, tie_last3[i]);
+	for (i = 0; i < 3; i++) {
+		assert_int_equal(count(&w->f[i], notice), 1);
+		want(&w->f[i], "RESULT TIE It's a tie!\r\n");
+	}
+	/* The next game is told again, once. */
+	feed(&w->f[0], "y\n");
+	feed(&w->f[1], "y\n");
+	m = mover_of(w, 0, 1);
+	for (i = 0; i < 6; i++)
+		play(w, i % 2 == 0 ? m : !m, tie_first6[i]);
+	assert_int_equal(count(&w->f[2], notice), 2);
+	want(&w->f[m], notice);
+	want(&w->f[!m], notice);
+}
+
+/*
+ * §9.4: WATCH gets INFO, BOARD and TURN, then the match's lines, read
+ * only; when a player leaves for good the watcher is released: INFO Game
+ * <id> is over. and WAIT, back in the queue.
+ */
+static void
+test_watch(void **state)
+{
+	struct world	*w = *state = world_new(NULL);
+	struct fake	*g;
+	char		 line[128];
+	int		 m = pair(w);
+
+	g = world_open(w, 2);
+	clear(g);
+	feed(g, "WATCH 1\n");
+	snprintf(line, sizeof line, "TURN %c Waiting for %s to move...\r\n",
+	    seat_mark[m], seat_name[m]);
+	want_seq(g, "OK WATCH 1\r\n",
+	    "INFO You are watching game 1: p1 (X) against p2 (O).\r\n",
+	    "BOARD .........\r\n", line, NULL);
+	assert_int_equal(w->lobby.nwatchers, 1);
+	assert_int_equal(w->lobby.nqueued, 0);
+	assert_false(g->c.flags & CLIENT_QUEUED);
+
+	clear(g);
+	play(w, m, "B2");
+	snprintf(line, sizeof line, "BOARD ....%c....\r\n", seat_mark[m]);
+	want(g, line);
+	snprintf(line, sizeof line, "TURN %c Waiting for %s to move...\r\n",
+	    seat_mark[!m], seat_name[!m]);
+	want(g, line);
+	want_no(g, "Enter your move");
+	want_no(g, "OK MOVE");
+
+	/* Read-only. */
+	clear(g);
+	feed(g, "MOVE A1\n");
+	feed(g, "RESIGN\n");
+	feed(g, "SAY hi\n");
+	assert_int_equal(count(g, "ERR NO_GAME You are not in a game right "
+	    "now."), 3);
+	feed(g, "y\n");
+	want(g, "ERR NOT_NOW ");
+	feed(g, "BOARD\n");
+	snprintf(line, sizeof line, "BOARD ....%c....\r\n", seat_mark[m]);
+	want_seq(g, "OK BOARD\r\n", line, NULL);
+	assert_int_equal(ttt_board_moves(&w->f[0].c.match->board), 1);
+
+	/* Chat reaches the watchers. */
+	feed(&w->f[m], "SAY hello all\n");
+	snprintf(line, sizeof line, "CHAT %s hello all\r\n", seat_name[m]);
+	want(g, line);
+
+	/* Bad ids, one's own match. */
+	clear(g);
+	feed(g, "WATCH 99\n");
+	want(g, "ERR NO_SUCH_GAME No match with that number is being "
+	    "played.\r\n");
+	clear(&w->f[m]);
+	feed(&w->f[m], "WATCH 1\n");
+	want(&w->f[m], "ERR IN_GAME ");
+
+	/* The mover (who has moved) quits: a forfeit, and the end. */
+	clear(g);
+	feed(&w->f[m], "QUIT\n");
+	snprintf(line, sizeof line, "RESULT FORFEIT %c %s %s quit the game. "
+	    "%s wins!\r\n", seat_mark[!m], seat_name[!m], seat_name[m],
+	    seat_name[!m]);
+	want_seq(g, line, "INFO Game 1 is over.\r\n",
+	    "WAIT Waiting for an opponent...\r\n", NULL);
+	assert_int_equal(w->lobby.nwatchers, 0);
+	assert_null(g->c.watching);
+	assert_true(g->c.flags & CLIENT_QUEUED);
+	clear(g);
+	feed(g, "WATCH 1\n");
+	want(g, "ERR NO_SUCH_GAME ");
+	feed(g, "UNWATCH\n");
+	want(g, "ERR NOT_WATCHING You are not watching a game.\r\n");
+}
+
+/* UNWATCH goes back to the queue; an aborted match releases watchers. */
+static void
+test_unwatch_and_release_on_abort(void **state)
+{
+	struct world	*w = *state = world_new(NULL);
+	struct fake	*g;
+
+	pair(w);
+	g = world_open(w, 2);
+	feed(g, "WATCH 1\n");
+	clear(g);
+	feed(g, "UNWATCH\n");
+	want_seq(g, "OK UNWATCH\r\n", "WAIT Waiting for an opponent...\r\n",
+	    NULL);
+	assert_int_equal(w->lobby.nwatchers, 0);
+	assert_true(g->c.flags & CLIENT_QUEUED);
+
+	feed(g, "WATCH 1\n");
+	assert_int_equal(w->lobby.nwatchers, 1);
+	clear(g);
+	feed(&w->f[0], "QUIT\n");		/* before any move: aborted */
+	want_seq(g, "INFO Game 1 is over.\r\n",
+	    "WAIT Waiting for an opponent...\r\n", NULL);
+	want_no(g, "RESULT");
+	assert_int_equal(w->lobby.nwatchers, 0);
+	assert_null(g->c.watching);
+}
+
+/* §9.4: GAMES lists live matches only, oldest first, names and moves. */
+static void
+test_games_lists_live_matches_only(void **state)
+{
+	struct world	*w = *state = world_new(NULL);
+	struct fake	*asker = &w->f[2];
+	int		 m1, m2;
+
+	m1 = pair(w);
+	world_open(w, 2);
+	world_open(w, 3);
+	m2 = mover_of(w, 2, 3);
+	feed(&w->f[2], "NAME alice\n");
+	play(w, m2, "A1");
+	clear(asker);
+	feed(asker, "GAMES\n");
+	want_seq(asker, "OK GAMES 2\r\n", "GAME 1 p1 p2 0\r\n",
+	    "GAME 2 alice p2 1\r\n", NULL);
+
+	/* A player of match 1 leaves for good: it is no longer live. */
+	play(w, m1, "B2");
+	feed(&w->f[m1], "QUIT\n");
+	assert_int_equal(w->lobby.nmatches, 2);	/* the winner is still in it */
+	clear(asker);
+	feed(asker, "games please\n");
+	want_seq(asker, "OK GAMES 1\r\n", "GAME 2 alice p2 1\r\n", NULL);
+	want_no(asker, "GAME 1 ");
+	clear(asker);
+	feed(asker, "WATCH 1\n");
+	want(asker, "ERR NO_SUCH_GAME ");
+}
+
 int
 main(void)
 {
@@ -573,6 +1544,46 @@ main(void)
 		cmocka_unit_test_teardown(test_limits_off, world_free),
 		cmocka_unit_test_teardown(
 		    test_forfeit_counted_when_opponent_closing, world_free),
+		cmocka_unit_test_teardown(test_abort_by_quit_before_first_move,
+		    world_free),
+		cmocka_unit_test_teardown(test_abort_requeues_at_front,
+		    world_free),
+		cmocka_unit_test_teardown(test_no_abort_after_moving,
+		    world_free),
+		cmocka_unit_test_teardown(test_quit_after_moving_forfeits,
+		    world_free),
+		cmocka_unit_test_teardown(test_room_new_and_expiry,
+		    world_free),
+		cmocka_unit_test_teardown(test_room_join_pairs_maker_and_joiner,
+		    world_free),
+		cmocka_unit_test_teardown(test_lost_connection_keeps_seat,
+		    world_free),
+		cmocka_unit_test_teardown(test_resume_with_paused_turn_clock,
+		    world_free),
+		cmocka_unit_test_teardown(test_resume_any_case_no_dash,
+		    world_free),
+		cmocka_unit_test_teardown(test_resume_takeover_of_live_seat,
+		    world_free),
+		cmocka_unit_test_teardown(test_ai_offer_once_per_stay,
+		    world_free),
+		cmocka_unit_test_teardown(test_chat_rate,
+		    world_free),
+		cmocka_unit_test_teardown(test_chat_refused_early_does_not_delay,
+		    world_free),
+		cmocka_unit_test_teardown(test_resign_on_opponents_turn,
+		    world_free),
+		cmocka_unit_test_teardown(test_play_ai,
+		    world_free),
+		cmocka_unit_test_teardown(test_early_draw_ends_in_tie,
+		    world_free),
+		cmocka_unit_test_teardown(test_tie_notice_once_per_game,
+		    world_free),
+		cmocka_unit_test_teardown(test_watch,
+		    world_free),
+		cmocka_unit_test_teardown(test_unwatch_and_release_on_abort,
+		    world_free),
+		cmocka_unit_test_teardown(test_games_lists_live_matches_only,
+		    world_free),
 	};
 
 	return (cmocka_run_group_tests(tests, NULL, NULL));

@@ -4,9 +4,10 @@
  * the input read as a script of connects, bytes in, time passing and
  * drops, with the game world's invariants checked after every step.
  *
- * Input: six bytes of limits and seed, then steps.  A step is an opcode
- * byte, its low two bits a slot and its high bits what to do (the FUZZ_OP_*
- * below), and the step's argument bytes.
+ * Input: six bytes of limits and seed (whose bits set the limits of
+ * protocol.md §9 too), then steps.  A step is an opcode byte, its low two
+ * bits a slot and its high bits what to do (the FUZZ_OP_* below), and the
+ * step's argument bytes.
  *
  * With FUZZ_TRACE set in the environment, the script and all output are
  * printed: run the harness on one input to see what it does.
@@ -45,11 +46,25 @@ enum fuzz_op {
 	FUZZ_NOPS
 };
 
-/* Lines a player types, so that games are played without luck. */
-#define L(s)	{ (s), sizeof (s) - 1 }
+/*
+ * Lines a player types, so that games are played without luck.  New lines
+ * go at the end: a seed's argument below the old count keeps its line.
+ * The FUZZ_DYN ones are built when sent, from what the server sent before:
+ * RESUME with the last token a slot was given (its own or another's, for a
+ * takeover), ROOM JOIN with the last room code handed out.
+ */
+enum fuzz_dyn {
+	FUZZ_DYN_NONE,
+	FUZZ_DYN_RESUME0,	/* .. FUZZ_DYN_RESUME0 + FUZZ_SLOTS - 1 */
+	FUZZ_DYN_ROOM = FUZZ_DYN_RESUME0 + FUZZ_SLOTS
+};
+
+#define L(s)	{ (s), sizeof (s) - 1, FUZZ_DYN_NONE }
+#define D(k)	{ NULL, 0, (k) }
 static const struct fuzz_line {
 	const char	*s;
 	size_t		 len;
+	enum fuzz_dyn	 dyn;
 } fuzz_lines[] = {
 	L("a1\n"), L("b1\n"), L("c1\n"), L("a2\n"), L("b2\r\n"), L("c2\n"),
 	L("a3\n"), L("b3\n"), L("c3\n"), L("y\n"), L("n\n"), L("AGAIN y\n"),
@@ -57,7 +72,16 @@ static const struct fuzz_line {
 	L("HELP\n"), L("PING\n"), L("QUIT\n"), L("\n"),
 	L("GET / HTTP/1.1\r\n"), L("MOV"), L("\r\n"), L("move d4\n"),
 	L("NAME x\xff\n"), L("\0\n"), L("a1\na2\na3\nb1\nb2\nb3\nc1\nc2\nc3\n"),
+	/* 27: protocol.md §9 */
+	L("ROOM NEW\n"), L("ROOM JOIN 234567\n"), L("GAMES\n"), L("WATCH 1\n"),
+	L("WATCH 2\n"), L("UNWATCH\n"), L("RESUME ABCD-EFGH\n"), L("PLAY AI\n"),
+	L("PLAY AI easy\n"), L("SAY hi\n"), L("RESIGN\n"), L("PLAY XX\n"),
+	L("ROOM\n"), L("SAY \tx\n"),
+	/* 41: built when sent */
+	D(FUZZ_DYN_RESUME0), D(FUZZ_DYN_RESUME0 + 1), D(FUZZ_DYN_RESUME0 + 2),
+	D(FUZZ_DYN_RESUME0 + 3), D(FUZZ_DYN_ROOM),
 };
+#undef D
 #undef L
 
 struct fuzz_slot {
@@ -105,6 +129,9 @@ static struct fuzz_slot		fuzz_slots[FUZZ_SLOTS];
 static int64_t			fuzz_now;
 static uint64_t			fuzz_next_id;
 static int			fuzz_trace = -1;
+/* The last token sent to each slot, kept after it is freed; the last code. */
+static char			fuzz_tokens[FUZZ_SLOTS][PROTO_TOKEN_LEN + 2];
+static char			fuzz_room[PROTO_CODE_LEN + 1];
 
 /*
  * The logs, silenced for speed but still formatted (so that bad arguments
@@ -227,6 +254,12 @@ fuzz_send(struct client *c, const char *buf, size_t len)
 				CHECK(ev.error != PROTO_NERRORS);
 			if (ev.kind == PROTO_EV_BYE)
 				s->bye = 1;
+			if (ev.kind == PROTO_EV_TOKEN)
+				snprintf(fuzz_tokens[s - fuzz_slots],
+				    sizeof fuzz_tokens[0], "%s", ev.code);
+			if (ev.kind == PROTO_EV_OK && ev.verb == PROTO_ROOM)
+				snprintf(fuzz_room, sizeof fuzz_room, "%s",
+				    ev.code);
 			i++;
 			start = i + 1;
 		} else
@@ -481,6 +514,12 @@ fuzz_check_world(void)
 			CHECK(m != NULL && m->state == MATCH_ASKING);
 			CHECK(m->answer[c->seat] == MATCH_UNANSWERED);
 			break;
+		case CLIENT_CLOCK_ROOM:
+			/* Waiting in its own room, and doing nothing else. */
+			CHECK(c->flags & CLIENT_ROOM);
+			CHECK(!(c->flags & CLIENT_QUEUED));
+			CHECK(c->match == NULL && c->watching == NULL);
+			break;
 		default:
 			CHECK(!"clock out of range");
 		}
@@ -494,11 +533,18 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct fuzz_script	 sc = { data, size };
 	struct lobby_limits	 limits;
 	const struct fuzz_line	*line;
-	uint8_t			 op, arg;
+	uint8_t			 op, arg, seed;
 	size_t			 n;
 	int			 i;
+	char			 dyn[64];
 
-	/* Limits: 0 turns one off, else 100 ms steps; a rate 0-15 a second. */
+	/*
+	 * Limits: 0 turns one off, else 100 ms steps; a rate 0-15 a second.
+	 * The seed byte also sets the §9 limits: bits 0-1 the resume grace,
+	 * 2-3 the room time, 4-5 the AI offer (each 0, 5, 10 or 15 s), bit 7
+	 * --early-draw.
+	 */
+	lobby_default_limits(&limits);
 	limits.line_ms = fuzz_byte(&sc) * 100;
 	limits.turn_ms = fuzz_byte(&sc) * 100;
 	limits.again_ms = fuzz_byte(&sc) * 100;
@@ -508,10 +554,17 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	limits.burst = 1 + (arg & 0x0f) * 8;
 	if (fuzz_trace == -1)
 		fuzz_trace = getenv("FUZZ_TRACE") != NULL;
+	seed = fuzz_byte(&sc);
+	limits.grace_ms = (seed & 3) * 5000;
+	limits.room_ms = ((seed >> 2) & 3) * 5000;
+	limits.ai_offer_ms = ((seed >> 4) & 3) * 5000;
+	limits.early_draw = (seed >> 7) & 1;
 	memset(fuzz_slots, 0, sizeof fuzz_slots);
+	memset(fuzz_tokens, 0, sizeof fuzz_tokens);
+	memset(fuzz_room, 0, sizeof fuzz_room);
 	fuzz_now = 1000000;
 	fuzz_next_id = 0;
-	lobby_init(&fuzz_lobby, &fuzz_ops, &limits, fuzz_byte(&sc));
+	lobby_init(&fuzz_lobby, &fuzz_ops, &limits, seed);
 
 	while (sc.left > 0) {
 		op = fuzz_byte(&sc);
@@ -537,7 +590,19 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			arg = fuzz_byte(&sc);
 			line = &fuzz_lines[arg % (sizeof fuzz_lines /
 			    sizeof fuzz_lines[0])];
-			fuzz_feed(i, (const uint8_t *)line->s, line->len);
+			if (line->dyn == FUZZ_DYN_NONE) {
+				fuzz_feed(i, (const uint8_t *)line->s,
+				    line->len);
+				break;
+			}
+			if (line->dyn == FUZZ_DYN_ROOM)
+				n = (size_t)snprintf(dyn, sizeof dyn,
+				    "ROOM JOIN %s\n", fuzz_room);
+			else
+				n = (size_t)snprintf(dyn, sizeof dyn,
+				    "RESUME %s\n", fuzz_tokens[line->dyn -
+				    FUZZ_DYN_RESUME0]);
+			fuzz_feed(i, (const uint8_t *)dyn, n);
 			break;
 		case FUZZ_OP_TIME:
 			fuzz_time((int64_t)fuzz_byte(&sc) * 100);
