@@ -223,41 +223,74 @@ proto_fmt_start(char *buf, size_t size, enum ttt_mark first,
 	    ttt_mark_char(first), name, ttt_mark_char(first)));
 }
 
+/*
+ * The board art, a template whose cells are filled in: BOARD goes out
+ * after every move, so it is built without printf.
+ */
+static const char proto_art[] =
+    "      A   B   C\r\n"
+    "  1   . | . | .\r\n"
+    "     ---+---+---\r\n"
+    "  2   . | . | .\r\n"
+    "     ---+---+---\r\n"
+    "  3   . | . | .\r\n";
+/* Where cell i sits in proto_art. */
+static const unsigned char proto_art_cell[TTT_CELLS] = {
+	23, 27, 31, 58, 62, 66, 93, 97, 101
+};
+#define PROTO_ART_LEN	(sizeof proto_art - 1)
+
+/* Copy what fits of an n-byte string into buf (snprintf's way): n. */
+static int
+proto_put(char *buf, size_t size, const char *s, size_t n)
+{
+	if (size > 0) {
+		size_t	k = n < size - 1 ? n : size - 1;
+
+		memcpy(buf, s, k);
+		buf[k] = '\0';
+	}
+	return ((int)n);
+}
+
+/* The board art into out (PROTO_ART_LEN bytes). */
+static void
+proto_art_fill(char *out, const struct ttt_board *b)
+{
+	int	i;
+
+	memcpy(out, proto_art, PROTO_ART_LEN);
+	for (i = 0; i < TTT_CELLS; i++) {
+		enum ttt_mark	m = ttt_board_at(b, i);
+
+		out[proto_art_cell[i]] = (m == TTT_EMPTY) ? ' ' :
+		    ttt_mark_char(m);
+	}
+}
+
 /* The board art alone: the seed layout, each line led by two spaces. */
 int
 proto_fmt_board_art(char *buf, size_t size, const struct ttt_board *b)
 {
-	char	c[TTT_CELLS];
-	int	i;
+	char	art[PROTO_ART_LEN];
 
-	for (i = 0; i < TTT_CELLS; i++) {
-		enum ttt_mark	m = ttt_board_at(b, i);
-
-		c[i] = (m == TTT_EMPTY) ? ' ' : ttt_mark_char(m);
-	}
-	return (proto_fmt(buf, size,
-	    "      A   B   C\r\n"
-	    "  1   %c | %c | %c\r\n"
-	    "     ---+---+---\r\n"
-	    "  2   %c | %c | %c\r\n"
-	    "     ---+---+---\r\n"
-	    "  3   %c | %c | %c\r\n",
-	    c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7], c[8]));
+	proto_art_fill(art, b);
+	return (proto_put(buf, size, art, sizeof art));
 }
 
 /* BOARD <9 cells>, then the board art. */
 int
 proto_fmt_board(char *buf, size_t size, const struct ttt_board *b)
 {
-	char	cells[TTT_CELLS + 1];
-	int	i, n;
+	char	out[6 + TTT_CELLS + 2 + PROTO_ART_LEN];
+	int	i;
 
+	memcpy(out, "BOARD ", 6);
 	for (i = 0; i < TTT_CELLS; i++)
-		cells[i] = ttt_mark_char(ttt_board_at(b, i));
-	cells[TTT_CELLS] = '\0';
-	n = proto_fmt(buf, size, "BOARD %s\r\n", cells);
-	return (n + proto_fmt_board_art(size > (size_t)n ? buf + n : NULL,
-	    size > (size_t)n ? size - (size_t)n : 0, b));
+		out[6 + i] = ttt_mark_char(ttt_board_at(b, i));
+	memcpy(out + 6 + TTT_CELLS, "\r\n", 2);
+	proto_art_fill(out + 6 + TTT_CELLS + 2, b);
+	return (proto_put(buf, size, out, sizeof out));
 }
 
 /* TURN <mark> <text>: the prompt for the mover, a wait line for the other. */
