@@ -38,6 +38,7 @@ enum client_clock {
 struct lobby;
 struct match;
 struct room;
+struct chatlog;
 struct server;
 struct bufferevent;
 struct event;
@@ -58,7 +59,7 @@ struct client {
 	struct room		*room;		/* CLIENT_ROOM: its room */
 	struct match		*watching;	/* NULL unless watching */
 	TAILQ_ENTRY(client)	 watch_entry;	/* the match's watchers */
-	struct ratelimit	 chat;		/* SAY lines */
+	struct chatlog		*chat;		/* SAY times, once it chats */
 
 	/* Time limits and flood control (clock.c, conn.c, session.c). */
 	enum client_clock	 clock;

@@ -58,9 +58,9 @@ struct lobby_limits {
 #define LOBBY_GRACE_MS		30000
 #define LOBBY_AI_OFFER_MS	30000
 
-/* SAY: 5 at once, then one every 2 s; RESUME, per address: 5, then 1/10 s. */
-#define LOBBY_CHAT_BURST	5
-#define LOBBY_CHAT_EVERY_MS	2000
+/* SAY: at most 5 in any 10 s; RESUME, per address: 5, then 1 every 10 s. */
+#define LOBBY_CHAT_MAX		5
+#define LOBBY_CHAT_WINDOW_MS	10000
 #define LOBBY_RESUME_BURST	5
 #define LOBBY_RESUME_EVERY_MS	10000
 #define LOBBY_RESUME_SLOTS	1024	/* address buckets, hashed */

@@ -4,6 +4,7 @@
  * and leaving the game by any road.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "clock.h"
@@ -29,7 +30,6 @@ session_open(struct lobby *lobby, struct client *c)
 	c->lobby = lobby;
 	ratelimit_init(&c->rate, lobby->limits.burst, lobby->ops->now());
 	c->abuse = c->rate;
-	ratelimit_init(&c->chat, LOBBY_CHAT_BURST, lobby->ops->now());
 	log_info("client %llu: connect from %s", (unsigned long long)c->id,
 	    c->addr);
 	session_sendn(c, buf, proto_fmt_hello(buf, sizeof buf));
@@ -280,6 +280,8 @@ void
 session_lost(struct client *c)
 {
 	session_detach(c, PROTO_LEAVE_DROP, 1);
+	free(c->chat);
+	c->chat = NULL;
 }
 
 /*

@@ -1157,7 +1157,10 @@ test_ai_offer_once_per_stay(void **state)
 	assert_int_equal(count(f, offer), 2);
 }
 
-/* §9.8: chat is 5 lines at once, then one every 2 s; no copy to oneself. */
+/*
+ * §9.8: at most 5 SAY lines in any 10 s, exactly: the window slides (a
+ * token bucket would let 10 through in the first 10 s); no copy to oneself.
+ */
 static void
 test_chat_rate(void **state)
 {
@@ -1167,25 +1170,39 @@ test_chat_rate(void **state)
 
 	clear(&w->f[m]);
 	clear(&w->f[!m]);
-	for (i = 0; i < 5; i++)
+	for (i = 0; i < 3; i++)
+		feed(&w->f[m], "SAY   good luck!  \n");
+	at(w, 4000);
+	for (i = 0; i < 2; i++)
 		feed(&w->f[m], "SAY   good luck!  \n");
 	snprintf(chat, sizeof chat, "CHAT %s good luck!", seat_name[m]);
 	assert_int_equal(count(&w->f[m], "OK SAY"), 5);
 	assert_int_equal(count(&w->f[!m], chat), 5);
 	assert_int_equal(count_prefix(&w->f[m], "CHAT"), 0);
+	/* A sixth within 10 s of the first is refused, and not sent. */
 	feed(&w->f[m], "SAY sixth\n");
 	assert_int_equal(count(&w->f[m], "ERR RATE_LIMITED Too many commands. "
 	    "Please slow down."), 1);
 	want_no(&w->f[!m], "sixth");
-	at(w, 2000);
+	at(w, 9999);
 	feed(&w->f[m], "SAY seventh\n");
-	assert_int_equal(count(&w->f[m], "OK SAY"), 6);
-	snprintf(chat, sizeof chat, "CHAT %s seventh", seat_name[m]);
-	assert_int_equal(count(&w->f[!m], chat), 1);
-	feed(&w->f[m], "SAY eighth\n");
 	assert_int_equal(count_prefix(&w->f[m], "ERR RATE_LIMITED"), 2);
-	want_no(&w->f[!m], "eighth");
-	assert_int_equal(w->lobby.stats.chats, 6);
+	want_no(&w->f[!m], "seventh");
+	/* 10 s after the first three: three more, not a fourth. */
+	at(w, 10000);
+	for (i = 0; i < 4; i++)
+		feed(&w->f[m], "SAY later\n");
+	assert_int_equal(count(&w->f[m], "OK SAY"), 8);
+	snprintf(chat, sizeof chat, "CHAT %s later", seat_name[m]);
+	assert_int_equal(count(&w->f[!m], chat), 3);
+	assert_int_equal(count_prefix(&w->f[m], "ERR RATE_LIMITED"), 3);
+	/* And 10 s after the two at 4 s, two more. */
+	at(w, 14000);
+	for (i = 0; i < 3; i++)
+		feed(&w->f[m], "SAY later\n");
+	assert_int_equal(count(&w->f[m], "OK SAY"), 10);
+	assert_int_equal(count_prefix(&w->f[m], "ERR RATE_LIMITED"), 4);
+	assert_int_equal(w->lobby.stats.chats, 10);
 	/* Only a player in a match chats. */
 	world_open(w, 2);
 	clear(&w->f[2]);
@@ -1202,14 +1219,14 @@ test_chat_refused_early_does_not_delay(void **state)
 
 	for (i = 0; i < 5; i++)
 		feed(&w->f[m], "SAY hi\n");
-	at(w, 1999);
+	at(w, 9999);
 	feed(&w->f[m], "SAY hi\n");
 	assert_int_equal(count_prefix(&w->f[m], "ERR RATE_LIMITED"), 1);
-	at(w, 2000);
+	at(w, 10000);
 	feed(&w->f[m], "SAY hi\n");
 	if (count(&w->f[m], "OK SAY") != 6)
-		fail_msg("SAY 2 s after the burst refused, because one was "
-		    "tried at 1.999 s:\n%s", w->f[m].out);
+		fail_msg("SAY 10 s after the first five refused, because one "
+		    "was tried at 9.999 s:\n%s", w->f[m].out);
 }
 
 /* §9.9: RESIGN on the opponent's turn: it wins, and starts the next game. */
