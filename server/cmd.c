@@ -35,8 +35,7 @@ static enum proto_error	cmd_play(struct client *, const struct proto_cmd *);
 static enum proto_error	cmd_say(struct client *, const struct proto_cmd *);
 static enum proto_error	cmd_resign(struct client *, const struct proto_cmd *);
 static void		cmd_ok(struct client *, const struct proto_cmd *);
-static enum proto_error	cmd_may_switch(const struct client *);
-static void		cmd_switch(struct client *);
+static enum proto_error	cmd_switch(struct client *);
 static int		cmd_chat_allowed(struct client *);
 
 /* The times of a player's last SAY lines, kept once it first chats. */
@@ -207,26 +206,18 @@ cmd_quit(struct client *c, const struct proto_cmd *cmd)
 }
 
 /*
- * May the player leave what it is doing for a room, a match to watch, a
- * seat to resume or the computer?  Not in a game it has begun to play.
+ * Leave what the player is doing for a room, a match to watch, a seat to
+ * resume or the computer: the queue, a room, watching; a match before
+ * one's first move is aborted, one after RESULT left as by a no.  Not a
+ * game it has begun to play: IN_GAME, and nothing changes.
  */
 static enum proto_error
-cmd_may_switch(const struct client *c)
+cmd_switch(struct client *c)
 {
 	const struct match	*m = c->match;
 
-	if (m == NULL || m->state != MATCH_PLAYING || match_may_abort(c))
-		return (PROTO_OK);
-	return (PROTO_EIN_GAME);
-}
-
-/*
- * Leave it (cmd_may_switch said yes): the queue, a room, watching; a match
- * before one's first move is aborted, one after RESULT left as by a no.
- */
-static void
-cmd_switch(struct client *c)
-{
+	if (m != NULL && m->state == MATCH_PLAYING && !match_may_abort(c))
+		return (PROTO_EIN_GAME);
 	lobby_leave(c->lobby, c);
 	room_close(c);
 	watch_stop(c);
@@ -237,6 +228,7 @@ cmd_switch(struct client *c)
 			match_leave(c, PROTO_LEAVE_QUIT);
 	}
 	clock_stop(c);
+	return (PROTO_OK);
 }
 
 /* ROOM NEW: a private room; ROOM JOIN <code>: play its maker. */
@@ -249,9 +241,8 @@ cmd_room(struct client *c, const struct proto_cmd *cmd)
 	if (cmd->join && ((maker = room_find(c->lobby, cmd->code)) == NULL ||
 	    maker == c))
 		return (PROTO_ENO_ROOM);
-	if ((err = cmd_may_switch(c)) != PROTO_OK)
+	if ((err = cmd_switch(c)) != PROTO_OK)
 		return (err);
-	cmd_switch(c);
 	if (!cmd->join) {
 		room_open(c);		/* OK ROOM <code>, WAIT */
 		return (PROTO_OK);
@@ -309,9 +300,8 @@ cmd_watch(struct client *c, const struct proto_cmd *cmd)
 		return (PROTO_ENO_SUCH_GAME);
 	if (m == c->match)
 		return (PROTO_EIN_GAME);
-	if ((err = cmd_may_switch(c)) != PROTO_OK)
+	if ((err = cmd_switch(c)) != PROTO_OK)
 		return (err);
-	cmd_switch(c);
 	cmd_ok(c, cmd);
 	snprintf(text, sizeof text, "You are watching game %llu: %s (X) "
 	    "against %s (O).", cmd->game, match_name(m, 0), match_name(m, 1));
@@ -352,9 +342,8 @@ cmd_resume(struct client *c, const struct proto_cmd *cmd)
 		return (PROTO_EBAD_TOKEN);
 	if (m == c->match)
 		return (PROTO_EIN_GAME);
-	if ((err = cmd_may_switch(c)) != PROTO_OK)
+	if ((err = cmd_switch(c)) != PROTO_OK)
 		return (err);
-	cmd_switch(c);
 	cmd_ok(c, cmd);
 	resume_take(c, m, seat);
 	return (PROTO_OK);
@@ -366,9 +355,8 @@ cmd_play(struct client *c, const struct proto_cmd *cmd)
 {
 	enum proto_error	err;
 
-	if ((err = cmd_may_switch(c)) != PROTO_OK)
+	if ((err = cmd_switch(c)) != PROTO_OK)
 		return (err);
-	cmd_switch(c);
 	cmd_ok(c, cmd);
 	match_new_ai(c->lobby, c, cmd->level);
 	return (PROTO_OK);

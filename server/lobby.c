@@ -14,6 +14,7 @@
 
 static void	lobby_pair(struct lobby *);
 static void	lobby_enqueue(struct lobby *, struct client *, int);
+static uint64_t	lobby_next(uint64_t *);
 
 /* The limits tttd starts with when no flag says otherwise. */
 void
@@ -91,17 +92,24 @@ lobby_free(struct lobby *lobby)
 	keytab_free(&lobby->ids);
 }
 
-/* A 64-bit draw for the computer's choices (xorshift64*). */
-uint64_t
-lobby_ai_random(struct lobby *lobby)
+/* One step of xorshift64*: the next 64-bit draw of a generator. */
+static uint64_t
+lobby_next(uint64_t *state)
 {
-	uint64_t	x = lobby->ai_rng;
+	uint64_t	x = *state;
 
 	x ^= x >> 12;
 	x ^= x << 25;
 	x ^= x >> 27;
-	lobby->ai_rng = x;
+	*state = x;
 	return (x * 0x2545f4914f6cdd1dULL);
+}
+
+/* A 64-bit draw for the computer's choices, from its own generator. */
+uint64_t
+lobby_ai_random(struct lobby *lobby)
+{
+	return (lobby_next(&lobby->ai_rng));
 }
 
 /*
@@ -167,13 +175,7 @@ lobby_expire(struct lobby *lobby)
 int
 lobby_coin(struct lobby *lobby)
 {
-	uint64_t	x = lobby->rng;
-
-	x ^= x >> 12;
-	x ^= x << 25;
-	x ^= x >> 27;
-	lobby->rng = x;
-	return ((int)((x * 0x2545f4914f6cdd1dULL) >> 63));
+	return ((int)(lobby_next(&lobby->rng) >> 63));
 }
 
 /* Put a player at the back of the queue, say so, and pair if possible. */

@@ -1,9 +1,9 @@
 /*
  * ratelimit.c -- a token bucket in integer arithmetic.
  *
- * The bucket holds up to burst tokens and refills at rate tokens a second;
+ * The bucket holds up to burst tokens and earns n of them every period;
  * each event takes one.  Tokens are counted in thousandths so that a
- * refill every millisecond adds exactly rate of them.
+ * refill every millisecond adds exactly n * 1000 / period of them.
  */
 #include "ratelimit.h"
 
@@ -15,51 +15,29 @@ ratelimit_init(struct ratelimit *rl, unsigned burst, int64_t now)
 	rl->last = now;
 }
 
+static int	ratelimit_take_per(struct ratelimit *, int64_t, int64_t, unsigned,
+		    int64_t);
+
 /*
  * Take a token at time now: 1 if there was one, 0 if the bucket is empty.
- * A clock that goes backwards refills nothing.
+ * The bucket earns n tokens every period_ms.  Only the time that earned
+ * whole thousandths is used up, so frequent calls lose no fraction of a
+ * token; a long-idle bucket is simply full.  A clock that goes backwards
+ * refills nothing.
  */
-int
-ratelimit_take(struct ratelimit *rl, unsigned rate, unsigned burst,
-    int64_t now)
-{
-	int64_t	max = (int64_t)burst * 1000;
-
-	if (now > rl->last) {
-		/* Cap the gap first: a long-idle bucket is simply full. */
-		if (now - rl->last >= max / (rate > 0 ? rate : 1) + 1)
-			rl->tokens = max;
-		else
-			rl->tokens += (now - rl->last) * rate;
-		if (rl->tokens > max)
-			rl->tokens = max;
-		rl->last = now;
-	}
-	if (rl->tokens < 1000)
-		return (0);
-	rl->tokens -= 1000;
-	return (1);
-}
-
-/*
- * The same for slow rates: one token every every_ms, in bursts of at most
- * burst (SAY: 5 at once, then one every 2 s).
- */
-int
-ratelimit_take_every(struct ratelimit *rl, int64_t every_ms, unsigned burst,
-    int64_t now)
+static int
+ratelimit_take_per(struct ratelimit *rl, int64_t n, int64_t period_ms,
+    unsigned burst, int64_t now)
 {
 	int64_t	max = (int64_t)burst * 1000, add;
 
-	if (now > rl->last) {
-		/*
-		 * Only the time that earned whole thousandths is used up, so
-		 * that frequent calls lose no fraction of a token.
-		 */
-		add = now - rl->last >= every_ms * burst ? max :
-		    (now - rl->last) * 1000 / every_ms;
+	if (now > rl->last && n > 0) {
+		if (now - rl->last > period_ms * burst / n)
+			add = max;
+		else
+			add = (now - rl->last) * n * 1000 / period_ms;
 		rl->tokens += add;
-		rl->last += add * every_ms / 1000;
+		rl->last += add * period_ms / (n * 1000);
 		if (rl->tokens >= max) {
 			rl->tokens = max;
 			rl->last = now;
@@ -69,4 +47,20 @@ ratelimit_take_every(struct ratelimit *rl, int64_t every_ms, unsigned burst,
 		return (0);
 	rl->tokens -= 1000;
 	return (1);
+}
+
+/* rate tokens a second, in bursts of at most burst. */
+int
+ratelimit_take(struct ratelimit *rl, unsigned rate, unsigned burst,
+    int64_t now)
+{
+	return (ratelimit_take_per(rl, rate, 1000, burst, now));
+}
+
+/* Slow rates: one token every every_ms (RESUME: one every 10 s). */
+int
+ratelimit_take_every(struct ratelimit *rl, int64_t every_ms, unsigned burst,
+    int64_t now)
+{
+	return (ratelimit_take_per(rl, 1, every_ms, burst, now));
 }
