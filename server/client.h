@@ -48,11 +48,12 @@ struct client {
 	uint64_t		 id;
 	struct lobby		*lobby;
 	int			 flags;
+	int			 seat;		/* 0 = p1 = X, 1 = p2 = O */
 	char			 addr[64];	/* peer, printable */
 	char			 name[PROTO_NAME_MAX + 1]; /* "" = seat name */
+	enum client_clock	 clock;		/* which runs (clock.c) */
 
 	struct match		*match;		/* NULL unless in a match */
-	int			 seat;		/* 0 = p1 = X, 1 = p2 = O */
 
 	TAILQ_ENTRY(client)	 queue_entry;	/* lobby queue */
 	int64_t			 queued_at;	/* ms: joined the queue */
@@ -61,8 +62,10 @@ struct client {
 	TAILQ_ENTRY(client)	 watch_entry;	/* the match's watchers */
 	struct chatlog		*chat;		/* SAY times, once it chats */
 
-	/* Time limits and flood control (clock.c, conn.c, session.c). */
-	enum client_clock	 clock;
+	/*
+	 * Time limits and flood control (clock.c, conn.c, session.c).  The
+	 * fields are ordered to leave no padding: every connection has one.
+	 */
 	int64_t			 clock_end;	/* ms: the clock runs out */
 	int64_t			 clock_warn;	/* ms: TURN warning; 0 = sent */
 	int64_t			 line_deadline;	/* ms: partial line; 0 = none */
