@@ -33,17 +33,12 @@
 #include <cmocka.h>
 
 #include "harness.h"
+#include "e2e_fix.h"
+#include "e2e_game.h"
 
 /* Server lines, exactly as the brief fixes them. */
-#define T_HELLO		"HELLO tttd/1 Welcome to Tic Tac Toe, Ready for a game?"
-#define T_HELLO_HUMAN	"  Type 'quit' at any time to exit."
-#define T_WAIT		"WAIT Waiting for an opponent..."
-#define T_PROMPT	"Enter your move (A1, B2, C3) or 'quit' to exit:"
-#define T_AGAIN		"AGAIN? Play again? (y/n) or 'quit' to exit:"
-#define T_BYE		"BYE Thank you for playing!"
 #define T_BYE_SHUTDOWN	"BYE Server shutting down."
 #define T_PONG		"OK PONG"
-#define T_TIE		"RESULT TIE It's a tie!"
 
 #define E_TOO_LONG	"ERR LINE_TOO_LONG Lines are limited to 256 bytes. Goodbye."
 #define E_BAD_CHAR	"ERR BAD_CHAR Only printable ASCII is accepted."
@@ -51,10 +46,7 @@
 #define E_BAD_CELL	"ERR BAD_CELL Invalid input. Accepted examples: A1, b2, C3."
 #define E_BAD_NAME	"ERR BAD_NAME A name is 1 to 16 letters, digits, '_' or '-'."
 #define E_BAD_ANSWER	"ERR BAD_ANSWER Please enter y or n."
-#define E_NO_GAME	"ERR NO_GAME You are not in a game right now."
-#define E_NOT_YOUR_TURN	"ERR NOT_YOUR_TURN It is not your turn. Please wait."
 #define E_TAKEN		"ERR TAKEN That square is already taken. Try again."
-#define E_NOT_NOW	"ERR NOT_NOW There is no question to answer now."
 #define E_SERVER_FULL	"ERR SERVER_FULL The server is full. Please try again later."
 
 /* Game scripts, relative to whoever starts: first, second, first, ... */
@@ -63,295 +55,29 @@
 #define S_TIE		"B2 A1 C1 A3 A2 C2 B1 B3 C3"
 
 #define QUIET_MS	150	/* how long "nothing arrives" is watched */
-#define LINE_SIZE	2048
 
-#define E2E_SERVERS	4
-#define E2E_CONNS	160
-#define E2E_CHILDREN	4
-
-/* What a test owns, so that teardown can clean up after a failure. */
-struct e2e {
-	struct tttd_proc	 srv[E2E_SERVERS];	/* pid 0 = free */
-	struct conn		*conns[E2E_CONNS];
-	int			 nconns;
-	pid_t			 child[E2E_CHILDREN];	/* 0 = none */
-};
-
-#define GAME_ON		0
-#define GAME_WON	1
-#define GAME_TIE	2
-
-/* One match as the test sees it: seat 0 plays X, seat 1 plays O. */
-struct game {
-	struct conn	*p[2];
-	char		 name[2][32];
-	char		 cells[10];
-	int		 turn;		/* seat to move */
-	int		 state;		/* GAME_* */
-	int		 winner;	/* seat, when GAME_WON */
-	int		 art;		/* check the art lines too */
-	int		 tie_told;	/* INFO: only a tie is left */
-};
-
-static struct e2e	*e2e_cur;
-
-static int		 e2e_setup(void **);
-static int		 e2e_teardown(void **);
-static struct tttd_proc	*e2e_server(struct e2e *, const char *const *);
-static void		 e2e_stop(struct e2e *, struct tttd_proc *);
-static struct conn	*e2e_conn(struct e2e *);
-static const char	*conn_label(const struct conn *);
-static int		 read_line(struct conn *, char *, size_t, int);
-static int		 read_event(struct conn *, char *, size_t, int);
-static void		 want_at(int, int, struct conn *, const char *, ...)
-			    __attribute__((format(printf, 4, 5)));
-static void		 want_prefix_at(int, struct conn *, const char *,
-			    char *, size_t);
 static void		 want_bytes_at(int, struct conn *, const char *,
 			    size_t);
-static void		 want_eof_at(int, struct conn *);
-static void		 want_quiet_at(int, struct conn *, int);
-static void		 send_at(int, struct conn *, const char *);
 static void		 write_at(int, struct conn *, const void *, size_t);
-static struct conn	*connect_at(int, struct e2e *, struct tttd_proc *);
-static void		 nodelay(struct conn *);
 static void		 conn_reset(struct conn *);
-static char		 mark_of(int);
-static int		 cell_index(const char *);
-static void		 want_art_at(int, struct conn *, const char *);
-static void		 want_board_at(int, struct conn *, const char *);
-static void		 game_init(struct game *, struct conn *,
-			    struct conn *, const char *, const char *);
-static void		 game_match_at(int, struct game *);
-static int		 game_start_at(int, struct game *, int);
-static void		 game_board_at(int, struct game *, struct conn *);
-static void		 game_turns_at(int, struct game *);
-static void		 game_send_at(int, struct game *, const char *);
-static void		 game_moved_at(int, struct game *, int);
-static void		 game_move_at(int, struct game *, const char *, int);
-static void		 game_play_at(int, struct game *, const char *);
-static void		 game_rematch_at(int, struct game *, int,
-			    const char *, const char *, int);
 static void		 pair_at(int, struct e2e *, struct tttd_proc *,
 			    struct game *);
-static uint32_t		 xorshift(uint32_t *);
 static void		 seeded_starters(struct e2e *, const char *,
 			    char[4]);
 static int		 garbage_chunk(struct conn *, uint32_t *, int *, int);
 static int		 log_has(struct tttd_proc *, char *, size_t,
 			    const char *, const char *, const char *);
 
-#define WANT(c, ...)		want_at(__LINE__, 0, (c), __VA_ARGS__)
-#define WANT_RAW(c, ...)	want_at(__LINE__, 1, (c), __VA_ARGS__)
-#define WANT_PREFIX(c, p)	want_prefix_at(__LINE__, (c), (p), NULL, 0)
+#define WANT_PREFIX(c, p)	line_want_prefix_at(__LINE__, (c), (p), NULL, 0)
 #define WANT_BYTES(c, s) \
 	want_bytes_at(__LINE__, (c), (s), sizeof (s) - 1)
-#define WANT_BOARD(c, s)	want_board_at(__LINE__, (c), (s))
-#define WANT_EOF(c)		want_eof_at(__LINE__, (c))
-#define WANT_QUIET(c)		want_quiet_at(__LINE__, (c), QUIET_MS)
-#define SEND(c, s)		send_at(__LINE__, (c), (s))
+#define WANT_QUIET(c)		line_want_quiet_at(__LINE__, (c), QUIET_MS)
+#define SEND(c, s)		line_send_at(__LINE__, (c), "%s", (s))
 #define WRITE(c, s)		write_at(__LINE__, (c), (s), sizeof (s) - 1)
-#define CONNECT(e, tp)		connect_at(__LINE__, (e), (tp))
-#define GAME_START(g, f)	game_start_at(__LINE__, (g), (f))
-#define GAME_MATCH(g)		game_match_at(__LINE__, (g))
 #define GAME_MOVE(g, s, c)	game_move_at(__LINE__, (g), (s), (c))
-#define GAME_PLAY(g, s)		game_play_at(__LINE__, (g), (s))
 #define GAME_REMATCH(g, a, s1, s2, f) \
 	game_rematch_at(__LINE__, (g), (a), (s1), (s2), (f))
 #define PAIR(e, tp, g)		pair_at(__LINE__, (e), (tp), (g))
-
-/* Per-test fixture: an empty record of servers, connections, children. */
-static int
-e2e_setup(void **state)
-{
-	struct e2e	*e;
-
-	signal(SIGPIPE, SIG_IGN);
-	if ((e = calloc(1, sizeof *e)) == NULL)
-		return (-1);
-	e2e_cur = e;
-	*state = e;
-	return (0);
-}
-
-/* Close every connection and kill whatever a failed test left running. */
-static int
-e2e_teardown(void **state)
-{
-	struct e2e	*e = *state;
-	int		 i;
-
-	for (i = 0; i < e->nconns; i++) {
-		conn_close(e->conns[i]);
-		free(e->conns[i]);
-	}
-	for (i = 0; i < E2E_CHILDREN; i++) {
-		if (e->child[i] != 0) {
-			kill(e->child[i], SIGKILL);
-			waitpid(e->child[i], NULL, 0);
-		}
-	}
-	for (i = 0; i < E2E_SERVERS; i++) {
-		if (e->srv[i].pid != 0) {
-			kill(e->srv[i].pid, SIGKILL);
-			waitpid(e->srv[i].pid, NULL, 0);
-			close(e->srv[i].err_fd);
-		}
-	}
-	free(e);
-	e2e_cur = NULL;
-	return (0);
-}
-
-/* Start a tttd with extra arguments in a free slot. */
-static struct tttd_proc *
-e2e_server(struct e2e *e, const char *const *extra)
-{
-	int	i;
-
-	for (i = 0; i < E2E_SERVERS; i++) {
-		if (e->srv[i].pid == 0)
-			break;
-	}
-	if (i == E2E_SERVERS)
-		fail_msg("too many servers in one test");
-	if (harness_start_v1(&e->srv[i], extra) != 0) {
-		e->srv[i].pid = 0;
-		fail_msg("tttd did not start");
-	}
-	return (&e->srv[i]);
-}
-
-/*
- * Close the test's connections (so that the server need not wait for them
- * to go), SIGTERM the server and insist on exit status 0.
- */
-static void
-e2e_stop(struct e2e *e, struct tttd_proc *tp)
-{
-	int	rc, i;
-
-	for (i = 0; i < e->nconns; i++)
-		conn_close(e->conns[i]);
-	rc = harness_stop(tp);
-	tp->pid = 0;
-	if (rc != 0)
-		fail_msg("tttd exited with status %d after SIGTERM, wanted 0",
-		    rc);
-}
-
-/* A new, unconnected connection owned by the test. */
-static struct conn *
-e2e_conn(struct e2e *e)
-{
-	struct conn	*c;
-
-	if (e->nconns == E2E_CONNS)
-		fail_msg("too many connections in one test");
-	if ((c = calloc(1, sizeof *c)) == NULL)
-		fail_msg("out of memory");
-	c->fd = -1;
-	e->conns[e->nconns++] = c;
-	return (c);
-}
-
-/* "c3": the connection's number in this test, for failure messages. */
-static const char *
-conn_label(const struct conn *c)
-{
-	static char	bufs[4][16];
-	static int	next;
-	char		*b = bufs[next++ % 4];
-	int		 i;
-
-	snprintf(b, sizeof bufs[0], "conn ?");
-	for (i = 0; e2e_cur != NULL && i < e2e_cur->nconns; i++) {
-		if (e2e_cur->conns[i] == c)
-			snprintf(b, sizeof bufs[0], "conn %d", i);
-	}
-	return (b);
-}
-
-/*
- * Read one line within the timeout, insisting on the CRLF ending and on
- * printable ASCII before it: its length without CRLF, -1 on EOF, error or
- * timeout, -2 if it ended in a bare LF or held another byte.
- */
-static int
-read_line(struct conn *c, char *out, size_t size, int timeout_ms)
-{
-	int	n, i, ok;
-
-	n = conn_rawline(c, out, size, timeout_ms);
-	if (n < 0)
-		return (n);
-	ok = n > 0 && out[n - 1] == '\r';
-	if (ok)
-		out[--n] = '\0';
-	for (i = 0; i < n; i++) {
-		if (out[i] < 0x20 || out[i] > 0x7e)
-			ok = 0;
-	}
-	return (ok ? n : -2);
-}
-
-/* Like read_line, but skip the space-led lines for people. */
-static int
-read_event(struct conn *c, char *out, size_t size, int timeout_ms)
-{
-	int	n;
-
-	do {
-		n = read_line(c, out, size, timeout_ms);
-	} while (n >= 0 && out[0] == ' ');
-	return (n);
-}
-
-/* The next line (raw) or event (not raw) must be exactly this. */
-static void
-want_at(int ln, int raw, struct conn *c, const char *fmt, ...)
-{
-	char	want[LINE_SIZE], got[LINE_SIZE];
-	va_list	ap;
-	int	n;
-
-	va_start(ap, fmt);
-	vsnprintf(want, sizeof want, fmt, ap);
-	va_end(ap);
-	n = raw ? read_line(c, got, sizeof got, HARNESS_TIMEOUT_MS) :
-	    read_event(c, got, sizeof got, HARNESS_TIMEOUT_MS);
-	if (n == -1)
-		fail_msg("line %d: %s: expected \"%s\", got EOF or timeout",
-		    ln, conn_label(c), want);
-	if (n == -2)
-		fail_msg("line %d: %s: \"%s\" ends in a bare LF or holds a "
-		    "byte outside 0x20-0x7e", ln, conn_label(c), got);
-	if (strcmp(got, want) != 0)
-		fail_msg("line %d: %s: expected \"%s\", got \"%s\"", ln,
-		    conn_label(c), want, got);
-}
-
-/* The next event must start with the prefix; optionally copy it out. */
-static void
-want_prefix_at(int ln, struct conn *c, const char *prefix, char *out,
-    size_t size)
-{
-	char	got[LINE_SIZE];
-	int	n;
-
-	n = read_event(c, got, sizeof got, HARNESS_TIMEOUT_MS);
-	if (n == -1)
-		fail_msg("line %d: %s: expected \"%s...\", got EOF or timeout",
-		    ln, conn_label(c), prefix);
-	if (n == -2)
-		fail_msg("line %d: %s: \"%s\" ends in a bare LF or holds a "
-		    "byte outside 0x20-0x7e", ln, conn_label(c), got);
-	if (strncmp(got, prefix, strlen(prefix)) != 0)
-		fail_msg("line %d: %s: expected \"%s...\", got \"%s\"", ln,
-		    conn_label(c), prefix, got);
-	if (out != NULL)
-		snprintf(out, size, "%s", got);
-}
 
 /* The next bytes on the wire must be exactly these. */
 static void
@@ -366,76 +92,18 @@ want_bytes_at(int ln, struct conn *c, const char *want, size_t len)
 
 		if (left <= 0 || poll(&pfd, 1, (int)left) <= 0)
 			fail_msg("line %d: %s: timeout after %zu of %zu bytes",
-			    ln, conn_label(c), c->len, len);
+			    ln, line_label(c), c->len, len);
 		r = recv(c->fd, c->buf + c->len, sizeof c->buf - c->len, 0);
 		if (r <= 0)
 			fail_msg("line %d: %s: EOF after %zu of %zu bytes",
-			    ln, conn_label(c), c->len, len);
+			    ln, line_label(c), c->len, len);
 		c->len += (size_t)r;
 	}
 	if (memcmp(c->buf, want, len) != 0)
 		fail_msg("line %d: %s: expected bytes \"%s\", got \"%.*s\"",
-		    ln, conn_label(c), want, (int)len, c->buf);
+		    ln, line_label(c), want, (int)len, c->buf);
 	c->len -= len;
 	memmove(c->buf, c->buf + len, c->len);
-}
-
-/* The server must close cleanly now: EOF, no more data, no reset. */
-static void
-want_eof_at(int ln, struct conn *c)
-{
-	struct pollfd	pfd = { c->fd, POLLIN, 0 };
-	char		tmp[512];
-	ssize_t		r;
-
-	if (c->len > 0)
-		fail_msg("line %d: %s: expected EOF, got \"%.*s\"", ln,
-		    conn_label(c), (int)c->len, c->buf);
-	if (poll(&pfd, 1, HARNESS_TIMEOUT_MS) <= 0)
-		fail_msg("line %d: %s: the server did not close within %d ms",
-		    ln, conn_label(c), HARNESS_TIMEOUT_MS);
-	r = recv(c->fd, tmp, sizeof tmp, 0);
-	if (r > 0)
-		fail_msg("line %d: %s: expected EOF, got \"%.*s\"", ln,
-		    conn_label(c), (int)r, tmp);
-	if (r < 0)
-		fail_msg("line %d: %s: expected a clean EOF, got %s", ln,
-		    conn_label(c), strerror(errno));
-}
-
-/* Nothing at all may arrive for a while (no line, no EOF). */
-static void
-want_quiet_at(int ln, struct conn *c, int ms)
-{
-	struct pollfd	pfd = { c->fd, POLLIN, 0 };
-	ssize_t		r;
-
-	if (c->len == 0 && poll(&pfd, 1, ms) == 0)
-		return;
-	r = recv(c->fd, c->buf + c->len, sizeof c->buf - c->len,
-	    MSG_DONTWAIT);
-	if (r == 0 && c->len == 0)
-		fail_msg("line %d: %s: expected silence, got EOF", ln,
-		    conn_label(c));
-	if (r > 0)
-		c->len += (size_t)r;
-	fail_msg("line %d: %s: expected silence, got \"%.*s\"", ln,
-	    conn_label(c), (int)c->len, c->buf);
-}
-
-/* Send one line with CRLF, in one write. */
-static void
-send_at(int ln, struct conn *c, const char *line)
-{
-	char	buf[LINE_SIZE];
-	int	n;
-
-	n = snprintf(buf, sizeof buf, "%s\r\n", line);
-	if (n < 0 || (size_t)n >= sizeof buf)
-		fail_msg("line %d: line too long for the test", ln);
-	if (conn_write(c, buf, (size_t)n) != 0)
-		fail_msg("line %d: %s: cannot send \"%s\": %s", ln,
-		    conn_label(c), line, strerror(errno));
 }
 
 /* Send raw bytes. */
@@ -444,32 +112,7 @@ write_at(int ln, struct conn *c, const void *data, size_t len)
 {
 	if (conn_write(c, data, len) != 0)
 		fail_msg("line %d: %s: cannot send %zu bytes: %s", ln,
-		    conn_label(c), len, strerror(errno));
-}
-
-/* Connect and read the greeting: HELLO, its human line, WAIT. */
-static struct conn *
-connect_at(int ln, struct e2e *e, struct tttd_proc *tp)
-{
-	struct conn	*c = e2e_conn(e);
-
-	if (conn_open(c, tp->port) != 0)
-		fail_msg("line %d: cannot connect to port %d: %s", ln,
-		    tp->port, strerror(errno));
-	nodelay(c);
-	want_at(ln, 1, c, T_HELLO);
-	want_at(ln, 1, c, T_HELLO_HUMAN);
-	want_at(ln, 1, c, T_WAIT);
-	return (c);
-}
-
-/* No Nagle delay: a test sends many small lines and waits for replies. */
-static void
-nodelay(struct conn *c)
-{
-	int	on = 1;
-
-	setsockopt(c->fd, IPPROTO_TCP, TCP_NODELAY, &on, sizeof on);
+		    line_label(c), len, strerror(errno));
 }
 
 /* Close with a reset (SO_LINGER 0), the harshest way to drop. */
@@ -482,324 +125,17 @@ conn_reset(struct conn *c)
 	conn_close(c);
 }
 
-static char
-mark_of(int seat)
-{
-	return (seat == 0 ? 'X' : 'O');
-}
-
-/* "B2" or "b2": the row-major index 0-8. */
-static int
-cell_index(const char *s)
-{
-	int	col = (s[0] | 0x20) - 'a', row = s[1] - '1';
-
-	if (col < 0 || col > 2 || row < 0 || row > 2 || s[2] != '\0')
-		fail_msg("bad cell \"%s\" in a test script", s);
-	return (row * 3 + col);
-}
-
-/*
- * The six art lines after a BOARD line, exactly: the seed layout led by two
- * spaces, an empty cell a space (so a row with C empty ends in two spaces).
- */
-static void
-want_art_at(int ln, struct conn *c, const char *cells)
-{
-	char	want[6][32], got[LINE_SIZE], v[9];
-	int	i;
-
-	for (i = 0; i < 9; i++)
-		v[i] = cells[i] == '.' ? ' ' : cells[i];
-	snprintf(want[0], sizeof want[0], "      A   B   C");
-	for (i = 0; i < 3; i++) {
-		snprintf(want[2 * i + 1], sizeof want[0], "  %d   %c | %c | %c",
-		    i + 1, v[3 * i], v[3 * i + 1], v[3 * i + 2]);
-		if (i < 2)
-			snprintf(want[2 * i + 2], sizeof want[0],
-			    "     ---+---+---");
-	}
-	for (i = 0; i < 6; i++) {
-		if (read_line(c, got, sizeof got, HARNESS_TIMEOUT_MS) < 0)
-			fail_msg("line %d: %s: expected art line \"%s\", got "
-			    "EOF, timeout, a bare LF or a bad byte", ln,
-			    conn_label(c), want[i]);
-		if (strcmp(got, want[i]) != 0)
-			fail_msg("line %d: %s: art line %d: expected \"%s\", "
-			    "got \"%s\"", ln, conn_label(c), i + 1, want[i],
-			    got);
-	}
-}
-
-/* OK BOARD has been read: now BOARD with these cells, and its art. */
-static void
-want_board_at(int ln, struct conn *c, const char *cells)
-{
-	want_at(ln, 1, c, "BOARD %s", cells);
-	want_art_at(ln, c, cells);
-}
-
-/* A match between x (p1 unless named) and o. */
-static void
-game_init(struct game *g, struct conn *x, struct conn *o, const char *xname,
-    const char *oname)
-{
-	memset(g, 0, sizeof *g);
-	g->p[0] = x;
-	g->p[1] = o;
-	snprintf(g->name[0], sizeof g->name[0], "%s", xname);
-	snprintf(g->name[1], sizeof g->name[1], "%s", oname);
-	snprintf(g->cells, sizeof g->cells, ".........");
-	g->state = GAME_ON;
-}
-
-/* MATCH to both: X first. */
-static void
-game_match_at(int ln, struct game *g)
-{
-	want_at(ln, 0, g->p[0], "MATCH X %s You play X against %s.",
-	    g->name[1], g->name[1]);
-	want_at(ln, 0, g->p[1], "MATCH O %s You play O against %s.",
-	    g->name[0], g->name[0]);
-}
-
-/* BOARD with the current cells, and with g->art the art lines too. */
-static void
-game_board_at(int ln, struct game *g, struct conn *c)
-{
-	want_at(ln, g->art, c, "BOARD %s", g->cells);
-	if (g->art)
-		want_art_at(ln, c, g->cells);
-}
-
-/*
- * START, BOARD ........., TURN to both; first is the seat that must start,
- * or -1 for either.  Returns the seat that starts.
- */
-static int
-game_start_at(int ln, struct game *g, int first)
-{
-	char	got[LINE_SIZE], want[LINE_SIZE];
-	int	seat, i;
-
-	want_prefix_at(ln, g->p[0], "START ", got, sizeof got);
-	if (strncmp(got, "START X ", 8) != 0 && strncmp(got, "START O ", 8) != 0)
-		fail_msg("line %d: bad START line \"%s\"", ln, got);
-	seat = (got[6] == 'O');
-	snprintf(want, sizeof want, "START %c %s (%c) moves first.",
-	    mark_of(seat), g->name[seat], mark_of(seat));
-	if (strcmp(got, want) != 0)
-		fail_msg("line %d: %s: expected \"%s\", got \"%s\"", ln,
-		    conn_label(g->p[0]), want, got);
-	if (first >= 0 && seat != first)
-		fail_msg("line %d: %c starts, but %c should", ln,
-		    mark_of(seat), mark_of(first));
-	want_at(ln, 0, g->p[1], "%s", want);
-	snprintf(g->cells, sizeof g->cells, ".........");
-	g->state = GAME_ON;
-	g->tie_told = 0;
-	g->turn = seat;
-	for (i = 0; i < 2; i++)
-		game_board_at(ln, g, g->p[i]);
-	game_turns_at(ln, g);
-	return (seat);
-}
-
-/* TURN to both: the prompt to the mover, the wait line to the other. */
-static void
-game_turns_at(int ln, struct game *g)
-{
-	int	i;
-
-	for (i = 0; i < 2; i++) {
-		if (i == g->turn)
-			want_at(ln, 0, g->p[i], "TURN %c " T_PROMPT,
-			    mark_of(g->turn));
-		else
-			want_at(ln, 0, g->p[i], "TURN %c Waiting for %s to "
-			    "move...", mark_of(g->turn), g->name[g->turn]);
-	}
-}
-
-/* The mover sends a move line (checked later by game_moved_at). */
-static void
-game_send_at(int ln, struct game *g, const char *text)
-{
-	if (g->state != GAME_ON)
-		fail_msg("line %d: the game is over, cannot send \"%s\"", ln,
-		    text);
-	send_at(ln, g->p[g->turn], text);
-}
-
-/*
- * Can some sequence of moves, mover first, still give anyone three in a
- * row?  Plain recursion over the cells, as the test's own oracle.
- */
-static int
-cells_winnable(char *cells, char mover)
-{
-	static const int	lines[8][3] = {
-		{ 0, 1, 2 }, { 3, 4, 5 }, { 6, 7, 8 }, { 0, 3, 6 },
-		{ 1, 4, 7 }, { 2, 5, 8 }, { 0, 4, 8 }, { 2, 4, 6 }
-	};
-	int			i, found = 0;
-
-	for (i = 0; i < 8; i++) {
-		if (cells[lines[i][0]] != '.' &&
-		    cells[lines[i][0]] == cells[lines[i][1]] &&
-		    cells[lines[i][1]] == cells[lines[i][2]])
-			return (1);
-	}
-	for (i = 0; i < 9 && !found; i++) {
-		if (cells[i] != '.')
-			continue;
-		cells[i] = mover;
-		found = cells_winnable(cells, mover == 'X' ? 'O' : 'X');
-		cells[i] = '.';
-	}
-	return (found);
-}
-
-/*
- * An accepted move: OK MOVE to the mover, BOARD to both, then TURN to
- * both, or RESULT and AGAIN? to both.
- */
-static void
-game_moved_at(int ln, struct game *g, int cell)
-{
-	static const int	lines[8][3] = {
-		{ 0, 1, 2 }, { 3, 4, 5 }, { 6, 7, 8 }, { 0, 3, 6 },
-		{ 1, 4, 7 }, { 2, 5, 8 }, { 0, 4, 8 }, { 2, 4, 6 }
-	};
-	char			m = mark_of(g->turn);
-	int			i, s;
-
-	want_at(ln, 0, g->p[g->turn], "OK MOVE %c%c", 'A' + cell % 3,
-	    '1' + cell / 3);
-	g->cells[cell] = m;
-	for (i = 0; i < 2; i++)
-		game_board_at(ln, g, g->p[i]);
-	for (i = 0; i < 8; i++) {
-		if (g->cells[lines[i][0]] == m && g->cells[lines[i][1]] == m &&
-		    g->cells[lines[i][2]] == m)
-			break;
-	}
-	if (i < 8) {
-		g->state = GAME_WON;
-		g->winner = s = g->turn;
-		for (i = 0; i < 2; i++) {
-			want_at(ln, 0, g->p[i], "RESULT WIN %c %s %s wins! "
-			    "better luck next time %s!", m, g->name[s],
-			    g->name[s], g->name[!s]);
-			want_at(ln, 0, g->p[i], T_AGAIN);
-		}
-	} else if (strchr(g->cells, '.') == NULL) {
-		g->state = GAME_TIE;
-		for (i = 0; i < 2; i++) {
-			want_at(ln, 0, g->p[i], T_TIE);
-			want_at(ln, 0, g->p[i], T_AGAIN);
-		}
-	} else {
-		g->turn = !g->turn;
-		/* Once only a tie is left, both are told, once (§9.7). */
-		if (!g->tie_told && !cells_winnable(g->cells, mark_of(g->turn))) {
-			g->tie_told = 1;
-			for (i = 0; i < 2; i++)
-				want_at(ln, 0, g->p[i], "INFO This game can "
-				    "only end in a tie.");
-		}
-		game_turns_at(ln, g);
-	}
-}
-
-/* Send a move line and check all it causes. */
-static void
-game_move_at(int ln, struct game *g, const char *text, int cell)
-{
-	game_send_at(ln, g, text);
-	game_moved_at(ln, g, cell);
-}
-
-/*
- * Play a script (cells in turn order, whoever starts) to the game's end,
- * each move in another spelling: upper case, a bare lower-case cell, lower
- * case, and mixed case between blanks and TABs.
- */
-static void
-game_play_at(int ln, struct game *g, const char *script)
-{
-	char	 copy[128], text[64], *w, *save = NULL;
-	int	 k = 0;
-
-	snprintf(copy, sizeof copy, "%s", script);
-	for (w = strtok_r(copy, " ", &save); w != NULL;
-	    w = strtok_r(NULL, " ", &save), k++) {
-		char	lower[3] = { (char)(w[0] | 0x20), w[1], '\0' };
-
-		if (g->state != GAME_ON)
-			fail_msg("line %d: the game ended before move %d of "
-			    "\"%s\"", ln, k + 1, script);
-		switch (k % 4) {
-		case 0:
-			snprintf(text, sizeof text, "MOVE %s", w);
-			break;
-		case 1:
-			snprintf(text, sizeof text, "%s", lower);
-			break;
-		case 2:
-			snprintf(text, sizeof text, "move %s", lower);
-			break;
-		default:
-			snprintf(text, sizeof text, " \tMoVe \t%s\t ", w);
-			break;
-		}
-		game_move_at(ln, g, text, cell_index(w));
-	}
-	if (g->state == GAME_ON)
-		fail_msg("line %d: the game is not over after \"%s\"", ln,
-		    script);
-}
-
-/*
- * Both answer yes: seat a first (OK, then WAIT for the other), the other
- * second; then the next game starts with seat first (-1: either).
- */
-static void
-game_rematch_at(int ln, struct game *g, int a, const char *ans1,
-    const char *ans2, int first)
-{
-	send_at(ln, g->p[a], ans1);
-	want_at(ln, 1, g->p[a], "OK AGAIN y");
-	want_at(ln, 1, g->p[a], "WAIT Waiting for %s to answer...",
-	    g->name[!a]);
-	send_at(ln, g->p[!a], ans2);
-	want_at(ln, 1, g->p[!a], "OK AGAIN y");
-	game_start_at(ln, g, first);
-}
-
 /* Two new connections, paired: the earlier one is X. */
 static void
 pair_at(int ln, struct e2e *e, struct tttd_proc *tp, struct game *g)
 {
 	struct conn	*x, *o;
 
-	x = connect_at(ln, e, tp);
-	o = connect_at(ln, e, tp);
+	x = e2e_connect_at(ln, e, tp);
+	o = e2e_connect_at(ln, e, tp);
 	game_init(g, x, o, "p1", "p2");
 	game_match_at(ln, g);
 	game_start_at(ln, g, -1);
-}
-
-/* A small deterministic random source for garbage bytes. */
-static uint32_t
-xorshift(uint32_t *s)
-{
-	uint32_t	x = *s;
-
-	x ^= x << 13;
-	x ^= x >> 17;
-	x ^= x << 5;
-	return (*s = x);
 }
 
 /* 1. The greeting, and first come first served pairing. */
@@ -813,7 +149,7 @@ test_e2e_greeting_and_pairing(void **state)
 
 	a = e2e_conn(e);
 	assert_int_equal(conn_open(a, tp->port), 0);
-	nodelay(a);
+	line_nodelay(a);
 	/* Exact bytes: every server line ends in CRLF. */
 	WANT_BYTES(a, T_HELLO "\r\n" T_HELLO_HUMAN "\r\n" T_WAIT "\r\n");
 	WANT_QUIET(a);
@@ -821,7 +157,7 @@ test_e2e_greeting_and_pairing(void **state)
 	/* The second gets WAIT too, although an opponent is waiting. */
 	b = e2e_conn(e);
 	assert_int_equal(conn_open(b, tp->port), 0);
-	nodelay(b);
+	line_nodelay(b);
 	WANT_BYTES(b, T_HELLO "\r\n" T_HELLO_HUMAN "\r\n" T_WAIT "\r\n");
 	WANT_RAW(a, "MATCH X p2 You play X against p2.");
 	WANT_RAW(b, "MATCH O p1 You play O against p1.");
@@ -928,11 +264,11 @@ seeded_starters(struct e2e *e, const char *seed, char out[4])
 	int			 i;
 
 	PAIR(e, tp, &g);
-	out[0] = mark_of(g.turn);
+	out[0] = game_mark(g.turn);
 	for (i = 1; i <= 2; i++) {
 		GAME_PLAY(&g, S_TIE);
 		GAME_REMATCH(&g, i - 1, "y", "AGAIN yes", -1);
-		out[i] = mark_of(g.turn);
+		out[i] = game_mark(g.turn);
 	}
 	out[3] = '\0';
 	conn_close(g.p[0]);
@@ -1371,7 +707,7 @@ test_e2e_syntax_errors_and_blank_lines(void **state)
 		if (cases[i].reply == NULL) {
 			/* The next reply must be the PING's. */
 			SEND(a, "PING");
-			n = read_line(a, line, sizeof line,
+			n = line_read(a, line, sizeof line,
 			    HARNESS_TIMEOUT_MS);
 			if (n < 0 || strcmp(line, T_PONG) != 0)
 				fail_msg("case %zu (a blank line): the reply "
@@ -1379,7 +715,7 @@ test_e2e_syntax_errors_and_blank_lines(void **state)
 				    i, n < 0 ? "(none)" : line);
 			continue;
 		}
-		n = read_line(a, line, sizeof line, HARNESS_TIMEOUT_MS);
+		n = line_read(a, line, sizeof line, HARNESS_TIMEOUT_MS);
 		if (n < 0 || strcmp(line, cases[i].reply) != 0)
 			fail_msg("case %zu \"%.*s\": expected \"%s\", got "
 			    "\"%s\"", i, (int)strcspn(cases[i].bytes, "\r\n"),
@@ -1405,7 +741,7 @@ test_e2e_syntax_errors_and_blank_lines(void **state)
 		char	upper[LINE_SIZE];
 		size_t	k;
 
-		n = read_line(a, line, sizeof line, HARNESS_TIMEOUT_MS);
+		n = line_read(a, line, sizeof line, HARNESS_TIMEOUT_MS);
 		if (n < 0)
 			fail_msg("HELP: EOF, timeout or bare LF");
 		if (strcmp(line, T_PONG) == 0)
@@ -1475,7 +811,7 @@ test_e2e_leaving_queue_and_partial_line_at_eof(void **state)
 	shutdown(g.p[g.turn]->fd, SHUT_WR);
 	WANT_EOF(g.p[g.turn]);
 	WANT_RAW(g.p[!g.turn], "RESULT FORFEIT %c %s %s lost the connection. "
-	    "%s wins!", mark_of(!g.turn), g.name[!g.turn], g.name[g.turn],
+	    "%s wins!", game_mark(!g.turn), g.name[!g.turn], g.name[g.turn],
 	    g.name[!g.turn]);
 	WANT_RAW(g.p[!g.turn], T_AGAIN);
 	SEND(g.p[!g.turn], "BOARD");
@@ -1521,7 +857,7 @@ test_e2e_server_full_refuses_then_accepts(void **state)
 	for (;;) {
 		d = e2e_conn(e);
 		assert_int_equal(conn_open(d, tp->port), 0);
-		if (read_line(d, line, sizeof line, HARNESS_TIMEOUT_MS) < 0)
+		if (line_read(d, line, sizeof line, HARNESS_TIMEOUT_MS) < 0)
 			fail_msg("no first line for a new connection");
 		if (strcmp(line, T_HELLO) == 0)
 			break;
@@ -1785,12 +1121,12 @@ garbage_chunk(struct conn *c, uint32_t *rng, int *left_in_line, int newlines)
 			continue;
 		}
 		if (*left_in_line == -1) {
-			*left_in_line = (int)(xorshift(rng) % 200);
-			buf[i] = (char)(0x80 | (xorshift(rng) & 0x7f));
+			*left_in_line = (int)(game_rand(rng) % 200);
+			buf[i] = (char)(0x80 | (game_rand(rng) & 0x7f));
 			continue;
 		}
 		do {
-			buf[i] = (char)(xorshift(rng) & 0xff);
+			buf[i] = (char)(game_rand(rng) & 0xff);
 		} while (buf[i] == '\n');
 		if (newlines)
 			(*left_in_line)--;
@@ -1826,7 +1162,7 @@ test_e2e_garbage_bytes_do_not_disturb_others(void **state)
 		for (; n > 0; n--, replies++)
 			WANT_RAW(g1, E_BAD_CHAR);
 		if (i % 2 == 0 && move < 9) {
-			GAME_MOVE(&g, script[move], cell_index(script[move]));
+			GAME_MOVE(&g, script[move], game_cell(script[move]));
 			move++;
 		}
 	}
@@ -1835,7 +1171,7 @@ test_e2e_garbage_bytes_do_not_disturb_others(void **state)
 	SEND(g1, "PING");
 	WANT_RAW(g1, T_PONG);
 	while (move < 9) {
-		GAME_MOVE(&g, script[move], cell_index(script[move]));
+		GAME_MOVE(&g, script[move], game_cell(script[move]));
 		move++;
 	}
 	assert_int_equal(g.state, GAME_TIE);
@@ -1915,7 +1251,7 @@ test_e2e_fifty_concurrent_matches(void **state)
 			if (done[m])
 				continue;
 			game_moved_at(__LINE__, &g[m],
-			    cell_index(words[m][round]));
+			    game_cell(words[m][round]));
 			if (g[m].state != GAME_ON) {
 				done[m] = 1;
 				active--;
@@ -2164,7 +1500,8 @@ test_e2e_command_line(void **state)
 	e2e_stop(e, e2e_server(e, maxseed));
 }
 
-#define T(f)	cmocka_unit_test_setup_teardown(f, e2e_setup, e2e_teardown)
+#define T(f) \
+	cmocka_unit_test_setup_teardown(f, e2e_setup_v1, e2e_teardown)
 
 int
 main(void)

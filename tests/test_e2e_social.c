@@ -34,24 +34,15 @@
 #include <cmocka.h>
 
 #include "harness.h"
+#include "e2e_fix.h"
+#include "e2e_game.h"
 
 /* Server lines, exactly as docs/protocol.md fixes them. */
-#define T_HELLO		"HELLO tttd/1 Welcome to Tic Tac Toe, Ready for a game?"
-#define T_HELLO_HUMAN	"  Type 'quit' at any time to exit."
-#define T_WAIT		"WAIT Waiting for an opponent..."
-#define T_PROMPT	"Enter your move (A1, B2, C3) or 'quit' to exit:"
-#define T_AGAIN		"AGAIN? Play again? (y/n) or 'quit' to exit:"
-#define T_BYE		"BYE Thank you for playing!"
-#define T_TIE		"RESULT TIE It's a tie!"
-#define T_ONLY_TIE	"INFO This game can only end in a tie."
 #define T_AI_OFFER	"INFO Nobody else is here yet. Type PLAY AI to play " \
 			"the computer."
 #define T_TAKEN_OVER	"BYE Your seat was taken over by a new connection."
 #define T_RAN_OUT	"BYE You ran out of time."
 
-#define E_NO_GAME	"ERR NO_GAME You are not in a game right now."
-#define E_NOT_YOUR_TURN	"ERR NOT_YOUR_TURN It is not your turn. Please wait."
-#define E_NOT_NOW	"ERR NOT_NOW There is no question to answer now."
 #define E_RATE_LIMITED	"ERR RATE_LIMITED Too many commands. Please slow down."
 #define E_IN_GAME	"ERR IN_GAME You are in a game; finish it, RESIGN or " \
 			"QUIT first."
@@ -67,9 +58,6 @@
 #define E_BAD_TEXT	"ERR BAD_TEXT A chat line is 1 to 200 printable " \
 			"ASCII characters."
 
-/* Room codes and tokens: 31 characters, no 0, O, 1, I or L. */
-#define CODE_ALPHABET	"23456789ABCDEFGHJKMNPQRSTUVWXYZ"
-
 /* Game scripts, relative to whoever starts: first, second, first, ... */
 #define S_FIRST_WINS	"A1 A2 B1 B2 C1"
 #define S_SECOND_WINS	"A1 B1 A2 B2 C3 B3"
@@ -84,84 +72,16 @@
 #define S_TIE_LATE	"B2 A1 C1 A3 A2 C2 B1 B3 C3"
 
 #define QUIET_MS	300	/* how long "nothing arrives" is watched */
-#define LINE_SIZE	2048
-#define SOC_CONNS	160
-#define SOC_SERVERS	2
-#define MAX_WATCHERS	4
 
-/* What a test owns, so that teardown can clean up after a failure. */
-struct soc {
-	struct tttd_proc	 srv[SOC_SERVERS];	/* pid 0 = free */
-	struct conn		*conns[SOC_CONNS];
-	int			 nconns;
-};
-
-#define GAME_ON		0
-#define GAME_WON	1
-#define GAME_TIE	2
-
-/* One match as the test sees it: seat 0 plays X, seat 1 plays O. */
-struct game {
-	struct conn	*p[2];
-	char		 name[2][32];
-	char		 cells[10];
-	int		 turn;		/* seat to move */
-	int		 state;		/* GAME_* */
-	int		 winner;	/* seat, when GAME_WON */
-	int		 grace;		/* TOKEN lines: -1 none, else seconds */
-	int		 dead;		/* the tie notice was due this game */
-	int		 early;		/* --early-draw: a dead game ends */
-	char		 token[2][16];	/* the seats' current tokens */
-	struct conn	*w[MAX_WATCHERS];	/* watchers that read */
-	int		 nw;
-};
-
-static struct soc	*soc_cur;
-
-static int		 soc_setup(void **);
-static int		 soc_teardown(void **);
-static struct tttd_proc	*soc_server(struct soc *, const char *const *);
-static void		 soc_stop(struct soc *, struct tttd_proc *);
-static struct conn	*soc_conn(struct soc *);
-static const char	*conn_label(const struct conn *);
-static int		 read_line(struct conn *, char *, size_t, int);
-static int		 read_event(struct conn *, char *, size_t, int);
-static void		 want_at(int, int, struct conn *, const char *, ...)
-			    __attribute__((format(printf, 4, 5)));
-static void		 want_prefix_at(int, struct conn *, const char *,
-			    char *, size_t);
-static void		 want_eof_at(int, struct conn *);
-static void		 want_quiet_at(int, struct conn *, int);
-static void		 send_at(int, struct conn *, const char *, ...)
-			    __attribute__((format(printf, 3, 4)));
-static struct conn	*connect_at(int, struct soc *, struct tttd_proc *);
-static void		 nodelay(struct conn *);
-static char		 mark_of(int);
-static int		 cell_index(const char *);
-static int		 is_code(const char *, size_t);
-static void		 want_art_at(int, struct conn *, const char *);
-static void		 want_board_at(int, struct conn *, const char *);
-static void		 want_token_at(int, struct conn *, int, char *);
-static void		 want_code_at(int, struct conn *, char *);
-static void		 game_init(struct game *, struct conn *,
+static void		 soc_game_init(struct game *, struct conn *,
 			    struct conn *, const char *, const char *, int);
-static void		 game_match_at(int, struct game *);
-static int		 game_start_at(int, struct game *, int);
-static void		 game_turns_at(int, struct game *, int);
-static int		 can_win(char *, char);
-static void		 want_turn_at(int, struct conn *, const char *, int);
-static void		 game_moved_at(int, struct game *, int);
-static void		 game_move_at(int, struct game *, const char *);
-static void		 game_play_at(int, struct game *, const char *);
-static void		 game_rematch_at(int, struct game *, int, int);
-static void		 pair_at(int, struct soc *, struct tttd_proc *,
+static void		 want_code_at(int, struct conn *, char *);
+static void		 pair_at(int, struct e2e *, struct tttd_proc *,
 			    struct game *, const char *, const char *, int);
 static long		 stat_at(int, struct conn *, const char *);
 static unsigned long	 games_at(int, struct conn *, int, char [][64]);
 static unsigned long	 game_id_at(int, struct conn *, const char *,
 			    const char *);
-static uint32_t		 xorshift(uint32_t *);
-static int		 line_winner(const char *);
 static int		 pick_cell(const char *, char, int, uint32_t *);
 static int		 ai_game_at(int, struct conn *, const char *, int,
 			    int, uint32_t *);
@@ -171,403 +91,37 @@ static void		 ai_play_at(int, struct conn *, const char *,
 #define AI_GAME(c, me, f, sm, r) ai_game_at(__LINE__, (c), (me), (f), (sm), (r))
 #define AI_PLAY(c, cmd, lv)	ai_play_at(__LINE__, (c), (cmd), (lv))
 
-#define WANT(c, ...)		want_at(__LINE__, 0, (c), __VA_ARGS__)
-#define WANT_RAW(c, ...)	want_at(__LINE__, 1, (c), __VA_ARGS__)
-#define WANT_PREFIX(c, p, o)	want_prefix_at(__LINE__, (c), (p), (o), \
+#define WANT_PREFIX(c, p, o)	line_want_prefix_at(__LINE__, (c), (p), (o), \
 				    sizeof (o))
-#define WANT_BOARD(c, s)	want_board_at(__LINE__, (c), (s))
-#define WANT_TOKEN(c, g, o)	want_token_at(__LINE__, (c), (g), (o))
+#define WANT_TOKEN(c, g, o)	game_want_token_at(__LINE__, (c), (g), (o))
 #define WANT_CODE(c, o)		want_code_at(__LINE__, (c), (o))
-#define WANT_EOF(c)		want_eof_at(__LINE__, (c))
-#define WANT_QUIET(c)		want_quiet_at(__LINE__, (c), QUIET_MS)
-#define WANT_QUIET_MS(c, ms)	want_quiet_at(__LINE__, (c), (ms))
-#define SEND(c, ...)		send_at(__LINE__, (c), __VA_ARGS__)
-#define CONNECT(s, tp)		connect_at(__LINE__, (s), (tp))
-#define GAME_START(g, f)	game_start_at(__LINE__, (g), (f))
-#define GAME_MATCH(g)		game_match_at(__LINE__, (g))
-#define GAME_MOVE(g, c)		game_move_at(__LINE__, (g), (c))
-#define GAME_PLAY(g, s)		game_play_at(__LINE__, (g), (s))
-#define GAME_REMATCH(g, a, f)	game_rematch_at(__LINE__, (g), (a), (f))
+#define WANT_QUIET(c)		line_want_quiet_at(__LINE__, (c), QUIET_MS)
+#define WANT_QUIET_MS(c, ms)	line_want_quiet_at(__LINE__, (c), (ms))
+#define SEND(c, ...)		line_send_at(__LINE__, (c), __VA_ARGS__)
+/* c: a string literal, sent as MOVE <c>. */
+#define GAME_MOVE(g, c) \
+	game_move_at(__LINE__, (g), "MOVE " c, game_cell(c))
+#define GAME_REMATCH(g, a, f) \
+	game_rematch_at(__LINE__, (g), (a), "y", "y", (f))
 #define PAIR(s, tp, g, n1, n2, gr) \
 	pair_at(__LINE__, (s), (tp), (g), (n1), (n2), (gr))
 #define STAT(c, n)		stat_at(__LINE__, (c), (n))
 #define GAME_ID(c, x, o)	game_id_at(__LINE__, (c), (x), (o))
 
-/* Per-test fixture: an empty record of servers and connections. */
-static int
-soc_setup(void **state)
-{
-	struct soc	*s;
-
-	signal(SIGPIPE, SIG_IGN);
-	if ((s = calloc(1, sizeof *s)) == NULL)
-		return (-1);
-	soc_cur = s;
-	*state = s;
-	return (0);
-}
-
-/* Close every connection and kill whatever a failed test left running. */
-static int
-soc_teardown(void **state)
-{
-	struct soc	*s = *state;
-	int		 i;
-
-	for (i = 0; i < s->nconns; i++) {
-		conn_close(s->conns[i]);
-		free(s->conns[i]);
-	}
-	for (i = 0; i < SOC_SERVERS; i++) {
-		if (s->srv[i].pid != 0 && getenv("SOC_LOG") != NULL) {
-			/* After a failure: the server's log, on demand. */
-			char	*log = malloc(1 << 20);
-
-			if (log != NULL) {
-				harness_log(&s->srv[i], log, 1 << 20);
-				fprintf(stderr, "--- tttd log ---\n%s", log);
-				free(log);
-			}
-		}
-		if (s->srv[i].pid != 0) {
-			kill(s->srv[i].pid, SIGKILL);
-			waitpid(s->srv[i].pid, NULL, 0);
-			close(s->srv[i].err_fd);
-		}
-	}
-	free(s);
-	soc_cur = NULL;
-	return (0);
-}
-
-/* Start a tttd with extra arguments in a free slot. */
-static struct tttd_proc *
-soc_server(struct soc *s, const char *const *extra)
-{
-	int	i;
-
-	for (i = 0; i < SOC_SERVERS; i++) {
-		if (s->srv[i].pid == 0)
-			break;
-	}
-	if (i == SOC_SERVERS)
-		fail_msg("too many servers in one test");
-	if (harness_start(&s->srv[i], extra) != 0) {
-		s->srv[i].pid = 0;
-		fail_msg("tttd did not start (are the §9 flags known?)");
-	}
-	return (&s->srv[i]);
-}
-
-/* Close the test's connections, SIGTERM the server, insist on status 0. */
-static void
-soc_stop(struct soc *s, struct tttd_proc *tp)
-{
-	int	rc, i;
-
-	for (i = 0; i < s->nconns; i++)
-		conn_close(s->conns[i]);
-	rc = harness_stop(tp);
-	tp->pid = 0;
-	if (rc != 0)
-		fail_msg("tttd exited with status %d after SIGTERM, wanted 0",
-		    rc);
-}
-
-/* A new, unconnected connection owned by the test. */
-static struct conn *
-soc_conn(struct soc *s)
-{
-	struct conn	*c;
-
-	if (s->nconns == SOC_CONNS)
-		fail_msg("too many connections in one test");
-	if ((c = calloc(1, sizeof *c)) == NULL)
-		fail_msg("out of memory");
-	c->fd = -1;
-	s->conns[s->nconns++] = c;
-	return (c);
-}
-
-/* "conn 3": the connection's number in this test, for failure messages. */
-static const char *
-conn_label(const struct conn *c)
-{
-	static char	bufs[4][16];
-	static int	next;
-	char		*b = bufs[next++ % 4];
-	int		 i;
-
-	snprintf(b, sizeof bufs[0], "conn ?");
-	for (i = 0; soc_cur != NULL && i < soc_cur->nconns; i++) {
-		if (soc_cur->conns[i] == c)
-			snprintf(b, sizeof bufs[0], "conn %d", i);
-	}
-	return (b);
-}
-
 /*
- * Read one line within the timeout, insisting on the CRLF ending and on
- * printable ASCII before it: its length without CRLF, -1 on EOF, error or
- * timeout, -2 if it ended in a bare LF or held another byte.
- */
-static int
-read_line(struct conn *c, char *out, size_t size, int timeout_ms)
-{
-	int	n, i, ok;
-
-	n = conn_rawline(c, out, size, timeout_ms);
-	if (n < 0)
-		return (n);
-	ok = n > 0 && out[n - 1] == '\r';
-	if (ok)
-		out[--n] = '\0';
-	for (i = 0; i < n; i++) {
-		if (out[i] < 0x20 || out[i] > 0x7e)
-			ok = 0;
-	}
-	return (ok ? n : -2);
-}
-
-/* Like read_line, but skip the space-led lines for people. */
-static int
-read_event(struct conn *c, char *out, size_t size, int timeout_ms)
-{
-	int	n;
-
-	do {
-		n = read_line(c, out, size, timeout_ms);
-	} while (n >= 0 && out[0] == ' ');
-	return (n);
-}
-
-/* The next line (raw) or event (not raw) must be exactly this. */
-static void
-want_at(int ln, int raw, struct conn *c, const char *fmt, ...)
-{
-	char	want[LINE_SIZE], got[LINE_SIZE];
-	va_list	ap;
-	int	n;
-
-	va_start(ap, fmt);
-	vsnprintf(want, sizeof want, fmt, ap);
-	va_end(ap);
-	n = raw ? read_line(c, got, sizeof got, HARNESS_TIMEOUT_MS) :
-	    read_event(c, got, sizeof got, HARNESS_TIMEOUT_MS);
-	if (n == -1)
-		fail_msg("line %d: %s: expected \"%s\", got EOF or timeout",
-		    ln, conn_label(c), want);
-	if (n == -2)
-		fail_msg("line %d: %s: \"%s\" ends in a bare LF or holds a "
-		    "byte outside 0x20-0x7e", ln, conn_label(c), got);
-	if (strcmp(got, want) != 0)
-		fail_msg("line %d: %s: expected \"%s\", got \"%s\"", ln,
-		    conn_label(c), want, got);
-}
-
-/* The next event must start with the prefix; optionally copy it out. */
-static void
-want_prefix_at(int ln, struct conn *c, const char *prefix, char *out,
-    size_t size)
-{
-	char	got[LINE_SIZE];
-	int	n;
-
-	n = read_event(c, got, sizeof got, HARNESS_TIMEOUT_MS);
-	if (n == -1)
-		fail_msg("line %d: %s: expected \"%s...\", got EOF or timeout",
-		    ln, conn_label(c), prefix);
-	if (n == -2)
-		fail_msg("line %d: %s: \"%s\" ends in a bare LF or holds a "
-		    "byte outside 0x20-0x7e", ln, conn_label(c), got);
-	if (strncmp(got, prefix, strlen(prefix)) != 0)
-		fail_msg("line %d: %s: expected \"%s...\", got \"%s\"", ln,
-		    conn_label(c), prefix, got);
-	if (out != NULL)
-		snprintf(out, size, "%s", got);
-}
-
-/* The server must close cleanly now: EOF, no more data, no reset. */
-static void
-want_eof_at(int ln, struct conn *c)
-{
-	struct pollfd	pfd = { c->fd, POLLIN, 0 };
-	char		tmp[512];
-	ssize_t		r;
-
-	if (c->len > 0)
-		fail_msg("line %d: %s: expected EOF, got \"%.*s\"", ln,
-		    conn_label(c), (int)c->len, c->buf);
-	if (poll(&pfd, 1, HARNESS_TIMEOUT_MS) <= 0)
-		fail_msg("line %d: %s: the server did not close within %d ms",
-		    ln, conn_label(c), HARNESS_TIMEOUT_MS);
-	r = recv(c->fd, tmp, sizeof tmp, 0);
-	if (r > 0)
-		fail_msg("line %d: %s: expected EOF, got \"%.*s\"", ln,
-		    conn_label(c), (int)r, tmp);
-	if (r < 0)
-		fail_msg("line %d: %s: expected a clean EOF, got %s", ln,
-		    conn_label(c), strerror(errno));
-}
-
-/* Nothing at all may arrive for a while (no line, no EOF). */
-static void
-want_quiet_at(int ln, struct conn *c, int ms)
-{
-	struct pollfd	pfd = { c->fd, POLLIN, 0 };
-	ssize_t		r;
-
-	if (c->len == 0 && poll(&pfd, 1, ms) == 0)
-		return;
-	r = recv(c->fd, c->buf + c->len, sizeof c->buf - c->len,
-	    MSG_DONTWAIT);
-	if (r == 0 && c->len == 0)
-		fail_msg("line %d: %s: expected silence, got EOF", ln,
-		    conn_label(c));
-	if (r > 0)
-		c->len += (size_t)r;
-	fail_msg("line %d: %s: expected silence, got \"%.*s\"", ln,
-	    conn_label(c), (int)c->len, c->buf);
-}
-
-/* Send one line (printf format) with CRLF, in one write. */
-static void
-send_at(int ln, struct conn *c, const char *fmt, ...)
-{
-	char	buf[LINE_SIZE];
-	va_list	ap;
-	int	n;
-
-	va_start(ap, fmt);
-	n = vsnprintf(buf, sizeof buf - 2, fmt, ap);
-	va_end(ap);
-	if (n < 0 || (size_t)n >= sizeof buf - 2)
-		fail_msg("line %d: line too long for the test", ln);
-	memcpy(buf + n, "\r\n", 2);
-	if (conn_write(c, buf, (size_t)n + 2) != 0)
-		fail_msg("line %d: %s: cannot send \"%.*s\": %s", ln,
-		    conn_label(c), n, buf, strerror(errno));
-}
-
-/* Connect and read the greeting: HELLO, its human line, WAIT. */
-static struct conn *
-connect_at(int ln, struct soc *s, struct tttd_proc *tp)
-{
-	struct conn	*c = soc_conn(s);
-
-	if (conn_open(c, tp->port) != 0)
-		fail_msg("line %d: cannot connect to port %d: %s", ln,
-		    tp->port, strerror(errno));
-	nodelay(c);
-	want_at(ln, 1, c, T_HELLO);
-	want_at(ln, 1, c, T_HELLO_HUMAN);
-	want_at(ln, 1, c, T_WAIT);
-	return (c);
-}
-
-/* No Nagle delay: a test sends many small lines and waits for replies. */
-static void
-nodelay(struct conn *c)
-{
-	int	on = 1;
-
-	setsockopt(c->fd, IPPROTO_TCP, TCP_NODELAY, &on, sizeof on);
-}
-
-static char
-mark_of(int seat)
-{
-	return (seat == 0 ? 'X' : 'O');
-}
-
-/* "B2" or "b2": the row-major index 0-8. */
-static int
-cell_index(const char *s)
-{
-	int	col = (s[0] | 0x20) - 'a', row = s[1] - '1';
-
-	if (col < 0 || col > 2 || row < 0 || row > 2 || s[2] != '\0')
-		fail_msg("bad cell \"%s\" in a test script", s);
-	return (row * 3 + col);
-}
-
-/* 1 if the n bytes are all from the code alphabet (upper case). */
-static int
-is_code(const char *s, size_t n)
-{
-	size_t	i;
-
-	for (i = 0; i < n; i++) {
-		if (s[i] == '\0' || strchr(CODE_ALPHABET, s[i]) == NULL)
-			return (0);
-	}
-	return (1);
-}
-
-/* The six art lines after a BOARD line, exactly. */
-static void
-want_art_at(int ln, struct conn *c, const char *cells)
-{
-	char	want[6][32], got[LINE_SIZE], v[9];
-	int	i;
-
-	for (i = 0; i < 9; i++)
-		v[i] = cells[i] == '.' ? ' ' : cells[i];
-	snprintf(want[0], sizeof want[0], "      A   B   C");
-	for (i = 0; i < 3; i++) {
-		snprintf(want[2 * i + 1], sizeof want[0], "  %d   %c | %c | %c",
-		    i + 1, v[3 * i], v[3 * i + 1], v[3 * i + 2]);
-		if (i < 2)
-			snprintf(want[2 * i + 2], sizeof want[0],
-			    "     ---+---+---");
-	}
-	for (i = 0; i < 6; i++) {
-		if (read_line(c, got, sizeof got, HARNESS_TIMEOUT_MS) < 0)
-			fail_msg("line %d: %s: expected art line \"%s\", got "
-			    "EOF, timeout, a bare LF or a bad byte", ln,
-			    conn_label(c), want[i]);
-		if (strcmp(got, want[i]) != 0)
-			fail_msg("line %d: %s: art line %d: expected \"%s\", "
-			    "got \"%s\"", ln, conn_label(c), i + 1, want[i],
-			    got);
-	}
-}
-
-/* BOARD with these cells, and its art. */
-static void
-want_board_at(int ln, struct conn *c, const char *cells)
-{
-	want_at(ln, 1, c, "BOARD %s", cells);
-	want_art_at(ln, c, cells);
-}
-
-/*
- * A TOKEN line: XXXX-XXXX from the code alphabet, and the text naming it
- * (with the grace period in seconds when grace >= 0).  The token, with its
- * dash, goes to out (16 bytes).
+ * A match between x and o as §9 plays it: TOKEN lines after MATCH if
+ * grace >= 0, BOARD always with its art, moves sent as MOVE <cell>, the
+ * tie notice before or after TURN.
  */
 static void
-want_token_at(int ln, struct conn *c, int grace, char *out)
+soc_game_init(struct game *g, struct conn *x, struct conn *o,
+    const char *xname, const char *oname, int grace)
 {
-	char	got[LINE_SIZE], want[LINE_SIZE];
-
-	want_prefix_at(ln, c, "TOKEN ", got, sizeof got);
-	if (strlen(got) < 15 || !is_code(got + 6, 4) || got[10] != '-' ||
-	    !is_code(got + 11, 4) || (got[15] != ' ' && got[15] != '\0'))
-		fail_msg("line %d: %s: bad TOKEN line \"%s\"", ln,
-		    conn_label(c), got);
-	snprintf(out, 16, "%.9s", got + 6);
-	if (grace >= 0)
-		snprintf(want, sizeof want, "TOKEN %s Type RESUME %s on a new "
-		    "connection within %d seconds of losing this one to get "
-		    "your seat back.", out, out, grace);
-	else
-		snprintf(want, sizeof want, "TOKEN %s Type RESUME %s on a new "
-		    "connection within ", out, out);
-	if (strncmp(got, want, strlen(want)) != 0 ||
-	    (grace >= 0 && strcmp(got, want) != 0))
-		fail_msg("line %d: %s: expected \"%s\", got \"%s\"", ln,
-		    conn_label(c), want, got);
+	game_init(g, x, o, xname, oname);
+	g->grace = grace;
+	g->art = 1;
+	g->plain = 1;
+	g->notice_any = 1;
 }
 
 /* OK ROOM <code>: six characters of the alphabet; the code to out (8). */
@@ -576,263 +130,11 @@ want_code_at(int ln, struct conn *c, char *out)
 {
 	char	got[LINE_SIZE];
 
-	want_prefix_at(ln, c, "OK ROOM ", got, sizeof got);
-	if (strlen(got) != 14 || !is_code(got + 8, 6))
+	line_want_prefix_at(ln, c, "OK ROOM ", got, sizeof got);
+	if (strlen(got) != 14 || !game_is_code(got + 8, 6))
 		fail_msg("line %d: %s: bad room code in \"%s\"", ln,
-		    conn_label(c), got);
+		    line_label(c), got);
 	snprintf(out, 8, "%.6s", got + 8);
-}
-
-/* A match between x and o, with TOKEN lines if grace >= 0. */
-static void
-game_init(struct game *g, struct conn *x, struct conn *o, const char *xname,
-    const char *oname, int grace)
-{
-	memset(g, 0, sizeof *g);
-	g->p[0] = x;
-	g->p[1] = o;
-	snprintf(g->name[0], sizeof g->name[0], "%s", xname);
-	snprintf(g->name[1], sizeof g->name[1], "%s", oname);
-	snprintf(g->cells, sizeof g->cells, ".........");
-	g->state = GAME_ON;
-	g->grace = grace;
-}
-
-/* MATCH to both (X first), then TOKEN to both unless there is no grace. */
-static void
-game_match_at(int ln, struct game *g)
-{
-	int	i;
-
-	want_at(ln, 0, g->p[0], "MATCH X %s You play X against %s.",
-	    g->name[1], g->name[1]);
-	want_at(ln, 0, g->p[1], "MATCH O %s You play O against %s.",
-	    g->name[0], g->name[0]);
-	for (i = 0; i < 2 && g->grace >= 0; i++)
-		want_token_at(ln, g->p[i], g->grace, g->token[i]);
-	if (g->grace >= 0 && strcmp(g->token[0], g->token[1]) == 0)
-		fail_msg("line %d: both seats got the token %s", ln,
-		    g->token[0]);
-}
-
-/*
- * START, BOARD ........., TURN to both players and the watchers; first is
- * the seat that must start, or -1 for either.  Returns the seat.
- */
-static int
-game_start_at(int ln, struct game *g, int first)
-{
-	char	got[LINE_SIZE], want[LINE_SIZE];
-	int	seat, i;
-
-	want_prefix_at(ln, g->p[0], "START ", got, sizeof got);
-	if (strncmp(got, "START X ", 8) != 0 &&
-	    strncmp(got, "START O ", 8) != 0)
-		fail_msg("line %d: bad START line \"%s\"", ln, got);
-	seat = (got[6] == 'O');
-	snprintf(want, sizeof want, "START %c %s (%c) moves first.",
-	    mark_of(seat), g->name[seat], mark_of(seat));
-	if (strcmp(got, want) != 0)
-		fail_msg("line %d: %s: expected \"%s\", got \"%s\"", ln,
-		    conn_label(g->p[0]), want, got);
-	if (first >= 0 && seat != first)
-		fail_msg("line %d: %c starts, but %c should", ln,
-		    mark_of(seat), mark_of(first));
-	want_at(ln, 0, g->p[1], "%s", want);
-	for (i = 0; i < g->nw; i++)
-		want_at(ln, 0, g->w[i], "%s", want);
-	snprintf(g->cells, sizeof g->cells, ".........");
-	g->state = GAME_ON;
-	g->turn = seat;
-	g->dead = 0;
-	for (i = 0; i < 2; i++)
-		want_board_at(ln, g->p[i], g->cells);
-	for (i = 0; i < g->nw; i++)
-		want_board_at(ln, g->w[i], g->cells);
-	game_turns_at(ln, g, 0);
-	return (seat);
-}
-
-/*
- * A TURN line, and with info the tie notice too.  §9.7 does not say where
- * the notice goes among the lines of the move; the reading tested: after
- * the BOARD and its art, before or after the TURN line.
- */
-static void
-want_turn_at(int ln, struct conn *c, const char *turn, int info)
-{
-	char	got[LINE_SIZE];
-
-	want_prefix_at(ln, c, "", got, sizeof got);
-	if (info && strcmp(got, T_ONLY_TIE) == 0) {
-		want_at(ln, 0, c, "%s", turn);
-		return;
-	}
-	if (strcmp(got, turn) != 0)
-		fail_msg("line %d: %s: expected \"%s\"%s, got \"%s\"", ln,
-		    conn_label(c), turn, info ? " and the tie notice" : "",
-		    got);
-	if (info)
-		want_at(ln, 0, c, T_ONLY_TIE);
-}
-
-/* TURN to both and the watchers: the prompt only to the mover. */
-static void
-game_turns_at(int ln, struct game *g, int info)
-{
-	char	turn[LINE_SIZE];
-	int	i;
-
-	for (i = 0; i < 2 + g->nw; i++) {
-		struct conn	*c = i < 2 ? g->p[i] : g->w[i - 2];
-
-		if (i == g->turn)
-			snprintf(turn, sizeof turn, "TURN %c " T_PROMPT,
-			    mark_of(g->turn));
-		else
-			snprintf(turn, sizeof turn, "TURN %c Waiting for %s "
-			    "to move...", mark_of(g->turn), g->name[g->turn]);
-		want_turn_at(ln, c, turn, info);
-	}
-}
-
-/*
- * 1 if some sequence of legal moves, mover first, still gives a player
- * three in a row (§9.7); b is restored.
- */
-static int
-can_win(char *b, char mover)
-{
-	int	i, r;
-
-	if (line_winner(b))
-		return (1);
-	for (i = 0; i < 9; i++) {
-		if (b[i] != '.')
-			continue;
-		b[i] = mover;
-		r = can_win(b, mover == 'X' ? 'O' : 'X');
-		b[i] = '.';
-		if (r)
-			return (1);
-	}
-	return (0);
-}
-
-/* 'X' or 'O' if that mark has three in a row, else 0. */
-static int
-line_winner(const char *b)
-{
-	static const int	l[8][3] = {
-		{ 0, 1, 2 }, { 3, 4, 5 }, { 6, 7, 8 }, { 0, 3, 6 },
-		{ 1, 4, 7 }, { 2, 5, 8 }, { 0, 4, 8 }, { 2, 4, 6 }
-	};
-	int			i;
-
-	for (i = 0; i < 8; i++) {
-		if (b[l[i][0]] != '.' && b[l[i][0]] == b[l[i][1]] &&
-		    b[l[i][1]] == b[l[i][2]])
-			return (b[l[i][0]]);
-	}
-	return (0);
-}
-
-/*
- * An accepted move: OK MOVE to the mover, BOARD to all, then TURN to all,
- * or RESULT to all and AGAIN? to the players (never to watchers).  The
- * first move after which nobody can win brings the tie notice (§9.7), or
- * with --early-draw the end of the game.
- *
- * Reading: with --early-draw the notice may or may not come before the
- * RESULT TIE ("the game ends there instead" of going on); both pass.
- */
-static void
-game_moved_at(int ln, struct game *g, int cell)
-{
-	char	m = mark_of(g->turn), want[LINE_SIZE], got[LINE_SIZE];
-	int	i, s, info = 0;
-
-	want_at(ln, 0, g->p[g->turn], "OK MOVE %c%c", 'A' + cell % 3,
-	    '1' + cell / 3);
-	g->cells[cell] = m;
-	for (i = 0; i < 2; i++)
-		want_board_at(ln, g->p[i], g->cells);
-	for (i = 0; i < g->nw; i++)
-		want_board_at(ln, g->w[i], g->cells);
-	if (line_winner(g->cells)) {
-		g->state = GAME_WON;
-		g->winner = s = g->turn;
-		snprintf(want, sizeof want, "RESULT WIN %c %s %s wins! better "
-		    "luck next time %s!", m, g->name[s], g->name[s],
-		    g->name[!s]);
-	} else if (strchr(g->cells, '.') == NULL) {
-		g->state = GAME_TIE;
-		snprintf(want, sizeof want, T_TIE);
-	} else {
-		if (!g->dead && !can_win(g->cells, mark_of(!g->turn)))
-			g->dead = info = 1;
-		if (!(info && g->early)) {
-			g->turn = !g->turn;
-			game_turns_at(ln, g, info);
-			return;
-		}
-		g->state = GAME_TIE;
-		snprintf(want, sizeof want, T_TIE);
-	}
-	for (i = 0; i < 2 + g->nw; i++) {
-		struct conn	*c = i < 2 ? g->p[i] : g->w[i - 2];
-
-		want_prefix_at(ln, c, "", got, sizeof got);
-		if (info && strcmp(got, T_ONLY_TIE) == 0)
-			want_prefix_at(ln, c, "", got, sizeof got);
-		if (strcmp(got, want) != 0)
-			fail_msg("line %d: %s: expected \"%s\", got \"%s\"",
-			    ln, conn_label(c), want, got);
-		if (i < 2)
-			want_at(ln, 0, c, T_AGAIN);
-	}
-}
-
-/* The mover sends MOVE <cell> and all it causes is checked. */
-static void
-game_move_at(int ln, struct game *g, const char *cell)
-{
-	if (g->state != GAME_ON)
-		fail_msg("line %d: the game is over, cannot play %s", ln, cell);
-	send_at(ln, g->p[g->turn], "MOVE %s", cell);
-	game_moved_at(ln, g, cell_index(cell));
-}
-
-/* Play a script (cells in turn order, whoever starts) to the game's end. */
-static void
-game_play_at(int ln, struct game *g, const char *script)
-{
-	char	 copy[128], *w, *save = NULL;
-
-	snprintf(copy, sizeof copy, "%s", script);
-	for (w = strtok_r(copy, " ", &save); w != NULL;
-	    w = strtok_r(NULL, " ", &save)) {
-		if (g->state != GAME_ON)
-			fail_msg("line %d: the game ended before \"%s\" of "
-			    "\"%s\"", ln, w, script);
-		game_move_at(ln, g, w);
-	}
-	if (g->state == GAME_ON)
-		fail_msg("line %d: the game is not over after \"%s\"", ln,
-		    script);
-}
-
-/* Both answer yes, seat a first; the next game starts with seat first. */
-static void
-game_rematch_at(int ln, struct game *g, int a, int first)
-{
-	send_at(ln, g->p[a], "y");
-	want_at(ln, 1, g->p[a], "OK AGAIN y");
-	want_at(ln, 1, g->p[a], "WAIT Waiting for %s to answer...",
-	    g->name[!a]);
-	send_at(ln, g->p[!a], "y");
-	want_at(ln, 1, g->p[!a], "OK AGAIN y");
-	game_start_at(ln, g, first);
 }
 
 /*
@@ -841,24 +143,24 @@ game_rematch_at(int ln, struct game *g, int a, int first)
  * n2 (NULL: p2) once the game is on, and x is told of the change.
  */
 static void
-pair_at(int ln, struct soc *s, struct tttd_proc *tp, struct game *g,
+pair_at(int ln, struct e2e *s, struct tttd_proc *tp, struct game *g,
     const char *n1, const char *n2, int grace)
 {
 	struct conn	*x, *o;
 
-	x = connect_at(ln, s, tp);
+	x = e2e_connect_at(ln, s, tp);
 	if (n1 != NULL) {
-		send_at(ln, x, "NAME %s", n1);
-		want_at(ln, 1, x, "OK NAME %s", n1);
+		line_send_at(ln, x, "NAME %s", n1);
+		line_want_at(ln, 1, x, "OK NAME %s", n1);
 	}
-	o = connect_at(ln, s, tp);
-	game_init(g, x, o, n1 != NULL ? n1 : "p1", "p2", grace);
+	o = e2e_connect_at(ln, s, tp);
+	soc_game_init(g, x, o, n1 != NULL ? n1 : "p1", "p2", grace);
 	game_match_at(ln, g);
 	game_start_at(ln, g, -1);
 	if (n2 != NULL) {
-		send_at(ln, o, "NAME %s", n2);
-		want_at(ln, 1, o, "OK NAME %s", n2);
-		want_at(ln, 1, x, "INFO p2 is now known as %s.", n2);
+		line_send_at(ln, o, "NAME %s", n2);
+		line_want_at(ln, 1, o, "OK NAME %s", n2);
+		line_want_at(ln, 1, x, "INFO p2 is now known as %s.", n2);
 		snprintf(g->name[1], sizeof g->name[1], "%s", n2);
 	}
 }
@@ -871,18 +173,18 @@ stat_at(int ln, struct conn *c, const char *name)
 	long	v = -1;
 	int	i;
 
-	send_at(ln, c, "STATS");
-	want_at(ln, 1, c, "OK STATS");
+	line_send_at(ln, c, "STATS");
+	line_want_at(ln, 1, c, "OK STATS");
 	snprintf(key, sizeof key, "STAT %s ", name);
 	for (i = 0; i < 200; i++) {
-		if (read_line(c, got, sizeof got, HARNESS_TIMEOUT_MS) < 0)
+		if (line_read(c, got, sizeof got, HARNESS_TIMEOUT_MS) < 0)
 			fail_msg("line %d: %s: STATS ended early", ln,
-			    conn_label(c));
+			    line_label(c));
 		if (strcmp(got, "END") == 0)
 			break;
 		if (strncmp(got, "STAT ", 5) != 0)
 			fail_msg("line %d: %s: \"%s\" among the STAT lines",
-			    ln, conn_label(c), got);
+			    ln, line_label(c), got);
 		if (strncmp(got, key, strlen(key)) == 0)
 			v = strtol(got + strlen(key), NULL, 10);
 	}
@@ -901,13 +203,13 @@ games_at(int ln, struct conn *c, int max, char lines[][64])
 	char		 got[LINE_SIZE], *end;
 	unsigned long	 n, i;
 
-	send_at(ln, c, "GAMES");
-	want_prefix_at(ln, c, "OK GAMES ", got, sizeof got);
+	line_send_at(ln, c, "GAMES");
+	line_want_prefix_at(ln, c, "OK GAMES ", got, sizeof got);
 	n = strtoul(got + 9, &end, 10);
 	if (*end != '\0' || end == got + 9)
 		fail_msg("line %d: bad \"%s\"", ln, got);
 	for (i = 0; i < n; i++) {
-		want_prefix_at(ln, c, "GAME ", got, sizeof got);
+		line_want_prefix_at(ln, c, "GAME ", got, sizeof got);
 		if ((int)i < max)
 			snprintf(lines[i], 64, "%.63s", got);
 	}
@@ -937,18 +239,6 @@ game_id_at(int ln, struct conn *c, const char *x, const char *o)
 	return (id);
 }
 
-/* A small deterministic random source. */
-static uint32_t
-xorshift(uint32_t *s)
-{
-	uint32_t	x = *s;
-
-	x ^= x << 13;
-	x ^= x >> 17;
-	x ^= x << 5;
-	return (*s = x);
-}
-
 /*
  * A cell for mark m on board b: at random (smart = 0), or a winning cell,
  * else a cell that blocks the other, else the centre, else at random.
@@ -971,13 +261,13 @@ pick_cell(const char *b, char m, int smart, uint32_t *rng)
 				continue;
 			memcpy(t, b, 10);
 			t[i] = pass == 0 ? m : other;
-			if (line_winner(t))
+			if (game_winner(t))
 				return (i);
 		}
 	}
 	if (smart && b[4] == '.')
 		return (4);
-	return (free_cells[xorshift(rng) % (uint32_t)nfree]);
+	return (free_cells[game_rand(rng) % (uint32_t)nfree]);
 }
 
 /*
@@ -989,17 +279,17 @@ static void
 ai_next_at(int ln, struct conn *c, char *cells, char mover, int *seen,
     char *got, size_t size)
 {
-	want_prefix_at(ln, c, "", got, size);
+	line_want_prefix_at(ln, c, "", got, size);
 	if (strcmp(got, T_ONLY_TIE) != 0)
 		return;
 	if (*seen)
 		fail_msg("line %d: %s: a second tie notice in one game", ln,
-		    conn_label(c));
-	if (can_win(cells, mover))
+		    line_label(c));
+	if (game_can_win(cells, mover))
 		fail_msg("line %d: %s: a tie notice, but %s can still be won",
-		    ln, conn_label(c), cells);
+		    ln, line_label(c), cells);
 	*seen = 1;
-	want_prefix_at(ln, c, "", got, size);
+	line_want_prefix_at(ln, c, "", got, size);
 }
 
 /* The next event of a game against the computer must be this. */
@@ -1012,7 +302,7 @@ ai_want_at(int ln, struct conn *c, char *cells, char mover, int *seen,
 	ai_next_at(ln, c, cells, mover, seen, got, sizeof got);
 	if (strcmp(got, want) != 0)
 		fail_msg("line %d: %s: expected \"%s\", got \"%s\"", ln,
-		    conn_label(c), want, got);
+		    line_label(c), want, got);
 }
 
 /*
@@ -1029,7 +319,7 @@ ai_game_at(int ln, struct conn *c, const char *me, int first, int smart,
 	char	want[LINE_SIZE];
 	int	xturn = 0, cell, i, diff, seen = 0;
 
-	want_prefix_at(ln, c, "START ", got, sizeof got);
+	line_want_prefix_at(ln, c, "START ", got, sizeof got);
 	snprintf(mine, sizeof mine, "START X %s (X) moves first.", me);
 	if (strcmp(got, "START O ai (O) moves first.") == 0)
 		xturn = 0;
@@ -1037,11 +327,11 @@ ai_game_at(int ln, struct conn *c, const char *me, int first, int smart,
 		xturn = 1;
 	else
 		fail_msg("line %d: %s: expected \"%s\" or the computer's "
-		    "START, got \"%s\"", ln, conn_label(c), mine, got);
+		    "START, got \"%s\"", ln, line_label(c), mine, got);
 	if (first >= 0 && xturn != (first == 0))
 		fail_msg("line %d: \"%s\", but %c should start", ln, got,
-		    mark_of(first));
-	want_board_at(ln, c, cells);
+		    game_mark(first));
+	game_want_board_at(ln, c, cells);
 	for (;;) {
 		if (!xturn) {
 			ai_want_at(ln, c, cells, 'O', &seen,
@@ -1069,22 +359,22 @@ ai_game_at(int ln, struct conn *c, const char *me, int first, int smart,
 				if (t[i] != '.')
 					continue;
 				t[i] = 'O';
-				if (line_winner(t) && !line_winner(got + 6))
+				if (game_winner(t) && !game_winner(got + 6))
 					fail_msg("line %d: the computer could "
 					    "win on %s and played %s", ln,
 					    cells, got + 6);
 			}
 			memcpy(cells, got + 6, 9);
-			want_art_at(ln, c, cells);
-			if (line_winner(cells)) {
-				want_at(ln, 0, c, "RESULT WIN O ai ai wins! "
+			game_want_art_at(ln, c, cells);
+			if (game_winner(cells)) {
+				line_want_at(ln, 0, c, "RESULT WIN O ai ai wins! "
 				    "better luck next time %s!", me);
-				want_at(ln, 0, c, T_AGAIN);
+				line_want_at(ln, 0, c, T_AGAIN);
 				return ('O');
 			}
 			if (strchr(cells, '.') == NULL) {
-				want_at(ln, 0, c, T_TIE);
-				want_at(ln, 0, c, T_AGAIN);
+				line_want_at(ln, 0, c, T_TIE);
+				line_want_at(ln, 0, c, T_AGAIN);
 				return ('T');
 			}
 			xturn = 1;
@@ -1092,21 +382,21 @@ ai_game_at(int ln, struct conn *c, const char *me, int first, int smart,
 		}
 		ai_want_at(ln, c, cells, 'X', &seen, "TURN X " T_PROMPT);
 		cell = pick_cell(cells, 'X', smart, rng);
-		send_at(ln, c, "%c%c", 'a' + cell % 3, '1' + cell / 3);
+		line_send_at(ln, c, "%c%c", 'a' + cell % 3, '1' + cell / 3);
 		snprintf(want, sizeof want, "OK MOVE %c%c", 'A' + cell % 3,
 		    '1' + cell / 3);
 		ai_want_at(ln, c, cells, 'X', &seen, want);
 		cells[cell] = 'X';
-		want_board_at(ln, c, cells);
-		if (line_winner(cells)) {
-			want_at(ln, 0, c, "RESULT WIN X %s %s wins! better "
+		game_want_board_at(ln, c, cells);
+		if (game_winner(cells)) {
+			line_want_at(ln, 0, c, "RESULT WIN X %s %s wins! better "
 			    "luck next time ai!", me, me);
-			want_at(ln, 0, c, T_AGAIN);
+			line_want_at(ln, 0, c, T_AGAIN);
 			return ('X');
 		}
 		if (strchr(cells, '.') == NULL) {
-			want_at(ln, 0, c, T_TIE);
-			want_at(ln, 0, c, T_AGAIN);
+			line_want_at(ln, 0, c, T_TIE);
+			line_want_at(ln, 0, c, T_AGAIN);
 			return ('T');
 		}
 		xturn = 0;
@@ -1122,10 +412,10 @@ ai_play_at(int ln, struct conn *c, const char *cmd, const char *level)
 {
 	char	tok[16];
 
-	send_at(ln, c, "%s", cmd);
-	want_at(ln, 1, c, "OK PLAY AI %s", level);
-	want_at(ln, 0, c, "MATCH X ai You play X against ai.");
-	want_token_at(ln, c, 30, tok);
+	line_send_at(ln, c, "%s", cmd);
+	line_want_at(ln, 1, c, "OK PLAY AI %s", level);
+	line_want_at(ln, 0, c, "MATCH X ai You play X against ai.");
+	game_want_token_at(ln, c, 30, tok);
 }
 
 /* The code with its i-th character changed: same shape, not that room. */
@@ -1172,8 +462,8 @@ token_plain(const char *tok)
 static void
 test_social_abort_by_room_new(void **state)
 {
-	struct soc		*s = *state;
-	struct tttd_proc	*tp = soc_server(s, NULL);
+	struct e2e		*s = *state;
+	struct tttd_proc	*tp = e2e_server(s, NULL);
 	struct game		 g, g2, g3;
 	struct conn		*e, *f;
 	char			 code[8];
@@ -1191,7 +481,7 @@ test_social_abort_by_room_new(void **state)
 
 	/* The next arrival is paired with it. */
 	e = CONNECT(s, tp);
-	game_init(&g2, g.p[0], e, "p1", "p2", 30);
+	soc_game_init(&g2, g.p[0], e, "p1", "p2", 30);
 	GAME_MATCH(&g2);
 	GAME_START(&g2, -1);
 
@@ -1199,14 +489,14 @@ test_social_abort_by_room_new(void **state)
 	f = CONNECT(s, tp);
 	SEND(f, "ROOM JOIN %s", code);
 	WANT_RAW(f, "OK ROOM %s", code);
-	game_init(&g3, g.p[1], f, "p1", "p2", 30);
+	soc_game_init(&g3, g.p[1], f, "p1", "p2", 30);
 	GAME_MATCH(&g3);
 	GAME_START(&g3, -1);
 
 	assert_int_equal(STAT(e, "aborts"), 1);
 	assert_int_equal(STAT(e, "games_finished"), 0);
 	assert_int_equal(STAT(e, "forfeits"), 0);
-	soc_stop(s, tp);
+	e2e_stop(s, tp);
 }
 
 /*
@@ -1221,8 +511,8 @@ test_social_abort_by_room_new(void **state)
 static void
 test_social_abort_by_quit_goes_to_front(void **state)
 {
-	struct soc		*s = *state;
-	struct tttd_proc	*tp = soc_server(s, NULL);
+	struct e2e		*s = *state;
+	struct tttd_proc	*tp = e2e_server(s, NULL);
 	struct game		 g, g2;
 	struct conn		*c;
 
@@ -1234,14 +524,14 @@ test_social_abort_by_quit_goes_to_front(void **state)
 	WANT_EOF(g.p[1]);
 	WANT_RAW(g.p[0], "INFO bob left before the first move. No result.");
 	WANT_RAW(g.p[0], T_WAIT);
-	game_init(&g2, g.p[0], c, "alice", "p2", 30);
+	soc_game_init(&g2, g.p[0], c, "alice", "p2", 30);
 	GAME_MATCH(&g2);
 	GAME_START(&g2, -1);
 	/* An abort is no forfeit and no game. */
 	assert_int_equal(STAT(c, "aborts"), 1);
 	assert_int_equal(STAT(c, "forfeits"), 0);
 	assert_int_equal(STAT(c, "games_finished"), 0);
-	soc_stop(s, tp);
+	e2e_stop(s, tp);
 }
 
 /*
@@ -1252,8 +542,8 @@ test_social_abort_by_quit_goes_to_front(void **state)
 static void
 test_social_abort_by_play_ai_and_watch(void **state)
 {
-	struct soc		*s = *state;
-	struct tttd_proc	*tp = soc_server(s, NULL);
+	struct e2e		*s = *state;
+	struct tttd_proc	*tp = e2e_server(s, NULL);
 	struct game		 g, h, g2;
 	struct conn		*w;
 	char			 got[LINE_SIZE], tok[16];
@@ -1268,7 +558,7 @@ test_social_abort_by_play_ai_and_watch(void **state)
 	WANT_RAW(w, "INFO You are watching game %lu: alice (X) against bob "
 	    "(O).", id1);
 	WANT_BOARD(w, ".........");
-	WANT_RAW(w, "TURN %c Waiting for %s to move...", mark_of(g.turn),
+	WANT_RAW(w, "TURN %c Waiting for %s to move...", game_mark(g.turn),
 	    g.name[g.turn]);
 
 	/* bob goes to play the computer: an abort. */
@@ -1282,7 +572,7 @@ test_social_abort_by_play_ai_and_watch(void **state)
 	WANT_RAW(w, "INFO Game %lu is over.", id1);
 	WANT_RAW(w, T_WAIT);
 	/* alice is at the front, the released watcher behind her. */
-	game_init(&g2, g.p[0], w, "alice", "p2", 30);
+	soc_game_init(&g2, g.p[0], w, "alice", "p2", 30);
 	GAME_MATCH(&g2);
 	GAME_START(&g2, -1);
 
@@ -1299,7 +589,7 @@ test_social_abort_by_play_ai_and_watch(void **state)
 	WANT_QUIET(h.p[0]);
 	assert_int_equal(STAT(h.p[0], "aborts"), 2);
 	assert_int_equal(STAT(h.p[0], "matches_ai"), 1);
-	soc_stop(s, tp);
+	e2e_stop(s, tp);
 }
 
 /*
@@ -1311,8 +601,8 @@ test_social_abort_by_play_ai_and_watch(void **state)
 static void
 test_social_in_game_after_moving(void **state)
 {
-	struct soc		*s = *state;
-	struct tttd_proc	*tp = soc_server(s, NULL);
+	struct e2e		*s = *state;
+	struct tttd_proc	*tp = e2e_server(s, NULL);
 	struct game		 g, g2;
 	struct conn		*r, *mv, *nm;
 	char			 code[8], wrong[8], cells[10];
@@ -1377,12 +667,12 @@ test_social_in_game_after_moving(void **state)
 	/* The room survived the refused ROOM JOIN. */
 	SEND(mv, "room join %s", lower(code));
 	WANT_RAW(mv, "OK ROOM %s", code);
-	game_init(&g2, r, mv, "p1", g.name[ms], 30);
+	soc_game_init(&g2, r, mv, "p1", g.name[ms], 30);
 	GAME_MATCH(&g2);
 	GAME_START(&g2, -1);
 	assert_int_equal(STAT(r, "aborts"), 1);
 	assert_int_equal(STAT(r, "forfeits"), 0);
-	soc_stop(s, tp);
+	e2e_stop(s, tp);
 }
 
 /*
@@ -1392,8 +682,8 @@ test_social_in_game_after_moving(void **state)
 static void
 test_social_no_abort_in_later_game(void **state)
 {
-	struct soc		*s = *state;
-	struct tttd_proc	*tp = soc_server(s, NULL);
+	struct e2e		*s = *state;
+	struct tttd_proc	*tp = e2e_server(s, NULL);
 	struct game		 g;
 	char			 got[LINE_SIZE];
 	int			 loser;
@@ -1421,7 +711,7 @@ test_social_no_abort_in_later_game(void **state)
 	WANT_RAW(g.p[0], "OK AGAIN y");
 	WANT_RAW(g.p[0], T_WAIT);
 	assert_int_equal(STAT(g.p[0], "aborts"), 0);
-	soc_stop(s, tp);
+	e2e_stop(s, tp);
 }
 
 /*
@@ -1432,8 +722,8 @@ test_social_no_abort_in_later_game(void **state)
 static void
 test_social_room_new_and_join(void **state)
 {
-	struct soc		*s = *state;
-	struct tttd_proc	*tp = soc_server(s, NULL);
+	struct e2e		*s = *state;
+	struct tttd_proc	*tp = e2e_server(s, NULL);
 	struct game		 g, g2;
 	struct conn		*a, *b, *c, *d;
 	char			 code[8];
@@ -1454,7 +744,7 @@ test_social_room_new_and_join(void **state)
 	WANT_RAW(b, "OK GAMES 0");
 	SEND(b, "room join %s", lower(code));
 	WANT_RAW(b, "OK ROOM %s", code);
-	game_init(&g, a, b, "ann", "p2", 30);
+	soc_game_init(&g, a, b, "ann", "p2", 30);
 	GAME_MATCH(&g);
 	GAME_START(&g, -1);
 	assert_int_equal(STAT(b, "rooms_open"), 0);
@@ -1469,14 +759,14 @@ test_social_room_new_and_join(void **state)
 	WANT_QUIET(b);
 	/* c is still in the public queue. */
 	d = CONNECT(s, tp);
-	game_init(&g2, c, d, "p1", "p2", 30);
+	soc_game_init(&g2, c, d, "p1", "p2", 30);
 	GAME_MATCH(&g2);
 	GAME_START(&g2, -1);
 
 	/* The room's match plays as usual. */
 	GAME_PLAY(&g, S_SECOND_WINS);
 	GAME_REMATCH(&g, 1, g.winner);
-	soc_stop(s, tp);
+	e2e_stop(s, tp);
 }
 
 /*
@@ -1496,8 +786,8 @@ test_social_room_errors(void **state)
 		"ROOM JOIN ABCDEL", "ROOM JOIN ABCDE1", "ROOM JOIN ABC-DE",
 		"ROOM NEW now", "ROOM JOIN ABCDEF GHJKMN"
 	};
-	struct soc			*s = *state;
-	struct tttd_proc		*tp = soc_server(s, NULL);
+	struct e2e			*s = *state;
+	struct tttd_proc		*tp = e2e_server(s, NULL);
 	struct game			 g;
 	struct conn			*a, *b;
 	char				 code[8], wrong[8];
@@ -1528,10 +818,10 @@ test_social_room_errors(void **state)
 	WANT_RAW(b, E_NO_ROOM);
 	SEND(b, "ROOM JOIN %s", code);
 	WANT_RAW(b, "OK ROOM %s", code);
-	game_init(&g, a, b, "p1", "p2", 30);
+	soc_game_init(&g, a, b, "p1", "p2", 30);
 	GAME_MATCH(&g);
 	GAME_START(&g, -1);
-	soc_stop(s, tp);
+	e2e_stop(s, tp);
 }
 
 /* §9.3: a room expires after --room-ttl; its maker is then queued. */
@@ -1539,8 +829,8 @@ static void
 test_social_room_expires(void **state)
 {
 	static const char *const	 extra[] = { "--room-ttl", "1", NULL };
-	struct soc			*s = *state;
-	struct tttd_proc		*tp = soc_server(s, extra);
+	struct e2e			*s = *state;
+	struct tttd_proc		*tp = e2e_server(s, extra);
 	struct game			 g;
 	struct conn			*a, *b, *d;
 	char				 code[8];
@@ -1559,7 +849,7 @@ test_social_room_expires(void **state)
 	WANT_RAW(a, T_WAIT);
 	/* Back in the public queue: the next arrival is its opponent. */
 	d = CONNECT(s, tp);
-	game_init(&g, a, d, "p1", "p2", 30);
+	soc_game_init(&g, a, d, "p1", "p2", 30);
 	GAME_MATCH(&g);
 	GAME_START(&g, -1);
 	b = CONNECT(s, tp);
@@ -1568,7 +858,7 @@ test_social_room_expires(void **state)
 	SEND(b, "PING");
 	WANT_RAW(b, "OK PONG");
 	assert_int_equal(STAT(b, "rooms_open"), 0);
-	soc_stop(s, tp);
+	e2e_stop(s, tp);
 }
 
 /*
@@ -1578,8 +868,8 @@ test_social_room_expires(void **state)
 static void
 test_social_room_closes_when_maker_leaves(void **state)
 {
-	struct soc		*s = *state;
-	struct tttd_proc	*tp = soc_server(s, NULL);
+	struct e2e		*s = *state;
+	struct tttd_proc	*tp = e2e_server(s, NULL);
 	struct game		 g, h;
 	struct conn		*a, *b, *c, *d, *e;
 	char			 code1[8], code2[8], code3[8], code4[8];
@@ -1632,9 +922,9 @@ test_social_room_closes_when_maker_leaves(void **state)
 	WANT_RAW(d, E_NO_ROOM);
 	/* d is still queued. */
 	e = CONNECT(s, tp);
-	game_init(&h, d, e, "p1", "p2", 30);
+	soc_game_init(&h, d, e, "p1", "p2", 30);
 	GAME_MATCH(&h);
-	soc_stop(s, tp);
+	e2e_stop(s, tp);
 }
 
 /*
@@ -1648,8 +938,8 @@ test_social_room_closes_when_maker_leaves(void **state)
 static void
 test_social_games_lists_matches(void **state)
 {
-	struct soc		*s = *state;
-	struct tttd_proc	*tp = soc_server(s, NULL);
+	struct e2e		*s = *state;
+	struct tttd_proc	*tp = e2e_server(s, NULL);
 	struct game		 g, h;
 	struct conn		*c, *o;
 	char			 lines[8][64], want[64], got[LINE_SIZE];
@@ -1716,7 +1006,7 @@ test_social_games_lists_matches(void **state)
 	assert_string_equal(lines[0], want);
 	snprintf(want, sizeof want, "GAME %lu olga ai %d", id3, aimoves);
 	assert_string_equal(lines[1], want);
-	soc_stop(s, tp);
+	e2e_stop(s, tp);
 }
 
 /*
@@ -1732,8 +1022,8 @@ test_social_games_lists_matches(void **state)
 static void
 test_social_watch_streams_match(void **state)
 {
-	struct soc		*s = *state;
-	struct tttd_proc	*tp = soc_server(s, NULL);
+	struct e2e		*s = *state;
+	struct tttd_proc	*tp = e2e_server(s, NULL);
 	struct game		 g, g2;
 	struct conn		*w, *w2;
 	char			 got[LINE_SIZE], want[LINE_SIZE];
@@ -1754,7 +1044,7 @@ test_social_watch_streams_match(void **state)
 	WANT_RAW(w, "INFO You are watching game %lu: alice (X) against bob "
 	    "(O).", id);
 	WANT_BOARD(w, g.cells);
-	WANT_RAW(w, "TURN %c Waiting for %s to move...", mark_of(g.turn),
+	WANT_RAW(w, "TURN %c Waiting for %s to move...", game_mark(g.turn),
 	    g.name[g.turn]);
 	WANT_QUIET(w);
 	assert_int_equal(STAT(w, "watchers"), 1);
@@ -1825,7 +1115,7 @@ test_social_watch_streams_match(void **state)
 	WANT_RAW(w, "INFO You are watching game %lu: alice (X) against "
 	    "bobby (O).", id);
 	WANT_BOARD(w, g.cells);
-	WANT_RAW(w, "TURN %c Waiting for %s to move...", mark_of(g.turn),
+	WANT_RAW(w, "TURN %c Waiting for %s to move...", game_mark(g.turn),
 	    g.name[g.turn]);
 	g.w[g.nw++] = w;
 	GAME_PLAY(&g, "A2 B1 A3");
@@ -1844,18 +1134,18 @@ test_social_watch_streams_match(void **state)
 	SEND(g.p[0], "y");
 	WANT_RAW(g.p[0], "OK AGAIN y");
 	WANT_RAW(g.p[0], T_WAIT);
-	game_init(&g2, w, g.p[0], "p1", "alice", 30);
+	soc_game_init(&g2, w, g.p[0], "p1", "alice", 30);
 	GAME_MATCH(&g2);
 	GAME_START(&g2, -1);
-	soc_stop(s, tp);
+	e2e_stop(s, tp);
 }
 
 /* A connection whose socket buffer is small, greeted. */
 static struct conn *
-connect_small(struct soc *s, struct tttd_proc *tp)
+connect_small(struct e2e *s, struct tttd_proc *tp)
 {
 	struct sockaddr_in	 sin;
-	struct conn		*c = soc_conn(s);
+	struct conn		*c = e2e_conn(s);
 	int			 sz = 2048;
 
 	c->fd = socket(AF_INET, SOCK_STREAM, 0);
@@ -1868,7 +1158,7 @@ connect_small(struct soc *s, struct tttd_proc *tp)
 	sin.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
 	if (connect(c->fd, (struct sockaddr *)&sin, sizeof sin) == -1)
 		fail_msg("connect: %s", strerror(errno));
-	nodelay(c);
+	line_nodelay(c);
 	WANT_RAW(c, T_HELLO);
 	WANT_RAW(c, T_HELLO_HUMAN);
 	WANT_RAW(c, T_WAIT);
@@ -1902,8 +1192,8 @@ rename_burst_at(int ln, struct game *g, int seat, int n)
 	for (i = 0; i < n; i++) {
 		snprintf(name, sizeof name, "%s",
 		    i == n - 1 ? g->name[seat] : alt[i % 2]);
-		want_at(ln, 1, g->p[seat], "OK NAME %s", name);
-		want_at(ln, 1, g->p[!seat], "INFO %s is now known as %s.", old,
+		line_want_at(ln, 1, g->p[seat], "OK NAME %s", name);
+		line_want_at(ln, 1, g->p[!seat], "INFO %s is now known as %s.", old,
 		    name);
 		snprintf(old, sizeof old, "%s", name);
 	}
@@ -1924,8 +1214,8 @@ test_social_watcher_that_never_reads(void **state)
 	static const char *const	 extra[] = {
 		"--max-output", "2048", "--rate-limit", "0", NULL
 	};
-	struct soc			*s = *state;
-	struct tttd_proc		*tp = soc_server(s, extra);
+	struct e2e			*s = *state;
+	struct tttd_proc		*tp = e2e_server(s, extra);
 	struct game			 g;
 	struct conn			*w;
 	char				 got[LINE_SIZE], log[8192];
@@ -1962,14 +1252,14 @@ test_social_watcher_that_never_reads(void **state)
 	 * before the close, then nothing.  A read that stops for a timeout
 	 * instead leaves the socket open, which conn_wait_closed sees.
 	 */
-	while (read_line(w, got, sizeof got, HARNESS_TIMEOUT_MS) != -1)
+	while (line_read(w, got, sizeof got, HARNESS_TIMEOUT_MS) != -1)
 		;
 	if (!conn_wait_closed(w, 200))
 		fail_msg("the watcher that never reads was not closed");
 	WANT_QUIET(g.p[0]);
 	WANT_QUIET(g.p[1]);
 	GAME_PLAY(&g, S_TIE);
-	soc_stop(s, tp);
+	e2e_stop(s, tp);
 }
 
 /*
@@ -1978,33 +1268,33 @@ test_social_watcher_that_never_reads(void **state)
  * (seat) while the game is on; returns the new connection.
  */
 static struct conn *
-resume_at(int ln, struct soc *s, struct tttd_proc *tp, struct game *g,
+resume_at(int ln, struct e2e *s, struct tttd_proc *tp, struct game *g,
     int seat, const char *spelling)
 {
-	struct conn	*n = connect_at(ln, s, tp);
+	struct conn	*n = e2e_connect_at(ln, s, tp);
 	char		 tok[16], turn[LINE_SIZE];
 	int		 i;
 
-	send_at(ln, n, "RESUME %s", spelling);
-	want_at(ln, 1, n, "OK RESUME");
-	want_at(ln, 0, n, "MATCH %c %s You play %c against %s.",
-	    mark_of(seat), g->name[!seat], mark_of(seat), g->name[!seat]);
-	want_board_at(ln, n, g->cells);
+	line_send_at(ln, n, "RESUME %s", spelling);
+	line_want_at(ln, 1, n, "OK RESUME");
+	line_want_at(ln, 0, n, "MATCH %c %s You play %c against %s.",
+	    game_mark(seat), g->name[!seat], game_mark(seat), g->name[!seat]);
+	game_want_board_at(ln, n, g->cells);
 	if (g->turn == seat)
 		snprintf(turn, sizeof turn, "TURN %c " T_PROMPT,
-		    mark_of(seat));
+		    game_mark(seat));
 	else
 		snprintf(turn, sizeof turn, "TURN %c Waiting for %s to "
-		    "move...", mark_of(g->turn), g->name[g->turn]);
-	want_at(ln, 0, n, "%s", turn);
-	want_token_at(ln, n, g->grace, tok);
+		    "move...", game_mark(g->turn), g->name[g->turn]);
+	line_want_at(ln, 0, n, "%s", turn);
+	game_want_token_at(ln, n, g->grace, tok);
 	if (strcmp(tok, g->token[seat]) == 0)
 		fail_msg("line %d: RESUME gave the used token %s again", ln,
 		    tok);
 	snprintf(g->token[seat], sizeof g->token[seat], "%s", tok);
-	want_at(ln, 0, g->p[!seat], "INFO %s is back.", g->name[seat]);
+	line_want_at(ln, 0, g->p[!seat], "INFO %s is back.", g->name[seat]);
 	for (i = 0; i < g->nw; i++)
-		want_at(ln, 0, g->w[i], "INFO %s is back.", g->name[seat]);
+		line_want_at(ln, 0, g->w[i], "INFO %s is back.", g->name[seat]);
 	g->p[seat] = n;
 	return (n);
 }
@@ -2018,8 +1308,8 @@ resume_at(int ln, struct soc *s, struct tttd_proc *tp, struct game *g,
 static void
 test_social_resume_after_drop(void **state)
 {
-	struct soc		*s = *state;
-	struct tttd_proc	*tp = soc_server(s, NULL);
+	struct e2e		*s = *state;
+	struct tttd_proc	*tp = e2e_server(s, NULL);
 	struct game		 g;
 	struct conn		*q, *w;
 	char			 old[16], old2[16], got[LINE_SIZE];
@@ -2066,7 +1356,7 @@ test_social_resume_after_drop(void **state)
 	WANT_QUIET(g.p[0]);
 	WANT_QUIET(g.p[1]);
 	assert_int_equal(STAT(q, "resumes"), 2);
-	soc_stop(s, tp);
+	e2e_stop(s, tp);
 }
 
 /*
@@ -2076,8 +1366,8 @@ test_social_resume_after_drop(void **state)
 static void
 test_social_resume_after_result(void **state)
 {
-	struct soc		*s = *state;
-	struct tttd_proc	*tp = soc_server(s, NULL);
+	struct e2e		*s = *state;
+	struct tttd_proc	*tp = e2e_server(s, NULL);
 	struct game		 g;
 	struct conn		*n;
 	char			 tok[16];
@@ -2118,7 +1408,7 @@ test_social_resume_after_result(void **state)
 	SEND(n, "y");
 	WANT_RAW(n, "OK AGAIN y");
 	GAME_START(&g, g.winner);
-	soc_stop(s, tp);
+	e2e_stop(s, tp);
 }
 
 /*
@@ -2130,8 +1420,8 @@ test_social_resume_grace_expires(void **state)
 {
 	static const char *const	 extra[] = { "--resume-grace", "2",
 		NULL };
-	struct soc			*s = *state;
-	struct tttd_proc		*tp = soc_server(s, extra);
+	struct e2e			*s = *state;
+	struct tttd_proc		*tp = e2e_server(s, extra);
 	struct game			 g, h;
 	struct conn			*q;
 	char				 tok[16];
@@ -2173,15 +1463,15 @@ test_social_resume_grace_expires(void **state)
 	WANT_QUIET_MS(h.p[0], 1500);
 	WANT_RAW(h.p[0], "INFO p2 left the match.");
 	WANT_RAW(h.p[0], T_WAIT);
-	soc_stop(s, tp);
+	e2e_stop(s, tp);
 }
 
 /* §9.5: QUIT leaves at once, with no grace; its token is dead. */
 static void
 test_social_quit_skips_grace(void **state)
 {
-	struct soc		*s = *state;
-	struct tttd_proc	*tp = soc_server(s, NULL);
+	struct e2e		*s = *state;
+	struct tttd_proc	*tp = e2e_server(s, NULL);
 	struct game		 g;
 	struct conn		*q;
 	long			 t0;
@@ -2202,7 +1492,7 @@ test_social_quit_skips_grace(void **state)
 	SEND(q, "RESUME %s", g.token[1]);
 	WANT_RAW(q, E_BAD_TOKEN);
 	assert_int_equal(STAT(q, "players_away"), 0);
-	soc_stop(s, tp);
+	e2e_stop(s, tp);
 }
 
 /*
@@ -2217,8 +1507,8 @@ test_social_grace_zero(void **state)
 {
 	static const char *const	 extra[] = { "--resume-grace", "0",
 		NULL };
-	struct soc			*s = *state;
-	struct tttd_proc		*tp = soc_server(s, extra);
+	struct e2e			*s = *state;
+	struct tttd_proc		*tp = e2e_server(s, extra);
 	struct game			 g;
 	struct conn			*c;
 	char				 got[LINE_SIZE];
@@ -2232,7 +1522,7 @@ test_social_grace_zero(void **state)
 	t0 = harness_now_ms();
 	conn_close(g.p[dropper]);
 	WANT_RAW(g.p[!dropper], "RESULT FORFEIT %c %s %s lost the connection. "
-	    "%s wins!", mark_of(!dropper), g.name[!dropper], g.name[dropper],
+	    "%s wins!", game_mark(!dropper), g.name[!dropper], g.name[dropper],
 	    g.name[!dropper]);
 	WANT_RAW(g.p[!dropper], T_AGAIN);
 	assert_int_equal(STAT(g.p[!dropper], "aborts"), 0);
@@ -2245,7 +1535,7 @@ test_social_grace_zero(void **state)
 	WANT_RAW(c, "OK PLAY AI perfect");
 	WANT_RAW(c, "MATCH X ai You play X against ai.");
 	WANT_PREFIX(c, "START ", got);
-	soc_stop(s, tp);
+	e2e_stop(s, tp);
 }
 
 /*
@@ -2256,8 +1546,8 @@ test_social_grace_zero(void **state)
 static void
 test_social_resume_takes_over(void **state)
 {
-	struct soc		*s = *state;
-	struct tttd_proc	*tp = soc_server(s, NULL);
+	struct e2e		*s = *state;
+	struct tttd_proc	*tp = e2e_server(s, NULL);
 	struct game		 g;
 	struct conn		*old;
 
@@ -2269,7 +1559,7 @@ test_social_resume_takes_over(void **state)
 	WANT_EOF(old);
 	WANT_QUIET(g.p[0]);
 	GAME_PLAY(&g, "A1 C1 B1 A3");
-	soc_stop(s, tp);
+	e2e_stop(s, tp);
 }
 
 /*
@@ -2283,8 +1573,8 @@ test_social_turn_clock_paused_while_away(void **state)
 {
 	static const char *const	 extra[] = { "--turn-timeout", "1.5",
 		"--resume-grace", "5", NULL };
-	struct soc			*s = *state;
-	struct tttd_proc		*tp = soc_server(s, extra);
+	struct e2e			*s = *state;
+	struct tttd_proc		*tp = e2e_server(s, extra);
 	struct game			 g;
 	struct conn			*n;
 	char				 got[LINE_SIZE];
@@ -2316,7 +1606,7 @@ test_social_turn_clock_paused_while_away(void **state)
 	WANT_RAW(g.p[0], "RESULT FORFEIT X alice bob ran out of time. alice "
 	    "wins!");
 	WANT_RAW(g.p[0], T_AGAIN);
-	soc_stop(s, tp);
+	e2e_stop(s, tp);
 }
 
 /*
@@ -2326,8 +1616,8 @@ test_social_turn_clock_paused_while_away(void **state)
 static void
 test_social_resume_rate_limited(void **state)
 {
-	struct soc		*s = *state;
-	struct tttd_proc	*tp = soc_server(s, NULL);
+	struct e2e		*s = *state;
+	struct tttd_proc	*tp = e2e_server(s, NULL);
 	struct game		 g;
 	struct conn		*a, *b;
 	int			 i;
@@ -2353,7 +1643,7 @@ test_social_resume_rate_limited(void **state)
 	SEND(b, "PING");
 	WANT_RAW(b, "OK PONG");
 	GAME_MOVE(&g, "B2");
-	soc_stop(s, tp);
+	e2e_stop(s, tp);
 }
 
 /*
@@ -2365,8 +1655,8 @@ static void
 test_social_ai_perfect_never_loses(void **state)
 {
 	static const char *const	 extra[] = { "--seed", "11", NULL };
-	struct soc			*s = *state;
-	struct tttd_proc		*tp = soc_server(s, extra);
+	struct e2e			*s = *state;
+	struct tttd_proc		*tp = e2e_server(s, extra);
 	struct conn			*c, *o;
 	char				 got[LINE_SIZE];
 	uint32_t			 rng = 0x9e3779b9u;
@@ -2404,7 +1694,7 @@ test_social_ai_perfect_never_loses(void **state)
 	WANT_RAW(c, "OK AGAIN n");
 	WANT_RAW(c, T_BYE);
 	WANT_EOF(c);
-	soc_stop(s, tp);
+	e2e_stop(s, tp);
 }
 
 /*
@@ -2414,8 +1704,8 @@ test_social_ai_perfect_never_loses(void **state)
 static void
 test_social_ai_easy_is_beatable(void **state)
 {
-	struct soc		*s = *state;
-	struct tttd_proc	*tp = soc_server(s, NULL);
+	struct e2e		*s = *state;
+	struct tttd_proc	*tp = e2e_server(s, NULL);
 	struct conn		*c, *d;
 	uint32_t		 rng = 12345;
 	int			 i, r, first = -1, wins = 0;
@@ -2436,7 +1726,7 @@ test_social_ai_easy_is_beatable(void **state)
 	d = CONNECT(s, tp);
 	AI_PLAY(d, "Play Ai Perfect", "perfect");
 	AI_GAME(d, "p1", -1, 1, &rng);
-	soc_stop(s, tp);
+	e2e_stop(s, tp);
 }
 
 /* §9.6: bad levels are BAD_LEVEL and change nothing. */
@@ -2447,8 +1737,8 @@ test_social_ai_bad_level(void **state)
 		"PLAY", "PLAY FOO", "PLAY AI hard", "PLAY easy", "PLAY BOT",
 		"PLAY AI perfectly"
 	};
-	struct soc			*s = *state;
-	struct tttd_proc		*tp = soc_server(s, NULL);
+	struct e2e			*s = *state;
+	struct tttd_proc		*tp = e2e_server(s, NULL);
 	struct game			 g;
 	struct conn			*c, *d;
 	size_t				 i;
@@ -2461,11 +1751,11 @@ test_social_ai_bad_level(void **state)
 	WANT_QUIET(c);
 	/* Still queued. */
 	d = CONNECT(s, tp);
-	game_init(&g, c, d, "p1", "p2", 30);
+	soc_game_init(&g, c, d, "p1", "p2", 30);
 	GAME_MATCH(&g);
 	GAME_START(&g, -1);
 	assert_int_equal(STAT(d, "matches_ai"), 0);
-	soc_stop(s, tp);
+	e2e_stop(s, tp);
 }
 
 /*
@@ -2477,8 +1767,8 @@ test_social_ai_offer(void **state)
 {
 	static const char *const	 extra[] = { "--ai-offer", "0.5",
 		NULL };
-	struct soc			*s = *state;
-	struct tttd_proc		*tp = soc_server(s, extra);
+	struct e2e			*s = *state;
+	struct tttd_proc		*tp = e2e_server(s, extra);
 	struct game			 g;
 	struct conn			*c, *d;
 	long				 t0, dt;
@@ -2493,12 +1783,12 @@ test_social_ai_offer(void **state)
 	WANT_QUIET_MS(c, 1500);
 	/* An opponent comes: a normal match. */
 	d = CONNECT(s, tp);
-	game_init(&g, c, d, "p1", "p2", 30);
+	soc_game_init(&g, c, d, "p1", "p2", 30);
 	GAME_MATCH(&g);
 	GAME_START(&g, -1);
 	/* A player in a match is not alone in the queue: no offer. */
 	WANT_QUIET_MS(d, 800);
-	soc_stop(s, tp);
+	e2e_stop(s, tp);
 }
 
 /*
@@ -2510,8 +1800,8 @@ test_social_ai_offer(void **state)
 static void
 test_social_tie_notice(void **state)
 {
-	struct soc		*s = *state;
-	struct tttd_proc	*tp = soc_server(s, NULL);
+	struct e2e		*s = *state;
+	struct tttd_proc	*tp = e2e_server(s, NULL);
 	struct game		 g;
 	struct conn		*w;
 	char			 got[LINE_SIZE];
@@ -2527,7 +1817,7 @@ test_social_tie_notice(void **state)
 	WANT_PREFIX(w, "TURN ", got);
 	g.w[g.nw++] = w;
 	GAME_PLAY(&g, S_TIE);
-	if (!g.dead)
+	if (!g.tie_told)
 		fail_msg("S_TIE brought no tie notice (test script)");
 	GAME_REMATCH(&g, 0, -1);
 	GAME_PLAY(&g, S_TIE_LATE);
@@ -2535,7 +1825,7 @@ test_social_tie_notice(void **state)
 	/* A won game brings none. */
 	GAME_PLAY(&g, S_FIRST_WINS);
 	WANT_QUIET(g.p[0]);
-	soc_stop(s, tp);
+	e2e_stop(s, tp);
 }
 
 /* §9.7: with --early-draw such a game ends at that move with RESULT TIE. */
@@ -2543,8 +1833,8 @@ static void
 test_social_early_draw(void **state)
 {
 	static const char *const	 extra[] = { "--early-draw", NULL };
-	struct soc			*s = *state;
-	struct tttd_proc		*tp = soc_server(s, extra);
+	struct e2e			*s = *state;
+	struct tttd_proc		*tp = e2e_server(s, extra);
 	struct game			 g;
 
 	PAIR(s, tp, &g, NULL, NULL, 30);
@@ -2558,7 +1848,7 @@ test_social_early_draw(void **state)
 	GAME_PLAY(&g, "B2 A1 C1 A3 A2 C2 B1 B3");
 	assert_int_equal(g.state, GAME_TIE);
 	assert_int_equal(STAT(g.p[0], "ties"), 2);
-	soc_stop(s, tp);
+	e2e_stop(s, tp);
 }
 
 /*
@@ -2574,8 +1864,8 @@ test_social_early_draw(void **state)
 static void
 test_social_chat(void **state)
 {
-	struct soc		*s = *state;
-	struct tttd_proc	*tp = soc_server(s, NULL);
+	struct e2e		*s = *state;
+	struct tttd_proc	*tp = e2e_server(s, NULL);
 	struct game		 g;
 	struct conn		*w, *q;
 	char			 long_text[202], got[LINE_SIZE];
@@ -2612,7 +1902,6 @@ test_social_chat(void **state)
 	usleep(2200 * 1000);
 	SEND(g.p[1], "SAY line 7");
 	WANT_RAW(g.p[1], E_RATE_LIMITED);
-
 
 	/* alice: the text as typed, the limits of its length and bytes. */
 	SEND(g.p[0], "say \t Good luck,  bob! :-) \t ");
@@ -2662,7 +1951,7 @@ test_social_chat(void **state)
 	if (n != 10 && n != 19)
 		fail_msg("STAT chats %ld after 10 SAY lines (19 CHAT lines)",
 		    n);
-	soc_stop(s, tp);
+	e2e_stop(s, tp);
 }
 
 /*
@@ -2674,8 +1963,8 @@ test_social_chat(void **state)
 static void
 test_social_resign(void **state)
 {
-	struct soc		*s = *state;
-	struct tttd_proc	*tp = soc_server(s, NULL);
+	struct e2e		*s = *state;
+	struct tttd_proc	*tp = e2e_server(s, NULL);
 	struct game		 g;
 	struct conn		*q, *w;
 	char			 got[LINE_SIZE];
@@ -2706,7 +1995,7 @@ test_social_resign(void **state)
 	for (i = 0; i < 3; i++) {
 		struct conn	*c = i < 2 ? g.p[i] : w;
 
-		WANT_RAW(c, "RESULT WIN %c %s %s resigned.", mark_of(!r),
+		WANT_RAW(c, "RESULT WIN %c %s %s resigned.", game_mark(!r),
 		    g.name[!r], g.name[r]);
 		if (i < 2)
 			WANT_RAW(c, T_AGAIN);
@@ -2728,7 +2017,7 @@ test_social_resign(void **state)
 	for (i = 0; i < 3; i++) {
 		struct conn	*c = i < 2 ? g.p[i] : w;
 
-		WANT_RAW(c, "RESULT WIN %c %s %s resigned.", mark_of(!r),
+		WANT_RAW(c, "RESULT WIN %c %s %s resigned.", game_mark(!r),
 		    g.name[!r], g.name[r]);
 		if (i < 2)
 			WANT_RAW(c, T_AGAIN);
@@ -2739,7 +2028,7 @@ test_social_resign(void **state)
 	assert_int_equal(STAT(w, "resigns"), 2);
 	assert_int_equal(STAT(w, "wins"), 2);
 	assert_int_equal(STAT(w, "forfeits"), 0);
-	soc_stop(s, tp);
+	e2e_stop(s, tp);
 }
 
 /*
@@ -2767,8 +2056,8 @@ test_social_errors_change_nothing(void **state)
 		{ "PLAY AI", E_IN_GAME },
 		{ "AGAIN y", E_NOT_NOW },
 	};
-	struct soc			*s = *state;
-	struct tttd_proc		*tp = soc_server(s, NULL);
+	struct e2e			*s = *state;
+	struct tttd_proc		*tp = e2e_server(s, NULL);
 	struct game			 g;
 	struct conn			*mv, *nm;
 	char				 cells[10];
@@ -2792,15 +2081,15 @@ test_social_errors_change_nothing(void **state)
 	}
 	SEND(nm, "RESIGN");
 	WANT_RAW(nm, "OK RESIGN");
-	WANT_RAW(nm, "RESULT WIN %c %s %s resigned.", mark_of(g.turn),
+	WANT_RAW(nm, "RESULT WIN %c %s %s resigned.", game_mark(g.turn),
 	    g.name[g.turn], g.name[!g.turn]);
 	WANT_RAW(nm, T_AGAIN);
-	WANT_RAW(mv, "RESULT WIN %c %s %s resigned.", mark_of(g.turn),
+	WANT_RAW(mv, "RESULT WIN %c %s %s resigned.", game_mark(g.turn),
 	    g.name[g.turn], g.name[!g.turn]);
 	WANT_RAW(mv, T_AGAIN);
 	WANT_QUIET(mv);
 	assert_int_equal(STAT(mv, "moves"), 2);
-	soc_stop(s, tp);
+	e2e_stop(s, tp);
 }
 
 /*
@@ -2812,8 +2101,8 @@ test_social_games_lists_at_most_100(void **state)
 {
 	static const char *const	 extra[] = { "--max-per-addr", "200",
 		NULL };
-	struct soc			*s = *state;
-	struct tttd_proc		*tp = soc_server(s, extra);
+	struct e2e			*s = *state;
+	struct tttd_proc		*tp = e2e_server(s, extra);
 	struct conn			*c, *q;
 	char				 lines[100][64], want[64], name[16];
 	unsigned long			 n;
@@ -2844,7 +2133,7 @@ test_social_games_lists_at_most_100(void **state)
 	}
 	WANT_RAW(q, "INFO 2 more matches not listed.");
 	assert_int_equal(STAT(q, "matches_ai"), 102);
-	soc_stop(s, tp);
+	e2e_stop(s, tp);
 }
 
 /*
@@ -2857,8 +2146,8 @@ test_social_room_has_no_queue_clock(void **state)
 {
 	static const char *const	 extra[] = { "--idle-timeout", "1",
 		"--room-ttl", "0", NULL };
-	struct soc			*s = *state;
-	struct tttd_proc		*tp = soc_server(s, extra);
+	struct e2e			*s = *state;
+	struct tttd_proc		*tp = e2e_server(s, extra);
 	struct game			 g;
 	struct conn			*a, *b, *c;
 	char				 code[8];
@@ -2875,10 +2164,10 @@ test_social_room_has_no_queue_clock(void **state)
 	c = CONNECT(s, tp);
 	SEND(c, "ROOM JOIN %s", code);
 	WANT_RAW(c, "OK ROOM %s", code);
-	game_init(&g, a, c, "p1", "p2", 30);
+	soc_game_init(&g, a, c, "p1", "p2", 30);
 	GAME_MATCH(&g);
 	GAME_START(&g, -1);
-	soc_stop(s, tp);
+	e2e_stop(s, tp);
 }
 
 /*
@@ -2888,8 +2177,8 @@ test_social_room_has_no_queue_clock(void **state)
 static void
 test_social_ai_resign(void **state)
 {
-	struct soc		*s = *state;
-	struct tttd_proc	*tp = soc_server(s, NULL);
+	struct e2e		*s = *state;
+	struct tttd_proc	*tp = e2e_server(s, NULL);
 	struct conn		*c;
 	char			 got[LINE_SIZE];
 	uint32_t		 rng = 77;
@@ -2912,10 +2201,10 @@ test_social_ai_resign(void **state)
 	WANT_RAW(c, "OK AGAIN y");
 	AI_GAME(c, "p1", 1, 1, &rng);
 	assert_int_equal(STAT(c, "resigns"), 1);
-	soc_stop(s, tp);
+	e2e_stop(s, tp);
 }
 
-#define T(f)	cmocka_unit_test_setup_teardown(f, soc_setup, soc_teardown)
+#define T(f)	cmocka_unit_test_setup_teardown(f, e2e_setup, e2e_teardown)
 
 int
 main(void)

@@ -35,6 +35,8 @@ struct scan_case {
 	size_t			 linelen;	/* when want is LINE */
 };
 
+static int	parse_head(const char *, size_t, enum proto_error,
+		    enum proto_verb, struct proto_cmd *);
 static void	check_parse(const char *, size_t, const struct parse_case *);
 static void	run_parse_cases(const struct parse_case *, size_t);
 static void	fill(char *, size_t, const char *);
@@ -49,23 +51,37 @@ static void	run_cmd_cases(const struct cmd_case *, size_t);
 #define ERR(l, e)	{ (l), 0, (e), PROTO_NONE, -1, NULL }
 #define ERRN(l, n, e)	{ (l), (n), (e), PROTO_NONE, -1, NULL }
 
+/*
+ * Parse one line (it may hold NUL bytes) into cmd and insist on the error
+ * and, if it parsed, the verb: 1 if the verb's fields are to be checked.
+ */
+static int
+parse_head(const char *line, size_t len, enum proto_error error,
+    enum proto_verb verb, struct proto_cmd *cmd)
+{
+	enum proto_error	e;
+
+	memset(cmd, 0xa5, sizeof *cmd);
+	e = proto_parse(line, len, cmd);
+	if (e != error)
+		fail_msg("\"%.*s\" (len %zu): error %d, want %d",
+		    (int)(len > 60 ? 60 : len), line, len, e, error);
+	if (e != PROTO_OK)
+		return (0);
+	if (cmd->verb != verb)
+		fail_msg("\"%.*s\": verb %d, want %d", (int)len, line,
+		    cmd->verb, verb);
+	return (1);
+}
+
 /* Parse one line and compare with a case; the line may hold NUL bytes. */
 static void
 check_parse(const char *line, size_t len, const struct parse_case *c)
 {
 	struct proto_cmd	cmd;
-	enum proto_error	e;
 
-	memset(&cmd, 0xa5, sizeof cmd);
-	e = proto_parse(line, len, &cmd);
-	if (e != c->error)
-		fail_msg("\"%.*s\" (len %zu): error %d, want %d",
-		    (int)(len > 60 ? 60 : len), line, len, e, c->error);
-	if (e != PROTO_OK)
+	if (!parse_head(line, len, c->error, c->verb, &cmd))
 		return;
-	if (cmd.verb != c->verb)
-		fail_msg("\"%.*s\": verb %d, want %d", (int)len, line,
-		    cmd.verb, c->verb);
 	if (c->verb == PROTO_MOVE && cmd.cell != c->arg)
 		fail_msg("\"%.*s\": cell %d, want %d", (int)len, line,
 		    cmd.cell, c->arg);
@@ -137,18 +153,9 @@ static void
 check_cmd(const char *line, size_t len, const struct cmd_case *c)
 {
 	struct proto_cmd	cmd;
-	enum proto_error	e;
 
-	memset(&cmd, 0xa5, sizeof cmd);
-	e = proto_parse(line, len, &cmd);
-	if (e != c->error)
-		fail_msg("\"%.*s\" (len %zu): error %d, want %d",
-		    (int)(len > 60 ? 60 : len), line, len, e, c->error);
-	if (e != PROTO_OK)
+	if (!parse_head(line, len, c->error, c->verb, &cmd))
 		return;
-	if (cmd.verb != c->verb)
-		fail_msg("\"%.*s\": verb %d, want %d", (int)len, line,
-		    cmd.verb, c->verb);
 	switch (c->verb) {
 	case PROTO_ROOM:
 		if (cmd.join != c->join)

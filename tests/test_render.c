@@ -82,6 +82,7 @@ static void	render_line(const char *, enum ttt_mark, char *, size_t);
 static void	strip_cr(char *);
 static void	strip_sgr(char *);
 static int	count(const char *, const char *);
+static void	check_events(const struct event_case *, size_t);
 
 /* Parse a server line and render it. */
 static void
@@ -140,6 +141,21 @@ count(const char *hay, const char *text)
 		hay += strlen(text);
 	}
 	return (n);
+}
+
+/* Render each case's line for its mark: exactly the wanted text. */
+static void
+check_events(const struct event_case *cases, size_t n)
+{
+	char	buf[RENDER_MAX];
+	size_t	i;
+
+	for (i = 0; i < n; i++) {
+		render_line(cases[i].line, cases[i].mine, buf, sizeof buf);
+		if (strcmp(buf, cases[i].want) != 0)
+			fail_msg("\"%s\": got \"%s\", want \"%s\"",
+			    cases[i].line, buf, cases[i].want);
+	}
 }
 
 /* An empty board: the seed layout with blank cells. */
@@ -543,16 +559,9 @@ test_render_events(void **state)
 		{ "      A   B   C", TTT_X, "" },
 		{ "NEWS something from a later server", TTT_X, "" },
 	};
-	char	buf[RENDER_MAX];
-	size_t	i;
 
 	(void)state;
-	for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-		render_line(cases[i].line, cases[i].mine, buf, sizeof buf);
-		if (strcmp(buf, cases[i].want) != 0)
-			fail_msg("\"%s\": got \"%s\", want \"%s\"",
-			    cases[i].line, buf, cases[i].want);
-	}
+	check_events(cases, sizeof cases / sizeof cases[0]);
 }
 
 /* BOARD is drawn by the client, set off by blank lines. */
@@ -590,16 +599,9 @@ test_render_event_fallbacks(void **state)
 		{ "INFO", TTT_X, "" },
 		{ "TURN O", TTT_X, "" },
 	};
-	char	buf[RENDER_MAX];
-	size_t	i;
 
 	(void)state;
-	for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-		render_line(cases[i].line, cases[i].mine, buf, sizeof buf);
-		if (strcmp(buf, cases[i].want) != 0)
-			fail_msg("\"%s\": got \"%s\", want \"%s\"",
-			    cases[i].line, buf, cases[i].want);
-	}
+	check_events(cases, sizeof cases / sizeof cases[0]);
 }
 
 /* A server cannot move the cursor or clear the screen through its text. */
@@ -783,16 +785,9 @@ test_render_events_rooms_chat(void **state)
 		    "them to come back.", TTT_X, "bob lost the connection. "
 		    "Waiting up to 30 seconds for them to come back.\n" },
 	};
-	char	buf[RENDER_MAX];
-	size_t	i;
 
 	(void)state;
-	for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-		render_line(cases[i].line, cases[i].mine, buf, sizeof buf);
-		if (strcmp(buf, cases[i].want) != 0)
-			fail_msg("\"%s\": got \"%s\", want \"%s\"",
-			    cases[i].line, buf, cases[i].want);
-	}
+	check_events(cases, sizeof cases / sizeof cases[0]);
 }
 
 /*

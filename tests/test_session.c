@@ -168,21 +168,31 @@ at(struct world *w, int64_t ms)
 	}
 }
 
-/* How often a line occurs in the client's output. */
+/*
+ * How many lines of the client's output start with the text (whole: and
+ * end there, at CR or the end of the output).
+ */
 static int
-count(const struct fake *f, const char *line)
+count_lines(const struct fake *f, const char *text, int whole)
 {
 	const char	*p = f->out;
-	size_t		 n = strlen(line);
+	size_t		 n = strlen(text);
 	int		 k = 0;
 
-	while ((p = strstr(p, line)) != NULL) {
-		if ((p == f->out || p[-1] == '\n') &&
-		    (p[n] == '\r' || p[n] == '\0'))
+	while ((p = strstr(p, text)) != NULL) {
+		if ((p == f->out || p[-1] == '\n') && (!whole ||
+		    p[n] == '\r' || p[n] == '\0'))
 			k++;
 		p += n;
 	}
 	return (k);
+}
+
+/* How often a line occurs in the client's output. */
+static int
+count(const struct fake *f, const char *line)
+{
+	return (count_lines(f, line, 1));
 }
 
 /* The output contains the line (a whole line, or its start with '*'). */
@@ -204,16 +214,7 @@ clear(struct fake *f)
 static int
 count_prefix(const struct fake *f, const char *prefix)
 {
-	const char	*p = f->out;
-	size_t		 n = strlen(prefix);
-	int		 k = 0;
-
-	while ((p = strstr(p, prefix)) != NULL) {
-		if (p == f->out || p[-1] == '\n')
-			k++;
-		p += n;
-	}
-	return (k);
+	return (count_lines(f, prefix, 0));
 }
 
 /* The client's output has these lines (or line starts), in this order. */
