@@ -94,8 +94,9 @@ start_ref() {
 
 # Ping, 50 connections in a closed loop: the reference server first.
 # The ping comparison in rounds (BENCH_ROUNDS, default 3), the three
-# servers taking turns within each, so that the machine's drifts (other
-# load, clock speed) hit them alike; the ratios use each one's median.
+# servers taking turns within each and tttd's full-speed games last, so
+# that the machine's drifts (other load, clock speed) hit them alike; the
+# ratios use each one's median.
 have_redis=0
 command -v redis-server >/dev/null 2>&1 && have_redis=1
 [ $have_redis = 1 ] ||
@@ -125,12 +126,14 @@ while [ $r -le "${BENCH_ROUNDS:-3}" ]; do
 		run "ping-redis#$r" "$pid" "$rport" --mode ping --conns 50
 		bench_stop "$pid"
 	fi
+
+	# Whole games at full speed, in the same rounds: the game ratio
+	# divides its median by the reference's, both under the same drifts.
+	start_tttd game
+	run "game-tttd#$r" "$pid" "$port" --mode game --conns 100 --think 0
+	bench_stop "$pid" || status=1
 	r=$((r + 1))
 done
-
-start_tttd game
-run game-tttd "$pid" "$port" --mode game --conns 100 --think 0
-bench_stop "$pid" || status=1
 start_tttd game-2000
 run game-2000 "$pid" "$port" --mode game --conns 2000 --think 100 \
     --ramp 1000
@@ -178,7 +181,7 @@ END {
 		ops[name] = median(runs[name])
 	print ""
 	if (runs["ping-ref"] != "")
-		printf "medians of the ping rounds (ops/s): ref %.1f, tttd %.1f, redis %s\n", ops["ping-ref"], ops["ping-tttd"], runs["ping-redis"] != "" ? sprintf("%.1f", ops["ping-redis"]) : "-"
+		printf "medians of the rounds (ops/s): ping ref %.1f, tttd %.1f, redis %s; game tttd %.1f\n", ops["ping-ref"], ops["ping-tttd"], runs["ping-redis"] != "" ? sprintf("%.1f", ops["ping-redis"]) : "-", ops["game-tttd"]
 	print "ops: PINGs answered (ping-*), moves acknowledged (game-*); errors:"
 	print "connect errors, drops, ERR and bad lines; cpu%: the server, over the"
 	print "whole run (ramp included), in % of one core; *-ks: latency to the"
