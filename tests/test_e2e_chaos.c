@@ -178,6 +178,8 @@ struct chaos_client {
 	char			 sym;		/* 0: in no match */
 	char			 opp_name[24];
 	int			 in_game;
+	int			 games;		/* started in this match */
+	int			 aborts;	/* opponents gone before moving */
 	int			 fresh;		/* empty BOARD next */
 	char			 board[10];
 	char			 mover;		/* symbol to move */
@@ -644,12 +646,27 @@ chaos_line(struct chaos *ch, struct chaos_client *cl, char *line)
 	} else if (sscanf(line, "MATCH %c %63s", &sym, a) == 2) {
 		cl->queued = 0;
 		cl->sym = sym;
+		cl->games = 0;
 		snprintf(cl->opp_name, sizeof cl->opp_name, "%.23s", a);
 	} else if (sscanf(line, "INFO %63s is now known as %63s", a, b) == 2) {
 		if ((i = (int)strlen(b)) > 0 && b[i - 1] == '.')
 			b[i - 1] = '\0';
 		if (strcmp(a, cl->opp_name) == 0)
 			snprintf(cl->opp_name, sizeof cl->opp_name, "%.23s", b);
+	} else if (sscanf(line, "INFO %63s left before the first move. No "
+	    "result%c", a, &sym) == 2 && sym == '.') {
+		/*
+		 * protocol.md §9.2: an opponent that quits before its first
+		 * move in the first game aborts the match; WAIT follows.
+		 */
+		if (!cl->in_game || cl->games != 1 ||
+		    strcmp(a, cl->opp_name) != 0 ||
+		    strchr(cl->board, cl->sym == 'X' ? 'O' : 'X') != NULL)
+			chaos_fail(ch, cl, "\"%s\" in game %d on board %s", line,
+			    cl->games, cl->board);
+		cl->aborts++;
+		cl->in_game = cl->to_move = 0;
+		cl->forfeited = 1;	/* a move of ours may cross it */
 	} else if (strncmp(line, "INFO ", 5) == 0 && cl->in_game &&
 	    cl->mover == cl->sym && cl->t_turn != 0) {
 		/* The clock's warning: only an idler waits long enough. */
@@ -661,6 +678,7 @@ chaos_line(struct chaos *ch, struct chaos_client *cl, char *line)
 		if (cl->sym == 0)
 			chaos_fail(ch, cl, "START outside a match");
 		cl->in_game = cl->fresh = 1;
+		cl->games++;
 		cl->forfeited = cl->asked = cl->moving = 0;
 		cl->t_turn = cl->t_warn = 0;
 		cl->mover = sym;
@@ -1003,7 +1021,7 @@ chaos_summary(struct chaos *ch)
 {
 	int	 roles[R_NROLES] = { 0 }, wins = 0, ties = 0, forfeits = 0;
 	int	 slow_ok = 0, big_ok = 0, deaf_gone = 0, garbage = 0;
-	int	 bad = 0;
+	int	 bad = 0, aborts = 0;
 	int	 rematches = 0, requeues = 0, invalid = 0, i, k;
 	int	 turn_outs = 0, again_outs = 0;
 	size_t	 flood = 0;
@@ -1044,6 +1062,7 @@ chaos_summary(struct chaos *ch)
 		again_outs += cl->again_out;
 		garbage += cl->garbage_sent;
 		bad += cl->bad_char;
+		aborts += cl->aborts;
 	}
 	printf("chaos: seed %llu, %d clients in %d waves\n",
 	    (unsigned long long)CHAOS_SEED, CHAOS_CLIENTS, CHAOS_WAVES);
@@ -1053,8 +1072,9 @@ chaos_summary(struct chaos *ch)
 	    "%d FORFEIT; %d rematches, %d back to the queue\n", wins, ties,
 	    forfeits, rematches, requeues);
 	printf("chaos: forfeits seen by everyone: %d lost the connection, %d "
-	    "quit the game, %d ran out of time, %d other\n", ch->reasons[0],
-	    ch->reasons[1], ch->reasons[2], ch->reasons[3]);
+	    "quit the game, %d ran out of time, %d other; %d matches aborted "
+	    "before a first move\n", ch->reasons[0], ch->reasons[1],
+	    ch->reasons[2], ch->reasons[3], aborts);
 	printf("chaos: %d invalid or extra lines answered; %d garbage lines, "
 	    "%d BAD_CHAR\n", invalid, garbage, bad);
 	printf("chaos: slowloris timed out %d/%d (after %ld..%ld ms); 1 MiB "
