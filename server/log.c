@@ -3,12 +3,19 @@
  *
  * One line per event: ISO-8601 UTC time, level, message.  stderr is what
  * journald and docker collect, so there is no log file and no syslog.
+ *
+ * The log never stops the server: a line that stderr cannot take at once
+ * (a pipe nobody reads, a stalled collector) is dropped and counted, and
+ * the count is written first as soon as stderr takes lines again.  Clients
+ * cause log lines, so a blocking write would let them freeze every match.
  */
+#include <poll.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "log.h"
 
@@ -19,10 +26,14 @@ static const char *log_names[] = {
 	[LOG_DEBUG] = "debug",
 };
 
-/* The one piece of global state: set once, from the command line. */
+/* The global state: the level, set once; the lines stderr refused. */
 static enum log_level	log_level = LOG_INFO;
+static unsigned long	log_dropped;
 
 static void	log_vwrite(enum log_level, const char *, va_list);
+static int	log_put(enum log_level, const char *, ...)
+		    __attribute__((format(printf, 2, 3)));
+static int	log_vput(enum log_level, const char *, va_list);
 
 /* A level's number from its name ("warn"), or -1. */
 int
@@ -59,19 +70,53 @@ log_debugging(void)
 }
 
 /*
- * Write one line, if the level is wanted: formatted whole, then one
- * write(2) (stderr is unbuffered: fprintf would make one per piece).
+ * Write one line, if the level is wanted, and if lines were dropped, say
+ * how many first.
  */
 static void
 log_vwrite(enum log_level level, const char *fmt, va_list ap)
+{
+	struct pollfd	pfd = { .fd = STDERR_FILENO, .events = POLLOUT };
+
+	if (level > log_level)
+		return;
+	/* Room for a line (a pipe has PIPE_BUF bytes free), or drop it. */
+	if (poll(&pfd, 1, 0) != 1 || !(pfd.revents & POLLOUT)) {
+		log_dropped++;
+		return;
+	}
+	if (log_dropped != 0 && (LOG_WARN > log_level || log_put(LOG_WARN,
+	    "%lu log lines dropped: stderr was full", log_dropped) == 0))
+		log_dropped = 0;
+	if (log_vput(level, fmt, ap) == -1)
+		log_dropped++;
+}
+
+/* log_vput with its arguments. */
+static int
+log_put(enum log_level level, const char *fmt, ...)
+{
+	va_list	ap;
+	int	rc;
+
+	va_start(ap, fmt);
+	rc = log_vput(level, fmt, ap);
+	va_end(ap);
+	return (rc);
+}
+
+/*
+ * Format one line whole, then one write(2) (stderr is unbuffered: fprintf
+ * would make one per piece); 0, or -1 if it was not written.
+ */
+static int
+log_vput(enum log_level level, const char *fmt, va_list ap)
 {
 	struct timespec	ts;
 	struct tm	tm;
 	char		line[1024];
 	int		n, m;
 
-	if (level > log_level)
-		return;
 	clock_gettime(CLOCK_REALTIME, &ts);
 	gmtime_r(&ts.tv_sec, &tm);
 	n = (int)strftime(line, sizeof line, "%Y-%m-%dT%H:%M:%S", &tm);
@@ -84,7 +129,7 @@ log_vwrite(enum log_level level, const char *fmt, va_list ap)
 	if (n > (int)sizeof line - 2)
 		n = (int)sizeof line - 2;	/* cut: still one line */
 	line[n++] = '\n';
-	fwrite(line, 1, (size_t)n, stderr);
+	return (write(STDERR_FILENO, line, (size_t)n) == n ? 0 : -1);
 }
 
 void

@@ -293,6 +293,50 @@ test_daemon_log_level(void **state)
 		fail_msg("debug lines missing or raw bytes logged:\n%s", log);
 }
 
+/*
+ * A log nobody reads does not stop the server: with its stderr pipe never
+ * drained (64 KiB), 2,000 connections' log lines (about 300 KB) are
+ * written while there is room and dropped after; a PING is still
+ * answered, and once the pipe is read the count of the dropped lines comes
+ * first.  A blocking write froze every match here.
+ */
+static void
+test_daemon_log_never_blocks(void **state)
+{
+	struct daemon	*d = *state;
+	static char	 log[1 << 20];
+	struct conn	*c;
+	char		 line[256];
+	int		 i;
+
+	assert_int_equal(harness_start_v1(&d->srv, NULL), 0);
+	for (i = 0; i < 2000; i++) {
+		assert_int_equal(conn_open(&d->c[1], d->srv.port), 0);
+		if (conn_line(&d->c[1], line, sizeof line,
+		    HARNESS_TIMEOUT_MS) < 0)
+			fail_msg("connection %d was not greeted: the server "
+			    "is stuck on its log", i);
+		conn_close(&d->c[1]);
+	}
+	c = daemon_join(d, 0);
+	conn_send(c, "PING");
+	expect_event(c, "OK PONG");
+	harness_log(&d->srv, log, sizeof log);
+	if (strstr(log, "log lines dropped: stderr was full") != NULL)
+		fail_msg("the count of dropped lines came before room did");
+	/* Room again: the next line is the count, then the line itself. */
+	conn_send(c, "QUIT");
+	expect_prefix(c, "BYE ");
+	usleep(200 * 1000);
+	harness_log(&d->srv, log, sizeof log);
+	if (strstr(log, " warn ") == NULL ||
+	    strstr(log, " log lines dropped: stderr was full") == NULL ||
+	    strstr(log, " info client ") == NULL)
+		fail_msg("no count of the dropped lines after the pipe was "
+		    "read:\n%.2000s", log);
+	daemon_stop(d);
+}
+
 /* A bad level stops tttd with status 2. */
 static void
 test_daemon_bad_log_level(void **state)
@@ -321,6 +365,8 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_daemon_log_level,
 		    daemon_setup, daemon_teardown),
 		cmocka_unit_test_setup_teardown(test_daemon_bad_log_level,
+		    daemon_setup, daemon_teardown),
+		cmocka_unit_test_setup_teardown(test_daemon_log_never_blocks,
 		    daemon_setup, daemon_teardown),
 	};
 
