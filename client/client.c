@@ -115,6 +115,12 @@ client_lost(struct client *c)
 	c->inlen = 0;
 	c->await = PROTO_NONE;
 	c->prompt = CLIENT_PROMPT_NONE;
+	/*
+	 * Refused while reconnecting (SERVER_FULL, or TOO_MANY_CONNECTIONS
+	 * while the old connection is still counted): a failed try.
+	 */
+	if (c->lost && c->why != NULL && !c->quitting)
+		c->why = NULL;
 	if (!c->opts->reconnect || c->token[0] == '\0' || c->quitting ||
 	    c->why != NULL) {
 		client_fail(c, c->why != NULL ? c->why :

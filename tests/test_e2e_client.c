@@ -2066,6 +2066,121 @@ test_client_resume_fake(void **state)
 }
 
 /*
+ * A yes after the opponent left goes back to the queue: no seat is held
+ * any more, so a lost connection then is simply lost (no RESUME with the
+ * dead token, no retries).
+ */
+static void
+test_client_no_resume_from_queue(void **state)
+{
+	static const char *const lines[] = {
+		"HELLO tttd/1 Hi",
+		"WAIT Waiting for an opponent...",
+		"MATCH O bob You play O against bob.",
+		"TOKEN 2345-6789 Type RESUME 2345-6789 on a new connection.",
+		"START X bob (X) moves first.",
+		"BOARD .........",
+		"RESULT FORFEIT O p2 bob quit the game. p2 wins!",
+		"AGAIN? Play again? (y/n) or 'quit' to exit:",
+		NULL
+	};
+	static const char *const requeued[] = {
+		"OK AGAIN y",
+		"WAIT Waiting for an opponent...",
+		NULL
+	};
+	struct conn	 fk;
+	char		 port[16];
+	const char	*args[] = { "127.0.0.1", port, NULL };
+	int		 p;
+	long		 start;
+
+	(void)state;
+	fake_lfd = fake_listen(&p);
+	port_string(port, sizeof port, p);
+	player_start(args, INPUT_PIPE);
+	fake_next(&fk);
+	fake_says(&fk, lines);
+	player_expect("Play again? (y/n) or 'quit' to exit: ", 0);
+	player_write("y\n");
+	fake_hears(&fk, "AGAIN y");
+	fake_says(&fk, requeued);
+	player_expect("Waiting for an opponent...\n", 0);
+	close(fake_fd);
+	fake_fd = -1;
+	start = harness_now_ms();
+	assert_int_equal(player_end(), 1);
+	if (harness_now_ms() - start > 2000)
+		fail_msg("gave up after %ld ms", harness_now_ms() - start);
+	assert_string_equal(pl.errbuf, "ttt-client: connection to the server "
+	    "was lost\n");
+}
+
+/*
+ * Refused while reconnecting (the old connection still counted against
+ * the address): a failed try, not the end; the next try gets the seat.
+ */
+static void
+test_client_refused_then_resumes(void **state)
+{
+	static const char *const first[] = {
+		"HELLO tttd/1 Hi",
+		"WAIT Waiting for an opponent...",
+		"MATCH O bob You play O against bob.",
+		"TOKEN 2345-6789 Type RESUME 2345-6789 on a new connection.",
+		"START X bob (X) moves first.",
+		"BOARD .........",
+		"TURN X Waiting for bob to move...",
+		NULL
+	};
+	static const char *const refused[] = {
+		"ERR TOO_MANY_CONNECTIONS Too many connections from your "
+		"address. Please try again later.",
+		NULL
+	};
+	static const char *const back[] = {
+		"HELLO tttd/1 Hi",
+		"WAIT Waiting for an opponent...",
+		"OK RESUME",
+		"MATCH O bob You play O against bob.",
+		"BOARD X........",
+		"TURN O Enter your move (A1, B2, C3) or 'quit' to exit:",
+		"TOKEN 3456-789A Type RESUME 3456-789A on a new connection.",
+		NULL
+	};
+	struct conn	 fk;
+	char		 port[16];
+	const char	*args[] = { "127.0.0.1", port, NULL };
+	int		 p;
+	size_t		 at;
+
+	(void)state;
+	fake_lfd = fake_listen(&p);
+	port_string(port, sizeof port, p);
+	player_start(args, INPUT_PIPE);
+	fake_next(&fk);
+	fake_says(&fk, first);
+	at = player_expect("Waiting for bob to move...\n", 0);
+	close(fake_fd);
+	fake_fd = -1;
+	fake_next(&fk);
+	fake_says(&fk, refused);
+	close(fake_fd);
+	fake_fd = -1;
+	fake_next(&fk);
+	fake_hears(&fk, "RESUME 2345-6789");
+	fake_says(&fk, back);
+	at = player_expect("You have your seat back.\n", at);
+	player_expect(PROMPT_MOVE, at);
+	player_write("quit\n");
+	fake_hears(&fk, "QUIT");
+	assert_int_equal(conn_send(&fk, "BYE Thank you for playing!"), 0);
+	close(fake_fd);
+	fake_fd = -1;
+	assert_int_equal(player_end(), 0);
+}
+
+/*
  * The server is gone for good: within --grace the client gives up with
  * status 1 and why; with --no-reconnect it does not try at all.
  */
@@ -2226,6 +2341,10 @@ main(void)
 		cmocka_unit_test_teardown(test_client_ping_timeout, teardown),
 		cmocka_unit_test_teardown(test_client_arguments, teardown),
 		cmocka_unit_test_teardown(test_client_resume_fake, teardown),
+		cmocka_unit_test_teardown(test_client_no_resume_from_queue,
+		    teardown),
+		cmocka_unit_test_teardown(test_client_refused_then_resumes,
+		    teardown),
 		cmocka_unit_test_teardown(test_client_reconnect_gives_up,
 		    teardown),
 		cmocka_unit_test_teardown(test_client_room_hides_first_pairing,
