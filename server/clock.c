@@ -29,6 +29,10 @@ clock_resume(struct client *c, enum client_clock kind, int64_t ms)
 	switch (kind) {
 	case CLIENT_CLOCK_IDLE:
 		full = l->idle_ms;
+		/* No queue limit: the clock runs for the computer's offer. */
+		if (full <= 0 && l->ai_offer_ms > 0 &&
+		    !(c->flags & CLIENT_OFFERED))
+			full = CLOCK_NEVER;
 		break;
 	case CLIENT_CLOCK_TURN:
 		full = l->turn_ms;

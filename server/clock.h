@@ -9,6 +9,9 @@
 
 #include "client.h"
 
+/* A clock with no end of its own: only its warning (the offer) is due. */
+#define CLOCK_NEVER	(INT64_MAX / 4)
+
 void	clock_start(struct client *, enum client_clock);
 void	clock_resume(struct client *, enum client_clock, int64_t);
 void	clock_stop(struct client *);

@@ -193,6 +193,8 @@ session_clock_warn(struct client *c, enum client_clock kind, int64_t left_ms)
 
 	if (kind == CLIENT_CLOCK_IDLE) {
 		c->flags |= CLIENT_OFFERED;
+		if (c->lobby->limits.idle_ms <= 0)
+			clock_stop(c);		/* it ran for the offer only */
 		session_sendn(c, buf, proto_fmt_info(buf, sizeof buf,
 		    "Nobody else is here yet. Type PLAY AI to play the "
 		    "computer."));

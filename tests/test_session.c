@@ -403,6 +403,7 @@ test_finished_line_restarts_deadline(void **state)
 	lobby_default_limits(&l);
 	l.line_ms = 1000;
 	l.idle_ms = 0;
+	l.ai_offer_ms = 0;	/* no queue clock of any kind: lines alone */
 	w = *state = world_new(&l);
 	f = world_open(w, 0);
 	assert_int_equal(conn_next_deadline(&f->c), 0);
@@ -1102,6 +1103,37 @@ test_resume_takeover_of_live_seat(void **state)
 }
 
 /*
+ * The offer does not need a queue limit: with --idle-timeout 0 the player
+ * is still offered the computer, once, and then has no deadline at all.
+ */
+static void
+test_ai_offer_without_idle_limit(void **state)
+{
+	static const char	 offer[] = "INFO Nobody else is here yet. Type "
+				    "PLAY AI to play the computer.";
+	struct lobby_limits	 l;
+	struct world		*w;
+	struct fake		*f;
+
+	lobby_default_limits(&l);
+	l.idle_ms = 0;
+	w = *state = world_new(&l);
+	f = world_open(w, 0);
+	assert_int_equal(conn_next_deadline(&f->c),
+	    1000000 + LOBBY_AI_OFFER_MS);
+	at(w, LOBBY_AI_OFFER_MS - 1);
+	assert_int_equal(count(f, offer), 0);
+	at(w, LOBBY_AI_OFFER_MS);
+	assert_int_equal(count(f, offer), 1);
+	assert_int_equal(conn_next_deadline(&f->c), 0);
+	feed(f, "PING\n");
+	assert_int_equal(conn_next_deadline(&f->c), 0);
+	at(w, 100 * LOBBY_AI_OFFER_MS);
+	assert_int_equal(count(f, offer), 1);
+	assert_false(f->closed);
+}
+
+/*
  * §9.6: alone in the queue for ai_offer_ms, the player is offered the
  * computer, once per stay, at queued_at + ai_offer_ms: lines restart the
  * idle clock but do not put the offer off.
@@ -1581,6 +1613,8 @@ main(void)
 		cmocka_unit_test_teardown(test_resume_any_case_no_dash,
 		    world_free),
 		cmocka_unit_test_teardown(test_resume_takeover_of_live_seat,
+		    world_free),
+		cmocka_unit_test_teardown(test_ai_offer_without_idle_limit,
 		    world_free),
 		cmocka_unit_test_teardown(test_ai_offer_once_per_stay,
 		    world_free),
