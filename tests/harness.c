@@ -646,6 +646,27 @@ harness_play_to_result(struct conn *x, struct conn *o, struct conn *p[2])
 		conn_send(p[i % 2], moves[i]);
 		expect_skip_to(p[i % 2], "OK MOVE", NULL, 0);
 	}
+	/* p[0] made B1 B2 B3: the middle column, a win for its mark. */
+	expect_skip_to(p[0], "RESULT WIN ", line, sizeof line);
+	if (line[11] != (p[0] == x ? 'X' : 'O'))
+		fail_msg("the player of B1 B2 B3 did not win: \"%s\"", line);
+	expect_skip_to(p[1], "RESULT WIN ", NULL, 0);
 	expect_skip_to(p[0], "AGAIN? ", NULL, 0);
 	expect_skip_to(p[1], "AGAIN? ", NULL, 0);
+}
+
+size_t
+harness_log_wait(struct tttd_proc *p, char *buf, size_t size,
+    const char *text)
+{
+	long	deadline = harness_now_ms() + HARNESS_TIMEOUT_MS;
+	size_t	len = 0;
+
+	for (;;) {
+		len += harness_log(p, buf + len, size - len);
+		if (strstr(buf, text) != NULL || len >= size - 1 ||
+		    harness_now_ms() >= deadline)
+			return (len);
+		usleep(20000);
+	}
 }

@@ -56,6 +56,8 @@ long	harness_cpu_ms(const struct tttd_proc *);
 long	harness_rss_kb(const struct tttd_proc *);
 /* Read what the server logged so far (nonblocking), NUL-terminated. */
 size_t	harness_log(struct tttd_proc *, char *, size_t);
+/* Read the log on until it holds text (or the timeout): its length. */
+size_t	harness_log_wait(struct tttd_proc *, char *, size_t, const char *);
 
 int	conn_open(struct conn *, int);
 /*

@@ -28,6 +28,20 @@ struct thing {
 
 static void	code_of(unsigned, char *);
 static size_t	longest_chain(const struct keytab *);
+static int	keytab_chain_has(const struct keytab_bucket *, uint64_t);
+
+/* Is this key in this chain? */
+static int
+keytab_chain_has(const struct keytab_bucket *b, uint64_t key)
+{
+	const struct keytab_entry	*e;
+
+	SLIST_FOREACH(e, b, link) {
+		if (e->key == key)
+			return (1);
+	}
+	return (0);
+}
 
 /* The i-th six-character code of the room-code alphabet: all distinct. */
 static void
@@ -287,8 +301,59 @@ test_keytab_many_numbers(void **state)
 	for (i = 0; i < MANY; i++)
 		keytab_del(&t, &things[i].entry);
 	assert_int_equal(t.n, 0);
+	/*
+	 * Keys alike in their low bits (multiples of 4096) spread too: a
+	 * hash of the low bits alone would chain them all in one bucket.
+	 */
+	for (i = 0; i < MANY; i++)
+		keytab_add(&t, &things[i].entry, ((uint64_t)i + 1) << 12,
+		    &things[i]);
+	assert_true(longest_chain(&t) < 64);
+	for (i = 0; i < MANY; i++)
+		keytab_del(&t, &things[i].entry);
 	keytab_free(&t);
 	free(things);
+}
+
+/*
+ * The secret decides the buckets: two tables that differ only in it
+ * place the same keys differently (a client cannot aim at one chain).
+ */
+static void
+test_keytab_secret(void **state)
+{
+	struct keytab	a, b;
+	struct thing	ta[64], tb[64];
+	size_t		i, j, moved = 0;
+
+	(void)state;
+	assert_int_equal(keytab_init(&a, 16, 1), 0);
+	assert_int_equal(keytab_init(&b, 16, 2), 0);
+	for (i = 0; i < 64; i++) {
+		keytab_add(&a, &ta[i].entry, i + 1, &ta[i]);
+		keytab_add(&b, &tb[i].entry, i + 1, &tb[i]);
+	}
+	/* Keys 1 and k share a bucket in one table: not in the other? */
+	for (i = 1; i < 64; i++) {
+		int	sa = 0, sb = 0;
+
+		for (j = 0; j < a.nbuckets; j++) {
+			sa |= SLIST_FIRST(&a.buckets[j]) != NULL &&
+			    keytab_chain_has(&a.buckets[j], 1) &&
+			    keytab_chain_has(&a.buckets[j], i + 1);
+			sb |= SLIST_FIRST(&b.buckets[j]) != NULL &&
+			    keytab_chain_has(&b.buckets[j], 1) &&
+			    keytab_chain_has(&b.buckets[j], i + 1);
+		}
+		moved += sa != sb;
+	}
+	assert_true(moved > 0);
+	for (i = 0; i < 64; i++) {
+		keytab_del(&a, &ta[i].entry);
+		keytab_del(&b, &tb[i].entry);
+	}
+	keytab_free(&a);
+	keytab_free(&b);
 }
 
 int
@@ -298,6 +363,7 @@ main(void)
 		cmocka_unit_test(test_keytab_init),
 		cmocka_unit_test(test_keytab_add_find_del),
 		cmocka_unit_test(test_keytab_del_unfiled),
+		cmocka_unit_test(test_keytab_secret),
 		cmocka_unit_test(test_keytab_empty_key_never_found),
 		cmocka_unit_test(test_keytab_code_packing),
 		cmocka_unit_test(test_keytab_many),
