@@ -505,7 +505,7 @@ match_abort(struct client *c)
 {
 	struct match	*m = c->match;
 	struct lobby	*lobby = m->lobby;
-	int		 other = !c->seat, other_away = m->seat[other].away != NULL;
+	int		 other = !c->seat;
 	struct client	*oc = m->player[other];
 	char		 buf[PROTO_OUT_MAX], text[96];
 
@@ -515,13 +515,18 @@ match_abort(struct client *c)
 	snprintf(text, sizeof text, "%s left before the first move. No result.",
 	    match_name(m, c->seat));
 	clock_stop(c);
-	match_detach(m, c->seat);	/* frees m if the computer is left */
+	/*
+	 * The opponent leaves the match first and heads the queue, before
+	 * the watchers the match lets go when it ends.
+	 */
 	if (oc != NULL) {
+		m->player[other] = NULL;
+		oc->match = NULL;
 		session_sendn(oc, buf, proto_fmt_info(buf, sizeof buf, text));
-		match_detach(m, other);
 		lobby_join_front(lobby, oc);
-	} else if (other_away)
-		match_detach(m, other);
+	}
+	resume_forget(m, other);	/* an absent opponent has no seat */
+	match_detach(m, c->seat);	/* nobody left: watchers go, m too */
 }
 
 /* A connected player leaves its match for good. */

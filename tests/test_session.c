@@ -725,6 +725,36 @@ test_abort_by_quit_before_first_move(void **state)
 	want(&w->f[2], "STAT forfeits 0\r\n");
 }
 
+/*
+ * An abort with a watcher: the opponent is paired with the player who was
+ * waiting, ahead of the watcher the abort lets go (§9.2: it is paired
+ * first).
+ */
+static void
+test_abort_opponent_before_watchers(void **state)
+{
+	struct world	*w = *state = world_new(NULL);
+
+	pair(w);
+	world_open(w, 2);
+	feed(&w->f[2], "WATCH 1\n");
+	want(&w->f[2], "OK WATCH 1\r\n");
+	world_open(w, 3);			/* waiting alone */
+	assert_int_equal(w->lobby.nqueued, 1);
+	clear(&w->f[1]);
+	clear(&w->f[2]);
+	clear(&w->f[3]);
+	feed(&w->f[0], "QUIT\n");
+	want_seq(&w->f[1], "INFO p1 left before the first move. No result.\r\n",
+	    "WAIT Waiting for an opponent...\r\n", "MATCH X p2 ", NULL);
+	want(&w->f[3], "MATCH O p1 ");
+	assert_ptr_equal(w->f[1].c.match, w->f[3].c.match);
+	want_seq(&w->f[2], "INFO Game 1 is over.\r\n",
+	    "WAIT Waiting for an opponent...\r\n", NULL);
+	want_no(&w->f[2], "MATCH");
+	assert_int_equal(w->lobby.nqueued, 1);
+}
+
 /* With nobody else waiting, the aborted player heads the queue. */
 static void
 test_abort_requeues_at_front(void **state)
@@ -1594,6 +1624,8 @@ main(void)
 		cmocka_unit_test_teardown(test_limits_off, world_free),
 		cmocka_unit_test_teardown(
 		    test_forfeit_counted_when_opponent_closing, world_free),
+		cmocka_unit_test_teardown(test_abort_opponent_before_watchers,
+		    world_free),
 		cmocka_unit_test_teardown(test_abort_by_quit_before_first_move,
 		    world_free),
 		cmocka_unit_test_teardown(test_abort_requeues_at_front,
