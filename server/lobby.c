@@ -232,8 +232,20 @@ lobby_pair(struct lobby *lobby)
 
 	while (lobby->nqueued >= 2) {
 		p1 = TAILQ_FIRST(&lobby->queue);
+		p2 = TAILQ_NEXT(p1, queue_entry);
+		/*
+		 * One being closed by the transport (unread output) is
+		 * leaving: it goes, and is never paired.
+		 */
+		if (p1->flags & CLIENT_CLOSING) {
+			lobby_leave(lobby, p1);
+			continue;
+		}
+		if (p2->flags & CLIENT_CLOSING) {
+			lobby_leave(lobby, p2);
+			continue;
+		}
 		lobby_leave(lobby, p1);
-		p2 = TAILQ_FIRST(&lobby->queue);
 		lobby_leave(lobby, p2);
 		match_new(lobby, p1, p2);
 	}

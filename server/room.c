@@ -73,5 +73,8 @@ room_find(struct lobby *lobby, const char *code)
 {
 	struct room	*r = keytab_find(&lobby->rooms, keytab_code(code));
 
-	return (r != NULL ? r->maker : NULL);
+	/* A maker being closed (unread output) has no room to join. */
+	if (r == NULL || (r->maker->flags & CLIENT_CLOSING))
+		return (NULL);
+	return (r->maker);
 }

@@ -755,6 +755,46 @@ test_abort_opponent_before_watchers(void **state)
 	assert_int_equal(w->lobby.nqueued, 1);
 }
 
+/*
+ * A queued player or room maker the transport is closing (its output went
+ * unread: CLIENT_CLOSING, its leaving still to come) is never paired.
+ */
+static void
+test_closing_never_paired(void **state)
+{
+	struct world	*w = *state = world_new(NULL);
+
+	world_open(w, 0);
+	w->f[0].c.flags |= CLIENT_CLOSING;	/* as server_client_send does */
+	world_open(w, 1);
+	assert_null(w->f[1].c.match);
+	want_no(&w->f[1], "MATCH");
+	world_open(w, 2);
+	want(&w->f[1], "MATCH X p2 ");
+	assert_ptr_equal(w->f[1].c.match, w->f[2].c.match);
+}
+
+/* A room whose maker the transport is closing cannot be joined. */
+static void
+test_closing_room_not_joined(void **state)
+{
+	struct world	*w = *state = world_new(NULL);
+	char		 line[32];
+	const char	*p;
+
+	world_open(w, 0);
+	clear(&w->f[0]);
+	feed(&w->f[0], "ROOM NEW\n");
+	assert_non_null(p = strstr(w->f[0].out, "OK ROOM "));
+	snprintf(line, sizeof line, "ROOM JOIN %.6s\n", p + 8);
+	w->f[0].c.flags |= CLIENT_CLOSING;	/* as server_client_send does */
+	world_open(w, 1);
+	clear(&w->f[1]);
+	feed(&w->f[1], line);
+	want(&w->f[1], "ERR NO_ROOM No room with that code is open.\r\n");
+	assert_null(w->f[1].c.match);
+}
+
 /* With nobody else waiting, the aborted player heads the queue. */
 static void
 test_abort_requeues_at_front(void **state)
@@ -1624,6 +1664,9 @@ main(void)
 		cmocka_unit_test_teardown(test_limits_off, world_free),
 		cmocka_unit_test_teardown(
 		    test_forfeit_counted_when_opponent_closing, world_free),
+		cmocka_unit_test_teardown(test_closing_never_paired, world_free),
+		cmocka_unit_test_teardown(test_closing_room_not_joined,
+		    world_free),
 		cmocka_unit_test_teardown(test_abort_opponent_before_watchers,
 		    world_free),
 		cmocka_unit_test_teardown(test_abort_by_quit_before_first_move,
