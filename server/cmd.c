@@ -260,12 +260,10 @@ static enum proto_error
 cmd_games(struct client *c, const struct proto_cmd *cmd)
 {
 	struct match	*m;
-	unsigned	 live = 0, n;
+	unsigned	 live = c->lobby->nlive, n;
 	char		 buf[PROTO_OUT_MAX], text[64];
 
 	(void)cmd;
-	TAILQ_FOREACH(m, &c->lobby->matches, entry)
-		live += match_live(m);
 	n = live < LOBBY_GAMES_MAX ? live : LOBBY_GAMES_MAX;
 	session_sendn(c, buf, proto_fmt_ok_games(buf, sizeof buf, n));
 	TAILQ_FOREACH(m, &c->lobby->matches, entry) {

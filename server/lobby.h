@@ -101,6 +101,7 @@ struct lobby {
 	struct match_list	 matches;
 	unsigned		 nqueued;
 	unsigned		 nmatches;
+	unsigned		 nlive;		/* of them with both seats taken */
 	unsigned		 nwatchers;
 	unsigned		 nai;		/* matches against the computer */
 	struct keytab		 rooms;		/* code -> struct room */

@@ -27,6 +27,7 @@ static void	match_end(struct match *);
 static void	match_finish(struct match *, enum ttt_mark, const char *, int);
 static void	match_detach(struct match *, int);
 static int	match_humans(const struct match *);
+static void	match_unlive(struct match *);
 static const char *match_addr(const struct match *, int);
 
 /* A new, empty match, filed under its id. */
@@ -43,6 +44,8 @@ match_alloc(struct lobby *lobby)
 	TAILQ_INIT(&m->watchers);
 	TAILQ_INSERT_TAIL(&lobby->matches, m, entry);
 	lobby->nmatches++;
+	m->live = 1;		/* both seats are taken next */
+	lobby->nlive++;
 	keytab_add(&lobby->ids, &m->id_entry, m->id, m);
 	return (m);
 }
@@ -117,6 +120,7 @@ match_free(struct match *m)
 	while ((w = TAILQ_FIRST(&m->watchers)) != NULL)
 		watch_stop(w);
 	keytab_del(&lobby->ids, &m->id_entry);
+	match_unlive(m);
 	if (m->ai != MATCH_HUMAN)
 		lobby->nai--;
 	TAILQ_REMOVE(&lobby->matches, m, entry);
@@ -161,11 +165,24 @@ match_seat_taken(const struct match *m, int seat)
 	    (seat == 1 && m->ai != MATCH_HUMAN));
 }
 
-/* Are both seats taken (GAMES lists it, WATCH may watch it)? */
+/*
+ * Are both seats taken (GAMES lists it, WATCH may watch it)?  From the
+ * pairing until a seat is emptied for good, which is never taken again.
+ */
 int
 match_live(const struct match *m)
 {
-	return (match_seat_taken(m, 0) && match_seat_taken(m, 1));
+	return (m->live);
+}
+
+/* A seat is being emptied for good: the match is live no more. */
+static void
+match_unlive(struct match *m)
+{
+	if (!m->live)
+		return;
+	m->live = 0;
+	m->lobby->nlive--;
 }
 
 /* Players still in the match, connected or away. */
@@ -476,6 +493,7 @@ match_detach(struct match *m, int seat)
 {
 	struct client	*c = m->player[seat];
 
+	match_unlive(m);
 	if (c != NULL) {
 		c->match = NULL;
 		m->player[seat] = NULL;
@@ -519,6 +537,7 @@ match_abort(struct client *c)
 	 * The opponent leaves the match first and heads the queue, before
 	 * the watchers the match lets go when it ends.
 	 */
+	match_unlive(m);
 	if (oc != NULL) {
 		m->player[other] = NULL;
 		oc->match = NULL;

@@ -58,6 +58,7 @@ struct match {
 	enum ttt_mark		 winner;	/* of the last game */
 	unsigned		 games;
 	int			 tie_told;	/* this game: only a tie left */
+	int			 live;		/* both seats taken (lobby->nlive) */
 	struct keytab_entry	 id_entry;	/* lobby->ids */
 	struct client_list	 watchers;
 	TAILQ_ENTRY(match)	 entry;

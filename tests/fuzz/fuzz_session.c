@@ -446,7 +446,7 @@ fuzz_check_world(void)
 	struct client		*c;
 	struct match		*m;
 	struct fuzz_slot	*s;
-	unsigned		 nqueued = 0;
+	unsigned		 nqueued = 0, nlive;
 	int			 i, found;
 
 	TAILQ_FOREACH(c, &fuzz_lobby.queue, queue_entry) {
@@ -456,7 +456,12 @@ fuzz_check_world(void)
 		nqueued++;
 	}
 	CHECK(nqueued == fuzz_lobby.nqueued);
+	nlive = 0;
 	TAILQ_FOREACH(m, &fuzz_lobby.matches, entry) {
+		/* Live (GAMES, WATCH): exactly while both seats are taken. */
+		CHECK(match_live(m) == (match_seat_taken(m, 0) &&
+		    match_seat_taken(m, 1)));
+		nlive += match_live(m);
 		/* Someone is in it: connected, or away and may come back. */
 		CHECK(m->player[0] != NULL || m->player[1] != NULL ||
 		    m->seat[0].away != NULL || m->seat[1].away != NULL);
@@ -481,6 +486,7 @@ fuzz_check_world(void)
 			CHECK(c->match == m && c->seat == i);
 		}
 	}
+	CHECK(nlive == fuzz_lobby.nlive);
 	for (i = 0; i < FUZZ_SLOTS; i++) {
 		s = &fuzz_slots[i];
 		if ((c = s->c) == NULL)
@@ -645,7 +651,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	CHECK(TAILQ_EMPTY(&fuzz_lobby.matches));
 	CHECK(fuzz_lobby.naway == 0 && fuzz_lobby.nwatchers == 0 &&
 	    fuzz_lobby.rooms.n == 0 && fuzz_lobby.tokens.n == 0 &&
-	    fuzz_lobby.ids.n == 0 && fuzz_lobby.nai == 0);
+	    fuzz_lobby.ids.n == 0 && fuzz_lobby.nai == 0 &&
+	    fuzz_lobby.nlive == 0);
 	lobby_free(&fuzz_lobby);
 	return (0);
 }
