@@ -52,6 +52,8 @@
 #define SC_THINK_MS		120	/* players think up to this */
 #define SC_WATCH_LIFE_MS	12000	/* a watcher leaves by then */
 #define SC_LATE_MS		3000	/* slack of a clock's upper bound */
+#define SC_TURN_MS		4000	/* --turn-timeout 4 */
+#define SC_EARLY_MS		150	/* slack of a clock's lower bound */
 #define SC_EXP			64	/* replies awaited per connection */
 #define SC_RESULTS		16
 #define SC_CANDS		100
@@ -205,6 +207,8 @@ struct sc_match {
 	int	tie_due;
 	int	tie_told;
 	int	resign_at;	/* resigners: after this many moves */
+	long	turn_at;	/* our turn began (0: not our turn) */
+	long	turn_used;	/* ms of our turn gone before a drop */
 };
 
 enum sc_state { CS_NEW, CS_OPEN, CS_AWAY, CS_DONE };
@@ -777,6 +781,11 @@ sc_act(struct chaos *ch, struct sc_client *cl, long now)
 		return;
 	}
 	cl->saved = cl->m;
+	/* The server stops our turn clock until we are back (§9.4). */
+	if (cl->saved.turn_at != 0) {
+		cl->saved.turn_used = now - cl->saved.turn_at;
+		cl->saved.turn_at = 0;
+	}
 	conn_drop(&cl->conn, chaos_rng(&ch->rng) % 2);
 	cl->dropped_at = now;
 	if (cl->conduct == C_DROP_GONE) {
@@ -1342,8 +1351,21 @@ sc_info(struct chaos *ch, struct sc_client *cl, const char *line)
 		cl->tie_notices++;
 		return;
 	}
-	if (strncmp(line, "INFO You have ", 14) == 0)
-		return;		/* a slow server: only the turn clock */
+	if (strncmp(line, "INFO You have ", 14) == 0) {
+		/*
+		 * A slow server: the turn clock's warning, to the mover only,
+		 * when two thirds of its turn are gone (§6.11).
+		 */
+		t = m->turn_at != 0 ? now - m->turn_at : -1;
+		if (!m->in_game || m->mover != m->sym || m->turn_at == 0)
+			sc_fail(ch, cl, "\"%s\" not on our turn (in game %d, %c "
+			    "to move, we are %c)", line, m->in_game,
+			    m->mover ? m->mover : '-', m->sym ? m->sym : '-');
+		else if (t < SC_TURN_MS * 2 / 3 - SC_EARLY_MS)
+			sc_fail(ch, cl, "\"%s\" %ld ms into our turn, due at "
+			    "%d ms", line, t, SC_TURN_MS * 2 / 3);
+		return;
+	}
 	sc_fail(ch, cl, "unexpected \"%s\"", line);
 }
 
@@ -1687,6 +1709,7 @@ sc_line(struct chaos *ch, struct sc_client *cl, char *line)
 			sc_fail(ch, cl, "\"%s\", not \"%s\" (in game %d)", line,
 			    want, m->in_game);
 		m->in_game = m->fresh = 1;
+		m->turn_at = m->turn_used = 0;
 		m->games++;
 		m->moves_game = 0;
 		m->mover = sym;
@@ -1728,6 +1751,13 @@ sc_line(struct chaos *ch, struct sc_client *cl, char *line)
 		} else if (sym != m->mover)
 			sc_fail(ch, cl, "\"%s\" when %c is to move", line,
 			    m->mover);
+		/* Our turn clock: from our TURN (on after a RESUME). */
+		if (sym != m->sym)
+			m->turn_at = m->turn_used = 0;
+		else if (m->turn_at == 0) {
+			m->turn_at = harness_now_ms() - m->turn_used;
+			m->turn_used = 0;
+		}
 		if (!m->playing || cl->switching)
 			return;
 		/* The actor's moment: its turn, or the opponent's. */
