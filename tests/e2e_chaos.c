@@ -173,7 +173,8 @@ chaos_health_start(struct chaos_health *h, struct tttd_proc *srv)
 		usleep(10 * 1000);
 	if (h->fds0 != fds)
 		fail_msg("the server holds %d descriptors after the baseline's "
-		    "connection closed, %d while it was open", h->fds0, fds + 1);
+		    "connection closed, %d while it was open", h->fds0,
+		    fds + 1);
 	harness_log(srv, log, sizeof log);
 	h->rss0 = h->rss_peak = harness_rss_kb(srv);
 	h->next_sample = 0;

@@ -34,6 +34,7 @@
 
 #include "harness.h"
 #include "e2e_chaos.h"
+#include "e2e_game.h"
 
 #define CHAOS_SEED		20240611ULL
 #define CHAOS_CLIENTS		500
@@ -444,8 +445,7 @@ chaos_result(struct chaos *ch, struct chaos_client *cl, const char *line)
 	if (strcmp(line, "RESULT TIE It's a tie!") == 0) {
 		r->kind = 'T';
 		if (strchr(cl->board, '.') != NULL ||
-		    chaos_has_line(cl->board, 'X') ||
-		    chaos_has_line(cl->board, 'O'))
+		    game_winner(cl->board) != 0)
 			chaos_fail(ch, cl, "TIE on board %s", cl->board);
 		return;
 	}
@@ -612,8 +612,8 @@ chaos_line(struct chaos *ch, struct chaos_client *cl, char *line)
 		if (sym == cl->sym && (chaos_playing(cl->role) ||
 		    (cl->role == R_CLOSER && cl->moves < cl->close_after))) {
 			cl->to_move = 1;
-			cl->act_at = harness_now_ms() + (long)(chaos_rng(&ch->rng) %
-			    CHAOS_THINK_MS);
+			cl->act_at = harness_now_ms() +
+			    (long)(chaos_rng(&ch->rng) % CHAOS_THINK_MS);
 		}
 	} else if (strncmp(line, "RESULT ", 7) == 0) {
 		chaos_result(ch, cl, line);
@@ -623,8 +623,8 @@ chaos_line(struct chaos *ch, struct chaos_client *cl, char *line)
 		cl->to_move = 0;
 		if (chaos_playing(cl->role)) {
 			cl->to_answer = 1;
-			cl->act_at = harness_now_ms() + (long)(chaos_rng(&ch->rng) %
-			    CHAOS_THINK_MS);
+			cl->act_at = harness_now_ms() +
+			    (long)(chaos_rng(&ch->rng) % CHAOS_THINK_MS);
 		}
 	} else if (strncmp(line, "OK NAME ", 8) == 0) {
 		cl->named = 1;

@@ -489,7 +489,7 @@ sc_dead(const char *board, char last)
 	char	b[10];
 
 	memcpy(b, board, 10);
-	if (chaos_has_line(b, 'X') || chaos_has_line(b, 'O') ||
+	if (game_winner(b) != 0 ||
 	    strchr(b, '.') == NULL)
 		return (0);
 	return (!game_can_win(b, last == 'X' ? 'O' : 'X'));
@@ -574,8 +574,8 @@ sc_open(struct chaos *ch, struct sc_client *cl)
 	cl->last_heard_seq = -1;
 	switch (cl->role) {
 	case R_MAKER:
-		sc_send(cl, K_ROOM_NEW, "%s", chaos_rng(&ch->rng) % 2 ? "ROOM NEW" :
-		    "room\tnew");
+		sc_send(cl, K_ROOM_NEW, "%s", chaos_rng(&ch->rng) % 2 ?
+		    "ROOM NEW" : "room\tnew");
 		break;
 	case R_AI:
 		k = (int)(chaos_rng(&ch->rng) % 4);
@@ -702,8 +702,8 @@ sc_move(struct chaos *ch, struct sc_client *cl)
 		sc_say(ch, cl, 0);
 	snprintf(b, sizeof b, "%c%c", "abcABC"[pick % 3 + 3 *
 	    (int)(chaos_rng(&ch->rng) % 2)], '1' + pick / 3);
-	if ((e = sc_send(cl, K_MOVE, "%s%s", chaos_rng(&ch->rng) % 2 ? "MOVE " : "",
-	    b)) == NULL)
+	if ((e = sc_send(cl, K_MOVE, "%s%s", chaos_rng(&ch->rng) % 2 ?
+	    "MOVE " : "", b)) == NULL)
 		return;
 	snprintf(e->s, sizeof e->s, "%c%c", "ABC"[pick % 3], '1' + pick / 3);
 	cl->moving = 1;
@@ -729,9 +729,11 @@ sc_answer(struct chaos *ch, struct sc_client *cl)
 	if (again && !cl->m.forfeited && !cl->m.opp_left)
 		cl->rematches++;
 	if (again)
-		sc_send(cl, K_AGAIN_Y, "%s", chaos_rng(&ch->rng) % 2 ? "y" : "AGAIN yes");
+		sc_send(cl, K_AGAIN_Y, "%s", chaos_rng(&ch->rng) % 2 ? "y" :
+		    "AGAIN yes");
 	else
-		sc_send(cl, K_AGAIN_N, "%s", chaos_rng(&ch->rng) % 2 ? "n" : "again NO");
+		sc_send(cl, K_AGAIN_N, "%s", chaos_rng(&ch->rng) % 2 ? "n" :
+		    "again NO");
 	cl->m.asked = 0;
 }
 
@@ -758,8 +760,8 @@ sc_say(struct chaos *ch, struct sc_client *cl, int burst)
 		if (cl->chat_seq >= 64)
 			return;
 		sc_chat_text(cl->idx, cl->chat_seq, text, sizeof text);
-		if ((e = sc_send(cl, K_SAY, "%sSAY %s", chaos_rng(&ch->rng) % 2 ? "" :
-		    " ", text)) == NULL)
+		if ((e = sc_send(cl, K_SAY, "%sSAY %s",
+		    chaos_rng(&ch->rng) % 2 ? "" : " ", text)) == NULL)
 			return;
 		e->n = cl->chat_seq++;
 		e->burst = burst;
@@ -1127,7 +1129,7 @@ sc_result(struct chaos *ch, struct sc_client *cl, const char *line)
 	if (strcmp(line, "RESULT TIE It's a tie!") == 0) {
 		r->kind = 'T';
 		if (strchr(m->board, '.') != NULL ||
-		    chaos_has_line(m->board, 'X') || chaos_has_line(m->board, 'O'))
+		    game_winner(m->board) != 0)
 			sc_fail(ch, cl, "TIE on board %s", m->board);
 		if (m->ai)
 			cl->ai_games[m->perfect]++;
@@ -1358,8 +1360,8 @@ sc_info(struct chaos *ch, struct sc_client *cl, const char *line)
 		 */
 		t = m->turn_at != 0 ? now - m->turn_at : -1;
 		if (!m->in_game || m->mover != m->sym || m->turn_at == 0)
-			sc_fail(ch, cl, "\"%s\" not on our turn (in game %d, %c "
-			    "to move, we are %c)", line, m->in_game,
+			sc_fail(ch, cl, "\"%s\" not on our turn (in game %d, "
+			    "%c to move, we are %c)", line, m->in_game,
 			    m->mover ? m->mover : '-', m->sym ? m->sym : '-');
 		else if (t < SC_TURN_MS * 2 / 3 - SC_EARLY_MS)
 			sc_fail(ch, cl, "\"%s\" %ld ms into our turn, due at "
@@ -1459,8 +1461,7 @@ sc_watch_line(struct chaos *ch, struct sc_client *cl, const char *line)
 			sc_fail(ch, cl, "\"%s\" between games", line);
 		if (strcmp(line, "RESULT TIE It's a tie!") == 0) {
 			if (strchr(cl->w_board, '.') != NULL ||
-			    chaos_has_line(cl->w_board, 'X') ||
-			    chaos_has_line(cl->w_board, 'O'))
+			    game_winner(cl->w_board) != 0)
 				sc_fail(ch, cl, "watched TIE on %s",
 				    cl->w_board);
 		} else if (sscanf(line, "RESULT WIN %c %63s %n", &sym, a,
@@ -1715,8 +1716,9 @@ sc_line(struct chaos *ch, struct sc_client *cl, char *line)
 		m->mover = sym;
 		m->asked = m->forfeited = 0;
 		m->tie_due = m->tie_told = 0;
-		m->resign_at = cl->role == R_RESIGNER && chaos_rng(&ch->rng) % 3 ?
-		    (int)(chaos_rng(&ch->rng) % 4) : -1;
+		m->resign_at = cl->role == R_RESIGNER &&
+		    chaos_rng(&ch->rng) % 3 ? (int)(chaos_rng(&ch->rng) % 4) :
+		    -1;
 		memcpy(m->board, ".........", 10);
 		if (m->room && cl->conduct == C_CHAT && m->games == 1 &&
 		    cl->burst_sent == 0)
@@ -1776,7 +1778,8 @@ sc_line(struct chaos *ch, struct sc_client *cl, char *line)
 		}
 		if (sym == m->sym) {
 			cl->to_move = 1;
-			cl->act_at = now + (long)(chaos_rng(&ch->rng) % SC_THINK_MS);
+			cl->act_at = now +
+			    (long)(chaos_rng(&ch->rng) % SC_THINK_MS);
 		} else if (m->resign_at >= 0 && m->moves_game >= m->resign_at) {
 			sc_send(cl, K_RESIGN, "RESIGN");	/* their turn */
 			m->resign_at = -1;
@@ -1796,7 +1799,8 @@ sc_line(struct chaos *ch, struct sc_client *cl, char *line)
 		cl->to_move = 0;
 		if (m->playing && cl->switching == 0) {
 			cl->to_answer = 1;
-			cl->act_at = now + (long)(chaos_rng(&ch->rng) % SC_THINK_MS);
+			cl->act_at = now +
+			    (long)(chaos_rng(&ch->rng) % SC_THINK_MS);
 		}
 		return;
 	}
@@ -1963,7 +1967,8 @@ sc_tick(struct chaos *ch, struct sc_client *cl, long now)
 	case R_GARBAGE:
 		if (now < cl->next_garbage || cl->garbage_left <= 0)
 			break;
-		cl->next_garbage = now + 100 + (long)(chaos_rng(&ch->rng) % 200);
+		cl->next_garbage = now + 100 +
+		    (long)(chaos_rng(&ch->rng) % 200);
 		cl->garbage_left--;
 		cl->garbage_sent++;
 		if (chaos_rng(&ch->rng) % 2) {
@@ -2261,7 +2266,8 @@ test_chaos_social_300_clients(void **state)
 				continue;
 			open++;
 			pfd[n].fd = cl->conn.fd;
-			pfd[n].events = POLLIN | (cl->out.len > 0 ? POLLOUT : 0);
+			pfd[n].events = POLLIN |
+			    (cl->out.len > 0 ? POLLOUT : 0);
 			pfd[n].revents = 0;
 			who[n++] = i;
 		}
