@@ -1985,7 +1985,11 @@ sc_tick(struct chaos *ch, struct sc_client *cl, long now)
 				g[i] = (char)(chaos_rng(&ch->rng) & 0xff);
 			} while (g[i] == '\n');
 		}
-		if (chaos_rng(&ch->rng) % 2)
+		/*
+		 * A lone CR before the LF would make a blank line, which
+		 * is ignored (protocol.md §1.4): another CR follows it.
+		 */
+		if (chaos_rng(&ch->rng) % 2 || (n == 1 && g[0] == '\r'))
 			g[n++] = '\r';
 		g[n++] = '\n';
 		if (cl->out.len + (size_t)n <= sizeof cl->out.buf &&
