@@ -350,6 +350,16 @@ conn_open(struct conn *c, int port)
 int
 conn_open_nb(struct conn *c, int port, int timeout_ms)
 {
+	return (conn_open_from(c, port, NULL, timeout_ms));
+}
+
+/*
+ * Connect from the source address (NULL: the kernel's choice), waiting no
+ * longer than the timeout.
+ */
+int
+conn_open_from(struct conn *c, int port, const char *src, int timeout_ms)
+{
 	struct sockaddr_in	sin;
 	struct pollfd		pfd;
 	socklen_t		len;
@@ -361,6 +371,14 @@ conn_open_nb(struct conn *c, int port, int timeout_ms)
 		return (-1);
 	memset(&sin, 0, sizeof sin);
 	sin.sin_family = AF_INET;
+	if (src != NULL) {
+		if (inet_pton(AF_INET, src, &sin.sin_addr) != 1) {
+			errno = EINVAL;
+			goto fail;
+		}
+		if (bind(c->fd, (struct sockaddr *)&sin, sizeof sin) == -1)
+			goto fail;
+	}
 	sin.sin_port = htons((uint16_t)port);
 	sin.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
 	if (connect(c->fd, (struct sockaddr *)&sin, sizeof sin) == 0)
@@ -396,6 +414,17 @@ conn_close(struct conn *c)
 	if (c->fd != -1)
 		close(c->fd);
 	c->fd = -1;
+}
+
+/* Close; rst: with a reset (SO_LINGER 0), not a FIN. */
+void
+conn_drop(struct conn *c, int rst)
+{
+	struct linger	lg = { 1, 0 };
+
+	if (rst && c->fd != -1)
+		setsockopt(c->fd, SOL_SOCKET, SO_LINGER, &lg, sizeof lg);
+	conn_close(c);
 }
 
 int
@@ -553,6 +582,45 @@ conn_take_line(struct conn *c, char *out, size_t size)
 	c->len -= used;
 	memmove(c->buf, lf + 1, c->len);
 	return ((int)n);
+}
+
+/*
+ * Read until the socket has nothing more, giving each whole line to cb
+ * until it asks to stop (nonzero).
+ */
+int
+conn_pump(struct conn *c, int (*cb)(void *, char *), void *arg)
+{
+	char	line[CONN_PUMP_LINE];
+	int	r;
+
+	for (;;) {
+		r = conn_fill(c);
+		while (conn_take_line(c, line, sizeof line) >= 0) {
+			if (cb(arg, line) != 0)
+				return (-1);
+		}
+		if (r > 0)
+			continue;
+		if (r == 0)
+			return (0);
+		if (errno == EAGAIN || errno == EWOULDBLOCK)
+			return (-1);
+		return (1);
+	}
+}
+
+/* Send what the socket takes now, without waiting. */
+ssize_t
+conn_send_nb(struct conn *c, const void *data, size_t len)
+{
+	ssize_t	w;
+
+	w = send(c->fd, data, len, MSG_DONTWAIT | MSG_NOSIGNAL);
+	if (w == -1 && (errno == EAGAIN || errno == EWOULDBLOCK ||
+	    errno == EINTR))
+		return (0);
+	return (w);
 }
 
 /* Count the entries of /proc/PID/fd: the server's open descriptors. */

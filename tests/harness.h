@@ -66,7 +66,14 @@ int	conn_open(struct conn *, int);
  * nonblocking, or -1 (errno ETIMEDOUT at the timeout).
  */
 int	conn_open_nb(struct conn *, int, int);
+/*
+ * conn_open_nb from a source address of the test's choosing (dotted IPv4,
+ * such as one of 127/8; NULL: the kernel's choice).
+ */
+int	conn_open_from(struct conn *, int, const char *, int);
 void	conn_close(struct conn *);
+/* Close; with rst, by a reset (SO_LINGER 0) rather than a FIN. */
+void	conn_drop(struct conn *, int);
 /* Send raw bytes. */
 int	conn_write(struct conn *, const void *, size_t);
 /* Send one line: the text plus "\r\n". */
@@ -92,6 +99,19 @@ int	conn_quiet(struct conn *, int);
  */
 int	conn_fill(struct conn *);
 int	conn_take_line(struct conn *, char *, size_t);
+/*
+ * conn_fill and conn_take_line in a loop: every whole line (CRLF stripped,
+ * cut at CONN_PUMP_LINE - 1 bytes) goes to cb(arg, line), which returns
+ * nonzero to stop.  Returns -1 when there is nothing more for now (or cb
+ * stopped), 0 on EOF, 1 on an error such as a reset (errno says).
+ */
+#define CONN_PUMP_LINE	1024
+int	conn_pump(struct conn *, int (*)(void *, char *), void *);
+/*
+ * Send without waiting: the bytes the socket took, 0 if it takes none now
+ * (full, or interrupted), -1 on an error (errno says).
+ */
+ssize_t	conn_send_nb(struct conn *, const void *, size_t);
 /* The number of descriptors the server has open, from /proc/PID/fd. */
 int	harness_nfds(const struct tttd_proc *);
 /* How often the text occurs in hay. */

@@ -33,6 +33,8 @@
 #include <cmocka.h>
 
 #include "harness.h"
+#include "e2e_chaos.h"
+#include "e2e_game.h"
 
 #define CHAOS_SEED		20240611ULL
 #define CHAOS_CLIENTS		500
@@ -49,35 +51,7 @@
 #define CHAOS_DEAF_MS		8000	/* non-readers gone by then */
 #define CHAOS_BIG		(1024 * 1024)
 #define CHAOS_RESULTS		16
-#define CHAOS_FAILS		64
-#define CHAOS_OUT		2048
-#define CHAOS_LINE		1024
-/*
- * The server's RSS once everything has closed may exceed its RSS before
- * the first connection by at most this.  Measured here: 2.1 MiB at the
- * start, 2.4 MiB at the peak, and the same at the end (glibc keeps what was
- * freed for reuse, so the end is near the peak, not near the start).
- * 8 MiB is twenty times that growth, room for other allocators and builds,
- * yet far below what unbounded buffering would hold: the twenty 1 MiB
- * lines alone are 20 MiB, and the non-readers' floods ask for some 75
- * times their size in replies (with the output cap off, the server grew
- * to 1.6 GiB).  Small per-connection leaks are test_e2e_stress_valgrind's
- * job, not this bound's.  Under AddressSanitizer the bound is not checked:
- * freed memory sits in its quarantine (256 MiB), and the server reads and
- * drops megabytes of the floods and 1 MiB lines, so its RSS reached
- * 370 MiB there.
- */
-#if defined(__SANITIZE_ADDRESS__)	/* gcc */
-#define CHAOS_ASAN		1
-#elif defined(__has_feature)		/* clang */
-#if __has_feature(address_sanitizer)
-#define CHAOS_ASAN		1
-#endif
-#endif
-#ifndef CHAOS_ASAN
-#define CHAOS_ASAN		0
-#endif
-#define CHAOS_RSS_SLACK_KB	(8 * 1024)
+/* The bound on the server's RSS: see e2e_chaos.h. */
 
 enum chaos_role {
 	R_HONEST,	/* plays whole games, answers AGAIN?, some rematches */
@@ -164,8 +138,7 @@ struct chaos_client {
 	char			 name[24];
 	long			 t_open;
 
-	char			 out[CHAOS_OUT];	/* to be written */
-	size_t			 outlen;
+	struct chaos_out	 out;		/* to be written */
 	long			 next_write;	/* one-byte pacing */
 	int			 wdead;		/* writing failed */
 	size_t			 big_sent;
@@ -230,12 +203,15 @@ struct chaos {
 	int			 turn_outs;	/* idlers' turns out */
 	long			 t0;
 	long			 waves_done_at;
-	long			 rss0;
-	long			 rss_peak;
-	int			 fds0;
+	struct chaos_health	 health;
 	int			 reasons[4];	/* forfeits, by reason */
-	int			 nfails;
-	char			 fails[CHAOS_FAILS][256];
+	struct chaos_fails	 fails;
+};
+
+/* chaos_read's client, for conn_pump's callback. */
+struct chaos_pump {
+	struct chaos		*ch;
+	struct chaos_client	*cl;
 };
 
 /* The reasons a forfeit gives, as counted in the summary. */
@@ -244,17 +220,14 @@ static const char *chaos_reasons[4] = {
 	NULL
 };
 
-static uint32_t	chaos_rand(struct chaos *);
 static void	chaos_fail(struct chaos *, struct chaos_client *,
 		    const char *, ...) __attribute__((format(printf, 3, 4)));
 static int	chaos_playing(enum chaos_role);
 static int	chaos_misbehaving(enum chaos_role);
-static void	chaos_queue(struct chaos_client *, const char *);
 static void	chaos_finish(struct chaos *, struct chaos_client *, int);
 static void	chaos_open(struct chaos *, struct chaos_client *);
 static void	chaos_move(struct chaos *, struct chaos_client *);
 static void	chaos_answer(struct chaos *, struct chaos_client *);
-static int	chaos_line_of(const char *, char);
 static int	chaos_find(struct chaos *, const char *);
 static void	chaos_board(struct chaos *, struct chaos_client *,
 		    const char *);
@@ -262,6 +235,7 @@ static void	chaos_result(struct chaos *, struct chaos_client *,
 		    const char *);
 static void	chaos_idle_bye(struct chaos *, struct chaos_client *);
 static void	chaos_line(struct chaos *, struct chaos_client *, char *);
+static int	chaos_line_cb(void *, char *);
 static void	chaos_read(struct chaos *, struct chaos_client *);
 static void	chaos_write(struct chaos *, struct chaos_client *, long);
 static void	chaos_tick(struct chaos *, struct chaos_client *, long);
@@ -269,33 +243,19 @@ static void	chaos_check_pairs(struct chaos *, int *, int *);
 static void	chaos_summary(struct chaos *);
 static void	chaos_fresh_match(struct chaos *);
 
-/* xorshift64*: the test's only source of randomness. */
-static uint32_t
-chaos_rand(struct chaos *ch)
-{
-	ch->rng ^= ch->rng >> 12;
-	ch->rng ^= ch->rng << 25;
-	ch->rng ^= ch->rng >> 27;
-	return ((uint32_t)((ch->rng * 0x2545f4914f6cdd1dULL) >> 32));
-}
-
-/* Note a failure (the first CHAOS_FAILS are kept); fail at the end. */
+/* Note a failure, naming the client; the test fails at the end. */
 static void
 chaos_fail(struct chaos *ch, struct chaos_client *cl, const char *fmt, ...)
 {
 	va_list	ap;
-	int	n = 0;
+	char	who[64];
 
-	if (ch->nfails < CHAOS_FAILS) {
-		if (cl != NULL)
-			n = snprintf(ch->fails[ch->nfails], 256, "%s (%s): ",
-			    cl->name, chaos_roles[cl->role].name);
-		va_start(ap, fmt);
-		vsnprintf(ch->fails[ch->nfails] + n, (size_t)(256 - n), fmt,
-		    ap);
-		va_end(ap);
-	}
-	ch->nfails++;
+	if (cl != NULL)
+		snprintf(who, sizeof who, "%s (%s)", cl->name,
+		    chaos_roles[cl->role].name);
+	va_start(ap, fmt);
+	chaos_fails_vadd(&ch->fails, cl != NULL ? who : NULL, fmt, ap);
+	va_end(ap);
 }
 
 /* Roles that play their games to the end and answer every question. */
@@ -312,31 +272,14 @@ chaos_misbehaving(enum chaos_role r)
 	return (!chaos_playing(r));
 }
 
-/* Queue one line (CR LF added) for writing. */
-static void
-chaos_queue(struct chaos_client *cl, const char *line)
-{
-	size_t	len = strlen(line);
-
-	if (cl->outlen + len + 2 > sizeof cl->out)
-		return;
-	memcpy(cl->out + cl->outlen, line, len);
-	memcpy(cl->out + cl->outlen + len, "\r\n", 2);
-	cl->outlen += len + 2;
-}
-
 /* Close a client's socket; rst: with a reset (SO_LINGER 0). */
 static void
 chaos_finish(struct chaos *ch, struct chaos_client *cl, int rst)
 {
-	struct linger	lg = { 1, 0 };
-
 	(void)ch;
 	if (cl->state != CS_OPEN)
 		return;
-	if (rst)
-		setsockopt(cl->conn.fd, SOL_SOCKET, SO_LINGER, &lg, sizeof lg);
-	conn_close(&cl->conn);
+	conn_drop(&cl->conn, rst);
 	cl->state = CS_DONE;
 }
 
@@ -361,10 +304,10 @@ chaos_open(struct chaos *ch, struct chaos_client *cl)
 		snprintf(line, sizeof line, "  name\t%s ", cl->name);
 	else
 		snprintf(line, sizeof line, "NAME %s", cl->name);
-	chaos_queue(cl, line);
-	cl->close_after = (int)(chaos_rand(ch) % 4);
-	cl->rematch_budget = (int)(chaos_rand(ch) % 3);
-	cl->garbage_left = 10 + (int)(chaos_rand(ch) % 21);
+	chaos_out_line(&cl->out, line);
+	cl->close_after = (int)(chaos_rng(&ch->rng) % 4);
+	cl->rematch_budget = (int)(chaos_rng(&ch->rng) % 3);
+	cl->garbage_left = 10 + (int)(chaos_rng(&ch->rng) % 21);
 }
 
 /* Our turn: play a random empty cell (invalid senders say more first). */
@@ -383,22 +326,22 @@ chaos_move(struct chaos *ch, struct chaos_client *cl)
 	if (n == 0 || cl->moving)
 		return;
 	if (cl->role == R_INVALID) {
-		while (chaos_rand(ch) % 2 == 0) {
-			k = (int)(chaos_rand(ch) % (sizeof chaos_invalid /
+		while (chaos_rng(&ch->rng) % 2 == 0) {
+			k = (int)(chaos_rng(&ch->rng) % (sizeof chaos_invalid /
 			    sizeof chaos_invalid[0]));
-			chaos_queue(cl, chaos_invalid[k].line);
+			chaos_out_line(&cl->out, chaos_invalid[k].line);
 			cl->want[chaos_invalid[k].reply]++;
 		}
-		if (chaos_rand(ch) % 4 == 0) {
-			chaos_queue(cl, "board");
+		if (chaos_rng(&ch->rng) % 4 == 0) {
+			chaos_out_line(&cl->out, "board");
 			cl->want[Y_BOARD]++;
 		}
 	}
-	i = cells[chaos_rand(ch) % (uint32_t)n];
-	k = cl->role == R_HONEST ? 0 : (int)(chaos_rand(ch) % 4);
+	i = cells[chaos_rng(&ch->rng) % (uint32_t)n];
+	k = cl->role == R_HONEST ? 0 : (int)(chaos_rng(&ch->rng) % 4);
 	snprintf(line, sizeof line, "%s%c%c", forms[k], "abcABC"[i % 3 + 3 *
-	    (int)(chaos_rand(ch) % 2)], '1' + i / 3);
-	chaos_queue(cl, line);
+	    (int)(chaos_rng(&ch->rng) % 2)], '1' + i / 3);
+	chaos_out_line(&cl->out, line);
 	cl->moving = 1;
 }
 
@@ -415,49 +358,25 @@ chaos_answer(struct chaos *ch, struct chaos_client *cl)
 	else
 		again = cl->rematches < cl->rematch_budget;
 	if (cl->role == R_INVALID) {
-		k = (int)(chaos_rand(ch) % 4);
-		if (chaos_rand(ch) % 2 == 0) {
-			chaos_queue(cl, "AGAIN perhaps");
+		k = (int)(chaos_rng(&ch->rng) % 4);
+		if (chaos_rng(&ch->rng) % 2 == 0) {
+			chaos_out_line(&cl->out, "AGAIN perhaps");
 			cl->want[Y_BAD_ANSWER]++;
 		}
 	}
 	if (again && !cl->forfeited)
 		cl->rematches++;
-	chaos_queue(cl, again ? yes[k] : no[k]);
+	chaos_out_line(&cl->out, again ? yes[k] : no[k]);
 	cl->asked = 0;
-}
-
-/* Does the board hold three in a row of this symbol? */
-static int
-chaos_line_of(const char *b, char s)
-{
-	static const int	lines[8][3] = {
-		{ 0, 1, 2 }, { 3, 4, 5 }, { 6, 7, 8 }, { 0, 3, 6 },
-		{ 1, 4, 7 }, { 2, 5, 8 }, { 0, 4, 8 }, { 2, 4, 6 }
-	};
-	int			i;
-
-	for (i = 0; i < 8; i++) {
-		if (b[lines[i][0]] == s && b[lines[i][1]] == s &&
-		    b[lines[i][2]] == s)
-			return (1);
-	}
-	return (0);
 }
 
 /* The client a player name belongs to, or -1. */
 static int
 chaos_find(struct chaos *ch, const char *name)
 {
-	const char	*p = name;
-	int		 i;
+	int	i = chaos_name_index(name, CHAOS_CLIENTS);
 
-	while (*p != '\0' && (*p < '0' || *p > '9'))
-		p++;
-	if (*p == '\0')
-		return (-1);
-	i = atoi(p);
-	if (i < 0 || i >= CHAOS_CLIENTS || strcmp(ch->cl[i].name, name) != 0)
+	if (i == -1 || strcmp(ch->cl[i].name, name) != 0)
 		return (-1);
 	return (i);
 }
@@ -526,8 +445,7 @@ chaos_result(struct chaos *ch, struct chaos_client *cl, const char *line)
 	if (strcmp(line, "RESULT TIE It's a tie!") == 0) {
 		r->kind = 'T';
 		if (strchr(cl->board, '.') != NULL ||
-		    chaos_line_of(cl->board, 'X') ||
-		    chaos_line_of(cl->board, 'O'))
+		    game_winner(cl->board) != 0)
 			chaos_fail(ch, cl, "TIE on board %s", cl->board);
 		return;
 	}
@@ -535,8 +453,8 @@ chaos_result(struct chaos *ch, struct chaos_client *cl, const char *line)
 		r->kind = 'W';
 		r->sym = sym;
 		snprintf(r->name, sizeof r->name, "%.23s", name);
-		if (!chaos_line_of(cl->board, sym) ||
-		    chaos_line_of(cl->board, sym == 'X' ? 'O' : 'X'))
+		if (!chaos_has_line(cl->board, sym) ||
+		    chaos_has_line(cl->board, sym == 'X' ? 'O' : 'X'))
 			chaos_fail(ch, cl, "WIN %c on board %s", sym,
 			    cl->board);
 		if (strcmp(name, sym == cl->sym ? me : cl->opp_name) != 0)
@@ -694,8 +612,8 @@ chaos_line(struct chaos *ch, struct chaos_client *cl, char *line)
 		if (sym == cl->sym && (chaos_playing(cl->role) ||
 		    (cl->role == R_CLOSER && cl->moves < cl->close_after))) {
 			cl->to_move = 1;
-			cl->act_at = harness_now_ms() + (long)(chaos_rand(ch) %
-			    CHAOS_THINK_MS);
+			cl->act_at = harness_now_ms() +
+			    (long)(chaos_rng(&ch->rng) % CHAOS_THINK_MS);
 		}
 	} else if (strncmp(line, "RESULT ", 7) == 0) {
 		chaos_result(ch, cl, line);
@@ -705,8 +623,8 @@ chaos_line(struct chaos *ch, struct chaos_client *cl, char *line)
 		cl->to_move = 0;
 		if (chaos_playing(cl->role)) {
 			cl->to_answer = 1;
-			cl->act_at = harness_now_ms() + (long)(chaos_rand(ch) %
-			    CHAOS_THINK_MS);
+			cl->act_at = harness_now_ms() +
+			    (long)(chaos_rng(&ch->rng) % CHAOS_THINK_MS);
 		}
 	} else if (strncmp(line, "OK NAME ", 8) == 0) {
 		cl->named = 1;
@@ -742,26 +660,26 @@ chaos_line(struct chaos *ch, struct chaos_client *cl, char *line)
 	}
 }
 
+/* conn_pump's callback: one line; stop once the client is done. */
+static int
+chaos_line_cb(void *arg, char *line)
+{
+	struct chaos_pump	*cp = arg;
+
+	chaos_line(cp->ch, cp->cl, line);
+	return (cp->cl->state != CS_OPEN);
+}
+
 /* Input: take every line; EOF or a reset ends the client. */
 static void
 chaos_read(struct chaos *ch, struct chaos_client *cl)
 {
-	char	line[CHAOS_LINE];
-	int	r;
+	struct chaos_pump	cp = { ch, cl };
+	int			r;
 
-	for (;;) {
-		r = conn_fill(&cl->conn);
-		while (cl->state == CS_OPEN &&
-		    conn_take_line(&cl->conn, line, sizeof line) >= 0)
-			chaos_line(ch, cl, line);
-		if (cl->state != CS_OPEN)
-			return;
-		if (r > 0)
-			continue;
-		if (r == -1 && (errno == EAGAIN || errno == EWOULDBLOCK))
-			return;
-		break;
-	}
+	r = conn_pump(&cl->conn, chaos_line_cb, &cp);
+	if (cl->state != CS_OPEN || r == -1)
+		return;
 	if (r == 0)
 		cl->eof = 1;
 	else
@@ -812,6 +730,7 @@ chaos_write(struct chaos *ch, struct chaos_client *cl, long now)
 	const char	*p;
 	size_t		 len;
 	ssize_t		 w;
+	int		 queued;
 
 	if (big[0] == '\0') {
 		memset(big, 'x', sizeof big);
@@ -819,14 +738,11 @@ chaos_write(struct chaos *ch, struct chaos_client *cl, long now)
 			memcpy(flood + len, "HELP\r\n", 6);
 	}
 	while (cl->state == CS_OPEN && !cl->wdead) {
-		if (cl->outlen > 0) {
-			p = cl->out;
-			len = cl->outlen;
-			if (cl->role == R_ONEBYTE) {
-				if (now < cl->next_write)
-					return;
-				len = 1;
-			}
+		if ((queued = cl->out.len > 0)) {
+			if (cl->role == R_ONEBYTE && now < cl->next_write)
+				return;
+			p = NULL;
+			len = cl->role == R_ONEBYTE ? 1 : 0;
 		} else if (cl->role == R_BIG && cl->named &&
 		    cl->big_sent <= CHAOS_BIG) {
 			p = cl->big_sent == CHAOS_BIG ? "\n" : big;
@@ -840,9 +756,11 @@ chaos_write(struct chaos *ch, struct chaos_client *cl, long now)
 			len = sizeof flood - sizeof flood % 6;
 		} else
 			return;
-		w = send(cl->conn.fd, p, len, MSG_DONTWAIT | MSG_NOSIGNAL);
-		if (w == -1 && (errno == EAGAIN || errno == EWOULDBLOCK ||
-		    errno == EINTR))
+		if (queued)
+			w = chaos_out_send(&cl->out, &cl->conn, len);
+		else
+			w = conn_send_nb(&cl->conn, p, len);
+		if (w == 0)
 			return;
 		if (w == -1) {
 			cl->wdead = 1;
@@ -850,9 +768,7 @@ chaos_write(struct chaos *ch, struct chaos_client *cl, long now)
 				chaos_finish(ch, cl, 0);	/* it is gone */
 			return;
 		}
-		if (cl->outlen > 0) {
-			memmove(cl->out, cl->out + w, cl->outlen - (size_t)w);
-			cl->outlen -= (size_t)w;
+		if (queued) {
 			if (cl->role == R_ONEBYTE) {
 				cl->next_write = now + 2;
 				return;
@@ -885,7 +801,7 @@ chaos_tick(struct chaos *ch, struct chaos_client *cl, long now)
 	switch (cl->role) {
 	case R_SLOWLORIS:
 		if (cl->named && !cl->line_timeout && now >= cl->next_drip &&
-		    cl->outlen == 0) {
+		    cl->out.len == 0) {
 			if (cl->t_drip0 == 0)
 				cl->t_drip0 = now;
 			g[0] = "MOVE b2 later"[cl->drips++ % 13];
@@ -901,25 +817,23 @@ chaos_tick(struct chaos *ch, struct chaos_client *cl, long now)
 			break;
 		cl->next_garbage = now + CHAOS_GARBAGE_MS;
 		if (cl->garbage_left == 0) {
-			chaos_queue(cl, "QUIT");
+			chaos_out_line(&cl->out, "QUIT");
 			cl->garbage_left = -1;
 			break;
 		}
 		if (cl->garbage_left < 0)
 			break;
-		n = 1 + (int)(chaos_rand(ch) % 40);
-		g[0] = "\x00\xff\x1b\x01\x7f\x80"[chaos_rand(ch) % 6];
+		n = 1 + (int)(chaos_rng(&ch->rng) % 40);
+		g[0] = "\x00\xff\x1b\x01\x7f\x80"[chaos_rng(&ch->rng) % 6];
 		for (i = 1; i < n; i++) {
 			do {
-				g[i] = (char)(chaos_rand(ch) & 0xff);
+				g[i] = (char)(chaos_rng(&ch->rng) & 0xff);
 			} while (g[i] == '\n');
 		}
-		if (chaos_rand(ch) % 2)
+		if (chaos_rng(&ch->rng) % 2)
 			g[n++] = '\r';
 		g[n++] = '\n';
-		if (cl->outlen + (size_t)n <= sizeof cl->out) {
-			memcpy(cl->out + cl->outlen, g, (size_t)n);
-			cl->outlen += (size_t)n;
+		if (chaos_out_add(&cl->out, g, (size_t)n) == 0) {
 			cl->garbage_sent++;
 			cl->garbage_left--;
 		}
@@ -954,7 +868,7 @@ chaos_tick(struct chaos *ch, struct chaos_client *cl, long now)
 			return;
 		}
 		if (chaos_playing(cl->role))
-			chaos_queue(cl, "QUIT");
+			chaos_out_line(&cl->out, "QUIT");
 	}
 	chaos_write(ch, cl, now);
 }
@@ -1190,8 +1104,8 @@ test_chaos_500_mixed_clients(void **state)
 	int				 who[CHAOS_CLIENTS];
 	int				 order[CHAOS_CLIENTS];
 	char				 log[65536];
-	long				 now, next_rss = 0, deadline, rss1;
-	int				 i, j, k, n, open, pairs, games, fds;
+	long				 now, deadline;
+	int				 i, j, k, n, open, pairs, games;
 	const char			*seed;
 
 	ch->rng = CHAOS_SEED;
@@ -1208,7 +1122,7 @@ test_chaos_500_mixed_clients(void **state)
 	}
 	assert_int_equal(k, CHAOS_CLIENTS);
 	for (i = CHAOS_CLIENTS - 1; i > 0; i--) {
-		j = (int)(chaos_rand(ch) % (uint32_t)(i + 1));
+		j = (int)(chaos_rng(&ch->rng) % (uint32_t)(i + 1));
 		k = order[i];
 		order[i] = order[j];
 		order[j] = k;
@@ -1222,9 +1136,7 @@ test_chaos_500_mixed_clients(void **state)
 	}
 
 	assert_int_equal(harness_start_v1(&ch->srv, extra), 0);
-	usleep(100 * 1000);
-	ch->rss0 = ch->rss_peak = harness_rss_kb(&ch->srv);
-	ch->fds0 = harness_nfds(&ch->srv);
+	chaos_health_start(&ch->health, &ch->srv);
 	ch->t0 = harness_now_ms();
 	deadline = ch->t0 + CHAOS_RUN_MS;
 
@@ -1250,7 +1162,7 @@ test_chaos_500_mixed_clients(void **state)
 			pfd[n].fd = cl->conn.fd;
 			pfd[n].events = cl->role == R_DEAF || cl->eof ? 0 :
 			    POLLIN;
-			if ((cl->outlen > 0 && cl->role != R_ONEBYTE) ||
+			if ((cl->out.len > 0 && cl->role != R_ONEBYTE) ||
 			    (cl->role == R_BIG && cl->named && !cl->wdead &&
 			    cl->big_sent <= CHAOS_BIG) || cl->role == R_DEAF)
 				pfd[n].events |= POLLOUT;
@@ -1290,12 +1202,7 @@ test_chaos_500_mixed_clients(void **state)
 		}
 		/* The server logs every connection: keep its pipe empty. */
 		harness_log(&ch->srv, log, sizeof log);
-		if (now >= next_rss) {
-			rss1 = harness_rss_kb(&ch->srv);
-			if (rss1 > ch->rss_peak)
-				ch->rss_peak = rss1;
-			next_rss = now + 250;
-		}
+		chaos_health_sample(&ch->health, &ch->srv, now);
 	}
 	printf("chaos: all clients done after %ld ms; at most %d open at "
 	    "once\n", harness_now_ms() - ch->t0, ch->max_open);
@@ -1314,11 +1221,7 @@ test_chaos_500_mixed_clients(void **state)
 		    t > CHAOS_LINE_TIMEOUT_MS + 3000))
 			chaos_fail(ch, cl, "LINE_TIMEOUT after %ld ms", t);
 	}
-	for (i = 0; i < ch->nfails && i < CHAOS_FAILS; i++)
-		printf("chaos: FAIL %s\n", ch->fails[i]);
-	if (ch->nfails > 0)
-		fail_msg("%d failures (the first %d above)", ch->nfails,
-		    ch->nfails < CHAOS_FAILS ? ch->nfails : CHAOS_FAILS);
+	chaos_fails_report(&ch->fails, "chaos");
 	/* The checks above had something to check. */
 	if (games < 20 || ch->turn_outs == 0)
 		fail_msg("only %d games compared, %d turns ran out", games,
@@ -1326,23 +1229,8 @@ test_chaos_500_mixed_clients(void **state)
 
 	/* The server is alive and lets go of every descriptor. */
 	assert_int_equal(waitpid(ch->srv.pid, NULL, WNOHANG), 0);
-	deadline = harness_now_ms() + 5000;
-	while ((fds = harness_nfds(&ch->srv)) != ch->fds0 &&
-	    harness_now_ms() < deadline) {
-		harness_log(&ch->srv, log, sizeof log);
-		usleep(50 * 1000);
-	}
-	rss1 = harness_rss_kb(&ch->srv);
-	printf("chaos: server descriptors %d before, %d after; RSS %ld KiB "
-	    "at start, %ld KiB at the peak, %ld KiB at the end (bound: start "
-	    "+ %d KiB%s)\n", ch->fds0, fds, ch->rss0, ch->rss_peak, rss1,
-	    CHAOS_RSS_SLACK_KB, CHAOS_ASAN ? ", not checked under ASan" : "");
-	if (fds != ch->fds0)
-		fail_msg("the server holds %d descriptors, %d before the chaos",
-		    fds, ch->fds0);
-	if (!CHAOS_ASAN && rss1 > ch->rss0 + CHAOS_RSS_SLACK_KB)
-		fail_msg("server RSS %ld KiB after the chaos, %ld KiB before",
-		    rss1, ch->rss0);
+	chaos_health_end(&ch->health, &ch->srv, "chaos",
+	    CHAOS_ASAN ? "under ASan" : NULL);
 
 	chaos_fresh_match(ch);
 	harness_log(&ch->srv, log, sizeof log);
