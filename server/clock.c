@@ -66,6 +66,17 @@ clock_resume(struct client *c, enum client_clock kind, int64_t ms)
 	c->lobby->ops->timer(c);
 }
 
+/* What is left of a running turn clock in ms (at least 1); 0 if none. */
+int64_t
+clock_turn_left(const struct client *c)
+{
+	int64_t	now = c->lobby->ops->now();
+
+	if (c->clock != CLIENT_CLOCK_TURN)
+		return (0);
+	return (c->clock_end > now ? c->clock_end - now : 1);
+}
+
 /* Stop the clock, if one runs. */
 void
 clock_stop(struct client *c)

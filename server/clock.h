@@ -15,6 +15,7 @@
 void	clock_start(struct client *, enum client_clock);
 void	clock_resume(struct client *, enum client_clock, int64_t);
 void	clock_stop(struct client *);
+int64_t	clock_turn_left(const struct client *);
 int64_t	clock_next(const struct client *);
 void	clock_expire(struct client *, int64_t);
 

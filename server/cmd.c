@@ -218,16 +218,7 @@ cmd_switch(struct client *c)
 
 	if (m != NULL && m->state == MATCH_PLAYING && !match_may_abort(c))
 		return (PROTO_EIN_GAME);
-	lobby_leave(c->lobby, c);
-	room_close(c);
-	watch_stop(c);
-	if (c->match != NULL) {
-		if (match_may_abort(c))
-			match_abort(c);
-		else
-			match_leave(c, PROTO_LEAVE_QUIT);
-	}
-	clock_stop(c);
+	session_leave(c, PROTO_LEAVE_QUIT, 0);
 	return (PROTO_OK);
 }
 

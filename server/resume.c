@@ -54,8 +54,7 @@ resume_hold(struct client *c)
 	a->match = m;
 	a->seat = c->seat;
 	a->until = now + lobby->limits.grace_ms;
-	if (c->clock == CLIENT_CLOCK_TURN)
-		a->turn_left = c->clock_end > now ? c->clock_end - now : 1;
+	a->turn_left = clock_turn_left(c);
 	clock_stop(c);
 	m->player[c->seat] = NULL;
 	m->seat[c->seat].away = a;
@@ -93,7 +92,7 @@ resume_end(struct match *m, int seat)
 	struct lobby		*lobby = m->lobby;
 	struct match_absence	*a = m->seat[seat].away;
 	struct client		*old = m->player[seat];
-	int64_t			 left = 0, now = lobby->ops->now();
+	int64_t			 left = 0;
 	char			 buf[PROTO_OUT_MAX];
 
 	if (a != NULL) {
@@ -105,8 +104,7 @@ resume_end(struct match *m, int seat)
 		lobby->ops->wake(lobby);
 	} else if (old != NULL) {
 		/* Still connected, as far as we know: closed in its favour. */
-		if (old->clock == CLIENT_CLOCK_TURN && old->clock_end > now)
-			left = old->clock_end - now;
+		left = clock_turn_left(old);
 		clock_stop(old);
 		m->player[seat] = NULL;
 		old->match = NULL;

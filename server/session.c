@@ -250,6 +250,17 @@ session_detach(struct client *c, enum proto_leave why, int hold)
 {
 	if (c->flags & CLIENT_GONE)
 		return;
+	session_leave(c, why, hold);
+	c->flags |= CLIENT_GONE;
+}
+
+/*
+ * Leave the queue, a room, watching, a match (aborted before one's first
+ * move when leaving on purpose; held for a lost connection when hold).
+ */
+void
+session_leave(struct client *c, enum proto_leave why, int hold)
+{
 	lobby_leave(c->lobby, c);
 	room_close(c);
 	watch_stop(c);
@@ -260,7 +271,6 @@ session_detach(struct client *c, enum proto_leave why, int hold)
 			match_leave(c, why);
 	}
 	clock_stop(c);
-	c->flags |= CLIENT_GONE;
 }
 
 /* Say nothing more, flush, and close: after BYE or a fatal error. */

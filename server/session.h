@@ -19,6 +19,7 @@ void	session_line_timeout(struct client *);
 void	session_clock_warn(struct client *, enum client_clock, int64_t);
 void	session_clock_out(struct client *, enum client_clock);
 void	session_lost(struct client *);
+void	session_leave(struct client *, enum proto_leave, int);
 void	session_shutdown(struct client *);
 void	session_sendn(struct client *, const char *, int);
 void	session_close(struct client *);
