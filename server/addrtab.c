@@ -21,7 +21,6 @@ struct addrtab_entry {
 	struct addrtab_entry	*next;
 };
 
-static uint64_t	addrtab_hash(const struct addrtab *, const struct addrkey *);
 static struct addrtab_entry **addrtab_find(const struct addrtab *,
 		    const struct addrkey *);
 static void	addrtab_grow(struct addrtab *);
@@ -55,10 +54,10 @@ addrkey_from(struct addrkey *k, const struct sockaddr *sa)
  * the end (splitmix64's finisher): peers often differ in a few bits, and
  * one who could predict the buckets could pile its addresses into one.
  */
-static uint64_t
-addrtab_hash(const struct addrtab *t, const struct addrkey *k)
+uint64_t
+addrkey_hash(const struct addrkey *k, uint64_t key)
 {
-	uint64_t	h = 0xcbf29ce484222325ULL ^ t->key;
+	uint64_t	h = 0xcbf29ce484222325ULL ^ key;
 	size_t		i;
 
 	for (i = 0; i < sizeof k->b; i++)
@@ -74,7 +73,7 @@ addrtab_find(const struct addrtab *t, const struct addrkey *k)
 {
 	struct addrtab_entry	**ep;
 
-	ep = &t->buckets[addrtab_hash(t, k) & (t->nbuckets - 1)];
+	ep = &t->buckets[addrkey_hash(k, t->key) & (t->nbuckets - 1)];
 	while (*ep != NULL && memcmp(&(*ep)->key, k, sizeof *k) != 0)
 		ep = &(*ep)->next;
 	return (ep);
@@ -130,8 +129,8 @@ addrtab_grow(struct addrtab *t)
 	for (i = 0; i < t->nbuckets; i++) {
 		for (e = t->buckets[i]; e != NULL; e = next) {
 			next = e->next;
-			e->next = nb[addrtab_hash(t, &e->key) & (n - 1)];
-			nb[addrtab_hash(t, &e->key) & (n - 1)] = e;
+			e->next = nb[addrkey_hash(&e->key, t->key) & (n - 1)];
+			nb[addrkey_hash(&e->key, t->key) & (n - 1)] = e;
 		}
 	}
 	free(t->buckets);

@@ -26,6 +26,7 @@ struct addrtab {
 };
 
 void		addrkey_from(struct addrkey *, const struct sockaddr *);
+uint64_t	addrkey_hash(const struct addrkey *, uint64_t);
 int		addrtab_init(struct addrtab *, uint64_t);
 void		addrtab_free(struct addrtab *);
 unsigned	addrtab_count(const struct addrtab *, const struct addrkey *);

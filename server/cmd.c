@@ -317,7 +317,7 @@ cmd_unwatch(struct client *c, const struct proto_cmd *cmd)
 	return (PROTO_OK);
 }
 
-/* RESUME <token>: a seat back, after the address's rate limit. */
+/* RESUME <token>: a seat back, within the limits on wrong tokens. */
 static enum proto_error
 cmd_resume(struct client *c, const struct proto_cmd *cmd)
 {
@@ -327,8 +327,10 @@ cmd_resume(struct client *c, const struct proto_cmd *cmd)
 
 	if (!lobby_resume_allowed(c->lobby, c))
 		return (PROTO_ERATE_LIMITED);
-	if ((seat = resume_find(c->lobby, cmd->code, &m)) == -1)
+	if ((seat = resume_find(c->lobby, cmd->code, &m)) == -1) {
+		lobby_resume_failed(c->lobby, c);
 		return (PROTO_EBAD_TOKEN);
+	}
 	if (m == c->match)
 		return (PROTO_EIN_GAME);
 	if ((err = cmd_switch(c)) != PROTO_OK)

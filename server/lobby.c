@@ -51,7 +51,6 @@ lobby_init(struct lobby *lobby, const struct lobby_ops *ops,
     const struct lobby_limits *limits, uint64_t seed)
 {
 	uint64_t	key;
-	size_t		i;
 
 	memset(lobby, 0, sizeof *lobby);
 	lobby->ops = ops;
@@ -66,11 +65,12 @@ lobby_init(struct lobby *lobby, const struct lobby_ops *ops,
 	TAILQ_INIT(&lobby->queue);
 	TAILQ_INIT(&lobby->matches);
 	TAILQ_INIT(&lobby->away);
-	for (i = 0; i < LOBBY_RESUME_SLOTS; i++)
-		ratelimit_init(&lobby->resume_rl[i], LOBBY_RESUME_BURST,
-		    lobby->stats.started);
+	ratelimit_init(&lobby->guesses, LOBBY_GUESS_BURST,
+	    lobby->stats.started);
 	ops->random(&key, sizeof key);
-	if (keytab_init(&lobby->rooms, 1024, key) == -1 ||
+	if (addrlimit_init(&lobby->guessers, LOBBY_RESUME_ADDRS,
+	    LOBBY_RESUME_BURST, LOBBY_RESUME_EVERY_MS, key ^ 3) == -1 ||
+	    keytab_init(&lobby->rooms, 1024, key) == -1 ||
 	    keytab_init(&lobby->tokens, 4096, key ^ 1) == -1 ||
 	    keytab_init(&lobby->ids, 4096, key ^ 2) == -1) {
 		lobby_free(lobby);
@@ -90,6 +90,7 @@ lobby_free(struct lobby *lobby)
 	keytab_free(&lobby->rooms);
 	keytab_free(&lobby->tokens);
 	keytab_free(&lobby->ids);
+	addrlimit_free(&lobby->guessers);
 }
 
 /* One step of xorshift64*: the next 64-bit draw of a generator. */
@@ -135,23 +136,31 @@ lobby_code(struct lobby *lobby, char *out, size_t len)
 }
 
 /*
- * May this client's address try a RESUME token now?  Addresses share
- * LOBBY_RESUME_SLOTS buckets by a keyed hash: a guesser cannot spread its
- * tries over more buckets than it has addresses.
+ * May this client try a RESUME token now?  Judged before the token is
+ * looked at, so that an address out of tries learns nothing; only wrong
+ * tokens are charged (lobby_resume_failed), each to its own address and
+ * to all addresses together, so that many addresses cannot guess faster
+ * than one server allows.
  */
 int
 lobby_resume_allowed(struct lobby *lobby, const struct client *c)
 {
-	uint64_t	h = 0xcbf29ce484222325ULL ^ lobby->rooms.hashkey;
-	size_t		i;
+	int64_t	now = lobby->ops->now();
 
-	for (i = 0; i < sizeof c->addrkey.b; i++) {
-		h ^= c->addrkey.b[i];
-		h *= 0x100000001b3ULL;
-	}
-	h = lobby_mix(h);
-	return (ratelimit_take_every(&lobby->resume_rl[h % LOBBY_RESUME_SLOTS],
-	    LOBBY_RESUME_EVERY_MS, LOBBY_RESUME_BURST, lobby->ops->now()));
+	return (ratelimit_ready_every(&lobby->guesses, LOBBY_GUESS_EVERY_MS,
+	    LOBBY_GUESS_BURST, now) &&
+	    addrlimit_ready(&lobby->guessers, &c->addrkey, now));
+}
+
+/* A RESUME token was wrong: charge the try. */
+void
+lobby_resume_failed(struct lobby *lobby, const struct client *c)
+{
+	int64_t	now = lobby->ops->now();
+
+	ratelimit_take_every(&lobby->guesses, LOBBY_GUESS_EVERY_MS,
+	    LOBBY_GUESS_BURST, now);
+	addrlimit_take(&lobby->guessers, &c->addrkey, now);
 }
 
 /* The lobby's next deadline (a grace period's end) in ms; 0 when none. */

@@ -10,6 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "addrlimit.h"
 #include "client.h"
 #include "keytab.h"
 #include "ratelimit.h"
@@ -58,12 +59,17 @@ struct lobby_limits {
 #define LOBBY_GRACE_MS		30000
 #define LOBBY_AI_OFFER_MS	30000
 
-/* SAY: at most 5 in any 10 s; RESUME, per address: 5, then 1 every 10 s. */
+/*
+ * SAY: at most 5 in any 10 s.  RESUME, wrong tokens per address: 5, then 1
+ * every 10 s; from all addresses together: 1,000, then 100 a second.
+ */
 #define LOBBY_CHAT_MAX		5
 #define LOBBY_CHAT_WINDOW_MS	10000
 #define LOBBY_RESUME_BURST	5
 #define LOBBY_RESUME_EVERY_MS	10000
-#define LOBBY_RESUME_SLOTS	1024	/* address buckets, hashed */
+#define LOBBY_RESUME_ADDRS	8192	/* addresses held at most */
+#define LOBBY_GUESS_BURST	1000
+#define LOBBY_GUESS_EVERY_MS	10	/* 100 a second */
 #define LOBBY_GAMES_MAX		100	/* GAME lines in one reply */
 
 /* Counters for STATS; the transport keeps the connection and byte ones. */
@@ -109,7 +115,8 @@ struct lobby {
 	struct keytab		 ids;		/* match id -> match */
 	struct absence_list	 away;		/* lost players, by deadline */
 	unsigned		 naway;
-	struct ratelimit	 resume_rl[LOBBY_RESUME_SLOTS];
+	struct addrlimit	 guessers;	/* wrong RESUME tokens, per address */
+	struct ratelimit	 guesses;	/* ... and from everywhere */
 };
 
 int	lobby_init(struct lobby *, const struct lobby_ops *,
@@ -123,6 +130,7 @@ int	lobby_coin(struct lobby *);
 uint64_t lobby_ai_random(struct lobby *);
 void	lobby_code(struct lobby *, char *, size_t);
 int	lobby_resume_allowed(struct lobby *, const struct client *);
+void	lobby_resume_failed(struct lobby *, const struct client *);
 int64_t	lobby_next_deadline(const struct lobby *);
 void	lobby_expire(struct lobby *);
 

@@ -15,5 +15,6 @@ struct ratelimit {
 void	ratelimit_init(struct ratelimit *, unsigned, int64_t);
 int	ratelimit_take(struct ratelimit *, unsigned, unsigned, int64_t);
 int	ratelimit_take_every(struct ratelimit *, int64_t, unsigned, int64_t);
+int	ratelimit_ready_every(struct ratelimit *, int64_t, unsigned, int64_t);
 
 #endif /* RATELIMIT_H */

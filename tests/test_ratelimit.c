@@ -221,6 +221,29 @@ test_every_fractions_accumulate(void **state)
 	}
 }
 
+/*
+ * Asking whether a token is there takes none, however often, and asking
+ * early does not put the next one off.
+ */
+static void
+test_every_ready_takes_nothing(void **state)
+{
+	struct ratelimit	rl;
+	int64_t			t;
+
+	(void)state;
+	ratelimit_init(&rl, 5, 0);
+	for (t = 0; t < 1000; t++)
+		assert_int_equal(ratelimit_ready_every(&rl, 10, 5, t), 1);
+	assert_int_equal(drain_every(&rl, 10, 5, 1000), 5);
+	assert_int_equal(ratelimit_ready_every(&rl, 10, 5, 1000), 0);
+	for (t = 1000; t < 1010; t++)
+		assert_int_equal(ratelimit_ready_every(&rl, 10, 5, t), 0);
+	assert_int_equal(ratelimit_ready_every(&rl, 10, 5, 1010), 1);
+	assert_int_equal(ratelimit_ready_every(&rl, 10, 5, 1010), 1);
+	assert_int_equal(drain_every(&rl, 10, 5, 1010), 1);
+}
+
 int
 main(void)
 {
@@ -234,6 +257,7 @@ main(void)
 		cmocka_unit_test(test_every_clock_backwards),
 		cmocka_unit_test(test_every_asking_early_does_not_delay),
 		cmocka_unit_test(test_every_fractions_accumulate),
+		cmocka_unit_test(test_every_ready_takes_nothing),
 	};
 
 	return (cmocka_run_group_tests(tests, NULL, NULL));

@@ -24,7 +24,7 @@
 #include "room.h"
 #include "session.h"
 
-#define FAKE_CLIENTS	4
+#define FAKE_CLIENTS	10
 #define FAKE_OUT	16384
 
 /* A client with what it was sent; the client comes first (see fake_of). */
@@ -1172,6 +1172,144 @@ test_resume_takeover_of_live_seat(void **state)
 	    "BOARD ....O....\r\n");
 }
 
+#define E_BAD_TOKEN	"ERR BAD_TOKEN That code does not match a seat you " \
+			    "can resume."
+#define E_RATE		"ERR RATE_LIMITED Too many commands. Please slow " \
+			    "down."
+
+/* Give a fake client its own IPv4 address, n, before it connects. */
+static void
+fake_addr(struct fake *f, uint32_t n)
+{
+	memset(&f->c.addrkey, 0, sizeof f->c.addrkey);
+	f->c.addrkey.b[10] = f->c.addrkey.b[11] = 0xff;
+	f->c.addrkey.b[12] = (uint8_t)(n >> 24);
+	f->c.addrkey.b[13] = (uint8_t)(n >> 16);
+	f->c.addrkey.b[14] = (uint8_t)(n >> 8);
+	f->c.addrkey.b[15] = (uint8_t)n;
+}
+
+/*
+ * Five wrong tokens use up their own address's tries: its sixth, even a
+ * right one, is refused unread; another address's right token works.
+ */
+static void
+test_resume_wrong_tokens_limit_their_address(void **state)
+{
+	struct world	*w = *state = world_new(NULL);
+	struct fake	*g, *h;
+	char		 tok[PROTO_TOKEN_LEN + 2], line[64];
+	int		 i, m = pair(w);
+
+	token_of(&w->f[m], tok);
+	snprintf(line, sizeof line, "RESUME %s\n", tok);
+	fake_addr(&w->f[2], 0x0a000002);
+	g = world_open(w, 2);
+	clear(g);
+	for (i = 0; i < 5; i++)
+		feed(g, "RESUME 2222-3333\n");
+	assert_int_equal(count(g, E_BAD_TOKEN), 5);
+	feed(g, line);
+	assert_int_equal(count(g, E_RATE), 1);
+	assert_false(w->f[m].closed);
+	fake_addr(&w->f[3], 0x0a000003);
+	h = world_open(w, 3);
+	clear(h);
+	feed(h, line);
+	want(h, "OK RESUME\r\n");
+	assert_true(w->f[m].closed);
+	/* 10 s later the first address has one try again. */
+	at(w, 9999);
+	feed(g, "RESUME 2222-3333\n");
+	assert_int_equal(count(g, E_RATE), 2);
+	at(w, 10000);
+	feed(g, "RESUME 2222-3333\n");
+	assert_int_equal(count(g, E_BAD_TOKEN), 6);
+}
+
+/*
+ * Only wrong tokens are charged: a player whose link keeps failing takes
+ * its seat back more than five times in a row from one address.
+ */
+static void
+test_resume_right_tokens_not_charged(void **state)
+{
+	struct world	*w = *state = world_new(NULL);
+	struct fake	*g;
+	char		 tok[PROTO_TOKEN_LEN + 2], line[64];
+	int		 i, m = pair(w), from = m;
+
+	for (i = 2; i < FAKE_CLIENTS; i++) {
+		token_of(&w->f[from], tok);
+		snprintf(line, sizeof line, "RESUME %s\n", tok);
+		g = world_open(w, i);
+		clear(g);
+		feed(g, line);
+		if (strstr(g->out, "OK RESUME\r\n") == NULL)
+			fail_msg("resume %d from one address refused:\n%s",
+			    i - 1, g->out);
+		assert_true(w->f[from].closed);
+		from = i;
+	}
+	assert_int_equal(w->lobby.stats.resumes, FAKE_CLIENTS - 2);
+}
+
+/*
+ * Wrong tokens from all addresses together: 1,000 at once, then 100 a
+ * second, so that a guesser with many addresses is no faster.  A refused
+ * try, right or wrong, is not looked at.
+ */
+static void
+test_resume_wrong_tokens_limited_everywhere(void **state)
+{
+	struct lobby_limits	 l;
+	struct world		*w;
+	struct fake		*g, *h;
+	char			 tok[PROTO_TOKEN_LEN + 2], line[64];
+	int			 i, bad = 0, m;
+
+	lobby_default_limits(&l);
+	l.rate = 0;			/* one connection stands for many */
+	w = *state = world_new(&l);
+	m = pair(w);
+	token_of(&w->f[m], tok);
+	snprintf(line, sizeof line, "RESUME %s\n", tok);
+	g = world_open(w, 2);
+	for (i = 0; i < 1000; i++) {
+		clear(g);
+		fake_addr(g, 0x0b000000 + (uint32_t)i);
+		feed(g, "RESUME 2222-3333\n");
+		bad += count(g, E_BAD_TOKEN);
+	}
+	assert_int_equal(bad, 1000);
+	fake_addr(&w->f[3], 0x0c000001);
+	h = world_open(w, 3);
+	clear(h);
+	feed(h, line);
+	assert_int_equal(count(h, E_RATE), 1);
+	assert_false(w->f[m].closed);
+	at(w, 10);
+	feed(h, line);
+	want(h, "OK RESUME\r\n");
+	assert_true(w->f[m].closed);
+	/* 100 more wrong tries a second. */
+	for (i = 0; i < 101; i++) {
+		clear(g);
+		fake_addr(g, 0x0d000000 + (uint32_t)i);
+		at(w, 20 + i * 10);
+		feed(g, "RESUME 2222-3333\n");
+		if (count(g, E_BAD_TOKEN) != 1)
+			fail_msg("wrong try %d at %d ms refused:\n%s", i,
+			    20 + i * 10, g->out);
+	}
+	/* The right token at 10 ms was not charged: one more, then none. */
+	clear(g);
+	feed(g, "RESUME 2222-3333\n");
+	feed(g, "RESUME 2222-3333\n");
+	assert_int_equal(count(g, E_BAD_TOKEN), 1);
+	assert_int_equal(count(g, E_RATE), 1);
+}
+
 /*
  * The offer does not need a queue limit: with --idle-timeout 0 the player
  * is still offered the computer, once, and then has no deadline at all.
@@ -1687,6 +1825,12 @@ main(void)
 		    world_free),
 		cmocka_unit_test_teardown(test_resume_any_case_no_dash,
 		    world_free),
+		cmocka_unit_test_teardown(
+		    test_resume_wrong_tokens_limit_their_address, world_free),
+		cmocka_unit_test_teardown(test_resume_right_tokens_not_charged,
+		    world_free),
+		cmocka_unit_test_teardown(
+		    test_resume_wrong_tokens_limited_everywhere, world_free),
 		cmocka_unit_test_teardown(test_resume_takeover_of_live_seat,
 		    world_free),
 		cmocka_unit_test_teardown(test_ai_offer_without_idle_limit,
