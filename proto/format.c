@@ -102,6 +102,8 @@ static const char *proto_leave_texts[] = {
 
 static int	proto_fmt(char *, size_t, const char *, ...)
 		    __attribute__((format(printf, 3, 4)));
+static int	proto_cat(char *, size_t, ...)
+		    __attribute__((sentinel));
 
 /* snprintf that returns 0 instead of a negative value. */
 static int
@@ -114,6 +116,32 @@ proto_fmt(char *buf, size_t size, const char *fmt, ...)
 	n = vsnprintf(buf, size, fmt, ap);
 	va_end(ap);
 	return (n < 0 ? 0 : n);
+}
+
+/*
+ * The strings up to a NULL, end to end, snprintf's way (what fits, NUL
+ * ended; returns the whole length): the lines sent on every move and
+ * PING are built so, as printf costs more than their sending does.
+ */
+static int
+proto_cat(char *buf, size_t size, ...)
+{
+	va_list		 ap;
+	const char	*s;
+	size_t		 n, total = 0;
+
+	va_start(ap, size);
+	while ((s = va_arg(ap, const char *)) != NULL) {
+		n = strlen(s);
+		if (total + 1 < size)
+			memcpy(buf + total, s, total + n < size - 1 ? n :
+			    size - 1 - total);
+		total += n;
+	}
+	va_end(ap);
+	if (size > 0)
+		buf[total < size - 1 ? total : size - 1] = '\0';
+	return ((int)total);
 }
 
 /* The protocol code of an error ("BAD_CELL"). */
@@ -157,10 +185,11 @@ proto_fmt_ok(char *buf, size_t size, const struct proto_cmd *cmd)
 		return (proto_fmt(buf, size, "OK NAME %s\r\n", cmd->name));
 	case PROTO_MOVE:
 		ttt_cell_name(cmd->cell, cell);
-		return (proto_fmt(buf, size, "OK MOVE %s\r\n", cell));
+		return (proto_cat(buf, size, "OK MOVE ", cell, "\r\n",
+		    (char *)NULL));
 	case PROTO_AGAIN:
-		return (proto_fmt(buf, size, "OK AGAIN %c\r\n",
-		    cmd->yes ? 'y' : 'n'));
+		return (proto_cat(buf, size, cmd->yes ? "OK AGAIN y\r\n" :
+		    "OK AGAIN n\r\n", (char *)NULL));
 	case PROTO_HELP:
 		return (proto_fmt(buf, size, "OK HELP\r\n%s", proto_help));
 	case PROTO_QUIT:
@@ -172,8 +201,8 @@ proto_fmt_ok(char *buf, size_t size, const struct proto_cmd *cmd)
 	case PROTO_RESUME:
 	case PROTO_SAY:
 	case PROTO_RESIGN:
-		return (proto_fmt(buf, size, "OK %s\r\n",
-		    proto_verb_words[cmd->verb]));
+		return (proto_cat(buf, size, "OK ",
+		    proto_verb_words[cmd->verb], "\r\n", (char *)NULL));
 	case PROTO_ROOM:
 		return (proto_fmt(buf, size, "OK ROOM %s\r\n", cmd->code));
 	case PROTO_WATCH:
@@ -190,8 +219,8 @@ proto_fmt_ok(char *buf, size_t size, const struct proto_cmd *cmd)
 int
 proto_fmt_error(char *buf, size_t size, enum proto_error e)
 {
-	return (proto_fmt(buf, size, "ERR %s %s\r\n", proto_error_code(e),
-	    proto_error_text(e)));
+	return (proto_cat(buf, size, "ERR ", proto_error_code(e), " ",
+	    proto_error_text(e), "\r\n", (char *)NULL));
 }
 
 /* WAIT: queued for an opponent, or (with a name) for that one's answer. */
@@ -199,10 +228,10 @@ int
 proto_fmt_wait(char *buf, size_t size, const char *opponent)
 {
 	if (opponent == NULL)
-		return (proto_fmt(buf, size,
-		    "WAIT Waiting for an opponent...\r\n"));
-	return (proto_fmt(buf, size, "WAIT Waiting for %s to answer...\r\n",
-	    opponent));
+		return (proto_cat(buf, size,
+		    "WAIT Waiting for an opponent...\r\n", (char *)NULL));
+	return (proto_cat(buf, size, "WAIT Waiting for ", opponent,
+	    " to answer...\r\n", (char *)NULL));
 }
 
 /* MATCH <your-mark> <opponent> <text>. */
@@ -219,8 +248,10 @@ int
 proto_fmt_start(char *buf, size_t size, enum ttt_mark first,
     const char *name)
 {
-	return (proto_fmt(buf, size, "START %c %s (%c) moves first.\r\n",
-	    ttt_mark_char(first), name, ttt_mark_char(first)));
+	const char	mark[2] = { ttt_mark_char(first), '\0' };
+
+	return (proto_cat(buf, size, "START ", mark, " ", name, " (", mark,
+	    ") moves first.\r\n", (char *)NULL));
 }
 
 /*
@@ -298,12 +329,13 @@ int
 proto_fmt_turn(char *buf, size_t size, enum ttt_mark mover, int mine,
     const char *mover_name)
 {
+	const char	mark[2] = { ttt_mark_char(mover), '\0' };
+
 	if (mine)
-		return (proto_fmt(buf, size, "TURN %c Enter your move "
-		    "(A1, B2, C3) or 'quit' to exit:\r\n",
-		    ttt_mark_char(mover)));
-	return (proto_fmt(buf, size, "TURN %c Waiting for %s to move...\r\n",
-	    ttt_mark_char(mover), mover_name));
+		return (proto_cat(buf, size, "TURN ", mark, " Enter your move "
+		    "(A1, B2, C3) or 'quit' to exit:\r\n", (char *)NULL));
+	return (proto_cat(buf, size, "TURN ", mark, " Waiting for ",
+	    mover_name, " to move...\r\n", (char *)NULL));
 }
 
 /* RESULT WIN or RESULT TIE for a finished board. */
@@ -312,12 +344,13 @@ proto_fmt_result(char *buf, size_t size, const struct ttt_board *b,
     const char *winner, const char *loser)
 {
 	enum ttt_mark	w = ttt_board_winner(b);
+	const char	mark[2] = { ttt_mark_char(w), '\0' };
 
 	if (w == TTT_EMPTY)
-		return (proto_fmt(buf, size, "RESULT TIE It's a tie!\r\n"));
-	return (proto_fmt(buf, size,
-	    "RESULT WIN %c %s %s wins! better luck next time %s!\r\n",
-	    ttt_mark_char(w), winner, winner, loser));
+		return (proto_fmt_tie(buf, size));
+	return (proto_cat(buf, size, "RESULT WIN ", mark, " ", winner, " ",
+	    winner, " wins! better luck next time ", loser, "!\r\n",
+	    (char *)NULL));
 }
 
 /* RESULT FORFEIT <winner-mark> <winner> <text saying who left and why>. */
@@ -333,8 +366,8 @@ proto_fmt_forfeit(char *buf, size_t size, enum ttt_mark w, const char *winner,
 int
 proto_fmt_again_question(char *buf, size_t size)
 {
-	return (proto_fmt(buf, size,
-	    "AGAIN? Play again? (y/n) or 'quit' to exit:\r\n"));
+	return (proto_cat(buf, size,
+	    "AGAIN? Play again? (y/n) or 'quit' to exit:\r\n", (char *)NULL));
 }
 
 /* INFO <text>. */
@@ -453,5 +486,6 @@ proto_fmt_resign(char *buf, size_t size, enum ttt_mark w, const char *winner,
 int
 proto_fmt_tie(char *buf, size_t size)
 {
-	return (proto_fmt(buf, size, "RESULT TIE It's a tie!\r\n"));
+	return (proto_cat(buf, size, "RESULT TIE It's a tie!\r\n",
+	    (char *)NULL));
 }
