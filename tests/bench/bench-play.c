@@ -12,11 +12,18 @@
  * Game mode reads every line with proto_event_parse, keeps the board from
  * BOARD lines, and on its own TURN plays the first free cell in a fixed
  * order after --think ms, so games always end; it answers AGAIN? with yes.
+ *
+ * Relay mode (against ref-server --relay) is a game at its barest: a
+ * connection sends PING only when told its partner has (an "OK PONG" it
+ * did not ask for), and the reply to its own counts.
  */
 #include <string.h>
 
 #include "bench.h"
 #include "proto.h"
+
+const char *const bench_mode_names[] = { "ping", "game", "relay", NULL };
+const char *const bench_mode_ops[] = { "pings", "moves", "relays", NULL };
 
 static int	bench_play_prefix(const char *, size_t, const char *);
 static void	bench_play_ping(struct bench *, struct bconn *);
@@ -131,27 +138,35 @@ bench_play_due(struct bench *b, struct bconn *c)
 	if (!c->thinking || c->state != BCONN_OPEN)
 		return;
 	c->thinking = 0;
-	if (b->opts->mode == BENCH_PING)
+	if (b->opts->mode != BENCH_GAME)
 		bench_play_ping(b, c);
 	else
 		bench_play_move(b, c);
 }
 
-/* Ping mode: a reply goes with the next PING, other lines are skipped. */
+/*
+ * Ping mode: a reply goes with the next PING, other lines are skipped.
+ * Relay mode: a reply only counts; an "OK PONG" unasked is our turn.
+ */
 static void
 bench_play_pong(struct bench *b, struct bconn *c, const char *line,
     size_t len)
 {
+	int	relay = b->opts->mode == BENCH_RELAY;
+	int	asked = c->waiting;
+
 	if (bench_play_prefix(line, len, "OK PONG") ||
 	    bench_play_prefix(line, len, "+PONG")) {
 		bench_play_reply(b, c, 1);
-		bench_play_next(b, c);
+		if (!relay || !asked)
+			bench_play_next(b, c);
 	} else if (bench_play_prefix(line, len, "ERR ") ||
 	    bench_play_prefix(line, len, "-")) {
 		b->st.errs++;
-		if (c->waiting) {
+		if (asked) {
 			bench_play_reply(b, c, 0);
-			bench_play_next(b, c);
+			if (!relay)
+				bench_play_next(b, c);
 		}
 	}
 }
@@ -206,7 +221,7 @@ bench_play_line(struct bench *b, struct bconn *c, const char *line,
 {
 	struct proto_event	ev;
 
-	if (b->opts->mode == BENCH_PING) {
+	if (b->opts->mode != BENCH_GAME) {
 		bench_play_pong(b, c, line, len);
 		return;
 	}

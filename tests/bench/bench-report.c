@@ -38,8 +38,8 @@ bench_report_sum(const struct bench *b, struct bench_summary *s)
 	const struct hist	*h = &b->st.lat;
 
 	memset(s, 0, sizeof *s);
-	s->mode = b->opts->mode == BENCH_GAME ? "game" : "ping";
-	s->what = b->opts->mode == BENCH_GAME ? "moves" : "pings";
+	s->mode = bench_mode_names[b->opts->mode];
+	s->what = bench_mode_ops[b->opts->mode];
 	s->seconds = (double)(b->stop_ns - b->start_ns) / 1e9;
 	s->ramp = (double)(b->start_ns - b->t0_ns) / 1e9;
 	if (s->seconds > 0)
@@ -64,7 +64,7 @@ bench_report_progress(struct bench *b, int64_t now)
 	fprintf(stderr, "ttt-bench: %.1f s: %d open, %llu %s/s, %llu drops, %llu ERR\n",
 	    (double)(now - b->start_ns) / 1e9, b->nopen,
 	    (unsigned long long)(b->st.ops - b->prog_ops),
-	    b->opts->mode == BENCH_GAME ? "moves" : "pings",
+	    bench_mode_ops[b->opts->mode],
 	    (unsigned long long)b->st.drops, (unsigned long long)b->st.errs);
 	b->prog_ops = b->st.ops;
 }

@@ -21,8 +21,12 @@
 
 enum bench_mode {
 	BENCH_PING,
-	BENCH_GAME
+	BENCH_GAME,
+	BENCH_RELAY		/* ref-server --relay: PING in pairs, by turns */
 };
+
+extern const char *const bench_mode_names[];	/* by enum bench_mode */
+extern const char *const bench_mode_ops[];	/* what an op is called */
 
 struct bench_opts {
 	const char		*host;

@@ -3,11 +3,17 @@
  * on epoll can answer lines, the ceiling tttd's ping throughput is divided
  * by.
  *
- *	ref-server PORT
+ *	ref-server [--relay] PORT
  *
  * Listens on 127.0.0.1:PORT (0 picks a free port), prints
  * "ref-server listening on 127.0.0.1:PORT", and answers every complete
  * line (anything up to an LF) with "OK PONG\r\n" until SIGTERM or SIGINT.
+ *
+ * --relay: the same, and connections pair up in the order they arrive;
+ * each line is answered to its sender and told to the sender's partner
+ * ("OK PONG\r\n" too), and a pair's first connection is told once when
+ * the second arrives.  That is a tttd move at its barest (one read, a
+ * write to each player), the ceiling for game throughput.
  * Level-triggered epoll, nonblocking sockets, one read and one write per
  * batch of lines, no allocation per connection: the replies owed are a
  * byte count, written from a buffer of replies laid end to end.
@@ -43,6 +49,7 @@ struct ref_conn {
 	uint8_t		phase;		/* where in a reply the next byte is */
 	uint8_t		open;
 	uint8_t		watch;		/* enum ref_watch */
+	int		mate;		/* --relay: the partner's fd + 1 */
 };
 
 enum ref_watch {
@@ -52,15 +59,19 @@ enum ref_watch {
 };
 
 static volatile sig_atomic_t ref_stopped;
+static int	ref_relay;
+static int	ref_unpaired = -1;	/* --relay: the fd waiting for a mate */
 static char	ref_replies[REF_REPLIES * REF_REPLY_LEN];
 
 static void	ref_stop_cb(int);
 static int	ref_listen(int);
 static void	ref_accept(int, int, struct ref_conn *, int);
-static void	ref_close(int, struct ref_conn *);
+static void	ref_pair(int, int, struct ref_conn *);
+static void	ref_close(int, struct ref_conn *, struct ref_conn *);
 static void	ref_watch(int, int, struct ref_conn *);
 static void	ref_flush(int, int, struct ref_conn *);
 static void	ref_read(int, int, struct ref_conn *);
+static void	ref_owe(int, int, struct ref_conn *, uint64_t);
 static int	ref_fd_limit(void);
 static void	ref_loop(int, int, struct ref_conn *, int);
 
@@ -117,14 +128,39 @@ ref_accept(int ep, int lfd, struct ref_conn *conns, int nconns)
 		ev.events = EPOLLIN;
 		ev.data.fd = fd;
 		if (epoll_ctl(ep, EPOLL_CTL_ADD, fd, &ev) == -1)
-			close(fd);
+			ref_close(fd, &conns[fd], conns);
+		else if (ref_relay)
+			ref_pair(ep, fd, conns);
 	}
 }
 
-/* Close a connection (epoll forgets it with its last descriptor). */
+/* --relay: pair a new connection, or keep it waiting for the next one. */
 static void
-ref_close(int fd, struct ref_conn *c)
+ref_pair(int ep, int fd, struct ref_conn *conns)
 {
+	int	first = ref_unpaired;
+
+	if (first == -1) {
+		ref_unpaired = fd;
+		return;
+	}
+	ref_unpaired = -1;
+	conns[first].mate = fd + 1;
+	conns[fd].mate = first + 1;
+	ref_owe(ep, first, conns, 1);		/* its turn */
+}
+
+/*
+ * Close a connection (epoll forgets it with its last descriptor); its
+ * partner plays on alone.
+ */
+static void
+ref_close(int fd, struct ref_conn *c, struct ref_conn *conns)
+{
+	if (c->mate != 0)
+		conns[c->mate - 1].mate = 0;
+	if (ref_unpaired == fd)
+		ref_unpaired = -1;
 	memset(c, 0, sizeof *c);
 	close(fd);
 }
@@ -160,10 +196,11 @@ ref_watch(int ep, int fd, struct ref_conn *c)
  * socket refuses waits for EPOLLOUT.
  */
 static void
-ref_flush(int ep, int fd, struct ref_conn *c)
+ref_flush(int ep, int fd, struct ref_conn *conns)
 {
-	size_t	room = sizeof ref_replies - REF_REPLY_LEN, len;
-	ssize_t	n;
+	struct ref_conn	*c = &conns[fd];
+	size_t		 room = sizeof ref_replies - REF_REPLY_LEN, len;
+	ssize_t		 n;
 
 	while (c->owed > 0) {
 		len = c->owed < room ? (size_t)c->owed : room;
@@ -173,7 +210,7 @@ ref_flush(int ep, int fd, struct ref_conn *c)
 		if (n == -1 && errno == EAGAIN)
 			break;
 		if (n <= 0) {
-			ref_close(fd, c);
+			ref_close(fd, c, conns);
 			return;
 		}
 		c->owed -= (uint64_t)n;
@@ -184,25 +221,41 @@ ref_flush(int ep, int fd, struct ref_conn *c)
 	ref_watch(ep, fd, c);
 }
 
-/* Readable: count the LFs, owe a reply for each, write them. */
+/* Owe a connection n more replies, and write them. */
 static void
-ref_read(int ep, int fd, struct ref_conn *c)
+ref_owe(int ep, int fd, struct ref_conn *conns, uint64_t n)
+{
+	conns[fd].owed += n * REF_REPLY_LEN;
+	ref_flush(ep, fd, conns);
+}
+
+/*
+ * Readable: count the LFs, owe a reply for each, write them (and, with
+ * --relay, as many to the partner).
+ */
+static void
+ref_read(int ep, int fd, struct ref_conn *conns)
 {
 	static char	 buf[REF_READ_MAX];
 	const char	*p, *end;
 	ssize_t		 n;
+	uint64_t	 lines = 0;
+	int		 mate;
 
 	n = read(fd, buf, sizeof buf);
 	if (n == -1 && (errno == EAGAIN || errno == EINTR))
 		return;
 	if (n <= 0) {
-		ref_close(fd, c);
+		ref_close(fd, &conns[fd], conns);
 		return;
 	}
 	end = buf + n;
 	for (p = buf; (p = memchr(p, '\n', (size_t)(end - p))) != NULL; p++)
-		c->owed += REF_REPLY_LEN;
-	ref_flush(ep, fd, c);
+		lines++;
+	mate = conns[fd].mate;
+	ref_owe(ep, fd, conns, lines);
+	if (mate != 0 && lines > 0 && conns[mate - 1].open)
+		ref_owe(ep, mate - 1, conns, lines);
 }
 
 /* Raise the descriptor limit to the hard limit; the table's size. */
@@ -253,10 +306,10 @@ ref_loop(int ep, int lfd, struct ref_conn *conns, int nconns)
 				continue;
 			}
 			if (evs[i].events & EPOLLOUT)
-				ref_flush(ep, fd, &conns[fd]);
+				ref_flush(ep, fd, conns);
 			if (conns[fd].open &&
 			    (evs[i].events & (EPOLLIN | EPOLLHUP | EPOLLERR)))
-				ref_read(ep, fd, &conns[fd]);
+				ref_read(ep, fd, conns);
 		}
 	}
 }
@@ -273,9 +326,14 @@ main(int argc, char **argv)
 	int			 ep, lfd, nconns;
 	size_t			 off;
 
+	if (argc == 3 && strcmp(argv[1], "--relay") == 0) {
+		ref_relay = 1;
+		argv++;
+		argc--;
+	}
 	if (argc != 2 || (port = strtol(argv[1], &end, 10), *end != '\0') ||
 	    end == argv[1] || port < 0 || port > 65535) {
-		fprintf(stderr, "usage: ref-server PORT\n");
+		fprintf(stderr, "usage: ref-server [--relay] PORT\n");
 		return (1);
 	}
 	memset(&sa, 0, sizeof sa);

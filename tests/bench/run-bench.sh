@@ -1,8 +1,9 @@
 #!/bin/sh
 # run-bench.sh [BUILD_DIR] -- tttd against a minimal epoll line server
 # (ref-server) and redis-server (when installed): PING in a closed loop,
-# whole games at full speed, and 2000 players thinking 100 ms a move, with
-# ref-server under the same load as the floor of this machine's latency.
+# whole games at full speed beside ref-server --relay (a move's I/O at its
+# barest), and 2000 players thinking 100 ms a move, with ref-server
+# --relay under the same load as the floor of this machine's latency.
 # Prints one table and the ratios.  BENCH_SECONDS (default 10) sets the
 # measured seconds of each run; every server is stopped at the end.
 set -u
@@ -82,9 +83,9 @@ start_tttd() {
 	}
 }
 
-# start_ref: ref-server; its pid in $pid and port in $port.
+# start_ref [--relay]: ref-server; its pid in $pid and port in $port.
 start_ref() {
-	bench_start "$tmp/ref.out" "$tmp/ref.err" "$ref" 0
+	bench_start "$tmp/ref.out" "$tmp/ref.err" "$ref" "$@" 0
 	pid=$bench_pid
 	port=$(bench_port "$tmp/ref.out" "$pid") || {
 		echo "run-bench: ref-server did not start" >&2
@@ -127,8 +128,14 @@ while [ $r -le "${BENCH_ROUNDS:-3}" ]; do
 		bench_stop "$pid"
 	fi
 
-	# Whole games at full speed, in the same rounds: the game ratio
-	# divides its median by the reference's, both under the same drifts.
+	# A move's I/O at its barest (ref-server --relay: one read, a write
+	# to each of a pair), then tttd's whole games at full speed, in the
+	# same rounds: the game ratios divide medians taken under the same
+	# drifts.
+	start_ref --relay
+	run "relay-ref#$r" "$pid" "$port" --mode relay --conns 100
+	bench_stop "$pid"
+
 	start_tttd game
 	run "game-tttd#$r" "$pid" "$port" --mode game --conns 100 --think 0
 	bench_stop "$pid" || status=1
@@ -139,21 +146,22 @@ run game-2000 "$pid" "$port" --mode game --conns 2000 --think 100 \
     --ramp 1000
 bench_stop "$pid" || status=1
 
-# The same load on the reference server: 2000 connections sending a PING
-# 200 ms after each reply, about as many requests a second; what it shows
-# is the floor of this machine.  Then both again with --kstamp: replies
-# timed when the kernel received them, leaving out ttt-bench's own delays.
-start_ref
-run ping-ref-2000 "$pid" "$port" --mode ping --conns 2000 --think 200 \
+# The same load through ref-server --relay: 1000 pairs, each relaying
+# 100 ms after its turn came, as many requests a second and the same I/O
+# each; what it shows is the floor of this machine.  Then both again with
+# --kstamp: replies timed when the kernel received them, leaving out
+# ttt-bench's own delays.
+start_ref --relay
+run relay-ref-2000 "$pid" "$port" --mode relay --conns 2000 --think 100 \
     --ramp 1000
 bench_stop "$pid"
 start_tttd game-2000-ks
 run game-2000-ks "$pid" "$port" --mode game --conns 2000 --think 100 \
     --ramp 1000 --kstamp
 bench_stop "$pid" || status=1
-start_ref
-run ping-ref-2000-ks "$pid" "$port" --mode ping --conns 2000 --think 200 \
-    --ramp 1000 --kstamp
+start_ref --relay
+run relay-ref-2000-ks "$pid" "$port" --mode relay --conns 2000 \
+    --think 100 --ramp 1000 --kstamp
 bench_stop "$pid"
 
 echo
@@ -181,8 +189,9 @@ END {
 		ops[name] = median(runs[name])
 	print ""
 	if (runs["ping-ref"] != "")
-		printf "medians of the rounds (ops/s): ping ref %.1f, tttd %.1f, redis %s; game tttd %.1f\n", ops["ping-ref"], ops["ping-tttd"], runs["ping-redis"] != "" ? sprintf("%.1f", ops["ping-redis"]) : "-", ops["game-tttd"]
-	print "ops: PINGs answered (ping-*), moves acknowledged (game-*); errors:"
+		printf "medians of the rounds (ops/s): ping ref %.1f, tttd %.1f, redis %s; relay ref %.1f; game tttd %.1f\n", ops["ping-ref"], ops["ping-tttd"], runs["ping-redis"] != "" ? sprintf("%.1f", ops["ping-redis"]) : "-", ops["relay-ref"], ops["game-tttd"]
+	print "ops: PINGs answered (ping-*), relays acknowledged (relay-*), moves"
+	print "acknowledged (game-*); errors:"
 	print "connect errors, drops, ERR and bad lines; cpu%: the server, over the"
 	print "whole run (ramp included), in % of one core; *-ks: latency to the"
 	print "kernel receive time of the reply (--kstamp)."
@@ -192,5 +201,9 @@ END {
 		printf "tttd/redis ping:                %.3f\n", ops["ping-tttd"] / ops["ping-redis"]
 	if (ops["ping-ref"] > 0 && ops["game-tttd"] != "")
 		printf "tttd game moves/s / ref ping/s: %.3f\n", ops["game-tttd"] / ops["ping-ref"]
+	if (ops["ping-ref"] > 0 && ops["relay-ref"] != "")
+		printf "ref relays/s / ref ping/s:      %.3f  (the barest I/O of a move)\n", ops["relay-ref"] / ops["ping-ref"]
+	if (ops["relay-ref"] > 0 && ops["game-tttd"] != "")
+		printf "tttd game moves/s / ref relay/s: %.3f\n", ops["game-tttd"] / ops["relay-ref"]
 }'
 exit $status

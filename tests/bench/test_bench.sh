@@ -1,9 +1,10 @@
 #!/bin/sh
 # test_bench.sh BUILD_DIR -- smoke test of the benchmark tools (ctest label
-# bench): ttt-bench plays 2 s of games against a real tttd and pings
-# ref-server for 2 s (in a closed loop, then open), each without a connect
-# error, drop or ERR line and with some work done; against a closed port it
-# reports connect errors and exits 1.  No timing is asserted.
+# bench): ttt-bench plays 2 s of games against a real tttd, pings
+# ref-server for 2 s (in a closed loop, then open) and relays through
+# ref-server --relay for 2 s, each without a connect error, drop or ERR
+# line and with some work done; against a closed port it reports connect
+# errors and exits 1.  No timing is asserted.
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 build=$1
@@ -59,6 +60,30 @@ cat "$tmp/think.out"
 grep -q '"errs":0,"bad":0' "$tmp/think.out" || fail "think: errors"
 grep -q '"ops":[1-9]' "$tmp/think.out" || fail "think: no ops"
 grep -q 'pings/s' "$tmp/think.err" || fail "think: no progress lines"
+bench_stop "$ref" || fail "ref-server exited $? on SIGTERM"
+
+# Relay: pairs taking turns through ref-server --relay; each relay is
+# acknowledged to its sender and passes the turn to its partner.
+bench_start "$tmp/relay-srv.out" "$tmp/relay-srv.err" \
+    "$build/tests/bench/ref-server" --relay 0
+ref=$bench_pid
+port=$(bench_port "$tmp/relay-srv.out" "$ref") ||
+    fail "ref-server --relay did not start"
+"$bench" 127.0.0.1 "$port" --mode relay --conns 20 --duration 2 \
+    >"$tmp/relay.out" 2>&1 || fail "relay: ttt-bench exited $?"
+grep '^RESULT' "$tmp/relay.out"
+check relay ops
+grep -q '^RESULT mode=relay ' "$tmp/relay.out" || fail "relay: mode"
+grep -q '^relays: ' "$tmp/relay.out" || fail "relay: no relays line"
+# Against the plain ref-server nobody is ever told it is its turn.
+bench_stop "$ref" || fail "ref-server --relay exited $? on SIGTERM"
+bench_start "$tmp/ref2.out" "$tmp/ref2.err" "$build/tests/bench/ref-server" 0
+ref=$bench_pid
+port=$(bench_port "$tmp/ref2.out" "$ref") || fail "ref-server did not start"
+"$bench" 127.0.0.1 "$port" --mode relay --conns 4 --duration 0.5 \
+    >"$tmp/norelay.out" 2>&1 || fail "norelay: ttt-bench exited $?"
+[ "$(bench_field "$tmp/norelay.out" ops)" = 0 ] ||
+    fail "norelay: relays without a relaying server"
 bench_stop "$ref" || fail "ref-server exited $? on SIGTERM"
 
 # Nobody listens there now: every connection is a connect error.

@@ -3,7 +3,7 @@
  * the run, the report.
  *
  *	ttt-bench HOST PORT --conns N --duration S [--ramp R] [--think MS]
- *	    [--think-jitter PCT] [--mode game|ping] [--src ADDR,ADDR,...]
+ *	    [--think-jitter PCT] [--mode game|ping|relay] [--src ADDR,ADDR,...]
  *	    [--connect-timeout S] [--busy-poll] [--kstamp] [--progress]
  *	    [--json]
  *
@@ -71,7 +71,7 @@ static int	fit_fd_limit(int);
 static void
 usage(FILE *f)
 {
-	fprintf(f, "usage: ttt-bench HOST PORT --conns N --duration SECS [--ramp CONNS_PER_SEC] [--think MS] [--think-jitter PCT] [--mode game|ping] [--src ADDR,ADDR,...] [--connect-timeout SECS] [--busy-poll] [--kstamp] [--progress] [--json]\n");
+	fprintf(f, "usage: ttt-bench HOST PORT --conns N --duration SECS [--ramp CONNS_PER_SEC] [--think MS] [--think-jitter PCT] [--mode game|ping|relay] [--src ADDR,ADDR,...] [--connect-timeout SECS] [--busy-poll] [--kstamp] [--progress] [--json]\n");
 }
 
 /* The long name of an option. */
@@ -165,7 +165,7 @@ static int
 parse_args(int argc, char **argv, struct bench_opts *o, const char **src)
 {
 	double	v;
-	int	ch;
+	int	ch, i;
 
 	memset(o, 0, sizeof *o);
 	o->mode = BENCH_GAME;
@@ -200,12 +200,13 @@ parse_args(int argc, char **argv, struct bench_opts *o, const char **src)
 			o->jitter = (int)v;
 			break;
 		case OPT_MODE:
-			if (strcmp(optarg, "game") == 0)
-				o->mode = BENCH_GAME;
-			else if (strcmp(optarg, "ping") == 0)
-				o->mode = BENCH_PING;
-			else
+			for (i = 0; bench_mode_names[i] != NULL; i++) {
+				if (strcmp(optarg, bench_mode_names[i]) == 0)
+					break;
+			}
+			if (bench_mode_names[i] == NULL)
 				goto bad;
+			o->mode = (enum bench_mode)i;
 			break;
 		case OPT_SRC:
 			*src = optarg;
