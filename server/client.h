@@ -40,7 +40,6 @@ struct match;
 struct room;
 struct chatlog;
 struct server;
-struct bufferevent;
 struct event;
 struct evbuffer;
 
@@ -75,8 +74,9 @@ struct client {
 
 	/* Transport, owned by server-client.c. */
 	struct server		*server;
-	struct bufferevent	*bev;
 	struct event		*rev;		/* readable (EV_PERSIST) */
+	struct event		*wev;		/* writable, while out is stuck */
+	struct evbuffer		*out;		/* not yet written */
 	struct evbuffer		*in;		/* at most one line, pending */
 	struct event		*timer;		/* the next deadline */
 	struct addrkey		 addrkey;	/* for --max-per-addr */

@@ -69,6 +69,42 @@ conn_input(struct client *c, struct evbuffer *in)
 	return (0);
 }
 
+/*
+ * The same for bytes just read when nothing was pending, taken straight
+ * from the caller's buffer.  Returns how many were used: the caller keeps
+ * the rest as pending input (a partial line, or lines past the per-call
+ * bound, when *more is set: call conn_input later).  A closing connection
+ * uses them all: its input is dropped.
+ */
+size_t
+conn_input_bytes(struct client *c, const char *buf, size_t size, int *more)
+{
+	size_t	off = 0, len;
+	int	n;
+
+	*more = 0;
+	for (n = 0; !(c->flags & CLIENT_CLOSING); n++) {
+		if (n == CONN_LINES_PER_CALL) {
+			*more = off < size;
+			return (off);
+		}
+		switch (proto_scan(buf + off, size - off, &len)) {
+		case PROTO_SCAN_MORE:
+			conn_partial(c, size - off);
+			return (off);
+		case PROTO_SCAN_TOO_LONG:
+			session_too_long(c);
+			return (size);
+		case PROTO_SCAN_LINE:
+			c->line_deadline = 0;
+			session_line(c, buf + off, len);
+			off += len + 1;
+			break;
+		}
+	}
+	return (size);
+}
+
 /* A deadline may have passed: a line left unfinished, or a clock. */
 void
 conn_timer(struct client *c)

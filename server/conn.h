@@ -3,12 +3,13 @@
  * libevent buffer into the session, a bound on lines per call, the
  * partial-line deadline, and the deadlines' timer.
  *
- * The daemon calls these from its bufferevent and timer callbacks; the
+ * The daemon calls these from its read and timer callbacks; the
  * fuzzer calls them with buffers it fills itself.
  */
 #ifndef CONN_H
 #define CONN_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "client.h"
@@ -18,6 +19,7 @@
 struct evbuffer;
 
 int	conn_input(struct client *, struct evbuffer *);
+size_t	conn_input_bytes(struct client *, const char *, size_t, int *);
 void	conn_timer(struct client *);
 int64_t	conn_next_deadline(const struct client *);
 

@@ -1,20 +1,18 @@
 /*
- * server-client.c -- one connection on libevent: its own read event, a
- * bufferevent for the output, line framing, an output cap, and a graceful
- * close.
+ * server-client.c -- one connection on libevent: a read event, an output
+ * buffer with a write event for when the kernel is full, line framing, an
+ * output cap, and a graceful close.
  *
- * Input is read by us too: at most what fits in one line (PROTO_SCAN_MAX
- * bytes, with what is pending) with one read(2) -- the bufferevent's own
- * read would ask the kernel first how much there is (an ioctl per read).
- * The bufferevent keeps the output, and the write side's errors and
- * timeout.
+ * Input is read by us: at most what fits in one line (PROTO_SCAN_MAX
+ * bytes, with what is pending) with one read(2).  A bufferevent would ask
+ * the kernel first how much there is (an ioctl per read), and its output
+ * buffer's callbacks and locking cost more than the game does.
  *
- * Output is written by us, not by the bufferevent: replies and events pile
- * up in a connection's output buffer while a callback runs, and at its end
- * each connection that got any is written in one write(2).  Only when the
- * kernel takes less is the bufferevent's write event enabled, until it
- * has sent the rest.  A request so costs one read and one write, with no
- * epoll_ctl in between.
+ * Output: replies and events pile up in a connection's output buffer while
+ * a callback runs, and at its end each connection that got any is written
+ * in one write(2).  Only when the kernel takes less is the write event
+ * added, until it has sent the rest.  A request so costs one read and one
+ * write, with no epoll_ctl in between.
  *
  * Lines are taken off the input by framing.c without allocating.  A line
  * over the limit is never left in the input: it is answered, the input is
@@ -50,7 +48,6 @@
 #include <unistd.h>
 
 #include <event2/buffer.h>
-#include <event2/bufferevent.h>
 #include <event2/event.h>
 #include <event2/util.h>
 
@@ -62,8 +59,7 @@
 static void	server_client_read_cb(evutil_socket_t, short, void *);
 static void	server_client_input(struct client *);
 static void	server_client_eof(struct client *);
-static void	server_client_write_cb(struct bufferevent *, void *);
-static void	server_client_event_cb(struct bufferevent *, short, void *);
+static void	server_client_write_cb(evutil_socket_t, short, void *);
 static void	server_client_timer_cb(evutil_socket_t, short, void *);
 static void	server_client_closing(struct client *);
 static void	server_client_send(struct client *, const char *, size_t);
@@ -71,11 +67,10 @@ static void	server_client_close(struct client *);
 static void	server_client_rearm(struct client *);
 static void	server_client_flush(struct client *);
 static void	server_client_timer_at(struct client *, int64_t);
-static void	server_client_count_in(struct evbuffer *,
-		    const struct evbuffer_cb_info *, void *);
 static void	server_client_linger(struct client *);
 static void	server_client_drain(struct client *);
 static void	server_client_release_seat(struct client *);
+static void	server_client_discard(struct client *);
 static void	server_client_tune(int);
 static int64_t	server_client_now(void);
 static void	server_client_random(void *, size_t);
@@ -209,25 +204,18 @@ server_client_accept(struct server *s, int fd, struct sockaddr *sa, int len)
 		evutil_closesocket(fd);
 		return;
 	}
-	c->bev = bufferevent_socket_new(s->base, fd, BEV_OPT_CLOSE_ON_FREE);
 	c->timer = evtimer_new(s->base, server_client_timer_cb, c);
 	c->rev = event_new(s->base, fd, EV_READ | EV_PERSIST,
 	    server_client_read_cb, c);
+	c->wev = event_new(s->base, fd, EV_WRITE | EV_PERSIST,
+	    server_client_write_cb, c);
 	c->in = evbuffer_new();
-	if (c->bev == NULL || c->timer == NULL || c->rev == NULL ||
-	    c->in == NULL) {
+	c->out = evbuffer_new();
+	if (c->timer == NULL || c->rev == NULL || c->wev == NULL ||
+	    c->in == NULL || c->out == NULL) {
 		log_error("out of memory: refusing a connection");
-		if (c->in != NULL)
-			evbuffer_free(c->in);
-		if (c->rev != NULL)
-			event_free(c->rev);
-		if (c->timer != NULL)
-			event_free(c->timer);
-		if (c->bev != NULL)
-			bufferevent_free(c->bev);
-		else
-			evutil_closesocket(fd);
-		free(c);
+		server_client_discard(c);
+		evutil_closesocket(fd);
 		return;
 	}
 	c->id = s->next_client_id++;
@@ -237,13 +225,8 @@ server_client_accept(struct server *s, int fd, struct sockaddr *sa, int len)
 	TAILQ_INSERT_TAIL(&s->clients, c, entry);
 	s->nclients++;
 	s->lobby.stats.connections_total++;
-	evbuffer_add_cb(c->in, server_client_count_in,
-	    s);
 
-	bufferevent_setcb(c->bev, NULL, server_client_write_cb,
-	    server_client_event_cb, c);
-	bufferevent_disable(c->bev, EV_WRITE);	/* until the kernel refuses */
-	event_add(c->rev, NULL);	/* the bufferevent reads nothing */
+	event_add(c->rev, NULL);
 	if (why == PROTO_OK && addrtab_add(&s->peers, &key) == -1)
 		why = PROTO_ESERVER_FULL;	/* out of memory */
 	if (why != PROTO_OK) {
@@ -257,17 +240,6 @@ server_client_accept(struct server *s, int fd, struct sockaddr *sa, int len)
 	session_open(&s->lobby, c);
 }
 
-/* Bytes that came in from a client, for STATS. */
-static void
-server_client_count_in(struct evbuffer *buf,
-    const struct evbuffer_cb_info *info, void *arg)
-{
-	struct server	*s = arg;
-
-	(void)buf;
-	s->lobby.stats.bytes_in += info->n_added;
-}
-
 /* Give up the client's player slot, once: it is leaving. */
 static void
 server_client_release_seat(struct client *c)
@@ -279,11 +251,29 @@ server_client_release_seat(struct client *c)
 	addrtab_del(&c->server->peers, &c->addrkey);
 }
 
+/* Free what a connection holds, but not its socket. */
+static void
+server_client_discard(struct client *c)
+{
+	if (c->out != NULL)
+		evbuffer_free(c->out);
+	if (c->in != NULL)
+		evbuffer_free(c->in);
+	if (c->wev != NULL)
+		event_free(c->wev);
+	if (c->rev != NULL)
+		event_free(c->rev);
+	if (c->timer != NULL)
+		event_free(c->timer);
+	free(c);
+}
+
 /* Free a connection: leave the game first, so the opponent is told. */
 void
 server_client_free(struct client *c)
 {
 	struct server	*s = c->server;
+	evutil_socket_t	 fd;
 
 	session_lost(c);
 	log_info("client %llu: disconnected from %s", (unsigned long long)c->id,
@@ -295,27 +285,26 @@ server_client_free(struct client *c)
 		TAILQ_REMOVE(&s->dirty, c, dirty_entry);
 	TAILQ_REMOVE(&s->clients, c, entry);
 	s->nclients--;
-	event_free(c->rev);
-	event_free(c->timer);
-	evbuffer_free(c->in);
-	bufferevent_free(c->bev);
-	free(c);
+	fd = event_get_fd(c->rev);
+	server_client_discard(c);		/* its events first */
+	evutil_closesocket(fd);
 	if (s->shutting_down && s->nclients == 0)
 		event_base_loopbreak(s->base);
 }
 
 /*
- * The lobby's send op: queue bytes on the bufferevent.  A peer that lets
- * more than --max-output pile up is not reading: it is closed (and
- * leaves its match when it is freed), so output never grows without bound.
+ * The lobby's send op: queue bytes, written at the end of the callback.  A
+ * peer that lets more than --max-output pile up is not reading: it is
+ * closed (and leaves its match when it is freed), so output never grows
+ * without bound.
  */
 static void
 server_client_send(struct client *c, const char *buf, size_t len)
 {
-	struct evbuffer	*out = bufferevent_get_output(c->bev);
+	struct evbuffer	*out = c->out;
 
-	if (len > 0 && bufferevent_write(c->bev, buf, len) == -1)
-		log_warn("client %llu: write failed",
+	if (len > 0 && evbuffer_add(out, buf, len) == -1)
+		log_warn("client %llu: out of memory for its output",
 		    (unsigned long long)c->id);
 	if (!(c->flags & CLIENT_DIRTY)) {
 		c->flags |= CLIENT_DIRTY;
@@ -356,35 +345,30 @@ server_client_close(struct client *c)
 	evtimer_add(c->timer, &now_tv);		/* server_client_closing */
 	server_client_release_seat(c);
 	server_client_flush(c);
-	if (evbuffer_get_length(bufferevent_get_output(c->bev)) == 0)
+	if (evbuffer_get_length(c->out) == 0)
 		server_client_linger(c);
 	else
-		bufferevent_set_timeouts(c->bev, NULL,
-		    &server_client_linger_tv);
+		event_add(c->wev, &server_client_linger_tv);
 }
 
 /*
  * Write a connection's pending output now, as much as the kernel takes;
- * the bufferevent's write event sends the rest.  (A bufferevent keeps the
- * front of its output frozen to all but its own write callback, which
- * thaws it just so.)
+ * the write event sends the rest (and, should the write have failed, finds
+ * the error from the connection's own callback, where it may be freed).
+ * A closing connection's write event has its linger timeout already.
  */
 static void
 server_client_flush(struct client *c)
 {
-	struct evbuffer	*out = bufferevent_get_output(c->bev);
-
 	if (c->flags & CLIENT_DIRTY) {
 		c->flags &= ~CLIENT_DIRTY;
 		TAILQ_REMOVE(&c->server->dirty, c, dirty_entry);
 	}
-	if (evbuffer_get_length(out) == 0)
+	if (evbuffer_get_length(c->out) == 0)
 		return;
-	evbuffer_unfreeze(out, 1);
-	evbuffer_write(out, bufferevent_getfd(c->bev));
-	evbuffer_freeze(out, 1);
-	if (evbuffer_get_length(out) > 0)
-		bufferevent_enable(c->bev, EV_WRITE);
+	evbuffer_write(c->out, event_get_fd(c->wev));
+	if (evbuffer_get_length(c->out) > 0 && !(c->flags & CLIENT_CLOSING))
+		event_add(c->wev, NULL);
 }
 
 /* The end of a callback: write out every connection that got output. */
@@ -405,8 +389,8 @@ server_client_linger(struct client *c)
 		return;
 	c->flags |= CLIENT_LINGER;
 	c->linger_until = server_client_now() + SERVER_LINGER_MS;
-	shutdown(bufferevent_getfd(c->bev), SHUT_WR);
-	bufferevent_set_timeouts(c->bev, NULL, NULL);
+	shutdown(event_get_fd(c->rev), SHUT_WR);
+	event_del(c->wev);
 	event_add(c->rev, &server_client_linger_tv);	/* quiet: free */
 }
 
@@ -420,7 +404,7 @@ server_client_drain(struct client *c)
 	char	buf[4096];
 	ssize_t	n;
 
-	n = read(bufferevent_getfd(c->bev), buf, sizeof buf);
+	n = read(event_get_fd(c->rev), buf, sizeof buf);
 	if (n == -1 && (errno == EAGAIN || errno == EINTR))
 		return;
 	if (n > 0) {
@@ -451,21 +435,23 @@ server_client_read_cb(evutil_socket_t fd, short what, void *arg)
 
 /*
  * Read what fits beside the pending bytes (never more than one legal line
- * and its CR LF is held), and hand the complete lines to conn.c.  When it
- * stops at its bound with lines left, come back after the connections
- * already waiting have had a turn (an activated event goes to the back of
- * the loop's queue).
+ * and its CR LF is held), and hand the complete lines to conn.c: straight
+ * from the read when nothing was pending, else through the input buffer.
+ * When it stops at its bound with lines left, come back after the
+ * connections already waiting have had a turn (an activated event goes to
+ * the back of the loop's queue).
  */
 static void
 server_client_input(struct client *c)
 {
 	struct evbuffer	*in = c->in;
-	size_t		 pending = evbuffer_get_length(in);
+	size_t		 pending = evbuffer_get_length(in), used;
 	char		 buf[PROTO_SCAN_MAX];
-	ssize_t		 n;
+	ssize_t		 n = 0;
+	int		 more;
 
 	if (pending < sizeof buf) {
-		n = read(bufferevent_getfd(c->bev), buf, sizeof buf - pending);
+		n = read(event_get_fd(c->rev), buf, sizeof buf - pending);
 		if (n == 0) {
 			server_client_eof(c);
 			return;
@@ -475,9 +461,18 @@ server_client_input(struct client *c)
 			return;
 		}
 		if (n > 0)
-			evbuffer_add(in, buf, (size_t)n);
+			c->server->lobby.stats.bytes_in += (uint64_t)n;
 	}
-	if (conn_input(c, in))
+	if (pending == 0 && n > 0) {
+		used = conn_input_bytes(c, buf, (size_t)n, &more);
+		if (used < (size_t)n)
+			evbuffer_add(in, buf + used, (size_t)n - used);
+	} else {
+		if (n > 0)
+			evbuffer_add(in, buf, (size_t)n);
+		more = conn_input(c, in);
+	}
+	if (more)
 		event_active(c->rev, EV_READ, 0);
 }
 
@@ -558,31 +553,25 @@ server_client_rearm(struct client *c)
 		server_client_timer_at(c, at);
 }
 
-/* Output drained: a closing client lingers now. */
-static void
-server_client_write_cb(struct bufferevent *bev, void *arg)
-{
-	struct client	*c = arg;
-
-	if ((c->flags & CLIENT_CLOSING) && !(c->flags & CLIENT_LINGER))
-		server_client_linger(c);
-	else if (!(c->flags & CLIENT_CLOSING))
-		bufferevent_disable(bev, EV_WRITE);	/* until it is needed */
-}
-
 /*
- * The write side failed or timed out (a closing peer that reads nothing):
- * the connection ends at once.
+ * Writable again, or (closing) no progress for the linger time: write the
+ * rest.  A write error or the timeout ends the connection at once; once
+ * all is out, a closing connection lingers.
  */
 static void
-server_client_event_cb(struct bufferevent *bev, short what, void *arg)
+server_client_write_cb(evutil_socket_t fd, short what, void *arg)
 {
 	struct client	*c = arg;
 	struct server	*s = c->server;
 
-	(void)bev;
-	if (what & (BEV_EVENT_EOF | BEV_EVENT_ERROR | BEV_EVENT_TIMEOUT))
+	if ((what & EV_TIMEOUT) || (evbuffer_write(c->out, fd) == -1 &&
+	    errno != EAGAIN && errno != EINTR))
 		server_client_free(c);
+	else if (evbuffer_get_length(c->out) == 0) {
+		event_del(c->wev);
+		if (c->flags & CLIENT_CLOSING)
+			server_client_linger(c);
+	}
 	server_client_flush_all(s);
 }
 

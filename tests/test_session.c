@@ -364,6 +364,48 @@ test_lines_per_call_bounded(void **state)
 	assert_int_equal(evbuffer_get_length(f->in), 0);
 }
 
+/*
+ * Bytes straight from a read: at most CONN_LINES_PER_CALL lines, the rest
+ * left to the caller; a partial line is left and starts its deadline; an
+ * overlong one closes, and everything is used.
+ */
+static void
+test_bytes_lines_per_call_bounded(void **state)
+{
+	struct world	*w = *state = world_new(NULL);
+	struct fake	*f = world_open(w, 0);
+	char		 buf[PROTO_SCAN_MAX];
+	size_t		 used;
+	int		 i, more;
+
+	clear(f);
+	for (i = 0; i < 40; i++)
+		memcpy(buf + 5 * i, "PING\n", 5);
+	used = conn_input_bytes(&f->c, buf, 200, &more);
+	assert_int_equal(used, 5 * CONN_LINES_PER_CALL);
+	assert_int_equal(more, 1);
+	assert_int_equal(count(f, "OK PONG"), CONN_LINES_PER_CALL);
+	/* Exactly the bound: nothing is left, so no more to do. */
+	used = conn_input_bytes(&f->c, buf, 5 * CONN_LINES_PER_CALL, &more);
+	assert_int_equal(used, 5 * CONN_LINES_PER_CALL);
+	assert_int_equal(more, 0);
+	assert_int_equal(count(f, "OK PONG"), 2 * CONN_LINES_PER_CALL);
+	/* A partial line is left, and its deadline starts. */
+	assert_int_equal(f->c.line_deadline, 0);
+	used = conn_input_bytes(&f->c, "PING\r\nPIN", 9, &more);
+	assert_int_equal(used, 6);
+	assert_int_equal(more, 0);
+	assert_int_equal(count(f, "OK PONG"), 2 * CONN_LINES_PER_CALL + 1);
+	assert_int_equal(f->c.line_deadline, fake_clock + w->lobby.limits.line_ms);
+	/* A line past the limit: answered, closed, every byte used. */
+	memset(buf, 'x', sizeof buf);
+	used = conn_input_bytes(&f->c, buf, sizeof buf, &more);
+	assert_int_equal(used, sizeof buf);
+	assert_int_equal(more, 0);
+	assert_true(f->closed);
+	want(f, "ERR LINE_TOO_LONG");
+}
+
 /* Slowloris: the deadline runs from the first byte; more bytes don't help. */
 static void
 test_partial_line_deadline(void **state)
@@ -1785,6 +1827,8 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_teardown(test_lines_per_call_bounded,
+		    world_free),
+		cmocka_unit_test_teardown(test_bytes_lines_per_call_bounded,
 		    world_free),
 		cmocka_unit_test_teardown(test_partial_line_deadline,
 		    world_free),

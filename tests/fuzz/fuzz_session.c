@@ -369,16 +369,17 @@ fuzz_free(int i)
 }
 
 /*
- * Bytes arrive: at most one legal line and its CR LF is buffered at a time,
- * as the daemon's read watermark does, and conn_input runs until it has
+ * Bytes arrive as the daemon reads them: at most one legal line and its CR
+ * LF is held at a time.  With nothing pending they go to conn_input_bytes
+ * and only what it leaves is buffered; then conn_input runs until it has
  * taken all it can.  A closing client's input is thrown away.
  */
 static void
 fuzz_feed(int i, const uint8_t *p, size_t len)
 {
 	struct fuzz_slot	*s = &fuzz_slots[i];
-	size_t			 room, n;
-	int			 calls;
+	size_t			 room, n, used;
+	int			 calls, more;
 
 	if (s->c == NULL)
 		return;
@@ -389,11 +390,19 @@ fuzz_feed(int i, const uint8_t *p, size_t len)
 		if (fuzz_trace)
 			fprintf(stderr, "%d > %zu bytes: %.*s\n", i, n, (int)n,
 			    (const char *)p);
-		if (evbuffer_add(s->in, p, n) == -1)
+		more = 1;
+		if (evbuffer_get_length(s->in) == 0) {
+			used = conn_input_bytes(s->c, (const char *)p, n,
+			    &more);
+			CHECK(used <= n);
+			CHECK(used == n || !(s->c->flags & CLIENT_CLOSING));
+			if (evbuffer_add(s->in, p + used, n - used) == -1)
+				abort();
+		} else if (evbuffer_add(s->in, p, n) == -1)
 			abort();
 		p += n;
 		len -= n;
-		for (calls = 0; conn_input(s->c, s->in); calls++)
+		for (calls = 0; more && conn_input(s->c, s->in); calls++)
 			CHECK(calls < FUZZ_CALLS_MAX);
 		if (s->c->flags & CLIENT_CLOSING)
 			CHECK(s->closed);
