@@ -18,31 +18,36 @@ struct proto_word {
 
 struct proto_verb_entry {
 	const char	*word;
+	size_t		 len;
 	enum proto_verb	 verb;
 };
+#define PROTO_VERB(word, verb)	{ word, sizeof word - 1, verb }
 
 /* The verb table: the first word of a line, matched case-insensitively. */
+#define PROTO_VERB_MAX	7	/* UNWATCH */
+#define PROTO_NVERB_WORDS (sizeof proto_verbs / sizeof proto_verbs[0])
 static const struct proto_verb_entry proto_verbs[] = {
-	{ "MOVE",	PROTO_MOVE },
-	{ "BOARD",	PROTO_BOARD },
-	{ "AGAIN",	PROTO_AGAIN },
-	{ "NAME",	PROTO_NAME },
-	{ "QUIT",	PROTO_QUIT },
-	{ "HELP",	PROTO_HELP },
-	{ "PING",	PROTO_PING },
-	{ "STATS",	PROTO_STATS },
-	{ "ROOM",	PROTO_ROOM },
-	{ "GAMES",	PROTO_GAMES },
-	{ "WATCH",	PROTO_WATCH },
-	{ "UNWATCH",	PROTO_UNWATCH },
-	{ "RESUME",	PROTO_RESUME },
-	{ "PLAY",	PROTO_PLAY },
-	{ "SAY",	PROTO_SAY },
-	{ "RESIGN",	PROTO_RESIGN },
+	PROTO_VERB("MOVE", PROTO_MOVE),
+	PROTO_VERB("BOARD", PROTO_BOARD),
+	PROTO_VERB("AGAIN", PROTO_AGAIN),
+	PROTO_VERB("NAME", PROTO_NAME),
+	PROTO_VERB("QUIT", PROTO_QUIT),
+	PROTO_VERB("HELP", PROTO_HELP),
+	PROTO_VERB("PING", PROTO_PING),
+	PROTO_VERB("STATS", PROTO_STATS),
+	PROTO_VERB("ROOM", PROTO_ROOM),
+	PROTO_VERB("GAMES", PROTO_GAMES),
+	PROTO_VERB("WATCH", PROTO_WATCH),
+	PROTO_VERB("UNWATCH", PROTO_UNWATCH),
+	PROTO_VERB("RESUME", PROTO_RESUME),
+	PROTO_VERB("PLAY", PROTO_PLAY),
+	PROTO_VERB("SAY", PROTO_SAY),
+	PROTO_VERB("RESIGN", PROTO_RESIGN),
 };
 
 static int	proto_is_blank(char);
 static int	proto_word_is(const struct proto_word *, const char *);
+static size_t	proto_verb_find(const struct proto_word *);
 static int	proto_answer(const struct proto_word *);
 static size_t	proto_split(const char *, size_t, struct proto_word *, size_t);
 static enum proto_error proto_parse_move(const struct proto_word *, size_t,
@@ -76,6 +81,33 @@ proto_word_is(const struct proto_word *w, const char *kw)
 			return (0);
 	}
 	return (1);
+}
+
+/*
+ * The verb a word names: its index in proto_verbs, or PROTO_NVERB_WORDS.
+ * Every line starts here, so the word is put in upper case once and then
+ * compared whole, instead of once per verb.
+ */
+static size_t
+proto_verb_find(const struct proto_word *w)
+{
+	char	up[PROTO_VERB_MAX];
+	size_t	i;
+
+	if (w->len == 0 || w->len > sizeof up)
+		return (PROTO_NVERB_WORDS);
+	for (i = 0; i < w->len; i++) {
+		up[i] = w->p[i];
+		if (up[i] >= 'a' && up[i] <= 'z')
+			up[i] = (char)(up[i] - 'a' + 'A');
+	}
+	for (i = 0; i < PROTO_NVERB_WORDS; i++) {
+		if (proto_verbs[i].len == w->len &&
+		    proto_verbs[i].word[0] == up[0] &&
+		    memcmp(proto_verbs[i].word, up, w->len) == 0)
+			break;
+	}
+	return (i);
 }
 
 /* 1 for y/yes, 0 for n/no, -1 for anything else. */
@@ -302,11 +334,7 @@ proto_parse(const char *line, size_t len, struct proto_cmd *cmd)
 	if (n == 0)
 		return (PROTO_OK);
 
-	for (i = 0; i < sizeof proto_verbs / sizeof proto_verbs[0]; i++) {
-		if (proto_word_is(&w[0], proto_verbs[i].word))
-			break;
-	}
-	if (i == sizeof proto_verbs / sizeof proto_verbs[0]) {
+	if ((i = proto_verb_find(&w[0])) == PROTO_NVERB_WORDS) {
 		/* No verb: a bare answer or a bare cell, alone on the line. */
 		if (n == 1 && (answer = proto_answer(&w[0])) != -1) {
 			cmd->verb = PROTO_AGAIN;
