@@ -112,14 +112,23 @@ log_put(enum log_level level, const char *fmt, ...)
 static int
 log_vput(enum log_level level, const char *fmt, va_list ap)
 {
+	static time_t	second = (time_t)-1;	/* of the date cached */
+	static char	date[32];
+	static int	datelen;
 	struct timespec	ts;
 	struct tm	tm;
 	char		line[1024];
 	int		n, m;
 
 	clock_gettime(CLOCK_REALTIME, &ts);
-	gmtime_r(&ts.tv_sec, &tm);
-	n = (int)strftime(line, sizeof line, "%Y-%m-%dT%H:%M:%S", &tm);
+	if (ts.tv_sec != second) {	/* the date is formatted once a second */
+		gmtime_r(&ts.tv_sec, &tm);
+		datelen = (int)strftime(date, sizeof date,
+		    "%Y-%m-%dT%H:%M:%S", &tm);
+		second = ts.tv_sec;
+	}
+	memcpy(line, date, (size_t)datelen);
+	n = datelen;
 	n += snprintf(line + n, sizeof line - (size_t)n, ".%03ldZ %s ",
 	    ts.tv_nsec / 1000000L, log_names[level]);
 	m = vsnprintf(line + n, sizeof line - (size_t)n - 1, fmt, ap);

@@ -479,7 +479,7 @@ match_again(struct client *c)
 	first = m->winner;
 	if (first == TTT_EMPTY)
 		first = lobby_coin(m->lobby) ? TTT_X : TTT_O;
-	log_info("match %llu: rematch", (unsigned long long)m->id);
+	log_debug("match %llu: rematch", (unsigned long long)m->id);
 	match_start(m, first);
 }
 
