@@ -5,12 +5,16 @@
 bench_pids=
 
 # bench_start OUT ERR CMD...: run CMD in the background, stdout to OUT and
-# stderr to ERR; its pid in $bench_pid.
+# stderr to ERR; its pid in $bench_pid.  The files are emptied here, not
+# by the background job's redirection, which may come after bench_port
+# has read the port a server started before with the same OUT printed.
 bench_start() {
 	_out=$1
 	_err=$2
 	shift 2
-	"$@" >"$_out" 2>"$_err" &
+	: >"$_out"
+	: >"$_err"
+	"$@" >>"$_out" 2>>"$_err" &
 	bench_pid=$!
 	bench_pids="$bench_pids $bench_pid"
 }
