@@ -1479,7 +1479,7 @@ test_e2e_command_line(void **state)
 
 	rc = harness_run(version, out, sizeof out, HARNESS_TIMEOUT_MS);
 	assert_int_equal(rc, 0);
-	if (strncmp(out, "tttd 1.2.0", 10) != 0 ||
+	if (strncmp(out, "tttd 1.2.1", 10) != 0 ||
 	    (out[10] != '\n' && out[10] != ' '))
 		fail_msg("--version printed \"%s\"", out);
 
