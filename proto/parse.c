@@ -24,7 +24,6 @@ struct proto_verb_entry {
 #define PROTO_VERB(word, verb)	{ word, sizeof word - 1, verb }
 
 /* The verb table: the first word of a line, matched case-insensitively. */
-#define PROTO_VERB_MAX	7	/* UNWATCH */
 #define PROTO_NVERB_WORDS (sizeof proto_verbs / sizeof proto_verbs[0])
 static const struct proto_verb_entry proto_verbs[] = {
 	PROTO_VERB("MOVE", PROTO_MOVE),
@@ -85,26 +84,24 @@ proto_word_is(const struct proto_word *w, const char *kw)
 
 /*
  * The verb a word names: its index in proto_verbs, or PROTO_NVERB_WORDS.
- * Every line starts here, so the word is put in upper case once and then
- * compared whole, instead of once per verb.
+ * Every line starts here, so the length and the first letter rule out
+ * most verbs before any letters are compared.
  */
 static size_t
 proto_verb_find(const struct proto_word *w)
 {
-	char	up[PROTO_VERB_MAX];
+	char	c0;
 	size_t	i;
 
-	if (w->len == 0 || w->len > sizeof up)
+	if (w->len == 0)
 		return (PROTO_NVERB_WORDS);
-	for (i = 0; i < w->len; i++) {
-		up[i] = w->p[i];
-		if (up[i] >= 'a' && up[i] <= 'z')
-			up[i] = (char)(up[i] - 'a' + 'A');
-	}
+	c0 = w->p[0];
+	if (c0 >= 'a' && c0 <= 'z')
+		c0 = (char)(c0 - 'a' + 'A');
 	for (i = 0; i < PROTO_NVERB_WORDS; i++) {
 		if (proto_verbs[i].len == w->len &&
-		    proto_verbs[i].word[0] == up[0] &&
-		    memcmp(proto_verbs[i].word, up, w->len) == 0)
+		    proto_verbs[i].word[0] == c0 &&
+		    proto_word_is(w, proto_verbs[i].word))
 			break;
 	}
 	return (i);

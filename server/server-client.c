@@ -330,8 +330,9 @@ server_client_send(struct client *c, const char *buf, size_t len)
 
 /*
  * The lobby's close op: stop reading, give up the player slot, and linger
- * once the output is out.  A peer that takes SERVER_LINGER_MS to read it
- * is dropped with it (the write timeout).
+ * once the output is out.  A peer that reads none of it for
+ * SERVER_LINGER_MS is dropped (the write event's timeout), and no close
+ * takes more than SERVER_CLOSE_MS (the timer).
  */
 static void
 server_client_close(struct client *c)
@@ -465,15 +466,23 @@ server_client_input(struct client *c)
 	}
 	if (pending == 0 && n > 0) {
 		used = conn_input_bytes(c, buf, (size_t)n, &more);
-		if (used < (size_t)n)
-			evbuffer_add(in, buf + used, (size_t)n - used);
+		if (used < (size_t)n &&
+		    evbuffer_add(in, buf + used, (size_t)n - used) == -1)
+			goto nomem;
 	} else {
-		if (n > 0)
-			evbuffer_add(in, buf, (size_t)n);
+		if (n > 0 && evbuffer_add(in, buf, (size_t)n) == -1)
+			goto nomem;
 		more = conn_input(c, in);
 	}
 	if (more)
 		event_active(c->rev, EV_READ, 0);
+	return;
+
+nomem:
+	/* Bytes lost would splice two lines into one: end it instead. */
+	log_warn("client %llu: out of memory for its input, closing",
+	    (unsigned long long)c->id);
+	server_client_free(c);
 }
 
 /*
