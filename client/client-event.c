@@ -9,9 +9,6 @@
 
 #include "client.h"
 
-/* The WAIT of a player back in the public queue: no seat is kept. */
-#define CLIENT_REQUEUED	"Waiting for an opponent..."
-
 static int	client_awaited(struct client *, const struct proto_event *);
 static void	client_games(struct client *, const struct proto_event *);
 static void	client_hello(struct client *);
@@ -212,8 +209,9 @@ client_event(struct client *c, const struct proto_event *ev)
 		 * wait is in the queue or a room, where no seat is kept (a
 		 * yes after the opponent left is "Waiting for an opponent").
 		 */
-		if (!again_yes || (ev->textlen == sizeof CLIENT_REQUEUED - 1 &&
-		    memcmp(ev->text, CLIENT_REQUEUED, ev->textlen) == 0))
+		if (!again_yes ||
+		    (ev->textlen == sizeof PROTO_WAIT_QUEUED - 1 &&
+		    memcmp(ev->text, PROTO_WAIT_QUEUED, ev->textlen) == 0))
 			c->token[0] = '\0';
 		break;
 	case PROTO_EV_OK:

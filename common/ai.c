@@ -6,18 +6,11 @@
  * a game is won does not count, as ttt_ai_best promises.
  */
 #include "ai.h"
+#include "lines.h"
 
-#define AI_FULL		0x1ff
 #define AI_CENTRE	0x010
 #define AI_CORNERS	0x145
 #define AI_EDGES	0x0aa
-
-/* The eight winning lines, as in board.c. */
-static const uint16_t ai_lines[8] = {
-	0x007, 0x038, 0x1c0,		/* rows 1, 2, 3 */
-	0x049, 0x092, 0x124,		/* columns A, B, C */
-	0x111, 0x054			/* diagonals A1-C3, C1-A3 */
-};
 
 /*
  * The order moves are tried in: the centre and the corners lie on more
@@ -72,7 +65,7 @@ ai_wins(uint16_t me, uint16_t them)
 	d = me & 0x054;
 	if ((d & (d - 1)) != 0)
 		t |= 0x054 & ~d;
-	return ((uint16_t)(t & ~(me | them) & AI_FULL));
+	return ((uint16_t)(t & ~(me | them) & TTT_FULL));
 }
 
 /*
@@ -87,15 +80,15 @@ ai_wins(uint16_t me, uint16_t them)
 static int
 ai_winnable(uint16_t me, uint16_t them)
 {
-	uint16_t	 empty = ~(me | them) & AI_FULL;
+	uint16_t	 empty = ~(me | them) & TTT_FULL;
 	int		 f = ai_count(empty), k;
 	size_t		 i;
 
-	for (i = 0; i < sizeof ai_lines / sizeof ai_lines[0]; i++) {
-		k = ai_count(ai_lines[i] & empty);
-		if ((them & ai_lines[i]) == 0 && f - k >= k - 1)
+	for (i = 0; i < TTT_NLINES; i++) {
+		k = ai_count(ttt_lines[i] & empty);
+		if ((them & ttt_lines[i]) == 0 && f - k >= k - 1)
 			return (1);
-		if ((me & ai_lines[i]) == 0 && f - k >= k)
+		if ((me & ttt_lines[i]) == 0 && f - k >= k)
 			return (1);
 	}
 	return (0);
@@ -176,13 +169,13 @@ ttt_ai_best(const struct ttt_board *b)
 	if (b->outcome != TTT_ONGOING)
 		return (0);
 	ai_sides(b, &me, &them);
-	empty = ~(me | them) & AI_FULL;
+	empty = ~(me | them) & TTT_FULL;
 	/*
 	 * Every first move ties: the one position that costs most to search
 	 * (test_ai_best_empty_board_is_all checks it against full minimax).
 	 */
-	if (empty == AI_FULL)
-		return (AI_FULL);
+	if (empty == TTT_FULL)
+		return (TTT_FULL);
 	/* Nobody can make a line: every move ties. */
 	if (!ai_winnable(me, them))
 		return (empty);
@@ -214,29 +207,30 @@ int
 ttt_ai_move(const struct ttt_board *b, enum ttt_ai_level level,
     uint64_t rnd)
 {
-	uint16_t	me, them, cells;
+	uint16_t	me, them, cells, threats;
 
 	if (b->outcome != TTT_ONGOING)
 		return (-1);
 	ai_sides(b, &me, &them);
-	if ((~(me | them) & AI_FULL) == 0)
+	if ((~(me | them) & TTT_FULL) == 0)
 		return (-1);
 	if (level == TTT_AI_EASY) {
 		/* A line of its own if it can; it never blocks on purpose. */
 		cells = ai_wins(me, them);
 		if (cells == 0)
-			cells = ~(me | them) & AI_FULL;
+			cells = ~(me | them) & TTT_FULL;
 	} else {
 		/*
 		 * Any other level: among the best moves, the one a person
 		 * expects, a win now rather than a later one, and a block when
 		 * every move loses anyway.
 		 */
-		cells = ttt_ai_best(b);
-		if (ai_wins(me, them) != 0)
-			cells = ai_wins(me, them);
-		else if ((cells & ai_wins(them, me)) != 0)
-			cells &= ai_wins(them, me);
+		if ((cells = ai_wins(me, them)) == 0) {
+			cells = ttt_ai_best(b);
+			threats = ai_wins(them, me);
+			if ((cells & threats) != 0)
+				cells &= threats;
+		}
 	}
 	return (ai_pick(cells, rnd));
 }

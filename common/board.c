@@ -1,12 +1,10 @@
 /*
  * board.c -- board state, move validation, win and tie detection.
  */
+#include "lines.h"
 #include "ttt.h"
 
-#define TTT_FULL	0x1ff
-
-/* The eight winning lines as masks over cells 0..8 (row-major). */
-static const uint16_t ttt_lines[8] = {
+const uint16_t ttt_lines[TTT_NLINES] = {
 	0x007, 0x038, 0x1c0,		/* rows 1, 2, 3 */
 	0x049, 0x092, 0x124,		/* columns A, B, C */
 	0x111, 0x054			/* diagonals A1-C3, C1-A3 */
@@ -20,7 +18,7 @@ ttt_has_line(uint16_t mask)
 {
 	size_t	i;
 
-	for (i = 0; i < sizeof ttt_lines / sizeof ttt_lines[0]; i++) {
+	for (i = 0; i < TTT_NLINES; i++) {
 		if ((mask & ttt_lines[i]) == ttt_lines[i])
 			return (1);
 	}

@@ -323,7 +323,6 @@ proto_event_parse(const char *line, size_t len, struct proto_event *ev)
 	struct proto_cursor	 cur;
 	const char		*w;
 	size_t			 wlen, i;
-	const char		*code;
 	enum proto_error	 e;
 	int			 rc = 0;
 
@@ -344,8 +343,10 @@ proto_event_parse(const char *line, size_t len, struct proto_event *ev)
 	if (!proto_next(&cur, &w, &wlen))
 		return (-1);
 	for (i = 0; i < sizeof proto_kinds / sizeof proto_kinds[0]; i++) {
-		if (proto_is(w, wlen, proto_kinds[i].word))
+		if (proto_is(w, wlen, proto_kinds[i].word)) {
 			ev->kind = proto_kinds[i].kind;
+			break;
+		}
 	}
 
 	switch (ev->kind) {
@@ -383,9 +384,10 @@ proto_event_parse(const char *line, size_t len, struct proto_event *ev)
 			return (-1);
 		ev->error = PROTO_NERRORS;
 		for (e = PROTO_ELINE_TOO_LONG; e < PROTO_NERRORS; e++) {
-			code = proto_error_code(e);
-			if (code != NULL && proto_is(w, wlen, code))
+			if (proto_is(w, wlen, proto_error_code(e))) {
 				ev->error = e;
+				break;
+			}
 		}
 		break;
 	case PROTO_EV_GAME:

@@ -229,7 +229,7 @@ proto_fmt_wait(char *buf, size_t size, const char *opponent)
 {
 	if (opponent == NULL)
 		return (proto_cat(buf, size,
-		    "WAIT Waiting for an opponent...\r\n", (char *)NULL));
+		    "WAIT " PROTO_WAIT_QUEUED "\r\n", (char *)NULL));
 	return (proto_cat(buf, size, "WAIT Waiting for ", opponent,
 	    " to answer...\r\n", (char *)NULL));
 }

@@ -23,6 +23,8 @@
 #define PROTO_TOKEN_LEN		8	/* a resume token, without its dash */
 #define PROTO_CHAT_MAX		200	/* SAY text */
 #define PROTO_CODE_ALPHABET	"23456789ABCDEFGHJKMNPQRSTUVWXYZ"
+/* WAIT's text in the queue or a room (not waiting for an answer). */
+#define PROTO_WAIT_QUEUED	"Waiting for an opponent..."
 
 /* The computer's strength, for PLAY AI. */
 enum proto_level {
