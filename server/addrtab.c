@@ -12,6 +12,7 @@
 
 #include "addrtab.h"
 #include "log.h"
+#include "mix.h"
 
 #define ADDRTAB_MIN_BUCKETS	256
 
@@ -62,9 +63,7 @@ addrkey_hash(const struct addrkey *k, uint64_t key)
 
 	for (i = 0; i < sizeof k->b; i++)
 		h = (h ^ k->b[i]) * 0x100000001b3ULL;
-	h = (h ^ (h >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	h = (h ^ (h >> 27)) * 0x94d049bb133111ebULL;
-	return (h ^ (h >> 31));
+	return (mix64(h));
 }
 
 /* The link that points at the key's entry, or at NULL where it would go. */

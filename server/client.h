@@ -23,7 +23,6 @@
 #define CLIENT_NOSEAT	0x10	/* refused or closing: holds no player slot */
 #define CLIENT_REFUSED	0x20	/* refused: ERR, then closed */
 #define CLIENT_DIRTY	0x40	/* output queued since the last flush */
-#define CLIENT_ROOM	0x80	/* waiting in its private room */
 #define CLIENT_OFFERED	0x100	/* offered PLAY AI during this queue stay */
 
 /* Which of a player's clocks is running; at most one at a time. */
@@ -56,7 +55,7 @@ struct client {
 
 	TAILQ_ENTRY(client)	 queue_entry;	/* lobby queue */
 	int64_t			 queued_at;	/* ms: joined the queue */
-	struct room		*room;		/* CLIENT_ROOM: its room */
+	struct room		*room;		/* its private room, waiting */
 	struct match		*watching;	/* NULL unless watching */
 	TAILQ_ENTRY(client)	 watch_entry;	/* the match's watchers */
 	struct chatlog		*chat;		/* SAY times, once it chats */

@@ -384,9 +384,7 @@ static enum proto_error
 cmd_say(struct client *c, const struct proto_cmd *cmd)
 {
 	struct match	*m = c->match;
-	struct client	*other;
 	char		 buf[PROTO_OUT_MAX];
-	int		 len;
 
 	if (m == NULL)
 		return (PROTO_ENO_GAME);
@@ -394,11 +392,8 @@ cmd_say(struct client *c, const struct proto_cmd *cmd)
 		return (PROTO_ERATE_LIMITED);
 	cmd_ok(c, cmd);
 	c->lobby->stats.chats++;
-	len = proto_fmt_chat(buf, sizeof buf, match_name(m, c->seat),
-	    cmd->text, cmd->textlen);
-	if ((other = m->player[!c->seat]) != NULL)
-		session_sendn(other, buf, len);
-	watch_send(m, buf, len);
+	match_tell_others(m, c->seat, buf, proto_fmt_chat(buf, sizeof buf,
+	    match_name(m, c->seat), cmd->text, cmd->textlen));
 	return (PROTO_OK);
 }
 

@@ -14,7 +14,6 @@
 
 #include "clock.h"
 #include "conn.h"
-#include "framing.h"
 #include "lobby.h"
 #include "session.h"
 
@@ -40,41 +39,29 @@ conn_partial(struct client *c, size_t pending)
 }
 
 /*
- * Hand the complete lines in the buffer to the session.  Returns 1 when it
- * stopped at the per-call bound with more to do (call again later), else 0.
+ * Hand the complete lines in the buffer (at most one legal line and its CR
+ * LF, as the daemon reads) to the session.  Returns 1 when it stopped at
+ * the per-call bound with more to do (call again later), else 0.  The
+ * bytes are copied out once, so that a line stays valid while the session
+ * runs, whatever happens to the buffer meanwhile.
  */
 int
 conn_input(struct client *c, struct evbuffer *in)
 {
-	char	line[PROTO_SCAN_MAX];
-	size_t	len;
-	int	n;
+	char		buf[PROTO_SCAN_MAX];
+	ev_ssize_t	n = evbuffer_copyout(in, buf, sizeof buf);
+	int		more;
 
-	for (n = 0; !(c->flags & CLIENT_CLOSING); n++) {
-		if (n == CONN_LINES_PER_CALL)
-			return (1);
-		switch (framing_next_line(in, line, &len)) {
-		case PROTO_SCAN_MORE:
-			conn_partial(c, evbuffer_get_length(in));
-			return (0);
-		case PROTO_SCAN_TOO_LONG:
-			session_too_long(c);	/* closes: input is dropped */
-			return (0);
-		case PROTO_SCAN_LINE:
-			c->line_deadline = 0;	/* the next one starts afresh */
-			session_line(c, line, len);
-			break;
-		}
-	}
-	return (0);
+	evbuffer_drain(in, conn_input_bytes(c, buf, n > 0 ? (size_t)n : 0,
+	    &more));
+	return (more);
 }
 
 /*
- * The same for bytes just read when nothing was pending, taken straight
- * from the caller's buffer.  Returns how many were used: the caller keeps
- * the rest as pending input (a partial line, or lines past the per-call
- * bound, when *more is set: call conn_input later).  A closing connection
- * uses them all: its input is dropped.
+ * Hand the complete lines in these bytes to the session.  Returns how many
+ * were used: the caller keeps the rest as pending input (a partial line,
+ * or lines past the per-call bound, when *more is set: call conn_input
+ * later).  A closing connection uses them all: its input is dropped.
  */
 size_t
 conn_input_bytes(struct client *c, const char *buf, size_t size, int *more)

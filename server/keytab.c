@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "keytab.h"
+#include "mix.h"
 
 static size_t	keytab_slot(const struct keytab *, uint64_t);
 
@@ -44,12 +45,7 @@ keytab_free(struct keytab *t)
 static size_t
 keytab_slot(const struct keytab *t, uint64_t key)
 {
-	uint64_t	h = key ^ t->hashkey;
-
-	h = (h ^ (h >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	h = (h ^ (h >> 27)) * 0x94d049bb133111ebULL;
-	h ^= h >> 31;
-	return ((size_t)h & (t->nbuckets - 1));
+	return ((size_t)mix64(key ^ t->hashkey) & (t->nbuckets - 1));
 }
 
 /* File an owner under a key (not 0). */

@@ -9,6 +9,7 @@
 #include "lobby.h"
 #include "log.h"
 #include "match.h"
+#include "mix.h"
 #include "ratelimit.h"
 #include "session.h"
 
@@ -36,10 +37,7 @@ lobby_default_limits(struct lobby_limits *l)
 static uint64_t
 lobby_mix(uint64_t x)
 {
-	x += 0x9e3779b97f4a7c15ULL;
-	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
-	return (x ^ (x >> 31));
+	return (mix64(x + 0x9e3779b97f4a7c15ULL));
 }
 
 /*

@@ -255,8 +255,9 @@ match_send_turns(struct match *m)
 		else
 			clock_stop(m->player[i]);
 	}
-	watch_send(m, buf, proto_fmt_turn(buf, sizeof buf, mover, 0,
-	    match_name(m, seat)));
+	if (!TAILQ_EMPTY(&m->watchers))
+		watch_send(m, buf, proto_fmt_turn(buf, sizeof buf, mover, 0,
+		    match_name(m, seat)));
 	if (m->seat[seat].away != NULL)
 		m->seat[seat].away->turn_left = 0;	/* all of its time */
 	if (seat == 1 && m->ai != MATCH_HUMAN)
@@ -615,17 +616,22 @@ void
 match_renamed(struct client *c, const char *old)
 {
 	struct match	*m = c->match;
-	struct client	*other;
 	char		 buf[PROTO_OUT_MAX], text[96];
-	int		 len;
 
 	snprintf(m->seat[c->seat].name, sizeof m->seat[c->seat].name, "%s",
 	    c->name);
 	if (strcmp(old, match_name(m, c->seat)) == 0)
 		return;
 	snprintf(text, sizeof text, "%s is now known as %s.", old, c->name);
-	len = proto_fmt_info(buf, sizeof buf, text);
-	if ((other = m->player[!c->seat]) != NULL)
-		session_sendn(other, buf, len);
+	match_tell_others(m, c->seat, buf, proto_fmt_info(buf, sizeof buf,
+	    text));
+}
+
+/* A line about a seat to its opponent and the watchers. */
+void
+match_tell_others(struct match *m, int seat, const char *buf, int len)
+{
+	if (m->player[!seat] != NULL)
+		session_sendn(m->player[!seat], buf, len);
 	watch_send(m, buf, len);
 }

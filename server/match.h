@@ -88,6 +88,7 @@ void		 match_send_state(struct match *, int, int64_t);
 void		 match_send_token(struct match *, int);
 void		 match_broadcast(struct match *, const char *, int);
 void		 match_announce(struct match *, const char *, int);
+void		 match_tell_others(struct match *, int, const char *, int);
 
 /* watch.c */
 void		 watch_start(struct client *, struct match *);

@@ -16,16 +16,22 @@
 #include "match.h"
 #include "session.h"
 
-static void	resume_tell(struct match *, int, const char *, int);
 static int64_t	resume_end(struct match *, int);
+static int64_t	resume_unhold(struct match *, int);
 
-/* A line about a seat to its opponent and the watchers. */
-static void
-resume_tell(struct match *m, int seat, const char *buf, int len)
+/* A seat's grace ends: its absence record goes; the turn time it kept. */
+static int64_t
+resume_unhold(struct match *m, int seat)
 {
-	if (m->player[!seat] != NULL)
-		session_sendn(m->player[!seat], buf, len);
-	watch_send(m, buf, len);
+	struct lobby		*lobby = m->lobby;
+	struct match_absence	*a = m->seat[seat].away;
+	int64_t			 left = a->turn_left;
+
+	TAILQ_REMOVE(&lobby->away, a, entry);
+	lobby->naway--;
+	m->seat[seat].away = NULL;
+	free(a);
+	return (left);
 }
 
 /*
@@ -63,7 +69,7 @@ resume_hold(struct client *c)
 	lobby->naway++;
 	log_info("match %llu: %s lost the connection, seat held",
 	    (unsigned long long)m->id, match_name(m, a->seat));
-	resume_tell(m, a->seat, buf, proto_fmt_info_away(buf, sizeof buf,
+	match_tell_others(m, a->seat, buf, proto_fmt_info_away(buf, sizeof buf,
 	    match_name(m, a->seat), (long long)lobby->limits.grace_ms));
 	lobby->ops->wake(lobby);
 	return (1);
@@ -96,11 +102,7 @@ resume_end(struct match *m, int seat)
 	char			 buf[PROTO_OUT_MAX];
 
 	if (a != NULL) {
-		left = a->turn_left;
-		TAILQ_REMOVE(&lobby->away, a, entry);
-		lobby->naway--;
-		m->seat[seat].away = NULL;
-		free(a);
+		left = resume_unhold(m, seat);
 		lobby->ops->wake(lobby);
 	} else if (old != NULL) {
 		/* Still connected, as far as we know: closed in its favour. */
@@ -139,23 +141,16 @@ resume_take(struct client *c, struct match *m, int seat)
 	match_send_state(m, seat, left);
 	match_send_token(m, seat);
 	snprintf(text, sizeof text, "%s is back.", match_name(m, seat));
-	resume_tell(m, seat, buf, proto_fmt_info(buf, sizeof buf, text));
+	match_tell_others(m, seat, buf, proto_fmt_info(buf, sizeof buf, text));
 }
 
 /* The seat is emptied for good: its token dies, its grace ends. */
 void
 resume_forget(struct match *m, int seat)
 {
-	struct lobby		*lobby = m->lobby;
-	struct match_absence	*a = m->seat[seat].away;
-
-	keytab_del(&lobby->tokens, &m->seat[seat].token);
-	if (a != NULL) {
-		TAILQ_REMOVE(&lobby->away, a, entry);
-		lobby->naway--;
-		m->seat[seat].away = NULL;
-		free(a);
-	}
+	keytab_del(&m->lobby->tokens, &m->seat[seat].token);
+	if (m->seat[seat].away != NULL)
+		resume_unhold(m, seat);
 }
 
 /* Grace periods that have run out: those players have left. */

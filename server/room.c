@@ -30,7 +30,6 @@ room_open(struct client *c)
 	keytab_add(&lobby->rooms, &r->entry, keytab_code(r->code), r);
 	r->maker = c;
 	c->room = r;
-	c->flags |= CLIENT_ROOM;
 	log_info("client %llu: room %s opened", (unsigned long long)c->id,
 	    r->code);
 	memcpy(ok.code, r->code, sizeof r->code);
@@ -48,7 +47,6 @@ room_close(struct client *c)
 	keytab_del(&c->lobby->rooms, &c->room->entry);
 	free(c->room);
 	c->room = NULL;
-	c->flags &= ~CLIENT_ROOM;
 	if (c->clock == CLIENT_CLOCK_ROOM)
 		clock_stop(c);
 }

@@ -14,7 +14,7 @@
  * added, until it has sent the rest.  A request so costs one read and one
  * write, with no epoll_ctl in between.
  *
- * Lines are taken off the input by framing.c without allocating.  A line
+ * Lines are framed by conn.c in the bytes read, without allocating.  A line
  * over the limit is never left in the input: it is answered, the input is
  * drained and reading stops, else the read event would fire again at once,
  * forever.  Closing flushes the output, shuts down writing,
@@ -66,7 +66,7 @@ static void	server_client_send(struct client *, const char *, size_t);
 static void	server_client_close(struct client *);
 static void	server_client_rearm(struct client *);
 static void	server_client_flush(struct client *);
-static void	server_client_timer_at(struct client *, int64_t);
+static void	server_client_aim(struct event *, int64_t);
 static void	server_client_linger(struct client *);
 static void	server_client_drain(struct client *);
 static void	server_client_release_seat(struct client *);
@@ -531,35 +531,34 @@ server_client_closing(struct client *c)
 	if (server_client_now() >= c->close_by)
 		server_client_free(c);
 	else
-		server_client_timer_at(c, c->close_by);
+		server_client_aim(c->timer, c->close_by);
 }
 
-/* Arm the connection's timer for a time on the monotonic clock. */
+/* Aim a timer at a time on the monotonic clock (ms), or stop it at 0. */
 static void
-server_client_timer_at(struct client *c, int64_t at)
+server_client_aim(struct event *timer, int64_t at)
 {
 	int64_t		ms = at - server_client_now();
 	struct timeval	tv;
 
+	if (at == 0) {
+		evtimer_del(timer);
+		return;
+	}
 	if (ms < 0)
 		ms = 0;
 	tv.tv_sec = (time_t)(ms / 1000);
 	tv.tv_usec = (suseconds_t)(ms % 1000) * 1000;
-	evtimer_add(c->timer, &tv);
+	evtimer_add(timer, &tv);
 }
 
 /* The lobby's timer op: aim the timer at the next deadline, or stop it. */
 static void
 server_client_rearm(struct client *c)
 {
-	int64_t	at = conn_next_deadline(c);
-
 	if (c->flags & CLIENT_CLOSING)
 		return;		/* the timer is server_client_closing's now */
-	if (at == 0)
-		evtimer_del(c->timer);
-	else
-		server_client_timer_at(c, at);
+	server_client_aim(c->timer, conn_next_deadline(c));
 }
 
 /*
@@ -598,21 +597,9 @@ server_client_wake(struct lobby *lobby)
 {
 	struct server	*s = (struct server *)(void *)((char *)lobby -
 			    offsetof(struct server, lobby));
-	int64_t		 at = lobby_next_deadline(lobby);
-	int64_t		 ms = at - server_client_now();
-	struct timeval	 tv;
 
-	if (s->lobby_timer == NULL)
-		return;
-	if (at == 0) {
-		evtimer_del(s->lobby_timer);
-		return;
-	}
-	if (ms < 0)
-		ms = 0;
-	tv.tv_sec = (time_t)(ms / 1000);
-	tv.tv_usec = (suseconds_t)(ms % 1000) * 1000;
-	evtimer_add(s->lobby_timer, &tv);
+	if (s->lobby_timer != NULL)
+		server_client_aim(s->lobby_timer, lobby_next_deadline(lobby));
 }
 
 /* The lobby's timer: grace periods that ran out. */

@@ -17,6 +17,7 @@
 #include <cmocka.h>
 
 #include <event2/buffer.h>
+#include <event2/event.h>
 
 #include "conn.h"
 #include "lobby.h"
@@ -362,6 +363,66 @@ test_lines_per_call_bounded(void **state)
 	assert_int_equal(calls, 40 / CONN_LINES_PER_CALL - 1);
 	assert_int_equal(count(f, "OK PONG"), 40);
 	assert_int_equal(evbuffer_get_length(f->in), 0);
+}
+
+static size_t	test_allocs;
+
+/* libevent's allocator hooks: count, then do the real thing. */
+static void *
+count_malloc(size_t n)
+{
+	test_allocs++;
+	return (malloc(n));
+}
+
+static void *
+count_realloc(void *p, size_t n)
+{
+	test_allocs++;
+	return (realloc(p, n));
+}
+
+/*
+ * Taking lines off the input buffer allocates nothing per line (libevent's
+ * evbuffer_readln would: the counter is shown to see that).  A partial
+ * line stays pending throughout, as it does in the daemon's buffer.
+ */
+static void
+test_input_no_alloc_per_line(void **state)
+{
+	struct lobby_limits	 l;
+	struct world		*w;
+	struct fake		*f;
+	size_t			 before;
+	int			 i;
+
+	lobby_default_limits(&l);
+	l.rate = 0;		/* 1,000 lines on a clock that stands still */
+	w = *state = world_new(&l);
+	f = world_open(w, 0);
+
+	event_set_mem_functions(count_malloc, count_realloc, free);
+	evbuffer_add(f->in, "PI", 2);		/* its chain, once */
+	before = test_allocs;
+	for (i = 0; i < 1000; i++) {
+		clear(f);
+		evbuffer_add(f->in, "NG\r\nPI", 6);
+		while (conn_input(&f->c, f->in))
+			;
+		assert_int_equal(count(f, "OK PONG"), 1);
+	}
+	event_set_mem_functions(NULL, NULL, NULL);
+	if (test_allocs != before)
+		fail_msg("%zu libevent allocations for 1,000 lines",
+		    test_allocs - before);
+	evbuffer_drain(f->in, evbuffer_get_length(f->in));
+	event_set_mem_functions(count_malloc, count_realloc, free);
+	evbuffer_add(f->in, "PING\r\nPING\r\n", 12);
+	before = test_allocs;
+	free(evbuffer_readln(f->in, NULL, EVBUFFER_EOL_CRLF));
+	free(evbuffer_readln(f->in, NULL, EVBUFFER_EOL_CRLF));
+	event_set_mem_functions(NULL, NULL, NULL);
+	assert_true(test_allocs - before >= 2);
 }
 
 /*
@@ -1004,7 +1065,7 @@ test_room_join_pairs_maker_and_joiner(void **state)
 	assert_int_equal(joiner->c.seat, 1);
 	assert_int_equal(w->lobby.rooms.n, 0);
 	assert_int_equal(w->lobby.nqueued, 0);
-	assert_false(maker->c.flags & CLIENT_ROOM);
+	assert_null(maker->c.room);
 	assert_true(maker->c.clock != CLIENT_CLOCK_ROOM);
 
 	/* Single use. */
@@ -1827,6 +1888,8 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_teardown(test_lines_per_call_bounded,
+		    world_free),
+		cmocka_unit_test_teardown(test_input_no_alloc_per_line,
 		    world_free),
 		cmocka_unit_test_teardown(test_bytes_lines_per_call_bounded,
 		    world_free),

@@ -531,7 +531,7 @@ fuzz_check_world(void)
 			break;
 		case CLIENT_CLOCK_ROOM:
 			/* Waiting in its own room, and doing nothing else. */
-			CHECK(c->flags & CLIENT_ROOM);
+			CHECK(c->room != NULL);
 			CHECK(!(c->flags & CLIENT_QUEUED));
 			CHECK(c->match == NULL && c->watching == NULL);
 			break;
