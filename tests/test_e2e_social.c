@@ -1725,7 +1725,9 @@ test_social_ai_easy_is_beatable(void **state)
 		    "30 games");
 	d = CONNECT(s, tp);
 	AI_PLAY(d, "Play Ai Perfect", "perfect");
-	AI_GAME(d, "p1", -1, 1, &rng);
+	/* The same player that beats easy does not beat perfect. */
+	if (AI_GAME(d, "p1", -1, 1, &rng) == 'X')
+		fail_msg("\"Play Ai Perfect\" was beaten: not the perfect level");
 	e2e_stop(s, tp);
 }
 

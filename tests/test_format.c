@@ -1463,17 +1463,29 @@ test_format_event_round_trip_rooms_chat(void **state)
 	assert_true(ev.number == 100);
 
 	proto_fmt_wait_room(buf, sizeof buf, "K7QX2M");
+	assert_string_equal(buf,
+	    "WAIT Waiting for a friend to join room K7QX2M...\r\n");
 	assert_int_equal(proto_event_parse(buf, line_end(buf, strlen(buf)),
 	    &ev), 0);
 	assert_int_equal(ev.kind, PROTO_EV_WAIT);
 
 	proto_fmt_resign(buf, sizeof buf, TTT_O, "bob", "alice");
+	assert_string_equal(buf, "RESULT WIN O bob alice resigned.\r\n");
 	assert_int_equal(proto_event_parse(buf, line_end(buf, strlen(buf)),
 	    &ev), 0);
 	assert_int_equal(ev.kind, PROTO_EV_RESULT);
 	assert_int_equal(ev.result, PROTO_RESULT_WIN);
 	assert_int_equal(ev.mark, TTT_O);
 	assert_string_equal(ev.name, "bob");
+
+	proto_fmt_info_away(buf, sizeof buf, "alice", 30000);
+	assert_string_equal(buf, "INFO alice lost the connection. Waiting up "
+	    "to 30 seconds for them to come back.\r\n");
+	proto_fmt_info_away(buf, sizeof buf, "bob", 1500);
+	assert_string_equal(buf, "INFO bob lost the connection. Waiting up "
+	    "to 1.5 seconds for them to come back.\r\n");
+	proto_fmt_tie(buf, sizeof buf);
+	assert_string_equal(buf, "RESULT TIE It's a tie!\r\n");
 }
 
 /* Run the format and event tests. */

@@ -900,7 +900,7 @@ test_closing_room_not_joined(void **state)
 
 /* With nobody else waiting, the aborted player heads the queue. */
 static void
-test_abort_requeues_at_front(void **state)
+test_abort_requeues_alone(void **state)
 {
 	struct world	*w = *state = world_new(NULL);
 
@@ -1916,7 +1916,7 @@ main(void)
 		    world_free),
 		cmocka_unit_test_teardown(test_abort_by_quit_before_first_move,
 		    world_free),
-		cmocka_unit_test_teardown(test_abort_requeues_at_front,
+		cmocka_unit_test_teardown(test_abort_requeues_alone,
 		    world_free),
 		cmocka_unit_test_teardown(test_no_abort_after_moving,
 		    world_free),
