@@ -84,20 +84,9 @@ args_port(const char *s)
 static int
 args_code(const char *s, char *out, size_t size, size_t len)
 {
-	char	code[PROTO_TOKEN_LEN], c;
-	size_t	i, n = 0;
+	char	code[PROTO_TOKEN_LEN + 1];
 
-	for (i = 0; s[i] != '\0'; i++) {
-		if (len == PROTO_TOKEN_LEN && i == len / 2 && s[i] == '-')
-			continue;	/* the token's dash, only there */
-		c = s[i];
-		if (c >= 'a' && c <= 'z')
-			c = (char)(c - 'a' + 'A');
-		if (n == len || strchr(PROTO_CODE_ALPHABET, c) == NULL)
-			return (0);
-		code[n++] = c;
-	}
-	if (n != len)
+	if (!proto_code_valid(s, strlen(s), len, code))
 		return (0);
 	if (len == PROTO_TOKEN_LEN)
 		snprintf(out, size, "%.4s-%.4s", code, code + 4);

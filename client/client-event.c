@@ -13,6 +13,15 @@ static int	client_awaited(struct client *, const struct proto_event *);
 static void	client_games(struct client *, const struct proto_event *);
 static void	client_hello(struct client *);
 static void	client_event(struct client *, const struct proto_event *);
+static int	client_closing_error(enum proto_error);
+
+/* An error after which the server closes the connection. */
+static int
+client_closing_error(enum proto_error e)
+{
+	return (e == PROTO_ESERVER_FULL || e == PROTO_ETOO_MANY_CONNECTIONS ||
+	    e == PROTO_ELINE_TOO_LONG || e == PROTO_ELINE_TIMEOUT);
+}
 
 /*
  * Send the command that starts the player's mode, if any, and await its
@@ -57,10 +66,7 @@ client_awaited(struct client *c, const struct proto_event *ev)
 			c->lost = 0;
 		return (1);
 	case PROTO_EV_ERR:
-		if (ev->error == PROTO_ESERVER_FULL ||
-		    ev->error == PROTO_ETOO_MANY_CONNECTIONS ||
-		    ev->error == PROTO_ELINE_TOO_LONG ||
-		    ev->error == PROTO_ELINE_TIMEOUT)
+		if (client_closing_error(ev->error))
 			return (1);	/* the server closes; said on stderr */
 		render_refusal(why, sizeof why, c->await,
 		    c->lost ? "" : c->opts->arg, ev);
@@ -168,10 +174,7 @@ client_event(struct client *c, const struct proto_event *ev)
 		memcpy(c->cells, ev->cells, sizeof c->cells);
 	}
 	render_event(text, sizeof text, ev, &c->view);
-	if (ev->kind == PROTO_EV_ERR && (ev->error == PROTO_ESERVER_FULL ||
-	    ev->error == PROTO_ETOO_MANY_CONNECTIONS ||
-	    ev->error == PROTO_ELINE_TOO_LONG ||
-	    ev->error == PROTO_ELINE_TIMEOUT)) {
+	if (ev->kind == PROTO_EV_ERR && client_closing_error(ev->error)) {
 		/* The server closes next: say why on stderr, not here. */
 		text[strcspn(text, "\n")] = '\0';
 		snprintf(c->whybuf, sizeof c->whybuf, "%s", text);

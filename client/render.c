@@ -44,14 +44,15 @@ static const char *render_move_prompts[] = {
 	[KEYS_DIGITS] = "Enter your move (row and column, e.g. 1 3) or 'quit' to exit: ",
 };
 
+/* Notes that say what the server would: its error's text. */
+static const enum proto_error render_note_errors[] = {
+	[RENDER_NOTE_BAD_ANSWER] = PROTO_EBAD_ANSWER,
+	[RENDER_NOTE_BAD_NAME] = PROTO_EBAD_NAME,
+	[RENDER_NOTE_BAD_TEXT] = PROTO_EBAD_TEXT,
+};
+
 static const char *render_notes[] = {
-	[RENDER_NOTE_BAD_MOVE] = NULL,
-	[RENDER_NOTE_BAD_ANSWER] = "Please enter y or n.",
-	[RENDER_NOTE_BAD_NAME] =
-	    "A name is 1 to 16 letters, digits, '_' or '-'.",
 	[RENDER_NOTE_NOT_YOUR_TURN] = "Please wait for your turn.",
-	[RENDER_NOTE_BAD_TEXT] =
-	    "A chat line is 1 to 200 printable ASCII characters.",
 	[RENDER_NOTE_SLASH_HELP] = "While you play: /say TEXT sends TEXT to your opponent, /resign gives up the game, quit leaves.",
 	[RENDER_NOTE_SLASH_UNKNOWN] =
 	    "Unknown command. Type /help for the list.",
@@ -61,7 +62,7 @@ static const char *render_notes[] = {
 };
 
 static const char *render_move_notes[] = {
-	[KEYS_CELLS] = "Invalid input. Accepted examples: A1, b2, C3.",
+	[KEYS_CELLS] = NULL,		/* the server's BAD_CELL text */
 	[KEYS_KEYPAD] = "Invalid input. Accepted keys: q w e, a s d, z x c.",
 	[KEYS_DIGITS] = "Invalid input. Type a row and a column from 1 to 3, e.g. 1 3 or 13.",
 };
@@ -421,7 +422,12 @@ render_note(char *buf, size_t size, enum render_note which,
 		v = &render_plain;
 	render_init(&o, buf, size);
 	if (which == RENDER_NOTE_BAD_MOVE)
-		render_add(&o, "%s\n", render_move_notes[render_style(v)]);
+		render_add(&o, "%s\n", render_style(v) == KEYS_CELLS ?
+		    proto_error_text(PROTO_EBAD_CELL) :
+		    render_move_notes[render_style(v)]);
+	else if ((unsigned)which < sizeof render_note_errors /
+	    sizeof render_note_errors[0] && render_note_errors[which] != PROTO_OK)
+		render_add(&o, "%s\n", proto_error_text(render_note_errors[which]));
 	else if ((unsigned)which < sizeof render_notes / sizeof render_notes[0])
 		render_add(&o, "%s\n", render_notes[which]);
 	return (render_done(&o));

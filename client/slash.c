@@ -1,7 +1,7 @@
 /*
  * slash.c -- telling the client's own commands from moves and answers.  A
  * line whose first non-blank byte is '/' is one of them: /say sends a chat
- * line (checked here as the server would check it, protocol.md §9.8, so a
+ * line (checked here by the server's own parser, protocol.md §9.8, so a
  * refused text gets a note and is not sent), /resign gives the game up and
  * /help lists them.  Command words are case-insensitive.
  */
@@ -46,8 +46,9 @@ slash_word(const char *w, size_t len, const char *word)
 enum slash_kind
 slash_parse(const char *line, size_t len, struct slash *sl)
 {
-	const char	*w, *end = line + len;
-	size_t		 wlen, i;
+	const char		*w, *end = line + len;
+	size_t			 wlen;
+	struct proto_cmd	 cmd;
 
 	memset(sl, 0, sizeof *sl);
 	sl->text = "";
@@ -65,19 +66,10 @@ slash_parse(const char *line, size_t len, struct slash *sl)
 		return (sl->kind = SLASH_HELP);
 	if (!slash_word(w, wlen, "say"))
 		return (sl->kind = SLASH_UNKNOWN);
-
-	while (line < end && slash_blank(*line))
-		line++;
-	while (end > line && slash_blank(end[-1]))
-		end--;
-	sl->text = line;
-	sl->textlen = (size_t)(end - line);
-	if (sl->textlen == 0 || sl->textlen > PROTO_CHAT_MAX)
+	/* The text, as the server will judge SAY <text>. */
+	if (proto_parse(w, (size_t)(end - w), &cmd) != PROTO_OK)
 		return (sl->kind = SLASH_BAD_TEXT);
-	for (i = 0; i < sl->textlen; i++) {
-		if ((unsigned char)line[i] < 0x20 ||
-		    (unsigned char)line[i] > 0x7e)
-			return (sl->kind = SLASH_BAD_TEXT);
-	}
+	sl->text = cmd.text;
+	sl->textlen = cmd.textlen;
 	return (sl->kind = SLASH_SAY);
 }

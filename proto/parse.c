@@ -51,7 +51,6 @@ static int	proto_answer(const struct proto_word *);
 static size_t	proto_split(const char *, size_t, struct proto_word *, size_t);
 static enum proto_error proto_parse_move(const struct proto_word *, size_t,
 		    struct proto_cmd *);
-static int	proto_code(const struct proto_word *, size_t, char *);
 static unsigned long long proto_number(const struct proto_word *);
 static enum proto_error proto_parse_say(const char *, size_t,
 		    const struct proto_word *, struct proto_cmd *);
@@ -231,16 +230,18 @@ proto_parse_move(const struct proto_word *arg, size_t nargs,
 
 /*
  * A room code (want PROTO_CODE_LEN) or a resume token (PROTO_TOKEN_LEN,
- * which may have a dash in its middle): characters of the code alphabet,
- * any case.  Writes it upper case, without the dash; 1 if well-formed.
+ * which may have a dash in its middle) as a player types it: len
+ * characters of the code alphabet, any case.  Writes it to out (want + 1
+ * bytes) in upper case, without the dash; 1 if well-formed.  The client
+ * checks its --join and --resume with it too.
  */
-static int
-proto_code(const struct proto_word *w, size_t want, char *out)
+int
+proto_code_valid(const char *s, size_t len, size_t want, char *out)
 {
 	size_t	i, n = 0;
 
-	for (i = 0; i < w->len; i++) {
-		char	c = w->p[i];
+	for (i = 0; i < len; i++) {
+		char	c = s[i];
 
 		if (c == '-' && want == PROTO_TOKEN_LEN && i == want / 2 &&
 		    n == i)
@@ -361,7 +362,7 @@ proto_parse(const char *line, size_t len, struct proto_cmd *cmd)
 		if (n == 2 && proto_word_is(&w[1], "NEW"))
 			cmd->join = 0;
 		else if (n == 3 && proto_word_is(&w[1], "JOIN") &&
-		    proto_code(&w[2], PROTO_CODE_LEN, cmd->code))
+		    proto_code_valid(w[2].p, w[2].len, PROTO_CODE_LEN, cmd->code))
 			cmd->join = 1;
 		else
 			return (PROTO_EBAD_ROOM);
@@ -374,9 +375,10 @@ proto_parse(const char *line, size_t len, struct proto_cmd *cmd)
 	case PROTO_RESUME:
 		/*
 		 * A malformed token is refused by the game, after the
-		 * RESUME rate limit: every guess counts.
+		 * RESUME limits, and counts as a wrong one.
 		 */
-		if (n != 2 || !proto_code(&w[1], PROTO_TOKEN_LEN, cmd->code))
+		if (n != 2 || !proto_code_valid(w[1].p, w[1].len,
+		    PROTO_TOKEN_LEN, cmd->code))
 			cmd->code[0] = '\0';
 		break;
 	case PROTO_PLAY:

@@ -168,6 +168,7 @@ struct proto_event {
 enum proto_scan	 proto_scan(const char *, size_t, size_t *);
 enum proto_error proto_parse(const char *, size_t, struct proto_cmd *);
 int		 proto_name_valid(const char *, size_t);
+int		 proto_code_valid(const char *, size_t, size_t, char *);
 int		 proto_is_http(const char *, size_t);
 
 /* format.c */
