@@ -75,6 +75,8 @@
 
 static void		 soc_game_init(struct game *, struct conn *,
 			    struct conn *, const char *, const char *, int);
+static void		 soc_match_at(int, struct game *, struct conn *,
+			    struct conn *, const char *, const char *, int);
 static void		 want_code_at(int, struct conn *, char *);
 static void		 pair_at(int, struct e2e *, struct tttd_proc *,
 			    struct game *, const char *, const char *, int);
@@ -105,6 +107,8 @@ static void		 ai_play_at(int, struct conn *, const char *,
 	game_rematch_at(__LINE__, (g), (a), "y", "y", (f))
 #define PAIR(s, tp, g, n1, n2, gr) \
 	pair_at(__LINE__, (s), (tp), (g), (n1), (n2), (gr))
+#define SOC_MATCH(g, x, o, xn, on, gr) \
+	soc_match_at(__LINE__, (g), (x), (o), (xn), (on), (gr))
 #define STAT(c, n)		stat_at(__LINE__, (c), (n))
 #define GAME_ID(c, x, o)	game_id_at(__LINE__, (c), (x), (o))
 
@@ -122,6 +126,16 @@ soc_game_init(struct game *g, struct conn *x, struct conn *o,
 	g->art = 1;
 	g->plain = 1;
 	g->notice_any = 1;
+}
+
+/* x and o were just paired: MATCH, then the first game's START. */
+static void
+soc_match_at(int ln, struct game *g, struct conn *x, struct conn *o,
+    const char *xname, const char *oname, int grace)
+{
+	soc_game_init(g, x, o, xname, oname, grace);
+	game_match_at(ln, g);
+	game_start_at(ln, g, -1);
 }
 
 /* OK ROOM <code>: six characters of the alphabet; the code to out (8). */
@@ -154,9 +168,7 @@ pair_at(int ln, struct e2e *s, struct tttd_proc *tp, struct game *g,
 		line_want_at(ln, 1, x, "OK NAME %s", n1);
 	}
 	o = e2e_connect_at(ln, s, tp);
-	soc_game_init(g, x, o, n1 != NULL ? n1 : "p1", "p2", grace);
-	game_match_at(ln, g);
-	game_start_at(ln, g, -1);
+	soc_match_at(ln, g, x, o, n1 != NULL ? n1 : "p1", "p2", grace);
 	if (n2 != NULL) {
 		line_send_at(ln, o, "NAME %s", n2);
 		line_want_at(ln, 1, o, "OK NAME %s", n2);
@@ -481,17 +493,13 @@ test_social_abort_by_room_new(void **state)
 
 	/* The next arrival is paired with it. */
 	e = CONNECT(s, tp);
-	soc_game_init(&g2, g.p[0], e, "p1", "p2", 30);
-	GAME_MATCH(&g2);
-	GAME_START(&g2, -1);
+	SOC_MATCH(&g2, g.p[0], e, "p1", "p2", 30);
 
 	/* The aborter's room is open: its maker is p1 there. */
 	f = CONNECT(s, tp);
 	SEND(f, "ROOM JOIN %s", code);
 	WANT_RAW(f, "OK ROOM %s", code);
-	soc_game_init(&g3, g.p[1], f, "p1", "p2", 30);
-	GAME_MATCH(&g3);
-	GAME_START(&g3, -1);
+	SOC_MATCH(&g3, g.p[1], f, "p1", "p2", 30);
 
 	assert_int_equal(STAT(e, "aborts"), 1);
 	assert_int_equal(STAT(e, "games_finished"), 0);
@@ -524,9 +532,7 @@ test_social_abort_by_quit_goes_to_front(void **state)
 	WANT_EOF(g.p[1]);
 	WANT_RAW(g.p[0], "INFO bob left before the first move. No result.");
 	WANT_RAW(g.p[0], T_WAIT);
-	soc_game_init(&g2, g.p[0], c, "alice", "p2", 30);
-	GAME_MATCH(&g2);
-	GAME_START(&g2, -1);
+	SOC_MATCH(&g2, g.p[0], c, "alice", "p2", 30);
 	/* An abort is no forfeit and no game. */
 	assert_int_equal(STAT(c, "aborts"), 1);
 	assert_int_equal(STAT(c, "forfeits"), 0);
@@ -572,9 +578,7 @@ test_social_abort_by_play_ai_and_watch(void **state)
 	WANT_RAW(w, "INFO Game %lu is over.", id1);
 	WANT_RAW(w, T_WAIT);
 	/* alice is at the front, the released watcher behind her. */
-	soc_game_init(&g2, g.p[0], w, "alice", "p2", 30);
-	GAME_MATCH(&g2);
-	GAME_START(&g2, -1);
+	SOC_MATCH(&g2, g.p[0], w, "alice", "p2", 30);
 
 	/* dave leaves to watch bob's game against the computer. */
 	id3 = GAME_ID(h.p[1], "bob", "ai");
@@ -667,9 +671,7 @@ test_social_in_game_after_moving(void **state)
 	/* The room survived the refused ROOM JOIN. */
 	SEND(mv, "room join %s", lower(code));
 	WANT_RAW(mv, "OK ROOM %s", code);
-	soc_game_init(&g2, r, mv, "p1", g.name[ms], 30);
-	GAME_MATCH(&g2);
-	GAME_START(&g2, -1);
+	SOC_MATCH(&g2, r, mv, "p1", g.name[ms], 30);
 	assert_int_equal(STAT(r, "aborts"), 1);
 	assert_int_equal(STAT(r, "forfeits"), 0);
 	e2e_stop(s, tp);
@@ -744,9 +746,7 @@ test_social_room_new_and_join(void **state)
 	WANT_RAW(b, "OK GAMES 0");
 	SEND(b, "room join %s", lower(code));
 	WANT_RAW(b, "OK ROOM %s", code);
-	soc_game_init(&g, a, b, "ann", "p2", 30);
-	GAME_MATCH(&g);
-	GAME_START(&g, -1);
+	SOC_MATCH(&g, a, b, "ann", "p2", 30);
 	assert_int_equal(STAT(b, "rooms_open"), 0);
 
 	/* Single use. */
@@ -759,9 +759,7 @@ test_social_room_new_and_join(void **state)
 	WANT_QUIET(b);
 	/* c is still in the public queue. */
 	d = CONNECT(s, tp);
-	soc_game_init(&g2, c, d, "p1", "p2", 30);
-	GAME_MATCH(&g2);
-	GAME_START(&g2, -1);
+	SOC_MATCH(&g2, c, d, "p1", "p2", 30);
 
 	/* The room's match plays as usual. */
 	GAME_PLAY(&g, S_SECOND_WINS);
@@ -818,9 +816,7 @@ test_social_room_errors(void **state)
 	WANT_RAW(b, E_NO_ROOM);
 	SEND(b, "ROOM JOIN %s", code);
 	WANT_RAW(b, "OK ROOM %s", code);
-	soc_game_init(&g, a, b, "p1", "p2", 30);
-	GAME_MATCH(&g);
-	GAME_START(&g, -1);
+	SOC_MATCH(&g, a, b, "p1", "p2", 30);
 	e2e_stop(s, tp);
 }
 
@@ -849,9 +845,7 @@ test_social_room_expires(void **state)
 	WANT_RAW(a, T_WAIT);
 	/* Back in the public queue: the next arrival is its opponent. */
 	d = CONNECT(s, tp);
-	soc_game_init(&g, a, d, "p1", "p2", 30);
-	GAME_MATCH(&g);
-	GAME_START(&g, -1);
+	SOC_MATCH(&g, a, d, "p1", "p2", 30);
 	b = CONNECT(s, tp);
 	SEND(b, "ROOM JOIN %s", code);
 	WANT_RAW(b, E_NO_ROOM);
@@ -1134,9 +1128,7 @@ test_social_watch_streams_match(void **state)
 	SEND(g.p[0], "y");
 	WANT_RAW(g.p[0], "OK AGAIN y");
 	WANT_RAW(g.p[0], T_WAIT);
-	soc_game_init(&g2, w, g.p[0], "p1", "alice", 30);
-	GAME_MATCH(&g2);
-	GAME_START(&g2, -1);
+	SOC_MATCH(&g2, w, g.p[0], "p1", "alice", 30);
 	e2e_stop(s, tp);
 }
 
@@ -1753,9 +1745,7 @@ test_social_ai_bad_level(void **state)
 	WANT_QUIET(c);
 	/* Still queued. */
 	d = CONNECT(s, tp);
-	soc_game_init(&g, c, d, "p1", "p2", 30);
-	GAME_MATCH(&g);
-	GAME_START(&g, -1);
+	SOC_MATCH(&g, c, d, "p1", "p2", 30);
 	assert_int_equal(STAT(d, "matches_ai"), 0);
 	e2e_stop(s, tp);
 }
@@ -1785,9 +1775,7 @@ test_social_ai_offer(void **state)
 	WANT_QUIET_MS(c, 1500);
 	/* An opponent comes: a normal match. */
 	d = CONNECT(s, tp);
-	soc_game_init(&g, c, d, "p1", "p2", 30);
-	GAME_MATCH(&g);
-	GAME_START(&g, -1);
+	SOC_MATCH(&g, c, d, "p1", "p2", 30);
 	/* A player in a match is not alone in the queue: no offer. */
 	WANT_QUIET_MS(d, 800);
 	e2e_stop(s, tp);
@@ -2166,9 +2154,7 @@ test_social_room_has_no_queue_clock(void **state)
 	c = CONNECT(s, tp);
 	SEND(c, "ROOM JOIN %s", code);
 	WANT_RAW(c, "OK ROOM %s", code);
-	soc_game_init(&g, a, c, "p1", "p2", 30);
-	GAME_MATCH(&g);
-	GAME_START(&g, -1);
+	SOC_MATCH(&g, a, c, "p1", "p2", 30);
 	e2e_stop(s, tp);
 }
 
