@@ -8,7 +8,8 @@
  * run out of ephemeral ports on one address pair.  Connections start
  * talking as soon as they are up, but nothing is counted as an operation
  * until every connection is up or has failed; then --duration seconds are
- * measured, and everything is closed.
+ * measured (or fewer: until --games games or --ops operations have been
+ * counted), and everything is closed.
  */
 #include <sys/epoll.h>
 #include <sys/socket.h>
@@ -95,6 +96,26 @@ bench_loop_stop_cb(int sig)
 {
 	(void)sig;
 	bench_loop_stopped = 1;
+}
+
+/*
+ * Called after a game or an op is counted: once --games or --ops is
+ * reached, the measurement ends here, and nothing more is read, sent or
+ * counted; bench_loop_run then closes everything.
+ */
+void
+bench_loop_limit(struct bench *b)
+{
+	const struct bench_opts	*o = b->opts;
+
+	if (b->finished || !b->measuring)
+		return;
+	if ((o->games > 0 && b->st.games >= o->games) ||
+	    (o->ops > 0 && b->st.ops >= o->ops)) {
+		b->finished = 1;
+		b->measuring = 0;
+		b->stop_ns = bench_loop_now();
+	}
 }
 
 /* Begin connection idx: a socket, its source address, connect(). */
@@ -269,7 +290,7 @@ bench_loop_input(struct bench *b, struct bconn *c)
 		if (len > 0 && p[len - 1] == '\r')
 			len--;
 		bench_play_line(b, c, p, len);
-		if (c->state != BCONN_OPEN)
+		if (c->state != BCONN_OPEN || b->finished)
 			return;
 		p = lf + 1;
 	}
@@ -290,7 +311,7 @@ bench_loop_send(struct bench *b, struct bconn *c, const char *s, size_t len)
 {
 	ssize_t	n = 0;
 
-	if (c->state != BCONN_OPEN)
+	if (c->state != BCONN_OPEN || b->finished)
 		return;
 	if (c->outlen == 0) {
 		n = write(c->fd, s, len);
@@ -351,7 +372,7 @@ bench_loop_timers(struct bench *b, int64_t now)
 {
 	int	idx;
 
-	while ((idx = bench_due_pop(&b->dueq, now)) != -1)
+	while (!b->finished && (idx = bench_due_pop(&b->dueq, now)) != -1)
 		bench_play_due(b, &b->conns[idx]);
 }
 
@@ -413,7 +434,7 @@ bench_loop_poll(struct bench *b, int ms)
 	int			 n, i;
 
 	n = epoll_wait(b->epfd, evs, BENCH_EVENTS, ms);
-	for (i = 0; i < n; i++) {
+	for (i = 0; i < n && !b->finished; i++) {
 		c = &b->conns[evs[i].data.u32];
 		if (c->state == BCONN_CONNECTING) {
 			bench_loop_connected(b, c);
@@ -446,7 +467,8 @@ bench_loop_close_all(struct bench *b)
 /*
  * The whole run: the ramp until every connection is up or failed, then
  * the measured window; bounded by the ramp, the connect timeout and
- * --duration, or cut short by SIGINT/SIGTERM.  0, or -1 with errno.
+ * --duration, ended by --games or --ops when reached, or cut short by
+ * SIGINT/SIGTERM.  0, or -1 with errno.
  */
 int
 bench_loop_run(struct bench *b)
@@ -496,7 +518,7 @@ bench_loop_run(struct bench *b)
 	b->start_ns = now;
 	b->stop_ns = now + (int64_t)(b->opts->duration * 1e9);
 	tick = now + BENCH_PROGRESS_NS;
-	while (!bench_loop_stopped && now < b->stop_ns) {
+	while (!bench_loop_stopped && !b->finished && now < b->stop_ns) {
 		bench_loop_timers(b, now);
 		bench_loop_poll(b, bench_loop_wait_ms(b, now,
 		    tick < b->stop_ns ? tick : b->stop_ns));
@@ -507,8 +529,10 @@ bench_loop_run(struct bench *b)
 			tick += BENCH_PROGRESS_NS;
 		}
 	}
-	b->measuring = 0;
-	b->stop_ns = now;
+	if (!b->finished) {	/* else stop_ns is when the limit was reached */
+		b->measuring = 0;
+		b->stop_ns = now;
+	}
 	bench_loop_close_all(b);
 	close(b->epfd);
 	return (0);

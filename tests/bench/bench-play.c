@@ -77,6 +77,7 @@ bench_play_reply(struct bench *b, struct bconn *c, int ok)
 		return;
 	b->st.ops++;
 	hist_record(&b->st.lat, (uint64_t)(bench_loop_rx(b) - c->sent_ns));
+	bench_loop_limit(b);
 }
 
 /* Play the first free cell, in the order A1 B1 C1 A2 ... C3. */
@@ -203,8 +204,10 @@ bench_play_event(struct bench *b, struct bconn *c,
 	case PROTO_EV_RESULT:
 		if (ev->result == PROTO_RESULT_FORFEIT)
 			b->st.forfeits++;
-		else if (c->mark == TTT_X && b->measuring)
+		else if (c->mark == TTT_X && b->measuring) {
 			b->st.games++;	/* each game once: X counts it */
+			bench_loop_limit(b);
+		}
 		break;
 	case PROTO_EV_AGAINQ:
 		bench_loop_send(b, c, "AGAIN y\n", 8);

@@ -32,7 +32,12 @@ struct bench_opts {
 	const char		*host;
 	const char		*port;
 	int			 conns;
-	double			 duration;	/* seconds measured */
+	double			 duration;	/* seconds measured (a cap with
+						   --games or --ops) */
+	uint64_t		 games;		/* game mode: stop after this
+						   many games; 0: no limit */
+	uint64_t		 ops;		/* stop after this many ops;
+						   0: no limit */
 	double			 ramp;		/* connections a second; 0: all */
 	double			 connect_timeout;	/* seconds */
 	int			 think_ms;
@@ -94,6 +99,7 @@ struct bench {
 	int			 nconnecting;
 	int			 nopen;
 	int			 measuring;
+	int			 finished;	/* --games or --ops reached */
 	int			 connect_errno;	/* the first connect error */
 	int64_t			 t0_ns;		/* the first connection */
 	int64_t			 start_ns;	/* measuring from */
@@ -113,6 +119,7 @@ int64_t	bench_loop_rx(const struct bench *);
 void	bench_loop_send(struct bench *, struct bconn *, const char *, size_t);
 void	bench_loop_after(struct bench *, struct bconn *, int64_t);
 void	bench_loop_lost(struct bench *, struct bconn *, int);
+void	bench_loop_limit(struct bench *);
 
 /* bench-play.c */
 void	bench_play_open(struct bench *, struct bconn *);

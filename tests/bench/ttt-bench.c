@@ -2,13 +2,15 @@
  * ttt-bench.c -- load generator for tttd: options, the descriptor limit,
  * the run, the report.
  *
- *	ttt-bench HOST PORT --conns N --duration S [--ramp R] [--think MS]
- *	    [--think-jitter PCT] [--mode game|ping|relay] [--src ADDR,ADDR,...]
+ *	ttt-bench HOST PORT --conns N --duration S [--games N] [--ops N]
+ *	    [--ramp R] [--think MS] [--think-jitter PCT]
+ *	    [--mode game|ping|relay] [--src ADDR,ADDR,...]
  *	    [--connect-timeout S] [--busy-poll] [--kstamp] [--progress]
  *	    [--json]
  *
  * Exit status 0 when there was no connect error, drop, ERR line or bad
- * line; 1 otherwise (and for usage errors).
+ * line, and --games or --ops (if given) was reached within --duration; 1
+ * otherwise (and for usage errors).
  */
 #include <sys/resource.h>
 #include <sys/socket.h>
@@ -28,6 +30,8 @@
 enum bench_opt {
 	OPT_CONNS = 256,
 	OPT_DURATION,
+	OPT_GAMES,
+	OPT_OPS,
 	OPT_RAMP,
 	OPT_THINK,
 	OPT_JITTER,
@@ -44,6 +48,8 @@ enum bench_opt {
 static const struct option bench_longopts[] = {
 	{ "conns",		required_argument,	NULL, OPT_CONNS },
 	{ "duration",		required_argument,	NULL, OPT_DURATION },
+	{ "games",		required_argument,	NULL, OPT_GAMES },
+	{ "ops",		required_argument,	NULL, OPT_OPS },
 	{ "ramp",		required_argument,	NULL, OPT_RAMP },
 	{ "think",		required_argument,	NULL, OPT_THINK },
 	{ "think-jitter",	required_argument,	NULL, OPT_JITTER },
@@ -71,7 +77,7 @@ static int	fit_fd_limit(int);
 static void
 usage(FILE *f)
 {
-	fprintf(f, "usage: ttt-bench HOST PORT --conns N --duration SECS [--ramp CONNS_PER_SEC] [--think MS] [--think-jitter PCT] [--mode game|ping|relay] [--src ADDR,ADDR,...] [--connect-timeout SECS] [--busy-poll] [--kstamp] [--progress] [--json]\n");
+	fprintf(f, "usage: ttt-bench HOST PORT --conns N --duration SECS [--games N] [--ops N] [--ramp CONNS_PER_SEC] [--think MS] [--think-jitter PCT] [--mode game|ping|relay] [--src ADDR,ADDR,...] [--connect-timeout SECS] [--busy-poll] [--kstamp] [--progress] [--json]\n");
 }
 
 /* The long name of an option. */
@@ -185,6 +191,18 @@ parse_args(int argc, char **argv, struct bench_opts *o, const char **src)
 			    &o->duration) == -1)
 				goto bad;
 			break;
+		case OPT_GAMES:
+			if (parse_number(optarg, 1, 1e15, &v) == -1 ||
+			    v != (double)(uint64_t)v)
+				goto bad;
+			o->games = (uint64_t)v;
+			break;
+		case OPT_OPS:
+			if (parse_number(optarg, 1, 1e15, &v) == -1 ||
+			    v != (double)(uint64_t)v)
+				goto bad;
+			o->ops = (uint64_t)v;
+			break;
 		case OPT_RAMP:
 			if (parse_number(optarg, 0, 1e9, &o->ramp) == -1)
 				goto bad;
@@ -238,6 +256,10 @@ parse_args(int argc, char **argv, struct bench_opts *o, const char **src)
 	}
 	if (argc - optind != 2 || o->conns == -1 || o->duration < 0) {
 		usage(stderr);
+		return (-1);
+	}
+	if (o->games > 0 && o->mode != BENCH_GAME) {
+		fprintf(stderr, "ttt-bench: --games is for --mode game\n");
 		return (-1);
 	}
 	o->host = argv[optind];
@@ -298,6 +320,13 @@ main(int argc, char **argv)
 	bench_report(&b);
 	ok = b.st.connect_errors == 0 && b.st.drops == 0 && b.st.errs == 0 &&
 	    b.st.bad == 0;
+	if ((o.games > 0 || o.ops > 0) && !b.finished) {
+		fprintf(stderr, "ttt-bench: stopped before %s %llu %s were counted\n",
+		    o.games > 0 ? "--games" : "--ops",
+		    (unsigned long long)(o.games > 0 ? o.games : o.ops),
+		    o.games > 0 ? "games" : bench_mode_ops[o.mode]);
+		ok = 0;
+	}
 	bench_due_free(&b.dueq);
 	free(b.conns);
 	return (ok ? 0 : 1);
