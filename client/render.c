@@ -220,16 +220,16 @@ render_result(struct render_out *o, const struct proto_event *ev)
 }
 
 /*
- * The OK replies that tell the player something: a room's code, the number
- * of games listed, the computer's level, a seat taken back.  The others
- * say nothing; the lines after them do.
+ * The OK replies that tell the player something, by argument shape: a room's
+ * code, the games' count, the computer's level, a seat taken back with a
+ * token.  The others say nothing; the lines after them do.
  */
 static void
 render_ok(struct render_out *o, const struct proto_event *ev,
     const struct render_view *v)
 {
-	switch (ev->verb) {
-	case PROTO_ROOM:
+	switch (proto_verb_info(ev->verb)->args) {
+	case PROTO_ARGS_ROOM:
 		if (v->joining)
 			render_add(o, "You joined room %s.\n", ev->code);
 		else
@@ -237,7 +237,7 @@ render_ok(struct render_out *o, const struct proto_event *ev,
 			    "They join with: ttt-client HOST PORT --join %s\n",
 			    ev->code, ev->code);
 		break;
-	case PROTO_GAMES:
+	case PROTO_ARGS_COUNT:
 		if (ev->number == 0)
 			render_add(o, "No games are being played.\n");
 		else if (ev->number == 1)
@@ -246,11 +246,11 @@ render_ok(struct render_out *o, const struct proto_event *ev,
 			render_add(o, "%llu games are being played:\n",
 			    ev->number);
 		break;
-	case PROTO_PLAY:
+	case PROTO_ARGS_LEVEL:
 		render_add(o, "You play the computer (%s).\n",
 		    ev->level == PROTO_LEVEL_EASY ? "easy" : "perfect");
 		break;
-	case PROTO_RESUME:
+	case PROTO_ARGS_TOKEN:
 		render_add(o, "You have your seat back.\n");
 		break;
 	default:
@@ -476,23 +476,23 @@ render_refusal(char *buf, size_t size, enum proto_verb verb, const char *arg,
 	char			text[RENDER_MAX];
 
 	render_init(&o, buf, size);
-	switch (verb) {
-	case PROTO_ROOM:
+	switch (proto_verb_info(verb)->args) {
+	case PROTO_ARGS_ROOM:
 		if (*arg != '\0')
 			render_add(&o, "cannot join room %s: ", arg);
 		else
 			render_add(&o, "cannot make a room: ");
 		break;
-	case PROTO_PLAY:
+	case PROTO_ARGS_LEVEL:
 		render_add(&o, "cannot play the computer: ");
 		break;
-	case PROTO_WATCH:
+	case PROTO_ARGS_GAME:
 		render_add(&o, "cannot watch game %s: ", arg);
 		break;
-	case PROTO_GAMES:
+	case PROTO_ARGS_COUNT:
 		render_add(&o, "cannot list the games: ");
 		break;
-	case PROTO_RESUME:
+	case PROTO_ARGS_TOKEN:
 		render_add(&o, "cannot get the seat back: ");
 		break;
 	default:

@@ -195,44 +195,45 @@ proto_rest(struct proto_cursor *cur, struct proto_event *ev)
 	ev->textlen = (size_t)(cur->end - cur->p);
 }
 
-/* OK <VERB> [argument]. */
+/* OK <word> [argument]: the verb whose reply word it is, its argument. */
 static int
 proto_event_ok(struct proto_cursor *cur, struct proto_event *ev)
 {
 	const char	*w;
 	size_t		 len;
+	enum proto_args	 args;
 
 	if (!proto_next(cur, &w, &len))
 		return (-1);
-	if (proto_is(w, len, "NAME")) {
-		ev->verb = PROTO_NAME;
+	/* if (word is NAME's) ... else if (MOVE's) ... else return (-1); */
+#define PROTO_OK_WORD(v, word, a, handler, ok)				\
+	if (len == sizeof ok - 1 && memcmp(w, ok, len) == 0) {		\
+		ev->verb = PROTO_##v;					\
+		args = a;						\
+	} else
+	PROTO_VERBS(PROTO_OK_WORD)
+#undef PROTO_OK_WORD
+		return (-1);
+	switch (args) {
+	case PROTO_ARGS_NAME:
 		return (proto_next_name(cur, ev->name) ? 0 : -1);
-	}
-	if (proto_is(w, len, "MOVE")) {
-		ev->verb = PROTO_MOVE;
+	case PROTO_ARGS_CELL:
 		if (!proto_next(cur, &w, &len))
 			return (-1);
 		ev->cell = ttt_cell_parse(w, len);
 		return (ev->cell < 0 || w[0] > 'C' ? -1 : 0);
-	}
-	if (proto_is(w, len, "AGAIN")) {
-		ev->verb = PROTO_AGAIN;
+	case PROTO_ARGS_ANSWER:
 		if (!proto_next(cur, &w, &len) || len != 1 ||
 		    (w[0] != 'y' && w[0] != 'n'))
 			return (-1);
 		ev->yes = (w[0] == 'y');
 		return (0);
-	}
-	if (proto_is(w, len, "ROOM")) {
-		ev->verb = PROTO_ROOM;
+	case PROTO_ARGS_ROOM:
 		return (proto_next_code(cur, ev->code, PROTO_CODE_LEN) ? 0 : -1);
-	}
-	if (proto_is(w, len, "GAMES") || proto_is(w, len, "WATCH")) {
-		ev->verb = (w[0] == 'G') ? PROTO_GAMES : PROTO_WATCH;
+	case PROTO_ARGS_COUNT:
+	case PROTO_ARGS_GAME:
 		return (proto_next_number(cur, 20, &ev->number) ? 0 : -1);
-	}
-	if (proto_is(w, len, "PLAY")) {
-		ev->verb = PROTO_PLAY;
+	case PROTO_ARGS_LEVEL:
 		if (!proto_next(cur, &w, &len) || !proto_is(w, len, "AI") ||
 		    !proto_next(cur, &w, &len))
 			return (-1);
@@ -243,26 +244,9 @@ proto_event_ok(struct proto_cursor *cur, struct proto_event *ev)
 		else
 			return (-1);
 		return (0);
+	default:
+		return (0);
 	}
-	if (proto_is(w, len, "BOARD"))
-		ev->verb = PROTO_BOARD;
-	else if (proto_is(w, len, "HELP"))
-		ev->verb = PROTO_HELP;
-	else if (proto_is(w, len, "PONG"))
-		ev->verb = PROTO_PING;
-	else if (proto_is(w, len, "STATS"))
-		ev->verb = PROTO_STATS;
-	else if (proto_is(w, len, "UNWATCH"))
-		ev->verb = PROTO_UNWATCH;
-	else if (proto_is(w, len, "RESUME"))
-		ev->verb = PROTO_RESUME;
-	else if (proto_is(w, len, "SAY"))
-		ev->verb = PROTO_SAY;
-	else if (proto_is(w, len, "RESIGN"))
-		ev->verb = PROTO_RESIGN;
-	else
-		return (-1);
-	return (0);
 }
 
 /* RESULT WIN|FORFEIT <mark> <name> <text> or RESULT TIE <text>. */

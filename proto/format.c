@@ -78,22 +78,6 @@ static const char proto_help[] =
     "    HELP          this list\r\n"
     "    QUIT          leave (the game is forfeited)\r\n";
 
-static const char *proto_verb_words[] = {
-	[PROTO_NONE] = "",
-	[PROTO_NAME] = "NAME",
-	[PROTO_MOVE] = "MOVE",
-	[PROTO_BOARD] = "BOARD",
-	[PROTO_AGAIN] = "AGAIN",
-	[PROTO_QUIT] = "QUIT",
-	[PROTO_HELP] = "HELP",
-	[PROTO_PING] = "PONG",
-	[PROTO_STATS] = "STATS",
-	[PROTO_UNWATCH] = "UNWATCH",
-	[PROTO_RESUME] = "RESUME",
-	[PROTO_SAY] = "SAY",
-	[PROTO_RESIGN] = "RESIGN",
-};
-
 static const char *proto_leave_texts[] = {
 	[PROTO_LEAVE_QUIT] = "quit the game",
 	[PROTO_LEAVE_DROP] = "lost the connection",
@@ -144,6 +128,19 @@ proto_cat(char *buf, size_t size, ...)
 	return ((int)total);
 }
 
+/* Copy what fits of n bytes to buf at off, snprintf's way: off + n. */
+static size_t
+proto_put(char *buf, size_t size, size_t off, const char *s, size_t n)
+{
+	if (off < size) {
+		size_t	k = n < size - 1 - off ? n : size - 1 - off;
+
+		memcpy(buf + off, s, k);
+		buf[off + k] = '\0';
+	}
+	return (off + n);
+}
+
 /* The protocol code of an error ("BAD_CELL"). */
 const char *
 proto_error_code(enum proto_error e)
@@ -172,47 +169,55 @@ proto_fmt_hello(char *buf, size_t size)
 }
 
 /*
- * The reply to a well-formed, accepted command (QUIT's reply is BYE; OK GAMES,
- * which carries a count, is proto_fmt_ok_games').
+ * The reply to an accepted command: OK, its verb's reply word and what its
+ * argument shape carries back, without printf (one goes out on each move).
+ * QUIT's reply is BYE; OK GAMES, which carries a count, proto_fmt_ok_games'.
  */
 int
 proto_fmt_ok(char *buf, size_t size, const struct proto_cmd *cmd)
 {
-	char	cell[3];
+	const struct proto_verb_entry	*e = proto_verb_info(cmd->verb);
+	const char			*arg = NULL;
+	char				 num[24];
+	size_t				 n;
 
-	switch (cmd->verb) {
-	case PROTO_NAME:
-		return (proto_fmt(buf, size, "OK NAME %s\r\n", cmd->name));
-	case PROTO_MOVE:
-		ttt_cell_name(cmd->cell, cell);
-		return (proto_cat(buf, size, "OK MOVE ", cell, "\r\n",
-		    (char *)NULL));
-	case PROTO_AGAIN:
-		return (proto_cat(buf, size, cmd->yes ? "OK AGAIN y\r\n" :
-		    "OK AGAIN n\r\n", (char *)NULL));
-	case PROTO_HELP:
-		return (proto_fmt(buf, size, "OK HELP\r\n%s", proto_help));
-	case PROTO_QUIT:
+	if (cmd->verb == PROTO_QUIT)
 		return (proto_fmt_bye(buf, size, "Thank you for playing!"));
-	case PROTO_BOARD:
-	case PROTO_PING:
-	case PROTO_STATS:
-	case PROTO_UNWATCH:
-	case PROTO_RESUME:
-	case PROTO_SAY:
-	case PROTO_RESIGN:
-		return (proto_cat(buf, size, "OK ",
-		    proto_verb_words[cmd->verb], "\r\n", (char *)NULL));
-	case PROTO_ROOM:
-		return (proto_fmt(buf, size, "OK ROOM %s\r\n", cmd->code));
-	case PROTO_WATCH:
-		return (proto_fmt(buf, size, "OK WATCH %llu\r\n", cmd->game));
-	case PROTO_PLAY:
-		return (proto_fmt(buf, size, "OK PLAY AI %s\r\n",
-		    cmd->level == PROTO_LEVEL_EASY ? "easy" : "perfect"));
+	if (cmd->verb == PROTO_HELP)
+		return (proto_fmt(buf, size, "OK HELP\r\n%s", proto_help));
+	if (e->oklen == 0 || e->args == PROTO_ARGS_COUNT)
+		return ((int)proto_put(buf, size, 0, "", 0));
+	switch (e->args) {
+	case PROTO_ARGS_NAME:
+		arg = cmd->name;
+		break;
+	case PROTO_ARGS_ROOM:
+		arg = cmd->code;
+		break;
+	case PROTO_ARGS_CELL:
+		ttt_cell_name(cmd->cell, num);
+		arg = num;
+		break;
+	case PROTO_ARGS_ANSWER:
+		arg = cmd->yes ? "y" : "n";
+		break;
+	case PROTO_ARGS_GAME:
+		proto_fmt(num, sizeof num, "%llu", cmd->game);
+		arg = num;
+		break;
+	case PROTO_ARGS_LEVEL:
+		arg = cmd->level == PROTO_LEVEL_EASY ? "AI easy" : "AI perfect";
+		break;
 	default:
-		return (proto_fmt(buf, size, "%s", ""));
+		break;
 	}
+	n = proto_put(buf, size, 0, "OK ", 3);
+	n = proto_put(buf, size, n, e->ok, e->oklen);
+	if (arg != NULL) {
+		n = proto_put(buf, size, n, " ", 1);
+		n = proto_put(buf, size, n, arg, strlen(arg));
+	}
+	return ((int)proto_put(buf, size, n, "\r\n", 2));
 }
 
 /* ERR <CODE> <text>. */
@@ -271,19 +276,6 @@ static const unsigned char proto_art_cell[TTT_CELLS] = {
 };
 #define PROTO_ART_LEN	(sizeof proto_art - 1)
 
-/* Copy what fits of an n-byte string into buf (snprintf's way): n. */
-static int
-proto_put(char *buf, size_t size, const char *s, size_t n)
-{
-	if (size > 0) {
-		size_t	k = n < size - 1 ? n : size - 1;
-
-		memcpy(buf, s, k);
-		buf[k] = '\0';
-	}
-	return ((int)n);
-}
-
 /* The board art into out (PROTO_ART_LEN bytes). */
 static void
 proto_art_fill(char *out, const struct ttt_board *b)
@@ -306,7 +298,7 @@ proto_fmt_board_art(char *buf, size_t size, const struct ttt_board *b)
 	char	art[PROTO_ART_LEN];
 
 	proto_art_fill(art, b);
-	return (proto_put(buf, size, art, sizeof art));
+	return ((int)proto_put(buf, size, 0, art, sizeof art));
 }
 
 /* BOARD <9 cells>, then the board art. */
@@ -321,7 +313,7 @@ proto_fmt_board(char *buf, size_t size, const struct ttt_board *b)
 		out[6 + i] = ttt_mark_char(ttt_board_at(b, i));
 	memcpy(out + 6 + TTT_CELLS, "\r\n", 2);
 	proto_art_fill(out + 6 + TTT_CELLS + 2, b);
-	return (proto_put(buf, size, out, sizeof out));
+	return ((int)proto_put(buf, size, 0, out, sizeof out));
 }
 
 /* TURN <mark> <text>: the prompt for the mover, a wait line for the other. */

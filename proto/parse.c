@@ -16,44 +16,23 @@ struct proto_word {
 	size_t		 len;
 };
 
-struct proto_verb_entry {
-	const char	*word;
-	size_t		 len;
-	enum proto_verb	 verb;
-};
-#define PROTO_VERB(word, verb)	{ word, sizeof word - 1, verb }
-
-/* The verb table: the first word of a line, matched case-insensitively. */
-#define PROTO_NVERB_WORDS (sizeof proto_verbs / sizeof proto_verbs[0])
-static const struct proto_verb_entry proto_verbs[] = {
-	PROTO_VERB("MOVE", PROTO_MOVE),
-	PROTO_VERB("BOARD", PROTO_BOARD),
-	PROTO_VERB("AGAIN", PROTO_AGAIN),
-	PROTO_VERB("NAME", PROTO_NAME),
-	PROTO_VERB("QUIT", PROTO_QUIT),
-	PROTO_VERB("HELP", PROTO_HELP),
-	PROTO_VERB("PING", PROTO_PING),
-	PROTO_VERB("STATS", PROTO_STATS),
-	PROTO_VERB("ROOM", PROTO_ROOM),
-	PROTO_VERB("GAMES", PROTO_GAMES),
-	PROTO_VERB("WATCH", PROTO_WATCH),
-	PROTO_VERB("UNWATCH", PROTO_UNWATCH),
-	PROTO_VERB("RESUME", PROTO_RESUME),
-	PROTO_VERB("PLAY", PROTO_PLAY),
-	PROTO_VERB("SAY", PROTO_SAY),
-	PROTO_VERB("RESIGN", PROTO_RESIGN),
+/* The verb table, indexed by enum proto_verb: verbs.h's entries. */
+const struct proto_verb_entry proto_verbs[PROTO_NVERBS] = {
+	[PROTO_NONE] = { "", 0, PROTO_ARGS_NONE, "", 0 },
+#define PROTO_VERB_ENTRY(v, w, a, h, ok)				\
+	[PROTO_##v] = { w, sizeof w - 1, a, ok, sizeof ok - 1 },
+	PROTO_VERBS(PROTO_VERB_ENTRY)
+#undef PROTO_VERB_ENTRY
 };
 
 static int	proto_is_blank(char);
 static int	proto_word_is(const struct proto_word *, const char *);
-static size_t	proto_verb_find(const struct proto_word *);
+static enum proto_verb proto_verb_find(const struct proto_word *);
 static int	proto_answer(const struct proto_word *);
 static size_t	proto_split(const char *, size_t, struct proto_word *, size_t);
-static enum proto_error proto_parse_move(const struct proto_word *, size_t,
-		    struct proto_cmd *);
 static unsigned long long proto_number(const struct proto_word *);
-static enum proto_error proto_parse_say(const char *, size_t,
-		    const struct proto_word *, struct proto_cmd *);
+static enum proto_error proto_parse_text(const char *,
+		    const struct proto_word *, size_t, struct proto_cmd *);
 
 /* Space and TAB separate words. */
 static int
@@ -62,14 +41,12 @@ proto_is_blank(char c)
 	return (c == ' ' || c == '\t');
 }
 
-/* Does a word equal an upper-case keyword, ignoring case? */
+/* Does a word (no NUL in it) equal an upper-case keyword, ignoring case? */
 static int
 proto_word_is(const struct proto_word *w, const char *kw)
 {
 	size_t	i;
 
-	if (strlen(kw) != w->len)
-		return (0);
 	for (i = 0; i < w->len; i++) {
 		char	c = w->p[i];
 
@@ -78,32 +55,32 @@ proto_word_is(const struct proto_word *w, const char *kw)
 		if (c != kw[i])
 			return (0);
 	}
-	return (1);
+	return (kw[i] == '\0');
 }
 
 /*
- * The verb a word names: its index in proto_verbs, or PROTO_NVERB_WORDS.
- * Every line starts here, so the length and the first letter rule out
- * most verbs before any letters are compared.
+ * The verb a word names, or PROTO_NONE.  Every line starts here, so the
+ * first letter is upper-cased once, and the length and the first letter rule
+ * out most verbs before any other letters are compared.
  */
-static size_t
+static enum proto_verb
 proto_verb_find(const struct proto_word *w)
 {
 	char	c0;
-	size_t	i;
+	int	v;
 
 	if (w->len == 0)
-		return (PROTO_NVERB_WORDS);
+		return (PROTO_NONE);
 	c0 = w->p[0];
 	if (c0 >= 'a' && c0 <= 'z')
 		c0 = (char)(c0 - 'a' + 'A');
-	for (i = 0; i < PROTO_NVERB_WORDS; i++) {
-		if (proto_verbs[i].len == w->len &&
-		    proto_verbs[i].word[0] == c0 &&
-		    proto_word_is(w, proto_verbs[i].word))
-			break;
+	for (v = PROTO_NONE + 1; v < PROTO_NVERBS; v++) {
+		if (proto_verbs[v].len == w->len &&
+		    proto_verbs[v].word[0] == c0 &&
+		    proto_word_is(w, proto_verbs[v].word))
+			return ((enum proto_verb)v);
 	}
-	return (i);
+	return (PROTO_NONE);
 }
 
 /* 1 for y/yes, 0 for n/no, -1 for anything else. */
@@ -214,20 +191,6 @@ proto_is_http(const char *line, size_t len)
 	return (0);
 }
 
-/* MOVE <cell>: exactly one well-formed cell. */
-static enum proto_error
-proto_parse_move(const struct proto_word *arg, size_t nargs,
-    struct proto_cmd *cmd)
-{
-	if (nargs != 1)
-		return (PROTO_EBAD_CELL);
-	cmd->cell = ttt_cell_parse(arg->p, arg->len);
-	if (cmd->cell < 0)
-		return (PROTO_EBAD_CELL);
-	cmd->verb = PROTO_MOVE;
-	return (PROTO_OK);
-}
-
 /*
  * A room code (want PROTO_CODE_LEN) or a resume token (PROTO_TOKEN_LEN,
  * which may have a dash in its middle) as a player types it: len
@@ -277,26 +240,23 @@ proto_number(const struct proto_word *w)
 }
 
 /*
- * SAY <text>: the rest of the line after the verb and its blanks, without
+ * Text: the rest of the line from the first word on, up to end, without
  * trailing blanks; 1 to PROTO_CHAT_MAX bytes, no TAB (server lines carry
  * none).
  */
 static enum proto_error
-proto_parse_say(const char *line, size_t len, const struct proto_word *verb,
-    struct proto_cmd *cmd)
+proto_parse_text(const char *end, const struct proto_word *arg,
+    size_t nargs, struct proto_cmd *cmd)
 {
-	const char	*p = verb->p + verb->len, *end = line + len;
-
-	while (p < end && proto_is_blank(*p))
-		p++;
-	while (end > p && proto_is_blank(end[-1]))
-		end--;
-	if (end == p || (size_t)(end - p) > PROTO_CHAT_MAX ||
-	    memchr(p, '\t', (size_t)(end - p)) != NULL)
+	if (nargs == 0)
 		return (PROTO_EBAD_TEXT);
-	cmd->text = p;
-	cmd->textlen = (size_t)(end - p);
-	cmd->verb = PROTO_SAY;
+	while (end > arg->p && proto_is_blank(end[-1]))
+		end--;
+	if ((size_t)(end - arg->p) > PROTO_CHAT_MAX ||
+	    memchr(arg->p, '\t', (size_t)(end - arg->p)) != NULL)
+		return (PROTO_EBAD_TEXT);
+	cmd->text = arg->p;
+	cmd->textlen = (size_t)(end - arg->p);
 	return (PROTO_OK);
 }
 
@@ -308,9 +268,10 @@ proto_parse_say(const char *line, size_t len, const struct proto_word *verb,
 enum proto_error
 proto_parse(const char *line, size_t len, struct proto_cmd *cmd)
 {
-	struct proto_word	 w[PROTO_MAX_WORDS];
-	size_t			 i, n;
-	int			 answer;
+	struct proto_word	 w[PROTO_MAX_WORDS], *arg = &w[1];
+	enum proto_verb		 v;
+	enum proto_error	 e = PROTO_OK;
+	size_t			 i, n, nargs;
 
 	memset(cmd, 0, sizeof *cmd);
 	cmd->verb = PROTO_NONE;
@@ -331,69 +292,77 @@ proto_parse(const char *line, size_t len, struct proto_cmd *cmd)
 	n = proto_split(line, len, w, PROTO_MAX_WORDS);
 	if (n == 0)
 		return (PROTO_OK);
+	nargs = n - 1;
 
-	if ((i = proto_verb_find(&w[0])) == PROTO_NVERB_WORDS) {
+	if ((v = proto_verb_find(&w[0])) == PROTO_NONE) {
 		/* No verb: a bare answer or a bare cell, alone on the line. */
-		if (n == 1 && (answer = proto_answer(&w[0])) != -1) {
+		if (n == 1 && (cmd->yes = proto_answer(&w[0])) != -1) {
 			cmd->verb = PROTO_AGAIN;
-			cmd->yes = answer;
 			return (PROTO_OK);
 		}
-		if (n == 1 && w[0].len == 2)
-			return (proto_parse_move(&w[0], 1, cmd));
-		return (PROTO_EUNKNOWN_COMMAND);
+		if (n != 1 || w[0].len != 2)
+			return (PROTO_EUNKNOWN_COMMAND);
+		v = PROTO_MOVE;
+		arg = &w[0];
+		nargs = 1;
 	}
 
-	switch (proto_verbs[i].verb) {
-	case PROTO_MOVE:
-		return (proto_parse_move(&w[1], n - 1, cmd));
-	case PROTO_AGAIN:
-		if (n != 2 || (answer = proto_answer(&w[1])) == -1)
-			return (PROTO_EBAD_ANSWER);
-		cmd->yes = answer;
+	/* The argument, by its shape: a verb of a known shape needs no code. */
+	switch (proto_verbs[v].args) {
+	case PROTO_ARGS_CELL:
+		if (nargs != 1 ||
+		    (cmd->cell = ttt_cell_parse(arg->p, arg->len)) < 0)
+			e = PROTO_EBAD_CELL;
 		break;
-	case PROTO_NAME:
-		if (n != 2 || !proto_name_valid(w[1].p, w[1].len))
-			return (PROTO_EBAD_NAME);
-		memcpy(cmd->name, w[1].p, w[1].len);
-		cmd->name[w[1].len] = '\0';
+	case PROTO_ARGS_ANSWER:
+		if (nargs != 1 || (cmd->yes = proto_answer(arg)) == -1)
+			e = PROTO_EBAD_ANSWER;
 		break;
-	case PROTO_ROOM:
-		if (n == 2 && proto_word_is(&w[1], "NEW"))
+	case PROTO_ARGS_NAME:
+		if (nargs != 1 || !proto_name_valid(arg->p, arg->len))
+			e = PROTO_EBAD_NAME;
+		else	/* the memset above put the NUL after it */
+			memcpy(cmd->name, arg->p, arg->len);
+		break;
+	case PROTO_ARGS_ROOM:
+		if (nargs == 1 && proto_word_is(arg, "NEW"))
 			cmd->join = 0;
-		else if (n == 3 && proto_word_is(&w[1], "JOIN") &&
-		    proto_code_valid(w[2].p, w[2].len, PROTO_CODE_LEN, cmd->code))
+		else if (nargs == 2 && proto_word_is(arg, "JOIN") &&
+		    proto_code_valid(arg[1].p, arg[1].len, PROTO_CODE_LEN,
+		    cmd->code))
 			cmd->join = 1;
 		else
-			return (PROTO_EBAD_ROOM);
+			e = PROTO_EBAD_ROOM;
 		break;
-	case PROTO_WATCH:
+	case PROTO_ARGS_GAME:
 		/* A wrong id is no game's: NO_SUCH_GAME, from the game. */
-		if (n == 2)
-			cmd->game = proto_number(&w[1]);
+		if (nargs == 1)
+			cmd->game = proto_number(arg);
 		break;
-	case PROTO_RESUME:
+	case PROTO_ARGS_TOKEN:
 		/*
 		 * A malformed token is refused by the game, after the
 		 * RESUME limits, and counts as a wrong one.
 		 */
-		if (n != 2 || !proto_code_valid(w[1].p, w[1].len,
+		if (nargs != 1 || !proto_code_valid(arg->p, arg->len,
 		    PROTO_TOKEN_LEN, cmd->code))
 			cmd->code[0] = '\0';
 		break;
-	case PROTO_PLAY:
-		if (n < 2 || n > 3 || !proto_word_is(&w[1], "AI"))
-			return (PROTO_EBAD_LEVEL);
-		if (n == 3 && proto_word_is(&w[2], "EASY"))
+	case PROTO_ARGS_LEVEL:
+		if (nargs < 1 || nargs > 2 || !proto_word_is(arg, "AI"))
+			e = PROTO_EBAD_LEVEL;
+		else if (nargs == 2 && proto_word_is(&arg[1], "EASY"))
 			cmd->level = PROTO_LEVEL_EASY;
-		else if (n == 3 && !proto_word_is(&w[2], "PERFECT"))
-			return (PROTO_EBAD_LEVEL);
+		else if (nargs == 2 && !proto_word_is(&arg[1], "PERFECT"))
+			e = PROTO_EBAD_LEVEL;
 		break;
-	case PROTO_SAY:
-		return (proto_parse_say(line, len, &w[0], cmd));
+	case PROTO_ARGS_TEXT:
+		e = proto_parse_text(line + len, arg, nargs, cmd);
+		break;
 	default:
 		break;		/* no argument; extra words are ignored */
 	}
-	cmd->verb = proto_verbs[i].verb;
-	return (PROTO_OK);
+	if (e == PROTO_OK)
+		cmd->verb = v;
+	return (e);
 }

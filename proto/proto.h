@@ -13,6 +13,7 @@
 #include <stddef.h>
 
 #include "ttt.h"
+#include "verbs.h"
 
 #define PROTO_VERSION		1
 #define PROTO_LINE_MAX		256	/* client line, without CR LF */
@@ -32,24 +33,13 @@ enum proto_level {
 	PROTO_LEVEL_EASY
 };
 
+/* The verbs of verbs.h, in its order; PROTO_NONE is a blank line's. */
 enum proto_verb {
 	PROTO_NONE = 0,		/* blank line: no reply at all */
-	PROTO_NAME,
-	PROTO_MOVE,
-	PROTO_BOARD,
-	PROTO_AGAIN,
-	PROTO_QUIT,
-	PROTO_HELP,
-	PROTO_PING,
-	PROTO_STATS,
-	PROTO_ROOM,		/* ROOM NEW, ROOM JOIN <code> */
-	PROTO_GAMES,
-	PROTO_WATCH,
-	PROTO_UNWATCH,
-	PROTO_RESUME,
-	PROTO_PLAY,		/* PLAY AI [easy|perfect] */
-	PROTO_SAY,
-	PROTO_RESIGN
+#define PROTO_VERB_ENUM(v, ...)	PROTO_##v,
+	PROTO_VERBS(PROTO_VERB_ENUM)
+#undef PROTO_VERB_ENUM
+	PROTO_NVERBS		/* not a verb: how many, PROTO_NONE included */
 };
 
 /* Error codes, in the order of precedence when several apply. */
@@ -95,6 +85,15 @@ struct proto_cmd {
 	enum proto_level level;			/* PLAY AI */
 	const char	*text;			/* SAY: points into the line */
 	size_t		 textlen;
+};
+
+/* A verb's entry in verbs.h: proto_verbs[verb], or proto_verb_info(). */
+struct proto_verb_entry {
+	const char	*word;		/* the command word, upper case */
+	size_t		 len;
+	enum proto_args	 args;
+	const char	*ok;		/* the word after OK in its reply */
+	size_t		 oklen;		/* 0: the reply is not OK */
 };
 
 /* What proto_scan found at the front of a buffer. */
@@ -165,6 +164,7 @@ struct proto_event {
 };
 
 /* parse.c */
+extern const struct proto_verb_entry proto_verbs[PROTO_NVERBS];
 enum proto_scan	 proto_scan(const char *, size_t, size_t *);
 enum proto_error proto_parse(const char *, size_t, struct proto_cmd *);
 int		 proto_name_valid(const char *, size_t);
@@ -205,5 +205,12 @@ int	proto_fmt_tie(char *, size_t);
 
 /* event.c */
 int	proto_event_parse(const char *, size_t, struct proto_event *);
+
+/* A verb's entry; PROTO_NONE's (no word, no OK reply) for any other value. */
+static inline const struct proto_verb_entry *
+proto_verb_info(enum proto_verb v)
+{
+	return (&proto_verbs[(unsigned)v < PROTO_NVERBS ? v : PROTO_NONE]);
+}
 
 #endif /* PROTO_H */
