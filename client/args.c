@@ -109,18 +109,10 @@ static int
 args_level(const char *s, char *out, size_t size)
 {
 	static const char *const	levels[] = { "easy", "perfect" };
-	size_t				i, j;
+	size_t				i;
 
 	for (i = 0; i < sizeof levels / sizeof levels[0]; i++) {
-		for (j = 0; s[j] != '\0' && levels[i][j] != '\0'; j++) {
-			char	c = s[j];
-
-			if (c >= 'A' && c <= 'Z')
-				c = (char)(c - 'A' + 'a');
-			if (c != levels[i][j])
-				break;
-		}
-		if (s[j] == '\0' && levels[i][j] == '\0') {
+		if (keys_word(s, strlen(s), levels[i])) {
 			snprintf(out, size, "%s", levels[i]);
 			return (1);
 		}

@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "client.h"
+#include "client-event.h"
 
 static int	client_awaited(struct client *, const struct proto_event *);
 static void	client_games(struct client *, const struct proto_event *);
@@ -21,23 +21,6 @@ client_closing_error(enum proto_error e)
 {
 	return (e == PROTO_ESERVER_FULL || e == PROTO_ETOO_MANY_CONNECTIONS ||
 	    e == PROTO_ELINE_TOO_LONG || e == PROTO_ELINE_TIMEOUT);
-}
-
-/*
- * Send the command that starts the player's mode, if any, and await its
- * reply.  --games leaves at once: its QUIT follows the list.
- */
-void
-client_begin(struct client *c)
-{
-	char	line[PROTO_LINE_MAX];
-
-	c->await = args_command(c->opts, line, sizeof line);
-	if (c->await == PROTO_NONE)
-		return;
-	client_send(c, "%s", line);
-	if (c->opts->mode == CLIENT_MODE_GAMES)
-		client_quit(c);
 }
 
 /*
@@ -70,7 +53,7 @@ client_awaited(struct client *c, const struct proto_event *ev)
 			return (1);	/* the server closes; said on stderr */
 		render_refusal(why, sizeof why, c->await,
 		    c->lost ? "" : c->opts->arg, ev);
-		client_fail(c, why);
+		out_fail(c, why);
 		return (0);
 	default:
 		return (0);
@@ -90,7 +73,7 @@ client_games(struct client *c, const struct proto_event *ev)
 
 	switch (ev->kind) {
 	case PROTO_EV_HELLO:
-		client_begin(c);
+		out_begin(c);
 		break;
 	case PROTO_EV_OK:
 		show = (ev->verb == PROTO_GAMES);
@@ -116,7 +99,7 @@ client_games(struct client *c, const struct proto_event *ev)
 	c->games_end = end;
 	if (show) {
 		render_event(text, sizeof text, ev, &c->view);
-		client_print(c, text);
+		out_print(c, text);
 	}
 }
 
@@ -129,13 +112,13 @@ client_hello(struct client *c)
 	if (c->quitting)
 		return;		/* quit was piped in before HELLO */
 	if (c->opts->name != NULL)
-		client_send(c, "NAME %s", c->opts->name);
+		out_send(c, "NAME %s", c->opts->name);
 	else if (c->tty && mode != CLIENT_MODE_WATCH &&
 	    mode != CLIENT_MODE_RESUME) {
 		c->prompt = CLIENT_PROMPT_NAME;
-		return;		/* client_begin follows the answer */
+		return;		/* out_begin follows the answer */
 	}
-	client_begin(c);
+	out_begin(c);
 }
 
 /* Act on one server event: show it, then open or close a question. */
@@ -150,7 +133,7 @@ client_event(struct client *c, const struct proto_event *ev)
 		snprintf(text, sizeof text, "the server speaks protocol tttd/%d; this client speaks tttd/%d",
 		    ev->version,
 		    PROTO_VERSION);
-		client_fail(c, text);
+		out_fail(c, text);
 		return;
 	}
 	if (c->await != PROTO_NONE && !client_awaited(c, ev))
@@ -161,7 +144,7 @@ client_event(struct client *c, const struct proto_event *ev)
 	}
 	if (c->watching && ev->kind == PROTO_EV_WAIT) {
 		/* Back in the queue: the match watched is over. */
-		client_quit(c);
+		out_quit(c);
 		return;
 	}
 	if (c->quitting &&
@@ -181,7 +164,7 @@ client_event(struct client *c, const struct proto_event *ev)
 		c->why = c->whybuf;
 		return;
 	}
-	client_print(c, text);
+	out_print(c, text);
 
 	switch (ev->kind) {
 	case PROTO_EV_HELLO:
@@ -270,5 +253,5 @@ client_server(struct client *c)
 	}
 	if (!c->done && c->inlen == sizeof c->in &&
 	    memchr(c->in, '\n', c->inlen) == NULL)
-		client_fail(c, "the server sent an overlong line");
+		out_fail(c, "the server sent an overlong line");
 }

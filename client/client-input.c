@@ -14,7 +14,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "client.h"
+#include "client-input.h"
 #include "slash.h"
 
 static int	client_kbline(struct client *, char *, size_t *);
@@ -22,28 +22,22 @@ static int	client_kbquit(struct client *);
 static void	client_name(struct client *, char *, size_t);
 static void	client_slash(struct client *, const struct slash *);
 static void	client_answer(struct client *, char *, size_t);
-static void	client_eof(struct client *);
 
 /* Show the open question unless it is on screen already. */
 void
 client_show(struct client *c)
 {
-	char	text[RENDER_MAX];
+	static const enum render_prompt	which[] = {
+		[CLIENT_PROMPT_NAME] = RENDER_PROMPT_NAME,
+		[CLIENT_PROMPT_MOVE] = RENDER_PROMPT_MOVE,
+		[CLIENT_PROMPT_AGAIN] = RENDER_PROMPT_AGAIN
+	};
+	char				text[RENDER_MAX];
 
 	if (c->prompt == CLIENT_PROMPT_NONE || c->shown)
 		return;
-	switch (c->prompt) {
-	case CLIENT_PROMPT_NAME:
-		render_prompt(text, sizeof text, RENDER_PROMPT_NAME, &c->view);
-		break;
-	case CLIENT_PROMPT_MOVE:
-		render_prompt(text, sizeof text, RENDER_PROMPT_MOVE, &c->view);
-		break;
-	default:
-		render_prompt(text, sizeof text, RENDER_PROMPT_AGAIN, &c->view);
-		break;
-	}
-	client_print(c, text);
+	render_prompt(text, sizeof text, which[c->prompt], &c->view);
+	out_print(c, text);
 	c->shown = 1;
 }
 
@@ -127,13 +121,13 @@ client_name(struct client *c, char *line, size_t len)
 	}
 	line[len] = '\0';
 	if (len > 0 && !proto_name_valid(line, len)) {
-		client_note(c, RENDER_NOTE_BAD_NAME);
+		out_note(c, RENDER_NOTE_BAD_NAME);
 		return;
 	}
 	c->prompt = CLIENT_PROMPT_NONE;
 	if (len > 0)
-		client_send(c, "NAME %s", line);
-	client_begin(c);
+		out_send(c, "NAME %s", line);
+	out_begin(c);
 }
 
 /*
@@ -145,20 +139,20 @@ client_slash(struct client *c, const struct slash *sl)
 {
 	switch (sl->kind) {
 	case SLASH_SAY:
-		client_send(c, "SAY %.*s", (int)sl->textlen, sl->text);
+		out_send(c, "SAY %.*s", (int)sl->textlen, sl->text);
 		break;
 	case SLASH_RESIGN:
-		client_send(c, "RESIGN");
+		out_send(c, "RESIGN");
 		c->prompt = CLIENT_PROMPT_NONE;
 		break;
 	case SLASH_HELP:
-		client_note(c, RENDER_NOTE_SLASH_HELP);
+		out_note(c, RENDER_NOTE_SLASH_HELP);
 		break;
 	case SLASH_BAD_TEXT:
-		client_note(c, RENDER_NOTE_BAD_TEXT);
+		out_note(c, RENDER_NOTE_BAD_TEXT);
 		break;
 	default:
-		client_note(c, RENDER_NOTE_SLASH_UNKNOWN);
+		out_note(c, RENDER_NOTE_SLASH_UNKNOWN);
 		break;
 	}
 }
@@ -183,7 +177,7 @@ client_answer(struct client *c, char *line, size_t len)
 	c->shown = 0;
 	e = proto_parse(line, len, &cmd);
 	if (e == PROTO_OK && cmd.verb == PROTO_QUIT) {
-		client_quit(c);
+		out_quit(c);
 		return;
 	}
 	if (c->prompt != CLIENT_PROMPT_NAME &&
@@ -194,14 +188,14 @@ client_answer(struct client *c, char *line, size_t len)
 	if (c->prompt != CLIENT_PROMPT_NAME && e == PROTO_OK &&
 	    cmd.verb == PROTO_PLAY) {
 		/* The server offers it to a player alone in the queue. */
-		client_send(c, "PLAY AI %s",
+		out_send(c, "PLAY AI %s",
 		    cmd.level == PROTO_LEVEL_EASY ? "easy" : "perfect");
 		return;
 	}
 	switch (c->prompt) {
 	case CLIENT_PROMPT_NONE:
 		if (e != PROTO_OK || cmd.verb != PROTO_NONE)
-			client_note(c, c->watching ? RENDER_NOTE_WATCHING :
+			out_note(c, c->watching ? RENDER_NOTE_WATCHING :
 			    RENDER_NOTE_NOT_YOUR_TURN);
 		break;
 	case CLIENT_PROMPT_NAME:
@@ -210,34 +204,24 @@ client_answer(struct client *c, char *line, size_t len)
 	case CLIENT_PROMPT_MOVE:
 		if ((n = keys_move(line, len)) == -1) {
 			if (e != PROTO_OK || cmd.verb != PROTO_MOVE) {
-				client_note(c, RENDER_NOTE_BAD_MOVE);
+				out_note(c, RENDER_NOTE_BAD_MOVE);
 				break;
 			}
 			n = cmd.cell;
 		}
 		ttt_cell_name(n, cell);
-		client_send(c, "MOVE %s", cell);
+		out_send(c, "MOVE %s", cell);
 		c->prompt = CLIENT_PROMPT_NONE;
 		break;
 	case CLIENT_PROMPT_AGAIN:
 		if (e != PROTO_OK || cmd.verb != PROTO_AGAIN) {
-			client_note(c, RENDER_NOTE_BAD_ANSWER);
+			out_note(c, RENDER_NOTE_BAD_ANSWER);
 			break;
 		}
-		client_send(c, "AGAIN %s", cmd.yes ? "y" : "n");
+		out_send(c, "AGAIN %s", cmd.yes ? "y" : "n");
 		c->prompt = CLIENT_PROMPT_NONE;
 		break;
 	}
-}
-
-/* The end of input is a quit: end the line of a prompt on screen first. */
-static void
-client_eof(struct client *c)
-{
-	if (c->shown)
-		fputc('\n', stdout);
-	c->shown = 0;
-	client_quit(c);
 }
 
 /*
@@ -265,7 +249,7 @@ client_input(struct client *c)
 			if (quit == 1 && client_kbline(c, line, &len))
 				client_answer(c, line, len);
 			else if (quit == -1 && c->in_eof)
-				client_eof(c);
+				out_quit(c);
 			return;
 		}
 		client_show(c);
@@ -274,7 +258,7 @@ client_input(struct client *c)
 			continue;
 		}
 		if (c->in_eof)
-			client_eof(c);
+			out_quit(c);
 		return;
 	}
 }

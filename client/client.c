@@ -2,7 +2,7 @@
  * client.c -- one player's session: the server socket and standard input in
  * one poll loop, so the opponent's moves show up while the player thinks.
  * Server lines are handled in client-event.c, input lines in
- * client-input.c; this file owns the socket's life.
+ * client-input.c, output in out.c; this file owns the socket's life.
  *
  * When the connection ends without the server's BYE while the client holds
  * a resume token (a match is being played), it connects again by itself,
@@ -15,88 +15,18 @@
 
 #include <errno.h>
 #include <poll.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "client.h"
+#include "client-event.h"
+#include "client-input.h"
+#include "net.h"
 
 static void	client_lost(struct client *);
 static void	client_reconnect(struct client *);
 static void	client_wait(struct client *);
-
-/* Show text, first ending the line of a prompt that is on screen. */
-void
-client_print(struct client *c, const char *text)
-{
-	if (*text == '\0')
-		return;
-	if (c->shown)
-		fputc('\n', stdout);
-	c->shown = 0;
-	fputs(text, stdout);
-}
-
-/* Show one of the client's notes. */
-void
-client_note(struct client *c, enum render_note which)
-{
-	char	text[RENDER_MAX];
-
-	render_note(text, sizeof text, which, &c->view);
-	client_print(c, text);
-}
-
-/*
- * Send one command line; a failure shows up as the socket's end.  Nothing
- * is sent while there is no connection.
- */
-void
-client_send(struct client *c, const char *fmt, ...)
-{
-	char	line[PROTO_LINE_MAX + 2];
-	va_list	ap;
-	int	n;
-
-	if (c->fd == -1)
-		return;
-	va_start(ap, fmt);
-	n = vsnprintf(line, sizeof line - 1, fmt, ap);
-	va_end(ap);
-	if (n < 0 || (size_t)n >= sizeof line - 1)
-		return;
-	line[n++] = '\n';
-	if (net_send(c->fd, line, (size_t)n, CLIENT_SEND_MS) == -1)
-		shutdown(c->fd, SHUT_WR);
-}
-
-/*
- * Leave: send QUIT and wait for the server's BYE.  Without a connection
- * (while reconnecting) there is nobody to tell: the client ends.
- */
-void
-client_quit(struct client *c)
-{
-	if (c->fd == -1) {
-		client_fail(c, "connection to the server was lost");
-		return;
-	}
-	client_send(c, "QUIT");
-	c->quitting = 1;
-	c->prompt = CLIENT_PROMPT_NONE;
-}
-
-/* End with a failure reason for stderr. */
-void
-client_fail(struct client *c, const char *why)
-{
-	if (why != c->whybuf)
-		snprintf(c->whybuf, sizeof c->whybuf, "%s", why);
-	c->why = c->whybuf;
-	c->done = 1;
-	c->status = 1;
-}
 
 /*
  * The connection ended without BYE.  With a seat to take back (a token,
@@ -123,18 +53,18 @@ client_lost(struct client *c)
 		c->why = NULL;
 	if (!c->opts->reconnect || c->token[0] == '\0' || c->quitting ||
 	    c->why != NULL) {
-		client_fail(c, c->why != NULL ? c->why :
+		out_fail(c, c->why != NULL ? c->why :
 		    "connection to the server was lost");
 		return;
 	}
 	if (c->lost) {
 		if (backoff_failed(&c->backoff, now) == -1)
-			client_fail(c, "connection to the server was lost; reconnecting failed: the connection ended again");
+			out_fail(c, "connection to the server was lost; reconnecting failed: the connection ended again");
 		return;
 	}
 	c->lost = 1;
 	backoff_start(&c->backoff, now, c->opts->grace * 1000L);
-	client_note(c, RENDER_NOTE_LOST);
+	out_note(c, RENDER_NOTE_LOST);
 }
 
 /* Connect again when a try is due, and ask for the seat back. */
@@ -155,12 +85,12 @@ client_reconnect(struct client *c)
 		if (backoff_failed(&c->backoff, net_now_ms()) == -1) {
 			snprintf(text, sizeof text, "connection to the server was lost; reconnecting failed: %s",
 			    why);
-			client_fail(c, text);
+			out_fail(c, text);
 		}
 		return;
 	}
 	c->await = PROTO_RESUME;
-	client_send(c, "RESUME %s", c->token);
+	out_send(c, "RESUME %s", c->token);
 }
 
 /*
@@ -189,12 +119,12 @@ client_wait(struct client *c)
 		in = (int)n++;
 	}
 	if (n == 0 && c->fd != -1) {
-		client_fail(c, "the server sent too much at once");
+		out_fail(c, "the server sent too much at once");
 		return;
 	}
 	if (poll(pfd, n, timeout) == -1) {
 		if (errno != EINTR)
-			client_fail(c, strerror(errno));
+			out_fail(c, strerror(errno));
 		return;
 	}
 	if (sock != -1 && pfd[sock].revents != 0) {

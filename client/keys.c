@@ -6,6 +6,7 @@
  * chosen: a cell is a letter then a digit ("b2"), a keypad key is one letter
  * ("s"), and a row and column are two digits ("2 2" or "22").  "quit" is
  * none of these, so it stays the word to quit; the keypad's "q" is A1.
+ * Blanks and words in any case are read here for slash.c and args.c too.
  */
 #include <stdio.h>
 #include <string.h>
@@ -21,12 +22,11 @@ static const char *keys_names[] = {
 	[KEYS_DIGITS] = "digits",
 };
 
-static int	keys_blank(char);
 static char	keys_lower(char);
 static int	keys_digit(char);
 
 /* Space and TAB around and between words. */
-static int
+int
 keys_blank(char c)
 {
 	return (c == ' ' || c == '\t');
@@ -37,6 +37,21 @@ static char
 keys_lower(char c)
 {
 	return ((c >= 'A' && c <= 'Z') ? (char)(c - 'A' + 'a') : c);
+}
+
+/* Is the word (len bytes) this lower-case word, in any case? */
+int
+keys_word(const char *w, size_t len, const char *word)
+{
+	size_t	i;
+
+	if (len != strlen(word))
+		return (0);
+	for (i = 0; i < len; i++) {
+		if (keys_lower(w[i]) != word[i])
+			return (0);
+	}
+	return (1);
 }
 
 /* A row or column number, 1 to 3, as 0 to 2; -1 if it is not one. */

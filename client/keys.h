@@ -22,5 +22,7 @@ int		 keys_style_parse(const char *, enum keys_style *);
 const char	*keys_style_name(enum keys_style);
 int		 keys_move(const char *, size_t);
 int		 keys_label(char *, size_t, enum keys_style, int);
+int		 keys_blank(char);
+int		 keys_word(const char *, size_t, const char *);
 
 #endif /* KEYS_H */

@@ -15,7 +15,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "client.h"
+#include "net.h"
 
 static int	net_try(const struct addrinfo *, int);
 

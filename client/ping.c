@@ -14,8 +14,10 @@
 #include <unistd.h>
 
 #include "client.h"
+#include "net.h"
 #include "proto.h"
 
+#define PING_TIMEOUT_MS	5000	/* the whole of --ping */
 #define PING_BUF	4096	/* server bytes waiting for a newline */
 #define PING_QUOTE	64	/* how much of an odd line is quoted */
 

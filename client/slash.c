@@ -7,37 +7,9 @@
  */
 #include <string.h>
 
+#include "keys.h"
 #include "proto.h"
 #include "slash.h"
-
-static int	slash_blank(char);
-static int	slash_word(const char *, size_t, const char *);
-
-/* Is this a blank, space or TAB? */
-static int
-slash_blank(char c)
-{
-	return (c == ' ' || c == '\t');
-}
-
-/* Is the word (len bytes) this lower-case word, in any case? */
-static int
-slash_word(const char *w, size_t len, const char *word)
-{
-	size_t	i;
-	char	c;
-
-	if (len != strlen(word))
-		return (0);
-	for (i = 0; i < len; i++) {
-		c = w[i];
-		if (c >= 'A' && c <= 'Z')
-			c = (char)(c - 'A' + 'a');
-		if (c != word[i])
-			return (0);
-	}
-	return (1);
-}
 
 /*
  * Take an input line (without its newline) apart: its kind, and for /say
@@ -52,19 +24,19 @@ slash_parse(const char *line, size_t len, struct slash *sl)
 
 	memset(sl, 0, sizeof *sl);
 	sl->text = "";
-	while (line < end && slash_blank(*line))
+	while (line < end && keys_blank(*line))
 		line++;
 	if (line == end || *line != '/')
 		return (sl->kind = SLASH_NONE);
 	w = ++line;
-	while (line < end && !slash_blank(*line))
+	while (line < end && !keys_blank(*line))
 		line++;
 	wlen = (size_t)(line - w);
-	if (slash_word(w, wlen, "resign"))
+	if (keys_word(w, wlen, "resign"))
 		return (sl->kind = SLASH_RESIGN);
-	if (slash_word(w, wlen, "help"))
+	if (keys_word(w, wlen, "help"))
 		return (sl->kind = SLASH_HELP);
-	if (!slash_word(w, wlen, "say"))
+	if (!keys_word(w, wlen, "say"))
 		return (sl->kind = SLASH_UNKNOWN);
 	/* The text, as the server will judge SAY <text>. */
 	if (proto_parse(w, (size_t)(end - w), &cmd) != PROTO_OK)
