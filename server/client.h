@@ -1,9 +1,13 @@
 /*
- * client.h -- one player's connection as the game logic sees it.
+ * client.h -- the seat layer: one participant as the game world sees it,
+ * and the only way the world reaches it.
  *
- * The game logic (lobby, match, session, cmd) never touches a socket: it
- * sends through the lobby's ops, which the libevent layer (server-client.c)
- * or a test harness provides.
+ * The world (lobby, match, room, watch, resume, clock, place) sends a
+ * client lines, closes it, and has its timer aimed, through the client's
+ * ops, and knows nothing else of it: the ops are a TCP connection
+ * (server-client.c) or a test's harness, and a WebSocket or a player on
+ * another node is one more set of ops.  This layer includes no header of
+ * the world above it.
  */
 #ifndef TTTD_CLIENT_H
 #define TTTD_CLIENT_H
@@ -16,14 +20,23 @@
 #include "addrtab.h"
 #include "ratelimit.h"
 
-#define CLIENT_QUEUED	0x1	/* waiting in the lobby for an opponent */
-#define CLIENT_CLOSING	0x2	/* says nothing more; closes after flushing */
-#define CLIENT_GONE	0x4	/* detached from the game for good */
-#define CLIENT_LINGER	0x8	/* flushed and shut down; draining input */
-#define CLIENT_NOSEAT	0x10	/* refused or closing: holds no player slot */
-#define CLIENT_REFUSED	0x20	/* refused: ERR, then closed */
-#define CLIENT_DIRTY	0x40	/* output queued since the last flush */
-#define CLIENT_OFFERED	0x100	/* offered PLAY AI during this queue stay */
+#define CLIENT_CLOSING	0x1	/* says nothing more; closes after flushing */
+#define CLIENT_OFFERED	0x2	/* offered PLAY AI during this queue stay */
+
+/*
+ * Where a client is in the world: one place at a time, changed only by
+ * place.c (its transitions are there).  A connected player holding a
+ * seat is PLACE_MATCH; its seat is "away" (match.h) once the connection
+ * is gone, and the client is then PLACE_GONE.
+ */
+enum client_place {
+	PLACE_NONE = 0,		/* between places, or not yet anywhere */
+	PLACE_QUEUE,		/* waiting in the lobby for an opponent */
+	PLACE_ROOM,		/* waiting in its private room */
+	PLACE_WATCH,		/* watching a match */
+	PLACE_MATCH,		/* holding a seat in a match */
+	PLACE_GONE		/* detached from the world for good */
+};
 
 /* Which of a player's clocks is running; at most one at a time. */
 enum client_clock {
@@ -34,57 +47,57 @@ enum client_clock {
 	CLIENT_CLOCK_ROOM	/* its private room is open */
 };
 
+struct client;
 struct lobby;
+struct lobby_stats;
 struct match;
 struct room;
 struct chatlog;
-struct server;
-struct event;
-struct evbuffer;
+
+/* How a client is reached; provided by its transport. */
+struct client_ops {
+	/* Queue bytes for the client. */
+	void	(*send)(struct client *, const char *, size_t);
+	/* Flush what was queued, then close the connection. */
+	void	(*close)(struct client *);
+	/* The client's next deadline is now this (ms; 0: none): aim at it. */
+	void	(*rearm)(struct client *, int64_t);
+};
 
 struct client {
 	uint64_t		 id;
+	const struct client_ops	*ops;
 	struct lobby		*lobby;
+	struct lobby_stats	*stats;		/* errors, bytes_out */
 	int			 flags;
+	enum client_place	 place;		/* place.c */
 	int			 seat;		/* 0 = p1 = X, 1 = p2 = O */
+	enum client_clock	 clock;		/* which runs (clock.c) */
 	char			 addr[64];	/* peer, printable */
 	char			 name[PROTO_NAME_MAX + 1]; /* "" = seat name */
-	enum client_clock	 clock;		/* which runs (clock.c) */
+	struct addrkey		 addrkey;	/* for RESUME's limits */
 
-	struct match		*match;		/* NULL unless in a match */
-
-	TAILQ_ENTRY(client)	 queue_entry;	/* lobby queue */
+	struct match		*match;		/* PLACE_MATCH */
+	struct room		*room;		/* PLACE_ROOM */
+	struct match		*watching;	/* PLACE_WATCH */
+	TAILQ_ENTRY(client)	 queue_entry;	/* PLACE_QUEUE: the queue */
 	int64_t			 queued_at;	/* ms: joined the queue */
-	struct room		*room;		/* its private room, waiting */
-	struct match		*watching;	/* NULL unless watching */
 	TAILQ_ENTRY(client)	 watch_entry;	/* the match's watchers */
 	struct chatlog		*chat;		/* SAY times, once it chats */
 
-	/*
-	 * Time limits and flood control (clock.c, conn.c, session.c).  The
-	 * fields are ordered to leave no padding: every connection has one.
-	 */
+	/* Time limits and flood control (clock.c, conn.c, session.c). */
 	int64_t			 clock_end;	/* ms: the clock runs out */
 	int64_t			 clock_warn;	/* ms: TURN warning; 0 = sent */
 	int64_t			 line_deadline;	/* ms: partial line; 0 = none */
 	struct ratelimit	 rate;		/* lines accepted */
 	struct ratelimit	 abuse;		/* lines refused */
 	uint64_t		 lines;		/* lines received */
-
-	/* Transport, owned by server-client.c. */
-	struct server		*server;
-	struct event		*rev;		/* readable (EV_PERSIST) */
-	struct event		*wev;		/* writable, while out is stuck */
-	struct evbuffer		*out;		/* not yet written */
-	struct evbuffer		*in;		/* at most one line, pending */
-	struct event		*timer;		/* the next deadline */
-	struct addrkey		 addrkey;	/* for --max-per-addr */
-	int64_t			 close_by;	/* ms, CLIENT_CLOSING */
-	int64_t			 linger_until;	/* ms, CLIENT_LINGER */
-	size_t			 linger_drained; /* bytes, CLIENT_LINGER */
-	TAILQ_ENTRY(client)	 entry;		/* all clients */
-	TAILQ_ENTRY(client)	 dirty_entry;	/* output to flush */
 };
 TAILQ_HEAD(client_list, client);
+
+void	client_send(struct client *, const char *, int);
+void	client_close(struct client *);
+void	client_rearm(struct client *);
+int64_t	client_deadline(const struct client *);
 
 #endif /* TTTD_CLIENT_H */

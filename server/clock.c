@@ -1,12 +1,12 @@
 /*
  * clock.c -- a player's clock.  At most one runs at a time: the mover's in
  * a game, each unanswered player's after RESULT, a queued player's while
- * it waits.  The transport is told (the timer op) whenever the next
- * deadline moves, and calls back through conn_timer when it is due.
+ * it waits.  The seat layer is told (client_rearm) whenever the next
+ * deadline moves; when it comes, clock_due says what ran out, and the
+ * caller decides what that means.
  */
 #include "clock.h"
 #include "lobby.h"
-#include "session.h"
 
 /* Start (or restart) a clock; a limit of 0 means no clock at all. */
 void
@@ -63,7 +63,7 @@ clock_resume(struct client *c, enum client_clock kind, int64_t ms)
 		c->clock_warn = c->queued_at + l->ai_offer_ms;
 	if (c->clock_warn >= c->clock_end)
 		c->clock_warn = 0;
-	c->lobby->ops->timer(c);
+	client_rearm(c);
 }
 
 /* What is left of a running turn clock in ms (at least 1); 0 if none. */
@@ -85,34 +85,29 @@ clock_stop(struct client *c)
 		return;
 	c->clock = CLIENT_CLOCK_NONE;
 	c->clock_end = c->clock_warn = 0;
-	c->lobby->ops->timer(c);
+	client_rearm(c);
 }
 
-/* When the clock next wants attention, in ms; 0 when none runs. */
-int64_t
-clock_next(const struct client *c)
+/*
+ * The time is now: what the clock has due, once each.  CLOCK_DUE_WARN:
+ * the early word (*left ms are left); CLOCK_DUE_OUT: the clock ran out
+ * and is stopped.  *kind says which clock it was.
+ */
+enum clock_due
+clock_due(struct client *c, int64_t now, enum client_clock *kind,
+    int64_t *left)
 {
+	*kind = c->clock;
 	if (c->clock == CLIENT_CLOCK_NONE)
-		return (0);
-	return (c->clock_warn != 0 ? c->clock_warn : c->clock_end);
-}
-
-/* The time is now: warn the mover, or let the session act on a clock out. */
-void
-clock_expire(struct client *c, int64_t now)
-{
-	enum client_clock	kind = c->clock;
-
-	if (kind == CLIENT_CLOCK_NONE)
-		return;
+		return (CLOCK_DUE_NONE);
 	if (now < c->clock_end) {
-		if (c->clock_warn != 0 && now >= c->clock_warn) {
-			c->clock_warn = 0;
-			session_clock_warn(c, kind, c->clock_end - now);
-			c->lobby->ops->timer(c);
-		}
-		return;
+		if (c->clock_warn == 0 || now < c->clock_warn)
+			return (CLOCK_DUE_NONE);
+		c->clock_warn = 0;
+		*left = c->clock_end - now;
+		client_rearm(c);
+		return (CLOCK_DUE_WARN);
 	}
 	clock_stop(c);
-	session_clock_out(c, kind);
+	return (CLOCK_DUE_OUT);
 }

@@ -8,32 +8,20 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "clock.h"
 #include "cmd.h"
 #include "lobby.h"
 #include "log.h"
 #include "match.h"
+#include "place.h"
 #include "room.h"
-#include "session.h"
 
-typedef enum proto_error (*cmd_fn)(struct client *, const struct proto_cmd *);
+/* A verb's handler; each verb of proto/verbs.h names its own. */
+typedef enum proto_error cmd_fn(struct client *, const struct proto_cmd *);
+#define CMD_DECLARE(verb, word, args, handler, ...) \
+	static cmd_fn cmd_##handler;
+PROTO_VERBS(CMD_DECLARE)
+#undef CMD_DECLARE
 
-static enum proto_error	cmd_name(struct client *, const struct proto_cmd *);
-static enum proto_error	cmd_move(struct client *, const struct proto_cmd *);
-static enum proto_error	cmd_board(struct client *, const struct proto_cmd *);
-static enum proto_error	cmd_again(struct client *, const struct proto_cmd *);
-static enum proto_error	cmd_quit(struct client *, const struct proto_cmd *);
-static enum proto_error	cmd_reply(struct client *, const struct proto_cmd *);
-static enum proto_error	cmd_stats(struct client *, const struct proto_cmd *);
-static enum proto_error	cmd_room(struct client *, const struct proto_cmd *);
-static enum proto_error	cmd_games(struct client *, const struct proto_cmd *);
-static enum proto_error	cmd_watch(struct client *, const struct proto_cmd *);
-static enum proto_error	cmd_unwatch(struct client *,
-			    const struct proto_cmd *);
-static enum proto_error	cmd_resume(struct client *, const struct proto_cmd *);
-static enum proto_error	cmd_play(struct client *, const struct proto_cmd *);
-static enum proto_error	cmd_say(struct client *, const struct proto_cmd *);
-static enum proto_error	cmd_resign(struct client *, const struct proto_cmd *);
 static void		cmd_ok(struct client *, const struct proto_cmd *);
 static enum proto_error	cmd_switch(struct client *);
 static int		cmd_chat_allowed(struct client *);
@@ -44,25 +32,13 @@ struct chatlog {
 	unsigned	next;			/* the oldest */
 };
 
-/* The verb table: the handler of each command. */
-static const cmd_fn cmd_table[] = {
-	[PROTO_NAME] = cmd_name,
-	[PROTO_MOVE] = cmd_move,
-	[PROTO_BOARD] = cmd_board,
-	[PROTO_AGAIN] = cmd_again,
-	[PROTO_QUIT] = cmd_quit,
-	[PROTO_HELP] = cmd_reply,
-	[PROTO_PING] = cmd_reply,
-	[PROTO_STATS] = cmd_stats,
-	[PROTO_ROOM] = cmd_room,
-	[PROTO_GAMES] = cmd_games,
-	[PROTO_WATCH] = cmd_watch,
-	[PROTO_UNWATCH] = cmd_unwatch,
-	[PROTO_RESUME] = cmd_resume,
-	[PROTO_PLAY] = cmd_play,
-	[PROTO_SAY] = cmd_say,
-	[PROTO_RESIGN] = cmd_resign,
+/* The verb table: each verb's handler, by proto/verbs.h. */
+#define CMD_ENTRY(verb, word, args, handler, ...) \
+	[PROTO_##verb] = cmd_##handler,
+static cmd_fn *const cmd_table[] = {
+	PROTO_VERBS(CMD_ENTRY)
 };
+#undef CMD_ENTRY
 
 /* Run a parsed command; PROTO_OK, or the error to report. */
 enum proto_error
@@ -80,7 +56,7 @@ cmd_ok(struct client *c, const struct proto_cmd *cmd)
 {
 	char	buf[PROTO_OUT_MAX];
 
-	session_sendn(c, buf, proto_fmt_ok(buf, sizeof buf, cmd));
+	client_send(c, buf, proto_fmt_ok(buf, sizeof buf, cmd));
 }
 
 /* HELP and PING: the reply is all. */
@@ -130,9 +106,9 @@ cmd_stats(struct client *c, const struct proto_cmd *cmd)
 
 	cmd_ok(c, cmd);
 	for (i = 0; i < sizeof stats / sizeof stats[0]; i++)
-		session_sendn(c, buf, proto_fmt_stat(buf, sizeof buf,
+		client_send(c, buf, proto_fmt_stat(buf, sizeof buf,
 		    stats[i].name, stats[i].value));
-	session_sendn(c, buf, proto_fmt_end(buf, sizeof buf));
+	client_send(c, buf, proto_fmt_end(buf, sizeof buf));
 	return (PROTO_OK);
 }
 
@@ -157,10 +133,10 @@ cmd_move(struct client *c, const struct proto_cmd *cmd)
 {
 	enum proto_error	err;
 
-	if ((err = match_check_move(c, cmd->cell)) != PROTO_OK)
+	if ((err = match_play(c, cmd->cell)) != PROTO_OK)
 		return (err);
 	cmd_ok(c, cmd);
-	match_play(c, cmd->cell);
+	match_moved(c);
 	return (PROTO_OK);
 }
 
@@ -201,7 +177,8 @@ cmd_quit(struct client *c, const struct proto_cmd *cmd)
 	cmd_ok(c, &quit);
 	log_info("client %llu: quit from %s", (unsigned long long)c->id,
 	    c->addr);
-	session_close(c);
+	place_detach(c, PROTO_LEAVE_QUIT, 0);
+	client_close(c);
 	return (PROTO_OK);
 }
 
@@ -218,7 +195,7 @@ cmd_switch(struct client *c)
 
 	if (m != NULL && m->state == MATCH_PLAYING && !match_may_abort(c))
 		return (PROTO_EIN_GAME);
-	session_leave(c, PROTO_LEAVE_QUIT, 0);
+	place_leave(c, PROTO_LEAVE_QUIT, 0);
 	return (PROTO_OK);
 }
 
@@ -256,13 +233,13 @@ cmd_games(struct client *c, const struct proto_cmd *cmd)
 
 	(void)cmd;
 	n = live < LOBBY_GAMES_MAX ? live : LOBBY_GAMES_MAX;
-	session_sendn(c, buf, proto_fmt_ok_games(buf, sizeof buf, n));
+	client_send(c, buf, proto_fmt_ok_games(buf, sizeof buf, n));
 	TAILQ_FOREACH(m, &c->lobby->matches, entry) {
 		if (n == 0)
 			break;
 		if (!match_live(m))
 			continue;
-		session_sendn(c, buf, proto_fmt_game(buf, sizeof buf, m->id,
+		client_send(c, buf, proto_fmt_game(buf, sizeof buf, m->id,
 		    match_name(m, 0), match_name(m, 1),
 		    ttt_board_moves(&m->board)));
 		n--;
@@ -270,7 +247,7 @@ cmd_games(struct client *c, const struct proto_cmd *cmd)
 	if (live > LOBBY_GAMES_MAX) {
 		snprintf(text, sizeof text, "%u more matches not listed.",
 		    live - LOBBY_GAMES_MAX);
-		session_sendn(c, buf, proto_fmt_info(buf, sizeof buf, text));
+		client_send(c, buf, proto_fmt_info(buf, sizeof buf, text));
 	}
 	return (PROTO_OK);
 }
@@ -294,11 +271,11 @@ cmd_watch(struct client *c, const struct proto_cmd *cmd)
 	cmd_ok(c, cmd);
 	snprintf(text, sizeof text, "You are watching game %llu: %s (X) "
 	    "against %s (O).", cmd->game, match_name(m, 0), match_name(m, 1));
-	session_sendn(c, buf, proto_fmt_info(buf, sizeof buf, text));
-	session_sendn(c, buf, proto_fmt_board(buf, sizeof buf, &m->board));
+	client_send(c, buf, proto_fmt_info(buf, sizeof buf, text));
+	client_send(c, buf, proto_fmt_board(buf, sizeof buf, &m->board));
 	if (m->state == MATCH_PLAYING) {
 		mover = ttt_board_turn(&m->board);
-		session_sendn(c, buf, proto_fmt_turn(buf, sizeof buf, mover, 0,
+		client_send(c, buf, proto_fmt_turn(buf, sizeof buf, mover, 0,
 		    match_name(m, mover == TTT_O)));
 	}
 	watch_start(c, m);

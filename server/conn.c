@@ -12,7 +12,6 @@
  */
 #include <event2/buffer.h>
 
-#include "clock.h"
 #include "conn.h"
 #include "lobby.h"
 #include "session.h"
@@ -28,13 +27,13 @@ conn_partial(struct client *c, size_t pending)
 	if (pending == 0 || lobby->limits.line_ms <= 0) {
 		if (c->line_deadline != 0) {
 			c->line_deadline = 0;
-			lobby->ops->timer(c);
+			client_rearm(c);
 		}
 		return;
 	}
 	if (c->line_deadline == 0) {
 		c->line_deadline = lobby->ops->now() + lobby->limits.line_ms;
-		lobby->ops->timer(c);
+		client_rearm(c);
 	}
 }
 
@@ -105,18 +104,5 @@ conn_timer(struct client *c)
 		session_line_timeout(c);
 		return;
 	}
-	clock_expire(c, now);
-}
-
-/* The next deadline of a connection in ms, 0 when it has none. */
-int64_t
-conn_next_deadline(const struct client *c)
-{
-	int64_t	clock = clock_next(c), line = c->line_deadline;
-
-	if (c->flags & CLIENT_CLOSING)
-		return (0);
-	if (clock == 0 || (line != 0 && line < clock))
-		return (line);
-	return (clock);
+	session_clock(c, now);
 }

@@ -1,7 +1,7 @@
 /*
  * conn.h -- a connection's input, free of sockets: lines taken off a
  * libevent buffer into the session, a bound on lines per call, the
- * partial-line deadline, and the deadlines' timer.
+ * partial-line deadline, and what is due when the client's timer fires.
  *
  * The daemon calls these from its read and timer callbacks; the
  * fuzzer calls them with buffers it fills itself.
@@ -21,6 +21,5 @@ struct evbuffer;
 int	conn_input(struct client *, struct evbuffer *);
 size_t	conn_input_bytes(struct client *, const char *, size_t, int *);
 void	conn_timer(struct client *);
-int64_t	conn_next_deadline(const struct client *);
 
 #endif /* CONN_H */

@@ -10,8 +10,8 @@
 #include "log.h"
 #include "match.h"
 #include "mix.h"
+#include "place.h"
 #include "ratelimit.h"
-#include "session.h"
 
 static void	lobby_pair(struct lobby *);
 static void	lobby_enqueue(struct lobby *, struct client *, int);
@@ -204,10 +204,11 @@ lobby_enqueue(struct lobby *lobby, struct client *c, int front)
 {
 	char	buf[PROTO_OUT_MAX];
 
-	if (c->flags & (CLIENT_QUEUED | CLIENT_GONE | CLIENT_CLOSING))
+	if (c->place == PLACE_QUEUE || c->place == PLACE_GONE ||
+	    (c->flags & CLIENT_CLOSING))
 		return;
-	session_sendn(c, buf, proto_fmt_wait(buf, sizeof buf, NULL));
-	c->flags |= CLIENT_QUEUED;
+	client_send(c, buf, proto_fmt_wait(buf, sizeof buf, NULL));
+	place_set(c, PLACE_QUEUE);
 	c->flags &= ~CLIENT_OFFERED;
 	c->queued_at = lobby->ops->now();
 	clock_start(c, CLIENT_CLOCK_IDLE);
@@ -223,10 +224,10 @@ lobby_enqueue(struct lobby *lobby, struct client *c, int front)
 void
 lobby_leave(struct lobby *lobby, struct client *c)
 {
-	if (!(c->flags & CLIENT_QUEUED))
+	if (c->place != PLACE_QUEUE)
 		return;
 	TAILQ_REMOVE(&lobby->queue, c, queue_entry);
-	c->flags &= ~CLIENT_QUEUED;
+	place_set(c, PLACE_NONE);
 	clock_stop(c);
 	lobby->nqueued--;
 }

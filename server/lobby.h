@@ -14,18 +14,13 @@
 #include "client.h"
 #include "keytab.h"
 #include "ratelimit.h"
+#include "stats.h"
 
 struct match;
 TAILQ_HEAD(match_list, match);
 
-/* How the game logic reaches a connection; provided by the transport. */
+/* What the world needs of its host: time, randomness, its timer. */
 struct lobby_ops {
-	/* Queue bytes for the client. */
-	void	(*send)(struct client *, const char *, size_t);
-	/* Flush what was queued, then close the connection. */
-	void	(*close)(struct client *);
-	/* The client's next deadline changed (conn_next_deadline): rearm. */
-	void	(*timer)(struct client *);
 	/* Now, in ms on a clock that never goes back. */
 	int64_t	(*now)(void);
 	/* Fill a buffer from the OS random source (codes, tokens). */
@@ -71,27 +66,6 @@ struct lobby_limits {
 #define LOBBY_GUESS_BURST	1000
 #define LOBBY_GUESS_EVERY_MS	10	/* 100 a second */
 #define LOBBY_GAMES_MAX		100	/* GAME lines in one reply */
-
-/* Counters for STATS; the transport keeps the connection and byte ones. */
-struct lobby_stats {
-	int64_t		started;		/* ms, ops->now */
-	uint64_t	connections_current;	/* players: not refused, not
-						   leaving */
-	uint64_t	connections_total;
-	uint64_t	connections_rejected;
-	uint64_t	games_finished;
-	uint64_t	wins;
-	uint64_t	ties;
-	uint64_t	forfeits;
-	uint64_t	moves;
-	uint64_t	errors;			/* ERR lines sent */
-	uint64_t	bytes_in;
-	uint64_t	bytes_out;
-	uint64_t	aborts;
-	uint64_t	resigns;
-	uint64_t	resumes;
-	uint64_t	chats;
-};
 
 struct match_absence;
 TAILQ_HEAD(absence_list, match_absence);

@@ -1,10 +1,11 @@
 /*
  * match.c -- the life of a match: games, results, play again, leaving.
  *
- * Handlers check a command first (match_check_*), send its OK reply, and
- * only then act (match_play, match_again), so that the reply always comes
- * before the events it causes.  The computer moves through the same path
- * as a player (match_move), at once, when its TURN is sent.
+ * Handlers check a command first (match_play judges a move by the rules
+ * engine alone; match_check_answer), send its OK reply, and only then
+ * tell its events (match_moved, match_again), so that the reply always
+ * comes before the events it causes.  The computer's move takes the same
+ * road (match_next), at once, when its TURN is sent.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,7 +15,7 @@
 #include "clock.h"
 #include "log.h"
 #include "match.h"
-#include "session.h"
+#include "place.h"
 
 static const char *match_seat_names[2] = { "p1", "p2" };
 
@@ -22,7 +23,7 @@ static struct match *match_alloc(struct lobby *);
 static void	match_sit(struct match *, int, struct client *);
 static void	match_start(struct match *, enum ttt_mark);
 static void	match_send_turns(struct match *);
-static void	match_move(struct match *, int, int);
+static void	match_next(struct match *, int);
 static void	match_end(struct match *);
 static void	match_finish(struct match *, enum ttt_mark, const char *, int);
 static void	match_detach(struct match *, int);
@@ -57,6 +58,7 @@ match_sit(struct match *m, int i, struct client *c)
 	m->player[i] = c;
 	c->match = m;
 	c->seat = i;
+	place_set(c, PLACE_MATCH);
 	snprintf(m->seat[i].name, sizeof m->seat[i].name, "%s", c->name);
 }
 
@@ -75,7 +77,7 @@ match_new(struct lobby *lobby, struct client *p1, struct client *p2)
 	    match_name(m, 0), (unsigned long long)p2->id, p2->addr,
 	    match_name(m, 1));
 	for (i = 0; i < 2; i++) {
-		session_sendn(m->player[i], buf, proto_fmt_match(buf,
+		client_send(m->player[i], buf, proto_fmt_match(buf,
 		    sizeof buf, i == 0 ? TTT_X : TTT_O, match_name(m, !i)));
 		match_send_token(m, i);
 	}
@@ -95,7 +97,7 @@ match_new_ai(struct lobby *lobby, struct client *c, enum proto_level level)
 	log_info("match %llu: client %llu %s (%s, X) vs the computer (%s)",
 	    (unsigned long long)m->id, (unsigned long long)c->id, c->addr,
 	    match_name(m, 0), level == PROTO_LEVEL_EASY ? "easy" : "perfect");
-	session_sendn(c, buf, proto_fmt_match(buf, sizeof buf, TTT_X,
+	client_send(c, buf, proto_fmt_match(buf, sizeof buf, TTT_X,
 	    match_name(m, 1)));
 	match_send_token(m, 0);
 	match_start(m, lobby_coin(lobby) ? TTT_X : TTT_O);
@@ -113,8 +115,10 @@ match_free(struct match *m)
 	int		 i;
 
 	for (i = 0; i < 2; i++) {
-		if (m->player[i] != NULL)
+		if (m->player[i] != NULL) {
 			m->player[i]->match = NULL;
+			place_set(m->player[i], PLACE_NONE);
+		}
 		resume_forget(m, i);
 	}
 	while ((w = TAILQ_FIRST(&m->watchers)) != NULL)
@@ -204,7 +208,7 @@ match_broadcast(struct match *m, const char *buf, int len)
 
 	for (i = 0; i < 2; i++) {
 		if (m->player[i] != NULL)
-			session_sendn(m->player[i], buf, len);
+			client_send(m->player[i], buf, len);
 	}
 }
 
@@ -248,7 +252,7 @@ match_send_turns(struct match *m)
 	for (i = 0; i < 2; i++) {
 		if (m->player[i] == NULL)
 			continue;
-		session_sendn(m->player[i], buf, proto_fmt_turn(buf, sizeof buf,
+		client_send(m->player[i], buf, proto_fmt_turn(buf, sizeof buf,
 		    mover, i == seat, match_name(m, seat)));
 		if (i == seat)
 			clock_start(m->player[i], CLIENT_CLOCK_TURN);
@@ -260,10 +264,15 @@ match_send_turns(struct match *m)
 		    match_name(m, seat)));
 	if (m->seat[seat].away != NULL)
 		m->seat[seat].away->turn_left = 0;	/* all of its time */
-	if (seat == 1 && m->ai != MATCH_HUMAN)
-		match_move(m, 1, ttt_ai_move(&m->board, m->ai ==
-		    PROTO_LEVEL_EASY ? TTT_AI_EASY : TTT_AI_PERFECT,
-		    lobby_ai_random(m->lobby)));
+	if (seat == 1 && m->ai != MATCH_HUMAN) {
+		if (ttt_board_play(&m->board, TTT_O, ttt_ai_move(&m->board,
+		    m->ai == PROTO_LEVEL_EASY ? TTT_AI_EASY : TTT_AI_PERFECT,
+		    lobby_ai_random(m->lobby))) == TTT_OK)
+			match_next(m, 1);
+		else
+			log_error("match %llu: the computer found no move",
+			    (unsigned long long)m->id);
+	}
 }
 
 /* A game has ended on the board: RESULT and AGAIN?. */
@@ -313,40 +322,46 @@ match_finish(struct match *m, enum ttt_mark w, const char *line, int len)
 		m->answer[1] = 1;
 }
 
-/* Can this player move to this cell now?  PROTO_OK or the error. */
+/*
+ * A player's move, judged by the rules engine alone: PROTO_OK when the
+ * board took it (the caller replies, then calls match_moved), else the
+ * error, and nothing changed.
+ */
 enum proto_error
-match_check_move(const struct client *c, int cell)
+match_play(struct client *c, int cell)
 {
-	const struct match	*m = c->match;
+	struct match	*m = c->match;
+
+	static const enum proto_error	 why[] = {
+		[TTT_OK] = PROTO_OK,
+		[TTT_ERANGE] = PROTO_EBAD_CELL,
+		[TTT_EOCCUPIED] = PROTO_ETAKEN,
+		[TTT_ETURN] = PROTO_ENOT_YOUR_TURN,
+		[TTT_EOVER] = PROTO_ENO_GAME
+	};
 
 	if (m == NULL || m->state != MATCH_PLAYING)
 		return (PROTO_ENO_GAME);
-	if (ttt_board_turn(&m->board) != match_mark(c))
-		return (PROTO_ENOT_YOUR_TURN);
-	if (ttt_board_at(&m->board, cell) != TTT_EMPTY)
-		return (PROTO_ETAKEN);
-	return (PROTO_OK);
+	return (why[ttt_board_play(&m->board, match_mark(c), cell)]);
 }
 
-/* Play a checked move for a player. */
+/* A player's move is on the board (match_play): tell everyone. */
 void
-match_play(struct client *c, int cell)
+match_moved(struct client *c)
 {
-	match_move(c->match, c->seat, cell);
+	match_next(c->match, c->seat);
 }
 
 /*
- * A seat's move: BOARD to all, then TURN or RESULT.  A game that nobody
- * can win any more is said so once, or ended there with --early-draw.
+ * After a seat's move: BOARD to all, then TURN or RESULT.  A game that
+ * nobody can win any more is said so once, or ended there with
+ * --early-draw.
  */
 static void
-match_move(struct match *m, int seat, int cell)
+match_next(struct match *m, int seat)
 {
 	char	buf[PROTO_OUT_MAX];
 
-	if (ttt_board_play(&m->board, seat == 0 ? TTT_X : TTT_O, cell) !=
-	    TTT_OK)
-		fatalx("match %llu: unchecked move", (unsigned long long)m->id);
 	if (m->games == 1)
 		m->seat[seat].moved = 1;
 	m->lobby->stats.moves++;
@@ -389,7 +404,7 @@ match_send_board(struct client *c)
 	const struct match	*m = c->match != NULL ? c->match : c->watching;
 	char			 buf[PROTO_OUT_MAX];
 
-	session_sendn(c, buf, proto_fmt_board(buf, sizeof buf, &m->board));
+	client_send(c, buf, proto_fmt_board(buf, sizeof buf, &m->board));
 }
 
 /*
@@ -403,21 +418,21 @@ match_send_state(struct match *m, int seat, int64_t turn_left)
 	enum ttt_mark	 mover;
 	char		 buf[PROTO_OUT_MAX];
 
-	session_sendn(c, buf, proto_fmt_match(buf, sizeof buf, match_mark(c),
+	client_send(c, buf, proto_fmt_match(buf, sizeof buf, match_mark(c),
 	    match_name(m, !seat)));
-	session_sendn(c, buf, proto_fmt_board(buf, sizeof buf, &m->board));
+	client_send(c, buf, proto_fmt_board(buf, sizeof buf, &m->board));
 	if (m->state == MATCH_PLAYING) {
 		mover = ttt_board_turn(&m->board);
-		session_sendn(c, buf, proto_fmt_turn(buf, sizeof buf, mover,
+		client_send(c, buf, proto_fmt_turn(buf, sizeof buf, mover,
 		    mover == match_mark(c), match_name(m, mover == TTT_O)));
 		if (mover == match_mark(c))
 			clock_resume(c, CLIENT_CLOCK_TURN, turn_left);
 	} else if (m->answer[seat] != 1) {
-		session_sendn(c, buf, proto_fmt_again_question(buf,
+		client_send(c, buf, proto_fmt_again_question(buf,
 		    sizeof buf));
 		clock_start(c, CLIENT_CLOCK_AGAIN);
 	} else
-		session_sendn(c, buf, proto_fmt_wait(buf, sizeof buf,
+		client_send(c, buf, proto_fmt_wait(buf, sizeof buf,
 		    match_name(m, !seat)));
 }
 
@@ -435,7 +450,7 @@ match_send_token(struct match *m, int seat)
 	while (keytab_find(&lobby->tokens, keytab_code(code)) != NULL);
 	keytab_del(&lobby->tokens, &m->seat[seat].token);
 	keytab_add(&lobby->tokens, &m->seat[seat].token, keytab_code(code), m);
-	session_sendn(m->player[seat], buf, proto_fmt_token(buf, sizeof buf,
+	client_send(m->player[seat], buf, proto_fmt_token(buf, sizeof buf,
 	    code, (long long)lobby->limits.grace_ms));
 }
 
@@ -472,7 +487,7 @@ match_again(struct client *c)
 	m->answer[c->seat] = 1;
 	clock_stop(c);
 	if (m->answer[other] != 1) {
-		session_sendn(c, buf, proto_fmt_wait(buf, sizeof buf,
+		client_send(c, buf, proto_fmt_wait(buf, sizeof buf,
 		    match_name(m, other)));
 		return;
 	}
@@ -497,6 +512,7 @@ match_detach(struct match *m, int seat)
 	match_unlive(m);
 	if (c != NULL) {
 		c->match = NULL;
+		place_set(c, PLACE_NONE);
 		m->player[seat] = NULL;
 	}
 	resume_forget(m, seat);
@@ -542,7 +558,8 @@ match_abort(struct client *c)
 	if (oc != NULL) {
 		m->player[other] = NULL;
 		oc->match = NULL;
-		session_sendn(oc, buf, proto_fmt_info(buf, sizeof buf, text));
+		place_set(oc, PLACE_NONE);
+		client_send(oc, buf, proto_fmt_info(buf, sizeof buf, text));
 		lobby_join_front(lobby, oc);
 	}
 	resume_forget(m, other);	/* an absent opponent has no seat */
@@ -589,15 +606,15 @@ match_leave_seat(struct match *m, int seat, enum proto_leave why)
 		    match_name(m, other), match_name(m, seat), why);
 		watch_send(m, buf, len);
 		if (oc != NULL) {
-			session_sendn(oc, buf, len);
-			session_sendn(oc, buf, proto_fmt_again_question(buf,
+			client_send(oc, buf, len);
+			client_send(oc, buf, proto_fmt_again_question(buf,
 			    sizeof buf));
 			clock_start(oc, CLIENT_CLOCK_AGAIN);
 		}
 	} else if (oc != NULL) {
 		snprintf(text, sizeof text, "%s left the match.",
 		    match_name(m, seat));
-		session_sendn(oc, buf, proto_fmt_info(buf, sizeof buf, text));
+		client_send(oc, buf, proto_fmt_info(buf, sizeof buf, text));
 	}
 	match_detach(m, seat);		/* frees m when nobody is left */
 	if (oc == NULL) {
@@ -632,6 +649,6 @@ void
 match_tell_others(struct match *m, int seat, const char *buf, int len)
 {
 	if (m->player[!seat] != NULL)
-		session_sendn(m->player[!seat], buf, len);
+		client_send(m->player[!seat], buf, len);
 	watch_send(m, buf, len);
 }

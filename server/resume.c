@@ -14,7 +14,7 @@
 #include "clock.h"
 #include "log.h"
 #include "match.h"
-#include "session.h"
+#include "place.h"
 
 static int64_t	resume_end(struct match *, int);
 static int64_t	resume_unhold(struct match *, int);
@@ -65,6 +65,7 @@ resume_hold(struct client *c)
 	m->player[c->seat] = NULL;
 	m->seat[c->seat].away = a;
 	c->match = NULL;
+	place_set(c, PLACE_NONE);
 	TAILQ_INSERT_TAIL(&lobby->away, a, entry);
 	lobby->naway++;
 	log_info("match %llu: %s lost the connection, seat held",
@@ -110,12 +111,12 @@ resume_end(struct match *m, int seat)
 		clock_stop(old);
 		m->player[seat] = NULL;
 		old->match = NULL;
-		old->flags |= CLIENT_GONE;
+		place_set(old, PLACE_GONE);
 		log_info("client %llu: seat taken over by a new connection",
 		    (unsigned long long)old->id);
-		session_sendn(old, buf, proto_fmt_bye(buf, sizeof buf,
+		client_send(old, buf, proto_fmt_bye(buf, sizeof buf,
 		    "Your seat was taken over by a new connection."));
-		session_close(old);
+		client_close(old);
 	}
 	return (left);
 }
@@ -134,6 +135,7 @@ resume_take(struct client *c, struct match *m, int seat)
 	m->player[seat] = c;
 	c->match = m;
 	c->seat = seat;
+	place_set(c, PLACE_MATCH);
 	snprintf(c->name, sizeof c->name, "%s", m->seat[seat].name);
 	lobby->stats.resumes++;
 	log_info("match %llu: %s is back from %s", (unsigned long long)m->id,

@@ -10,8 +10,8 @@
 
 #include "clock.h"
 #include "log.h"
+#include "place.h"
 #include "room.h"
-#include "session.h"
 
 /* Open a room for a player doing nothing else: OK ROOM <code>, WAIT. */
 void
@@ -30,11 +30,12 @@ room_open(struct client *c)
 	keytab_add(&lobby->rooms, &r->entry, keytab_code(r->code), r);
 	r->maker = c;
 	c->room = r;
+	place_set(c, PLACE_ROOM);
 	log_info("client %llu: room %s opened", (unsigned long long)c->id,
 	    r->code);
 	memcpy(ok.code, r->code, sizeof r->code);
-	session_sendn(c, buf, proto_fmt_ok(buf, sizeof buf, &ok));
-	session_sendn(c, buf, proto_fmt_wait_room(buf, sizeof buf, r->code));
+	client_send(c, buf, proto_fmt_ok(buf, sizeof buf, &ok));
+	client_send(c, buf, proto_fmt_wait_room(buf, sizeof buf, r->code));
 	clock_start(c, CLIENT_CLOCK_ROOM);
 }
 
@@ -47,6 +48,7 @@ room_close(struct client *c)
 	keytab_del(&c->lobby->rooms, &c->room->entry);
 	free(c->room);
 	c->room = NULL;
+	place_set(c, PLACE_NONE);
 	if (c->clock == CLIENT_CLOCK_ROOM)
 		clock_stop(c);
 }
@@ -61,7 +63,7 @@ room_expired(struct client *c)
 	    c->room->code);
 	snprintf(text, sizeof text, "Room %s expired.", c->room->code);
 	room_close(c);
-	session_sendn(c, buf, proto_fmt_info(buf, sizeof buf, text));
+	client_send(c, buf, proto_fmt_info(buf, sizeof buf, text));
 	lobby_join(c->lobby, c);
 }
 

@@ -57,20 +57,21 @@
 #include "session.h"
 
 static void	server_client_read_cb(evutil_socket_t, short, void *);
-static void	server_client_input(struct client *);
-static void	server_client_eof(struct client *);
+static void	server_client_input(struct server_client *);
+static void	server_client_eof(struct server_client *);
 static void	server_client_write_cb(evutil_socket_t, short, void *);
 static void	server_client_timer_cb(evutil_socket_t, short, void *);
-static void	server_client_closing(struct client *);
+static void	server_client_closing(struct server_client *);
 static void	server_client_send(struct client *, const char *, size_t);
 static void	server_client_close(struct client *);
-static void	server_client_rearm(struct client *);
-static void	server_client_flush(struct client *);
+static void	server_client_shut(struct server_client *);
+static void	server_client_rearm(struct client *, int64_t);
+static void	server_client_flush(struct server_client *);
 static void	server_client_aim(struct event *, int64_t);
-static void	server_client_linger(struct client *);
-static void	server_client_drain(struct client *);
-static void	server_client_release_seat(struct client *);
-static void	server_client_discard(struct client *);
+static void	server_client_linger(struct server_client *);
+static void	server_client_drain(struct server_client *);
+static void	server_client_release_seat(struct server_client *);
+static void	server_client_discard(struct server_client *);
 static void	server_client_tune(int);
 static int64_t	server_client_now(void);
 static void	server_client_random(void *, size_t);
@@ -81,14 +82,24 @@ static enum proto_error server_client_admit(struct server *,
 static void	server_client_refuse_fast(struct server *, int,
 		    enum proto_error);
 
-const struct lobby_ops server_client_ops = {
+/* How the world reaches a connection, and what it needs of the daemon. */
+static const struct client_ops server_client_client_ops = {
 	server_client_send,
 	server_client_close,
-	server_client_rearm,
+	server_client_rearm
+};
+const struct lobby_ops server_client_ops = {
 	server_client_now,
 	server_client_random,
 	server_client_wake
 };
+
+/* The connection a client of the seat layer is: it comes first in it. */
+static struct server_client *
+server_client_of(struct client *c)
+{
+	return ((struct server_client *)(void *)c);
+}
 
 /* How long a closing connection may take to flush, and then to linger. */
 static const struct timeval server_client_linger_tv = {
@@ -187,7 +198,7 @@ server_client_refuse_fast(struct server *s, int fd, enum proto_error why)
 void
 server_client_accept(struct server *s, int fd, struct sockaddr *sa, int len)
 {
-	struct client		*c;
+	struct server_client	*sc;
 	struct addrkey		 key;
 	enum proto_error	 why;
 
@@ -199,94 +210,95 @@ server_client_accept(struct server *s, int fd, struct sockaddr *sa, int len)
 		return;
 	}
 	server_client_tune(fd);
-	if ((c = calloc(1, sizeof *c)) == NULL) {
+	if ((sc = calloc(1, sizeof *sc)) == NULL) {
 		log_error("out of memory: refusing a connection");
 		evutil_closesocket(fd);
 		return;
 	}
-	c->timer = evtimer_new(s->base, server_client_timer_cb, c);
-	c->rev = event_new(s->base, fd, EV_READ | EV_PERSIST,
-	    server_client_read_cb, c);
-	c->wev = event_new(s->base, fd, EV_WRITE | EV_PERSIST,
-	    server_client_write_cb, c);
-	c->in = evbuffer_new();
-	c->out = evbuffer_new();
-	if (c->timer == NULL || c->rev == NULL || c->wev == NULL ||
-	    c->in == NULL || c->out == NULL) {
+	sc->timer = evtimer_new(s->base, server_client_timer_cb, sc);
+	sc->rev = event_new(s->base, fd, EV_READ | EV_PERSIST,
+	    server_client_read_cb, sc);
+	sc->wev = event_new(s->base, fd, EV_WRITE | EV_PERSIST,
+	    server_client_write_cb, sc);
+	sc->in = evbuffer_new();
+	sc->out = evbuffer_new();
+	if (sc->timer == NULL || sc->rev == NULL || sc->wev == NULL ||
+	    sc->in == NULL || sc->out == NULL) {
 		log_error("out of memory: refusing a connection");
-		server_client_discard(c);
+		server_client_discard(sc);
 		evutil_closesocket(fd);
 		return;
 	}
-	c->id = s->next_client_id++;
-	c->server = s;
-	server_client_addr(sa, c->addr, sizeof c->addr);
-	c->addrkey = key;
-	TAILQ_INSERT_TAIL(&s->clients, c, entry);
+	sc->c.id = s->next_client_id++;
+	sc->c.ops = &server_client_client_ops;
+	sc->server = s;
+	server_client_addr(sa, sc->c.addr, sizeof sc->c.addr);
+	sc->c.addrkey = key;
+	TAILQ_INSERT_TAIL(&s->clients, sc, entry);
 	s->nclients++;
 	s->lobby.stats.connections_total++;
 
-	event_add(c->rev, NULL);
+	event_add(sc->rev, NULL);
 	if (why == PROTO_OK && addrtab_add(&s->peers, &key) == -1)
 		why = PROTO_ESERVER_FULL;	/* out of memory */
 	if (why != PROTO_OK) {
-		c->flags |= CLIENT_NOSEAT | CLIENT_REFUSED;
+		sc->flags |= SERVER_CLIENT_NOSEAT | SERVER_CLIENT_REFUSED;
 		s->nrefused++;
 		s->lobby.stats.connections_rejected++;
-		session_refuse(&s->lobby, c, why);
+		session_refuse(&s->lobby, &sc->c, why);
 		return;
 	}
 	s->lobby.stats.connections_current++;	/* the players counted */
-	session_open(&s->lobby, c);
+	session_open(&s->lobby, &sc->c);
 }
 
 /* Give up the client's player slot, once: it is leaving. */
 static void
-server_client_release_seat(struct client *c)
+server_client_release_seat(struct server_client *sc)
 {
-	if (c->flags & CLIENT_NOSEAT)
+	if (sc->flags & SERVER_CLIENT_NOSEAT)
 		return;
-	c->flags |= CLIENT_NOSEAT;
-	c->server->lobby.stats.connections_current--;
-	addrtab_del(&c->server->peers, &c->addrkey);
+	sc->flags |= SERVER_CLIENT_NOSEAT;
+	sc->server->lobby.stats.connections_current--;
+	addrtab_del(&sc->server->peers, &sc->c.addrkey);
 }
 
 /* Free what a connection holds, but not its socket. */
 static void
-server_client_discard(struct client *c)
+server_client_discard(struct server_client *sc)
 {
-	if (c->out != NULL)
-		evbuffer_free(c->out);
-	if (c->in != NULL)
-		evbuffer_free(c->in);
-	if (c->wev != NULL)
-		event_free(c->wev);
-	if (c->rev != NULL)
-		event_free(c->rev);
-	if (c->timer != NULL)
-		event_free(c->timer);
-	free(c);
+	if (sc->out != NULL)
+		evbuffer_free(sc->out);
+	if (sc->in != NULL)
+		evbuffer_free(sc->in);
+	if (sc->wev != NULL)
+		event_free(sc->wev);
+	if (sc->rev != NULL)
+		event_free(sc->rev);
+	if (sc->timer != NULL)
+		event_free(sc->timer);
+	free(sc);
 }
 
 /* Free a connection: leave the game first, so the opponent is told. */
 void
-server_client_free(struct client *c)
+server_client_free(struct server_client *sc)
 {
-	struct server	*s = c->server;
+	struct server	*s = sc->server;
 	evutil_socket_t	 fd;
 
-	session_lost(c);
-	log_info("client %llu: disconnected from %s", (unsigned long long)c->id,
-	    c->addr);
-	server_client_release_seat(c);
-	if (c->flags & CLIENT_REFUSED)
+	session_lost(&sc->c);
+	log_info("client %llu: disconnected from %s", (unsigned long long)sc->c.id,
+	    sc->c.addr);
+	server_client_release_seat(sc);
+	if (sc->flags & SERVER_CLIENT_REFUSED)
 		s->nrefused--;
-	if (c->flags & CLIENT_DIRTY)
-		TAILQ_REMOVE(&s->dirty, c, dirty_entry);
-	TAILQ_REMOVE(&s->clients, c, entry);
+	if (sc->flags & SERVER_CLIENT_DIRTY)
+		TAILQ_REMOVE(&s->dirty, sc, dirty_entry);
+	TAILQ_REMOVE(&s->clients, sc, entry);
 	s->nclients--;
-	fd = event_get_fd(c->rev);
-	server_client_discard(c);		/* its events first */
+	fd = event_get_fd(sc->rev);
+	server_client_discard(sc);		/* its events first */
 	evutil_closesocket(fd);
 	if (s->shutting_down && s->nclients == 0)
 		event_base_loopbreak(s->base);
@@ -301,30 +313,31 @@ server_client_free(struct client *c)
 static void
 server_client_send(struct client *c, const char *buf, size_t len)
 {
-	struct evbuffer	*out = c->out;
+	struct server_client	*sc = server_client_of(c);
+	struct evbuffer	*out = sc->out;
 
 	if (len > 0 && evbuffer_add(out, buf, len) == -1)
 		log_warn("client %llu: out of memory for its output",
-		    (unsigned long long)c->id);
-	if (!(c->flags & CLIENT_DIRTY)) {
-		c->flags |= CLIENT_DIRTY;
-		TAILQ_INSERT_TAIL(&c->server->dirty, c, dirty_entry);
+		    (unsigned long long)sc->c.id);
+	if (!(sc->flags & SERVER_CLIENT_DIRTY)) {
+		sc->flags |= SERVER_CLIENT_DIRTY;
+		TAILQ_INSERT_TAIL(&sc->server->dirty, sc, dirty_entry);
 	}
-	if (evbuffer_get_length(out) <= c->server->output_max ||
-	    (c->flags & CLIENT_CLOSING))
+	if (evbuffer_get_length(out) <= sc->server->output_max ||
+	    (sc->c.flags & CLIENT_CLOSING))
 		return;
 	/*
 	 * Over the cap.  Output is written at the end of the callback, so
 	 * first offer the kernel what is pending now: only what it refuses
 	 * counts against a client that may well be reading.
 	 */
-	server_client_flush(c);
-	if (evbuffer_get_length(out) > c->server->output_max) {
+	server_client_flush(sc);
+	if (evbuffer_get_length(out) > sc->server->output_max) {
 		log_warn("client %llu: %s is not reading (%zu bytes pending), closing",
-		    (unsigned long long)c->id, c->addr,
+		    (unsigned long long)sc->c.id, sc->c.addr,
 		    evbuffer_get_length(out));
-		c->flags |= CLIENT_CLOSING;
-		server_client_close(c);
+		sc->c.flags |= CLIENT_CLOSING;
+		server_client_shut(sc);
 	}
 }
 
@@ -337,19 +350,26 @@ server_client_send(struct client *c, const char *buf, size_t len)
 static void
 server_client_close(struct client *c)
 {
-	struct evbuffer		*in = c->in;
+	server_client_shut(server_client_of(c));
+}
+
+/* Closing, by the world's word or the transport's own. */
+static void
+server_client_shut(struct server_client *sc)
+{
+	struct evbuffer		*in = sc->in;
 	static const struct timeval now_tv = { 0, 0 };
 
-	event_del(c->rev);
+	event_del(sc->rev);
 	evbuffer_drain(in, evbuffer_get_length(in));
-	c->close_by = server_client_now() + SERVER_CLOSE_MS;
-	evtimer_add(c->timer, &now_tv);		/* server_client_closing */
-	server_client_release_seat(c);
-	server_client_flush(c);
-	if (evbuffer_get_length(c->out) == 0)
-		server_client_linger(c);
+	sc->close_by = server_client_now() + SERVER_CLOSE_MS;
+	evtimer_add(sc->timer, &now_tv);		/* server_client_closing */
+	server_client_release_seat(sc);
+	server_client_flush(sc);
+	if (evbuffer_get_length(sc->out) == 0)
+		server_client_linger(sc);
 	else
-		event_add(c->wev, &server_client_linger_tv);
+		event_add(sc->wev, &server_client_linger_tv);
 }
 
 /*
@@ -359,40 +379,40 @@ server_client_close(struct client *c)
  * A closing connection's write event has its linger timeout already.
  */
 static void
-server_client_flush(struct client *c)
+server_client_flush(struct server_client *sc)
 {
-	if (c->flags & CLIENT_DIRTY) {
-		c->flags &= ~CLIENT_DIRTY;
-		TAILQ_REMOVE(&c->server->dirty, c, dirty_entry);
+	if (sc->flags & SERVER_CLIENT_DIRTY) {
+		sc->flags &= ~SERVER_CLIENT_DIRTY;
+		TAILQ_REMOVE(&sc->server->dirty, sc, dirty_entry);
 	}
-	if (evbuffer_get_length(c->out) == 0)
+	if (evbuffer_get_length(sc->out) == 0)
 		return;
-	evbuffer_write(c->out, event_get_fd(c->wev));
-	if (evbuffer_get_length(c->out) > 0 && !(c->flags & CLIENT_CLOSING))
-		event_add(c->wev, NULL);
+	evbuffer_write(sc->out, event_get_fd(sc->wev));
+	if (evbuffer_get_length(sc->out) > 0 && !(sc->c.flags & CLIENT_CLOSING))
+		event_add(sc->wev, NULL);
 }
 
 /* The end of a callback: write out every connection that got output. */
 void
 server_client_flush_all(struct server *s)
 {
-	struct client	*c;
+	struct server_client	*sc;
 
-	while ((c = TAILQ_FIRST(&s->dirty)) != NULL)
-		server_client_flush(c);
+	while ((sc = TAILQ_FIRST(&s->dirty)) != NULL)
+		server_client_flush(sc);
 }
 
 /* All is sent: shut down writing, then drain the peer's input a while. */
 static void
-server_client_linger(struct client *c)
+server_client_linger(struct server_client *sc)
 {
-	if (c->flags & CLIENT_LINGER)
+	if (sc->flags & SERVER_CLIENT_LINGER)
 		return;
-	c->flags |= CLIENT_LINGER;
-	c->linger_until = server_client_now() + SERVER_LINGER_MS;
-	shutdown(event_get_fd(c->rev), SHUT_WR);
-	event_del(c->wev);
-	event_add(c->rev, &server_client_linger_tv);	/* quiet: free */
+	sc->flags |= SERVER_CLIENT_LINGER;
+	sc->linger_until = server_client_now() + SERVER_LINGER_MS;
+	shutdown(event_get_fd(sc->rev), SHUT_WR);
+	event_del(sc->wev);
+	event_add(sc->rev, &server_client_linger_tv);	/* quiet: free */
 }
 
 /*
@@ -400,37 +420,37 @@ server_client_linger(struct client *c)
  * the peer keeps sending (a flooder would keep us reading for nothing).
  */
 static void
-server_client_drain(struct client *c)
+server_client_drain(struct server_client *sc)
 {
 	char	buf[4096];
 	ssize_t	n;
 
-	n = read(event_get_fd(c->rev), buf, sizeof buf);
+	n = read(event_get_fd(sc->rev), buf, sizeof buf);
 	if (n == -1 && (errno == EAGAIN || errno == EINTR))
 		return;
 	if (n > 0) {
-		c->linger_drained += (size_t)n;
-		c->server->lobby.stats.bytes_in += (uint64_t)n;
+		sc->linger_drained += (size_t)n;
+		sc->server->lobby.stats.bytes_in += (uint64_t)n;
 	}
-	if (n <= 0 || server_client_now() >= c->linger_until ||
-	    c->linger_drained > SERVER_LINGER_MAX)
-		server_client_free(c);
+	if (n <= 0 || server_client_now() >= sc->linger_until ||
+	    sc->linger_drained > SERVER_LINGER_MAX)
+		server_client_free(sc);
 }
 
 /* The socket is readable (or, lingering, quiet for too long). */
 static void
 server_client_read_cb(evutil_socket_t fd, short what, void *arg)
 {
-	struct client	*c = arg;
-	struct server	*s = c->server;
+	struct server_client	*sc = arg;
+	struct server		*s = sc->server;
 
 	(void)fd;
 	if (what & EV_TIMEOUT)
-		server_client_free(c);
-	else if (c->flags & CLIENT_LINGER)
-		server_client_drain(c);		/* may free it */
+		server_client_free(sc);
+	else if (sc->flags & SERVER_CLIENT_LINGER)
+		server_client_drain(sc);		/* may free it */
 	else
-		server_client_input(c);		/* may free it */
+		server_client_input(sc);		/* may free it */
 	server_client_flush_all(s);
 }
 
@@ -443,46 +463,46 @@ server_client_read_cb(evutil_socket_t fd, short what, void *arg)
  * the back of the loop's queue).
  */
 static void
-server_client_input(struct client *c)
+server_client_input(struct server_client *sc)
 {
-	struct evbuffer	*in = c->in;
+	struct evbuffer	*in = sc->in;
 	size_t		 pending = evbuffer_get_length(in), used;
 	char		 buf[PROTO_SCAN_MAX];
 	ssize_t		 n = 0;
 	int		 more;
 
 	if (pending < sizeof buf) {
-		n = read(event_get_fd(c->rev), buf, sizeof buf - pending);
+		n = read(event_get_fd(sc->rev), buf, sizeof buf - pending);
 		if (n == 0) {
-			server_client_eof(c);
+			server_client_eof(sc);
 			return;
 		}
 		if (n == -1 && errno != EAGAIN && errno != EINTR) {
-			server_client_free(c);	/* reset */
+			server_client_free(sc);	/* reset */
 			return;
 		}
 		if (n > 0)
-			c->server->lobby.stats.bytes_in += (uint64_t)n;
+			sc->server->lobby.stats.bytes_in += (uint64_t)n;
 	}
 	if (pending == 0 && n > 0) {
-		used = conn_input_bytes(c, buf, (size_t)n, &more);
+		used = conn_input_bytes(&sc->c, buf, (size_t)n, &more);
 		if (used < (size_t)n &&
 		    evbuffer_add(in, buf + used, (size_t)n - used) == -1)
 			goto nomem;
 	} else {
 		if (n > 0 && evbuffer_add(in, buf, (size_t)n) == -1)
 			goto nomem;
-		more = conn_input(c, in);
+		more = conn_input(&sc->c, in);
 	}
 	if (more)
-		event_active(c->rev, EV_READ, 0);
+		event_active(sc->rev, EV_READ, 0);
 	return;
 
 nomem:
 	/* Bytes lost would splice two lines into one: end it instead. */
 	log_warn("client %llu: out of memory for its input, closing",
-	    (unsigned long long)c->id);
-	server_client_free(c);
+	    (unsigned long long)sc->c.id);
+	server_client_free(sc);
 }
 
 /*
@@ -491,31 +511,31 @@ nomem:
  * before closing.
  */
 static void
-server_client_eof(struct client *c)
+server_client_eof(struct server_client *sc)
 {
-	while (conn_input(c, c->in))
+	while (conn_input(&sc->c, sc->in))
 		;
-	if (c->flags & CLIENT_CLOSING)
+	if (sc->c.flags & CLIENT_CLOSING)
 		return;			/* its last line closed it (QUIT) */
-	session_lost(c);
-	c->flags |= CLIENT_CLOSING;
-	server_client_close(c);
+	session_lost(&sc->c);
+	sc->c.flags |= CLIENT_CLOSING;
+	server_client_shut(sc);
 }
 
 /* The client's timer: run what is due, then aim at the next deadline. */
 static void
 server_client_timer_cb(evutil_socket_t fd, short what, void *arg)
 {
-	struct client	*c = arg;
-	struct server	*s = c->server;
+	struct server_client	*sc = arg;
+	struct server		*s = sc->server;
 
 	(void)fd;
 	(void)what;
-	if (c->flags & CLIENT_CLOSING)
-		server_client_closing(c);
+	if (sc->c.flags & CLIENT_CLOSING)
+		server_client_closing(sc);
 	else {
-		conn_timer(c);
-		server_client_rearm(c);
+		conn_timer(&sc->c);
+		server_client_rearm(&sc->c, client_deadline(&sc->c));
 	}
 	server_client_flush_all(s);
 }
@@ -525,13 +545,13 @@ server_client_timer_cb(evutil_socket_t fd, short what, void *arg)
  * is told without waiting for the flush; free at the close deadline.
  */
 static void
-server_client_closing(struct client *c)
+server_client_closing(struct server_client *sc)
 {
-	session_lost(c);
-	if (server_client_now() >= c->close_by)
-		server_client_free(c);
+	session_lost(&sc->c);
+	if (server_client_now() >= sc->close_by)
+		server_client_free(sc);
 	else
-		server_client_aim(c->timer, c->close_by);
+		server_client_aim(sc->timer, sc->close_by);
 }
 
 /* Aim a timer at a time on the monotonic clock (ms), or stop it at 0. */
@@ -554,11 +574,11 @@ server_client_aim(struct event *timer, int64_t at)
 
 /* The lobby's timer op: aim the timer at the next deadline, or stop it. */
 static void
-server_client_rearm(struct client *c)
+server_client_rearm(struct client *c, int64_t at)
 {
 	if (c->flags & CLIENT_CLOSING)
 		return;		/* the timer is server_client_closing's now */
-	server_client_aim(c->timer, conn_next_deadline(c));
+	server_client_aim(server_client_of(c)->timer, at);
 }
 
 /*
@@ -569,16 +589,16 @@ server_client_rearm(struct client *c)
 static void
 server_client_write_cb(evutil_socket_t fd, short what, void *arg)
 {
-	struct client	*c = arg;
-	struct server	*s = c->server;
+	struct server_client	*sc = arg;
+	struct server		*s = sc->server;
 
-	if ((what & EV_TIMEOUT) || (evbuffer_write(c->out, fd) == -1 &&
+	if ((what & EV_TIMEOUT) || (evbuffer_write(sc->out, fd) == -1 &&
 	    errno != EAGAIN && errno != EINTR))
-		server_client_free(c);
-	else if (evbuffer_get_length(c->out) == 0) {
-		event_del(c->wev);
-		if (c->flags & CLIENT_CLOSING)
-			server_client_linger(c);
+		server_client_free(sc);
+	else if (evbuffer_get_length(sc->out) == 0) {
+		event_del(sc->wev);
+		if (sc->c.flags & CLIENT_CLOSING)
+			server_client_linger(sc);
 	}
 	server_client_flush_all(s);
 }

@@ -264,10 +264,10 @@ server_run(struct server *s)
 void
 server_shutdown(struct server *s)
 {
-	struct client	*c;
-	struct timeval	 tv = { SERVER_SHUTDOWN_MS / 1000,
-			    (SERVER_SHUTDOWN_MS % 1000) * 1000 };
-	int		 i;
+	struct server_client	*sc;
+	struct timeval		 tv = { SERVER_SHUTDOWN_MS / 1000,
+				    (SERVER_SHUTDOWN_MS % 1000) * 1000 };
+	int			 i;
 
 	if (s->shutting_down)
 		return;
@@ -281,19 +281,19 @@ server_shutdown(struct server *s)
 		return;
 	}
 	evtimer_add(s->shutdown_timer, &tv);
-	TAILQ_FOREACH(c, &s->clients, entry)
-		session_shutdown(c);
+	TAILQ_FOREACH(sc, &s->clients, entry)
+		session_shutdown(&sc->c);
 }
 
 /* Free everything, connections first. */
 void
 server_free(struct server *s)
 {
-	struct client	*c;
-	int		 i;
+	struct server_client	*sc;
+	int			 i;
 
-	while ((c = TAILQ_FIRST(&s->clients)) != NULL)
-		server_client_free(c);
+	while ((sc = TAILQ_FIRST(&s->clients)) != NULL)
+		server_client_free(sc);
 	lobby_free(&s->lobby);
 	addrtab_free(&s->peers);
 	for (i = 0; i < s->nlisteners; i++)

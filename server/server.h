@@ -12,6 +12,13 @@
 #include "client.h"
 #include "lobby.h"
 
+/* A connection's own state, apart from the client inside it. */
+#define SERVER_CLIENT_LINGER	0x1	/* flushed and shut down; draining */
+#define SERVER_CLIENT_NOSEAT	0x2	/* refused or closing: holds no
+					   player slot */
+#define SERVER_CLIENT_REFUSED	0x4	/* refused: ERR, then closed */
+#define SERVER_CLIENT_DIRTY	0x8	/* output queued since the last flush */
+
 #define SERVER_MAX_LISTENERS	8
 #define SERVER_BACKLOG		1024	/* listen(2) queue */
 #define SERVER_MAX_CLIENTS	10000	/* default --max-clients */
@@ -30,6 +37,29 @@
 struct event_base;
 struct evconnlistener;
 struct event;
+struct evbuffer;
+struct server;
+
+/*
+ * One connection (server-client.c): the seat layer's client, first, so
+ * that the client's ops find the connection, and what its socket needs.
+ */
+struct server_client {
+	struct client		 c;
+	int			 flags;		/* SERVER_CLIENT_* */
+	struct server		*server;
+	struct event		*rev;		/* readable (EV_PERSIST) */
+	struct event		*wev;		/* writable, while out is stuck */
+	struct evbuffer		*out;		/* not yet written */
+	struct evbuffer		*in;		/* at most one line, pending */
+	struct event		*timer;		/* the next deadline */
+	int64_t			 close_by;	/* ms, closing */
+	int64_t			 linger_until;	/* ms, SERVER_CLIENT_LINGER */
+	size_t			 linger_drained; /* bytes, lingering */
+	TAILQ_ENTRY(server_client) entry;	/* all connections */
+	TAILQ_ENTRY(server_client) dirty_entry;	/* output to flush */
+};
+TAILQ_HEAD(server_client_list, server_client);
 
 struct server_config {
 	const char	*bind;		/* NULL = every address */
@@ -56,8 +86,8 @@ struct server {
 	int			 shutting_down;
 
 	struct lobby		 lobby;
-	struct client_list	 clients;
-	struct client_list	 dirty;		/* output to write out */
+	struct server_client_list clients;
+	struct server_client_list dirty;	/* output to write out */
 	unsigned		 nclients;	/* connections, refused too */
 	unsigned		 nrefused;	/* refused, not yet closed */
 	unsigned		 nrefused_fast;	/* closed at once, not logged yet */
@@ -76,7 +106,7 @@ void	server_shutdown(struct server *);
 
 /* server-client.c */
 void	server_client_accept(struct server *, int, struct sockaddr *, int);
-void	server_client_free(struct client *);
+void	server_client_free(struct server_client *);
 void	server_client_flush_all(struct server *);
 void	server_client_lobby_cb(int, short, void *);
 extern const struct lobby_ops server_client_ops;

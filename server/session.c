@@ -1,23 +1,26 @@
 /*
  * session.c -- one connection's protocol life: the greeting, each line
- * checked (HTTP, flood), parsed and dispatched, the clocks running out,
- * and leaving the game by any road.
+ * checked (HTTP, flood), parsed and dispatched to cmd.c, what a clock
+ * running out means, and the connection's end.  Called by the transport;
+ * calls the commands, the world and the seat layer below it.
  */
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 
 #include "clock.h"
 #include "cmd.h"
 #include "lobby.h"
 #include "log.h"
-#include "match.h"
+#include "place.h"
 #include "printable.h"
 #include "room.h"
 #include "session.h"
 
-static void	session_detach(struct client *, enum proto_leave, int);
 static int	session_flooding(struct client *);
+static void	session_close(struct client *);
+static void	session_clock_warn(struct client *, enum client_clock,
+		    int64_t);
+static void	session_clock_out(struct client *, enum client_clock);
 static void	session_bye(struct client *, const char *);
 static void	session_fatal(struct client *, enum proto_error);
 
@@ -28,11 +31,12 @@ session_open(struct lobby *lobby, struct client *c)
 	char	buf[PROTO_OUT_MAX];
 
 	c->lobby = lobby;
+	c->stats = &lobby->stats;
 	ratelimit_init(&c->rate, lobby->limits.burst, lobby->ops->now());
 	c->abuse = c->rate;
 	log_info("client %llu: connect from %s", (unsigned long long)c->id,
 	    c->addr);
-	session_sendn(c, buf, proto_fmt_hello(buf, sizeof buf));
+	client_send(c, buf, proto_fmt_hello(buf, sizeof buf));
 	lobby_join(lobby, c);
 }
 
@@ -46,29 +50,13 @@ session_refuse(struct lobby *lobby, struct client *c, enum proto_error why)
 	char	buf[PROTO_OUT_MAX];
 
 	c->lobby = lobby;
+	c->stats = &lobby->stats;
 	log_warn("client %llu: refused %s: %s", (unsigned long long)c->id,
 	    c->addr, why == PROTO_ESERVER_FULL ? "server full" :
 	    "too many connections from its address");
-	session_sendn(c, buf, proto_fmt_error(buf, sizeof buf, why));
-	c->flags |= CLIENT_GONE;
-	session_close(c);
-}
-
-/* Send formatted output; a no-op once the client is closing. */
-void
-session_sendn(struct client *c, const char *buf, int len)
-{
-	if (c->flags & CLIENT_CLOSING)
-		return;
-	if (len < 0)
-		len = 0;
-	if ((size_t)len >= PROTO_OUT_MAX)
-		fatalx("client %llu: output line too long",
-		    (unsigned long long)c->id);
-	if (len > 4 && memcmp(buf, "ERR ", 4) == 0)
-		c->lobby->stats.errors++;
-	c->lobby->stats.bytes_out += (uint64_t)len;
-	c->lobby->ops->send(c, buf, (size_t)len);
+	client_send(c, buf, proto_fmt_error(buf, sizeof buf, why));
+	place_set(c, PLACE_GONE);
+	client_close(c);
 }
 
 /* One complete line from the client (without its LF). */
@@ -96,7 +84,7 @@ session_line(struct client *c, const char *line, size_t len)
 	}
 	if (session_flooding(c))
 		return;
-	if (c->flags & CLIENT_QUEUED)
+	if (c->place == PLACE_QUEUE)
 		clock_start(c, CLIENT_CLOCK_IDLE);	/* it is still there */
 	err = proto_parse(line, len, &cmd);
 	if (err == PROTO_ELINE_TOO_LONG) {
@@ -108,7 +96,7 @@ session_line(struct client *c, const char *line, size_t len)
 	if (err != PROTO_OK) {
 		log_debug("client %llu: ERR %s", (unsigned long long)c->id,
 		    proto_error_code(err));
-		session_sendn(c, buf, proto_fmt_error(buf, sizeof buf, err));
+		client_send(c, buf, proto_fmt_error(buf, sizeof buf, err));
 	}
 }
 
@@ -132,11 +120,11 @@ session_flooding(struct client *c)
 	if (!ratelimit_take(&c->abuse, l->rate, l->burst, now)) {
 		log_warn("client %llu: %s keeps flooding, closing",
 		    (unsigned long long)c->id, c->addr);
-		session_detach(c, PROTO_LEAVE_DROP, 0);
+		place_detach(c, PROTO_LEAVE_DROP, 0);
 		session_bye(c, "Too many commands. Goodbye.");
 		return (1);
 	}
-	session_sendn(c, buf, proto_fmt_error(buf, sizeof buf,
+	client_send(c, buf, proto_fmt_error(buf, sizeof buf,
 	    PROTO_ERATE_LIMITED));
 	return (1);
 }
@@ -147,8 +135,8 @@ session_fatal(struct client *c, enum proto_error err)
 {
 	char	buf[PROTO_OUT_MAX];
 
-	session_sendn(c, buf, proto_fmt_error(buf, sizeof buf, err));
-	session_detach(c, PROTO_LEAVE_DROP, 0);
+	client_send(c, buf, proto_fmt_error(buf, sizeof buf, err));
+	place_detach(c, PROTO_LEAVE_DROP, 0);
 	session_close(c);
 }
 
@@ -158,7 +146,7 @@ session_bye(struct client *c, const char *text)
 {
 	char	buf[PROTO_OUT_MAX];
 
-	session_sendn(c, buf, proto_fmt_bye(buf, sizeof buf, text));
+	client_send(c, buf, proto_fmt_bye(buf, sizeof buf, text));
 	session_close(c);
 }
 
@@ -180,12 +168,31 @@ session_line_timeout(struct client *c)
 	session_fatal(c, PROTO_ELINE_TIMEOUT);
 }
 
+/* A deadline of the client's clock came: what is due, if anything. */
+void
+session_clock(struct client *c, int64_t now)
+{
+	enum client_clock	kind;
+	int64_t			left = 0;
+
+	switch (clock_due(c, now, &kind, &left)) {
+	case CLOCK_DUE_WARN:
+		session_clock_warn(c, kind, left);
+		break;
+	case CLOCK_DUE_OUT:
+		session_clock_out(c, kind);
+		break;
+	case CLOCK_DUE_NONE:
+		break;
+	}
+}
+
 /*
  * A clock's early word: a third of the mover's time is left (say how
  * much), or a player has waited alone long enough to be offered the
  * computer.
  */
-void
+static void
 session_clock_warn(struct client *c, enum client_clock kind, int64_t left_ms)
 {
 	char		buf[PROTO_OUT_MAX], text[64];
@@ -195,21 +202,21 @@ session_clock_warn(struct client *c, enum client_clock kind, int64_t left_ms)
 		c->flags |= CLIENT_OFFERED;
 		if (c->lobby->limits.idle_ms <= 0)
 			clock_stop(c);		/* it ran for the offer only */
-		session_sendn(c, buf, proto_fmt_info(buf, sizeof buf,
+		client_send(c, buf, proto_fmt_info(buf, sizeof buf,
 		    "Nobody else is here yet. Type PLAY AI to play the "
 		    "computer."));
 		return;
 	}
 	snprintf(text, sizeof text, "You have %lld second%s left to move.",
 	    secs, secs == 1 ? "" : "s");
-	session_sendn(c, buf, proto_fmt_info(buf, sizeof buf, text));
+	client_send(c, buf, proto_fmt_info(buf, sizeof buf, text));
 }
 
 /*
  * A clock ran out.  The mover loses by forfeit and goes; no answer to
  * AGAIN? counts as no; a player idle in the queue goes.
  */
-void
+static void
 session_clock_out(struct client *c, enum client_clock kind)
 {
 	static const char *const	 what[] = {
@@ -228,7 +235,7 @@ session_clock_out(struct client *c, enum client_clock kind)
 	    c->addr, what[kind]);
 	switch (kind) {
 	case CLIENT_CLOCK_TURN:
-		session_detach(c, PROTO_LEAVE_TIMEOUT, 0);
+		place_detach(c, PROTO_LEAVE_TIMEOUT, 0);
 		session_bye(c, "You ran out of time.");
 		break;
 	case CLIENT_CLOCK_AGAIN:
@@ -240,48 +247,14 @@ session_clock_out(struct client *c, enum client_clock kind)
 	}
 }
 
-/*
- * Leave whatever the player is doing, once; an opponent is told.  A QUIT
- * before one's first move aborts the match; a lost connection (hold) keeps
- * the seat for the grace period when there is one.
- */
+/* Leave the world, say nothing more, flush, close: after BYE or an error. */
 static void
-session_detach(struct client *c, enum proto_leave why, int hold)
-{
-	if (c->flags & CLIENT_GONE)
-		return;
-	session_leave(c, why, hold);
-	c->flags |= CLIENT_GONE;
-}
-
-/*
- * Leave the queue, a room, watching, a match (aborted before one's first
- * move when leaving on purpose; held for a lost connection when hold).
- */
-void
-session_leave(struct client *c, enum proto_leave why, int hold)
-{
-	lobby_leave(c->lobby, c);
-	room_close(c);
-	watch_stop(c);
-	if (c->match != NULL) {
-		if (why == PROTO_LEAVE_QUIT && match_may_abort(c))
-			match_abort(c);
-		else if (!hold || !resume_hold(c))
-			match_leave(c, why);
-	}
-	clock_stop(c);
-}
-
-/* Say nothing more, flush, and close: after BYE or a fatal error. */
-void
 session_close(struct client *c)
 {
 	if (c->flags & CLIENT_CLOSING)
 		return;
-	session_detach(c, PROTO_LEAVE_QUIT, 0);
-	c->flags |= CLIENT_CLOSING;
-	c->lobby->ops->close(c);
+	place_detach(c, PROTO_LEAVE_QUIT, 0);
+	client_close(c);
 }
 
 /*
@@ -291,7 +264,7 @@ session_close(struct client *c)
 void
 session_lost(struct client *c)
 {
-	session_detach(c, PROTO_LEAVE_DROP, 1);
+	place_detach(c, PROTO_LEAVE_DROP, 1);
 	free(c->chat);
 	c->chat = NULL;
 }
@@ -308,8 +281,7 @@ session_shutdown(struct client *c)
 
 	if (c->flags & CLIENT_CLOSING)
 		return;		/* already on its way out */
-	session_sendn(c, buf, proto_fmt_bye(buf, sizeof buf,
+	client_send(c, buf, proto_fmt_bye(buf, sizeof buf,
 	    "Server shutting down."));
-	c->flags |= CLIENT_CLOSING;
-	c->lobby->ops->close(c);
+	client_close(c);
 }

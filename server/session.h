@@ -16,12 +16,8 @@ void	session_refuse(struct lobby *, struct client *, enum proto_error);
 void	session_line(struct client *, const char *, size_t);
 void	session_too_long(struct client *);
 void	session_line_timeout(struct client *);
-void	session_clock_warn(struct client *, enum client_clock, int64_t);
-void	session_clock_out(struct client *, enum client_clock);
+void	session_clock(struct client *, int64_t);
 void	session_lost(struct client *);
-void	session_leave(struct client *, enum proto_leave, int);
 void	session_shutdown(struct client *);
-void	session_sendn(struct client *, const char *, int);
-void	session_close(struct client *);
 
 #endif /* SESSION_H */

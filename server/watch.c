@@ -7,13 +7,14 @@
 
 #include "lobby.h"
 #include "match.h"
-#include "session.h"
+#include "place.h"
 
 /* Start watching a live match. */
 void
 watch_start(struct client *c, struct match *m)
 {
 	c->watching = m;
+	place_set(c, PLACE_WATCH);
 	TAILQ_INSERT_TAIL(&m->watchers, c, watch_entry);
 	c->lobby->nwatchers++;
 }
@@ -26,6 +27,7 @@ watch_stop(struct client *c)
 		return;
 	TAILQ_REMOVE(&c->watching->watchers, c, watch_entry);
 	c->watching = NULL;
+	place_set(c, PLACE_NONE);
 	c->lobby->nwatchers--;
 }
 
@@ -36,7 +38,7 @@ watch_send(struct match *m, const char *buf, int len)
 	struct client	*w;
 
 	TAILQ_FOREACH(w, &m->watchers, watch_entry)
-		session_sendn(w, buf, len);
+		client_send(w, buf, len);
 }
 
 /* The match is no longer live: its watchers are told and queued. */
@@ -50,7 +52,7 @@ watch_release(struct match *m)
 	    (unsigned long long)m->id);
 	while ((w = TAILQ_FIRST(&m->watchers)) != NULL) {
 		watch_stop(w);
-		session_sendn(w, buf, proto_fmt_info(buf, sizeof buf, text));
+		client_send(w, buf, proto_fmt_info(buf, sizeof buf, text));
 		lobby_join(w->lobby, w);
 	}
 }

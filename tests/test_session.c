@@ -70,9 +70,10 @@ fake_close(struct client *c)
 }
 
 static void
-fake_timer(struct client *c)
+fake_rearm(struct client *c, int64_t at)
 {
 	(void)c;
+	(void)at;
 }
 
 static int64_t
@@ -98,8 +99,11 @@ fake_wake(struct lobby *lobby)
 	(void)lobby;
 }
 
+static const struct client_ops fake_client_ops = {
+	fake_send, fake_close, fake_rearm
+};
 static const struct lobby_ops fake_ops = {
-	fake_send, fake_close, fake_timer, fake_now, fake_random, fake_wake
+	fake_now, fake_random, fake_wake
 };
 
 /* A world with these limits; the default ones when NULL. */
@@ -116,6 +120,7 @@ world_new(const struct lobby_limits *limits)
 	for (i = 0; i < FAKE_CLIENTS; i++) {
 		w->f[i].in = evbuffer_new();
 		w->f[i].c.id = (uint64_t)i + 1;
+		w->f[i].c.ops = &fake_client_ops;
 		snprintf(w->f[i].c.addr, sizeof w->f[i].c.addr, "fake%d", i);
 	}
 	fake_clock = 1000000;
@@ -480,19 +485,19 @@ test_partial_line_deadline(void **state)
 	l.ai_offer_ms = 0;	/* the idle clock is the next deadline */
 	w = *state = world_new(&l);
 	f = world_open(w, 0);
-	assert_int_equal(conn_next_deadline(&f->c), fake_clock + 900000);
+	assert_int_equal(client_deadline(&f->c), fake_clock + 900000);
 	feed(f, "PI");
-	assert_int_equal(conn_next_deadline(&f->c), fake_clock + 1000);
+	assert_int_equal(client_deadline(&f->c), fake_clock + 1000);
 	at(w, 600);
 	feed(f, "N");
-	assert_int_equal(conn_next_deadline(&f->c), 1000000 + 1000);
+	assert_int_equal(client_deadline(&f->c), 1000000 + 1000);
 	at(w, 999);
 	assert_false(f->closed);
 	at(w, 1000);
 	assert_true(f->closed);
 	want(f, "ERR LINE_TIMEOUT Your line was not finished in time. "
 	    "Goodbye.\r\n");
-	assert_int_equal(conn_next_deadline(&f->c), 0);
+	assert_int_equal(client_deadline(&f->c), 0);
 }
 
 /* A finished line ends the deadline; the next partial line starts anew. */
@@ -509,17 +514,17 @@ test_finished_line_restarts_deadline(void **state)
 	l.ai_offer_ms = 0;	/* no queue clock of any kind: lines alone */
 	w = *state = world_new(&l);
 	f = world_open(w, 0);
-	assert_int_equal(conn_next_deadline(&f->c), 0);
+	assert_int_equal(client_deadline(&f->c), 0);
 	feed(f, "PI");
 	at(w, 500);
 	feed(f, "NG\nPI");
 	want(f, "OK PONG");
-	assert_int_equal(conn_next_deadline(&f->c), 1000000 + 1500);
+	assert_int_equal(client_deadline(&f->c), 1000000 + 1500);
 	at(w, 1000);
 	assert_false(f->closed);
 	feed(f, "NG\n");
 	assert_int_equal(count(f, "OK PONG"), 2);
-	assert_int_equal(conn_next_deadline(&f->c), 0);
+	assert_int_equal(client_deadline(&f->c), 0);
 	at(w, 5000);
 	assert_false(f->closed);
 }
@@ -539,8 +544,8 @@ test_turn_clock(void **state)
 	m = pair(w);
 	mover = &w->f[m];
 	other = &w->f[!m];
-	assert_int_equal(conn_next_deadline(&mover->c), 1000000 + 2000);
-	assert_int_equal(conn_next_deadline(&other->c), 0);
+	assert_int_equal(client_deadline(&mover->c), 1000000 + 2000);
+	assert_int_equal(client_deadline(&other->c), 0);
 	clear(mover);
 	at(w, 1999);
 	assert_int_equal(mover->outlen, 0);
@@ -560,7 +565,7 @@ test_turn_clock(void **state)
 	    "RESULT FORFEIT X p1 p2 ran out of time. p1 wins!\r\n");
 	want(other, "AGAIN? ");
 	/* The winner now has its AGAIN? clock. */
-	assert_int_equal(conn_next_deadline(&other->c),
+	assert_int_equal(client_deadline(&other->c),
 	    1000000 + 3000 + LOBBY_AGAIN_MS);
 }
 
@@ -579,8 +584,8 @@ test_turn_clock_moves_with_the_turn(void **state)
 	at(w, 2500);		/* warned */
 	feed(&w->f[m], "B2\n");
 	want(&w->f[m], "OK MOVE B2");
-	assert_int_equal(conn_next_deadline(&w->f[m].c), 0);
-	assert_int_equal(conn_next_deadline(&w->f[!m].c),
+	assert_int_equal(client_deadline(&w->f[m].c), 0);
+	assert_int_equal(client_deadline(&w->f[!m].c),
 	    1000000 + 2500 + 2000);
 	at(w, 5499);
 	assert_false(w->f[!m].closed);
@@ -622,7 +627,7 @@ test_again_clock(void **state)
 	at(w, 1000);
 	feed(&w->f[m], "y\n");
 	want(&w->f[m], "OK AGAIN y");
-	assert_int_equal(conn_next_deadline(&w->f[m].c), 0);
+	assert_int_equal(client_deadline(&w->f[m].c), 0);
 	at(w, 4099);
 	assert_false(w->f[!m].closed);
 	clear(&w->f[m]);
@@ -635,7 +640,7 @@ test_again_clock(void **state)
 	    "INFO p1 left the match.\r\n");
 	want(&w->f[m], "WAIT Waiting for an opponent...\r\n");
 	/* Its next deadline: the offer of the computer (§9.6). */
-	assert_int_equal(conn_next_deadline(&w->f[m].c),
+	assert_int_equal(client_deadline(&w->f[m].c),
 	    1000000 + 4100 + LOBBY_AI_OFFER_MS);
 }
 
@@ -759,11 +764,11 @@ test_limits_off(void **state)
 	world_open(w, 2);
 	feed(&w->f[m], "PI");
 	for (i = 0; i < 3; i++)
-		assert_int_equal(conn_next_deadline(&w->f[i].c), 0);
+		assert_int_equal(client_deadline(&w->f[i].c), 0);
 	feed(&w->f[m], "NG\n");
 	play_to_result(w, m);
 	for (i = 0; i < 3; i++)
-		assert_int_equal(conn_next_deadline(&w->f[i].c), 0);
+		assert_int_equal(client_deadline(&w->f[i].c), 0);
 	for (i = 0; i < 300; i++)
 		feed(&w->f[2], "PING\n");
 	assert_int_equal(count(&w->f[2], "OK PONG"), 300);
@@ -910,7 +915,7 @@ test_abort_requeues_alone(void **state)
 	want_seq(&w->f[0], "INFO p2 left before the first move. No result.\r\n",
 	    "WAIT Waiting for an opponent...\r\n", NULL);
 	assert_ptr_equal(TAILQ_FIRST(&w->lobby.queue), &w->f[0].c);
-	assert_true(w->f[0].c.flags & CLIENT_QUEUED);
+	assert_true(w->f[0].c.place == PLACE_QUEUE);
 	assert_null(w->f[0].c.match);
 	assert_int_equal(w->lobby.nmatches, 0);
 	assert_int_equal(w->lobby.stats.aborts, 1);
@@ -1001,10 +1006,10 @@ test_room_new_and_expiry(void **state)
 	want_seq(f, "OK ROOM ", line, NULL);
 	assert_int_equal(w->lobby.rooms.n, 1);
 	assert_int_equal(w->lobby.nqueued, 0);
-	assert_false(f->c.flags & CLIENT_QUEUED);
+	assert_false(f->c.place == PLACE_QUEUE);
 	assert_ptr_equal(room_find(&w->lobby, code), &f->c);
 	/* The room's clock, not the queue's. */
-	assert_int_equal(conn_next_deadline(&f->c), 1000000 + 1000 + 5000);
+	assert_int_equal(client_deadline(&f->c), 1000000 + 1000 + 5000);
 
 	snprintf(line, sizeof line, "ROOM JOIN %s\n", code);
 	feed(f, line);
@@ -1074,7 +1079,7 @@ test_room_join_pairs_maker_and_joiner(void **state)
 	snprintf(line, sizeof line, "ROOM JOIN %s\n", code);
 	feed(late, line);
 	want(late, "ERR NO_ROOM No room with that code is open.\r\n");
-	assert_true(late->c.flags & CLIENT_QUEUED);
+	assert_true(late->c.place == PLACE_QUEUE);
 }
 
 /*
@@ -1147,7 +1152,7 @@ test_resume_with_paused_turn_clock(void **state)
 	    seat_name[m]);
 	want(o, line);
 	/* Nobody's clock runs: the mover is away, paused. */
-	assert_int_equal(conn_next_deadline(&o->c), 0);
+	assert_int_equal(client_deadline(&o->c), 0);
 	at(w, 20000);
 	lobby_expire(&w->lobby);
 	want_no(o, "RESULT");
@@ -1170,9 +1175,9 @@ test_resume_with_paused_turn_clock(void **state)
 	assert_int_equal(w->lobby.stats.resumes, 1);
 	assert_ptr_equal(g->c.match, o->c.match);
 	assert_int_equal(g->c.seat, m);
-	assert_false(g->c.flags & CLIENT_QUEUED);
+	assert_false(g->c.place == PLACE_QUEUE);
 	/* 5 s left: warned when 3 s are left, out when none is. */
-	assert_int_equal(conn_next_deadline(&g->c), 1000000 + 20000 + 2000);
+	assert_int_equal(client_deadline(&g->c), 1000000 + 20000 + 2000);
 
 	/* The old token was replaced. */
 	h = world_open(w, 3);
@@ -1223,7 +1228,7 @@ test_resume_any_case_no_dash(void **state)
 	snprintf(turn, sizeof turn, "TURN %c Waiting for %s to move...\r\n",
 	    seat_mark[m], seat_name[m]);
 	want_seq(g, "OK RESUME\r\n", "MATCH ", "BOARD ", turn, "TOKEN ", NULL);
-	assert_int_equal(conn_next_deadline(&g->c), 0);	/* not its move */
+	assert_int_equal(client_deadline(&g->c), 0);	/* not its move */
 	/* Back in play: the opponent's move reaches it, and it may move. */
 	clear(g);
 	play(w, m, "B2");
@@ -1430,15 +1435,15 @@ test_ai_offer_without_idle_limit(void **state)
 	l.idle_ms = 0;
 	w = *state = world_new(&l);
 	f = world_open(w, 0);
-	assert_int_equal(conn_next_deadline(&f->c),
+	assert_int_equal(client_deadline(&f->c),
 	    1000000 + LOBBY_AI_OFFER_MS);
 	at(w, LOBBY_AI_OFFER_MS - 1);
 	assert_int_equal(count(f, offer), 0);
 	at(w, LOBBY_AI_OFFER_MS);
 	assert_int_equal(count(f, offer), 1);
-	assert_int_equal(conn_next_deadline(&f->c), 0);
+	assert_int_equal(client_deadline(&f->c), 0);
 	feed(f, "PING\n");
-	assert_int_equal(conn_next_deadline(&f->c), 0);
+	assert_int_equal(client_deadline(&f->c), 0);
 	at(w, 100 * LOBBY_AI_OFFER_MS);
 	assert_int_equal(count(f, offer), 1);
 	assert_false(f->closed);
@@ -1463,12 +1468,12 @@ test_ai_offer_once_per_stay(void **state)
 	l.room_ms = 1000;
 	w = *state = world_new(&l);
 	f = world_open(w, 0);
-	assert_int_equal(conn_next_deadline(&f->c),
+	assert_int_equal(client_deadline(&f->c),
 	    1000000 + LOBBY_AI_OFFER_MS);
 	for (t = 10000; t < LOBBY_AI_OFFER_MS; t += 9500) {
 		at(w, t);
 		feed(f, "PING\n");
-		assert_int_equal(conn_next_deadline(&f->c),
+		assert_int_equal(client_deadline(&f->c),
 		    1000000 + LOBBY_AI_OFFER_MS);
 	}
 	at(w, LOBBY_AI_OFFER_MS - 1);
@@ -1476,7 +1481,7 @@ test_ai_offer_once_per_stay(void **state)
 	at(w, LOBBY_AI_OFFER_MS);
 	assert_int_equal(count(f, offer), 1);
 	/* Next: the idle clock, from the last line. */
-	assert_int_equal(conn_next_deadline(&f->c),
+	assert_int_equal(client_deadline(&f->c),
 	    1000000 + (t - 9500) + LOBBY_IDLE_MS);
 	for (t = LOBBY_AI_OFFER_MS + 1000; t < 4 * LOBBY_AI_OFFER_MS;
 	    t += 7000) {
@@ -1492,8 +1497,8 @@ test_ai_offer_once_per_stay(void **state)
 	feed(f, "ROOM NEW\n");
 	at(w, t + 1000);
 	want(f, "expired.");
-	assert_true(f->c.flags & CLIENT_QUEUED);
-	assert_int_equal(conn_next_deadline(&f->c),
+	assert_true(f->c.place == PLACE_QUEUE);
+	assert_int_equal(client_deadline(&f->c),
 	    1000000 + t + 1000 + LOBBY_AI_OFFER_MS);
 	at(w, t + 1000 + LOBBY_AI_OFFER_MS - 1);
 	assert_int_equal(count(f, offer), 1);
@@ -1765,7 +1770,7 @@ test_watch(void **state)
 	    "BOARD .........\r\n", line, NULL);
 	assert_int_equal(w->lobby.nwatchers, 1);
 	assert_int_equal(w->lobby.nqueued, 0);
-	assert_false(g->c.flags & CLIENT_QUEUED);
+	assert_false(g->c.place == PLACE_QUEUE);
 
 	clear(g);
 	play(w, m, "B2");
@@ -1815,7 +1820,7 @@ test_watch(void **state)
 	    "WAIT Waiting for an opponent...\r\n", NULL);
 	assert_int_equal(w->lobby.nwatchers, 0);
 	assert_null(g->c.watching);
-	assert_true(g->c.flags & CLIENT_QUEUED);
+	assert_true(g->c.place == PLACE_QUEUE);
 	clear(g);
 	feed(g, "WATCH 1\n");
 	want(g, "ERR NO_SUCH_GAME ");
@@ -1838,7 +1843,7 @@ test_unwatch_and_release_on_abort(void **state)
 	want_seq(g, "OK UNWATCH\r\n", "WAIT Waiting for an opponent...\r\n",
 	    NULL);
 	assert_int_equal(w->lobby.nwatchers, 0);
-	assert_true(g->c.flags & CLIENT_QUEUED);
+	assert_true(g->c.place == PLACE_QUEUE);
 
 	feed(g, "WATCH 1\n");
 	assert_int_equal(w->lobby.nwatchers, 1);

@@ -102,7 +102,7 @@ int		LLVMFuzzerTestOneInput(const uint8_t *, size_t);
 static struct fuzz_slot	*fuzz_slot_of(const struct client *);
 static void	fuzz_send(struct client *, const char *, size_t);
 static void	fuzz_close(struct client *);
-static void	fuzz_timer(struct client *);
+static void	fuzz_rearm(struct client *, int64_t);
 static int64_t	fuzz_clock(void);
 static uint8_t	fuzz_byte(struct fuzz_script *);
 static void	fuzz_connect(int, int);
@@ -115,10 +115,12 @@ static void	fuzz_logv(const char *, va_list);
 static void	fuzz_random(void *, size_t);
 static void	fuzz_wake(struct lobby *);
 
-static const struct lobby_ops fuzz_ops = {
+static const struct client_ops fuzz_client_ops = {
 	fuzz_send,
 	fuzz_close,
-	fuzz_timer,
+	fuzz_rearm
+};
+static const struct lobby_ops fuzz_ops = {
 	fuzz_clock,
 	fuzz_random,
 	fuzz_wake
@@ -280,12 +282,12 @@ fuzz_close(struct client *c)
 	evbuffer_drain(s->in, evbuffer_get_length(s->in));
 }
 
-/* The timer op: the next deadline is never before the start of time. */
+/* The rearm op: the next deadline, never before the start of time. */
 static void
-fuzz_timer(struct client *c)
+fuzz_rearm(struct client *c, int64_t at)
 {
 	(void)fuzz_slot_of(c);
-	CHECK(conn_next_deadline(c) >= 0);
+	CHECK(at >= 0 && at == client_deadline(c));
 }
 
 /* The now op: the fake clock, moved only by FUZZ_OP_TIME. */
@@ -345,9 +347,9 @@ fuzz_connect(int i, int refuse)
 	s->c = c;
 	s->in = in;
 	c->id = ++fuzz_next_id;
+	c->ops = &fuzz_client_ops;
 	snprintf(c->addr, sizeof c->addr, "192.0.2.%d:%d", i, 40000 + i);
 	if (refuse) {
-		c->flags |= CLIENT_NOSEAT;
 		session_refuse(&fuzz_lobby, c, PROTO_ESERVER_FULL);
 		CHECK(s->closed);
 	} else
@@ -440,7 +442,7 @@ fuzz_time(int64_t ms)
 	for (i = 0; i < FUZZ_SLOTS; i++) {
 		if (fuzz_slots[i].c == NULL)
 			continue;
-		next = conn_next_deadline(fuzz_slots[i].c);
+		next = client_deadline(fuzz_slots[i].c);
 		CHECK(next == 0 || next > fuzz_now);
 	}
 }
@@ -460,7 +462,7 @@ fuzz_check_world(void)
 
 	TAILQ_FOREACH(c, &fuzz_lobby.queue, queue_entry) {
 		(void)fuzz_slot_of(c);
-		CHECK(c->flags & CLIENT_QUEUED);
+		CHECK(c->place == PLACE_QUEUE);
 		CHECK(c->match == NULL);
 		nqueued++;
 	}
@@ -501,10 +503,10 @@ fuzz_check_world(void)
 		if ((c = s->c) == NULL)
 			continue;
 		CHECK(!!(c->flags & CLIENT_CLOSING) == s->closed);
-		if (c->flags & CLIENT_GONE)
-			CHECK(!(c->flags & CLIENT_QUEUED) && c->match == NULL);
-		if (c->flags & CLIENT_QUEUED)
-			CHECK(c->match == NULL);
+		/* Its place, and only that place, holds it. */
+		CHECK((c->place == PLACE_MATCH) == (c->match != NULL));
+		CHECK((c->place == PLACE_ROOM) == (c->room != NULL));
+		CHECK((c->place == PLACE_WATCH) == (c->watching != NULL));
 		if (c->match != NULL) {
 			found = 0;
 			TAILQ_FOREACH(m, &fuzz_lobby.matches, entry)
@@ -517,7 +519,7 @@ fuzz_check_world(void)
 		case CLIENT_CLOCK_NONE:
 			break;
 		case CLIENT_CLOCK_IDLE:
-			CHECK(c->flags & CLIENT_QUEUED);
+			CHECK(c->place == PLACE_QUEUE);
 			break;
 		case CLIENT_CLOCK_TURN:
 			m = c->match;
@@ -532,7 +534,7 @@ fuzz_check_world(void)
 		case CLIENT_CLOCK_ROOM:
 			/* Waiting in its own room, and doing nothing else. */
 			CHECK(c->room != NULL);
-			CHECK(!(c->flags & CLIENT_QUEUED));
+			CHECK(c->place == PLACE_ROOM);
 			CHECK(c->match == NULL && c->watching == NULL);
 			break;
 		default:

@@ -1,0 +1,140 @@
+#!/bin/sh
+# layers.sh SRC_ROOT BUILD_DIR -- calls and includes go one way
+# (docs/architecture.md).
+#
+# Each file of server/ and client/ has a layer, a rank below; a file may
+# include a header, and its object may call a function, only of its own
+# rank or a lower one.  Files of one rank may use each other only in a
+# layer marked "mesh" (the daemon's transport, the base libraries), and
+# there calls go one way between two files; only the game world
+# ("world") calls back and forth within itself.  Calls are read from the
+# objects with nm (direct calls; the ops tables are the way down-calls
+# come back up, by design, and are not seen).  A file missing from the
+# table fails the test: a new file takes its place in it on purpose.
+set -eu
+LC_ALL=C
+export LC_ALL
+
+[ $# -eq 2 ] || { echo "usage: layers.sh SRC_ROOT BUILD_DIR" >&2; exit 2; }
+root=$1
+build=$2
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/layers.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+
+# module rank [mesh]: the higher rank is the higher layer.
+cat >"$tmp/server" <<'EOF'
+main 8
+options 7
+server 6 mesh
+server-client 6 mesh
+conn 5
+session 4
+cmd 3
+lobby 2 world
+match 2 world
+room 2 world
+watch 2 world
+resume 2 world
+clock 2 world
+place 2 world
+client 1.5
+stats 1 mesh
+log 1 mesh
+printable 1 mesh
+keytab 1 mesh
+ratelimit 1 mesh
+addrtab 1 mesh
+addrlimit 1 mesh
+mix 1 mesh
+EOF
+cat >"$tmp/client" <<'EOF'
+main 9
+client 8 mesh
+ping 8 mesh
+client-event 6 mesh
+client-input 6 mesh
+out 4
+net 3
+args 2 mesh
+render 2 mesh
+slash 2 mesh
+backoff 2 mesh
+keys 1
+EOF
+
+fail=0
+for dir in server client; do
+	# Include edges: "from to" by module.
+	for f in "$root/$dir"/*.c "$root/$dir"/*.h; do
+		m=$(basename "$f" | sed 's/\.[ch]$//')
+		sed -n 's/^#include "\([^"]*\)\.h".*/\1/p' "$f" | while read -r h; do
+			if [ -f "$root/$dir/$h.h" ]; then
+				echo "$m $h"
+			fi
+		done
+	done | sort -u >"$tmp/$dir.inc"
+	# Call edges: an object's undefined symbols that another defines.
+	for o in $(find "$build/$dir" -name '*.c.o' | sort); do
+		m=$(basename "$o" .c.o)
+		nm -P -g --defined-only "$o" | awk -v m="$m" \
+		    '$2 ~ /^[TDBR]$/ { print $1, m }'
+	done | sort -u >"$tmp/$dir.def"
+	for o in $(find "$build/$dir" -name '*.c.o' | sort); do
+		m=$(basename "$o" .c.o)
+		nm -P -u "$o" | awk -v m="$m" '{ print $1, m }'
+	done | sort -u >"$tmp/$dir.undef"
+	join "$tmp/$dir.undef" "$tmp/$dir.def" |
+	    awk '$2 != $3 { print $2, $3 }' | sort -u >"$tmp/$dir.call"
+	if [ ! -s "$tmp/$dir.def" ]; then
+		echo "layers: no objects of $dir/ under $build" >&2
+		exit 2
+	fi
+	for kind in inc call; do
+		awk -v dir="$dir" -v kind="$kind" '
+		FILENAME == ARGV[1] { rank[$1] = $2; tag[$1] = $3; next }
+		$1 == $2 { next }
+		{ edge[$1, $2] = 1; from[++ne] = $1; to[ne] = $2 }
+		{
+			for (i = 1; i <= 2; i++)
+				if (!($i in rank)) {
+					printf "%s/%s: not in the layer table\n", dir, $i
+					bad = 1
+				}
+			if (!($1 in rank) || !($2 in rank))
+				next
+			if (rank[$1] < rank[$2] ||
+			    (rank[$1] == rank[$2] && tag[$1] == "")) {
+				printf "%s: %s %s %s: against the layers (%d -> %d)\n",
+				    dir, $1, kind == "inc" ? "includes" : "calls",
+				    $2, rank[$1], rank[$2]
+				bad = 1
+			}
+			n++
+		}
+		END {
+			for (i = 1; i <= ne; i++)
+				if (kind == "call" && tag[from[i]] == "mesh" &&
+				    edge[to[i], from[i]]) {
+					printf "%s: %s and %s call each other\n",
+					    dir, from[i], to[i]
+					bad = 1
+				}
+			printf "%s/ %s: %d edges checked\n", dir, kind, n
+			exit bad
+		}
+		' "$tmp/$dir" "$tmp/$dir.$kind" || fail=1
+	done
+done
+# The world reaches no layer above it: not even a header of one.
+if grep -l '#include "\(session\|cmd\|conn\|server\)\.h"' \
+    "$root"/server/lobby.c "$root"/server/match.c "$root"/server/room.c \
+    "$root"/server/watch.c "$root"/server/resume.c "$root"/server/clock.c \
+    "$root"/server/place.c "$root"/server/client.c; then
+	echo "layers: a file of the world includes a header above it" >&2
+	fail=1
+fi
+if [ "$fail" -ne 0 ]; then
+	echo "layers: FAILED"
+	exit 1
+fi
+echo "layers: calls and includes go one way"
