@@ -66,6 +66,18 @@ clock_resume(struct client *c, enum client_clock kind, int64_t ms)
 	client_rearm(c);
 }
 
+/* A running clock ends no later than by (ms; 0: no bound). */
+void
+clock_cap(struct client *c, int64_t by)
+{
+	if (c->clock == CLIENT_CLOCK_NONE || by == 0 || c->clock_end <= by)
+		return;
+	c->clock_end = by;
+	if (c->clock_warn >= c->clock_end)
+		c->clock_warn = 0;
+	client_rearm(c);
+}
+
 /* What is left of a running turn clock in ms (at least 1); 0 if none. */
 int64_t
 clock_turn_left(const struct client *c)

@@ -234,11 +234,9 @@ cmd_games(struct client *c, const struct proto_cmd *cmd)
 	(void)cmd;
 	n = live < LOBBY_GAMES_MAX ? live : LOBBY_GAMES_MAX;
 	client_send(c, buf, proto_fmt_ok_games(buf, sizeof buf, n));
-	TAILQ_FOREACH(m, &c->lobby->matches, entry) {
+	TAILQ_FOREACH(m, &c->lobby->live, live_entry) {
 		if (n == 0)
 			break;
-		if (!match_live(m))
-			continue;
 		client_send(c, buf, proto_fmt_game(buf, sizeof buf, m->id,
 		    match_name(m, 0), match_name(m, 1),
 		    ttt_board_moves(&m->board)));
@@ -313,7 +311,7 @@ cmd_resume(struct client *c, const struct proto_cmd *cmd)
 	if ((err = cmd_switch(c)) != PROTO_OK)
 		return (err);
 	cmd_ok(c, cmd);
-	resume_take(c, m, seat);
+	resume_take(c, m, seat, keytab_code(cmd->code));
 	return (PROTO_OK);
 }
 

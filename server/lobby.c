@@ -62,6 +62,7 @@ lobby_init(struct lobby *lobby, const struct lobby_ops *ops,
 	lobby->stats.started = ops->now();
 	TAILQ_INIT(&lobby->queue);
 	TAILQ_INIT(&lobby->matches);
+	TAILQ_INIT(&lobby->live);
 	TAILQ_INIT(&lobby->away);
 	ratelimit_init(&lobby->guesses, LOBBY_GUESS_BURST,
 	    lobby->stats.started);

@@ -79,6 +79,7 @@ struct lobby {
 	uint64_t		 ai_rng;	/* the computer's choices */
 	struct client_list	 queue;		/* FIFO of waiting players */
 	struct match_list	 matches;
+	struct match_list	 live;		/* of them, both seats taken */
 	unsigned		 nqueued;
 	unsigned		 nmatches;
 	unsigned		 nlive;		/* of them with both seats taken */

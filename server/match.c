@@ -30,6 +30,7 @@ static void	match_detach(struct match *, int);
 static int	match_humans(const struct match *);
 static void	match_unlive(struct match *);
 static const char *match_addr(const struct match *, int);
+static void	match_clock_by(struct match *, int, int64_t);
 
 /* A new, empty match, filed under its id. */
 static struct match *
@@ -46,6 +47,7 @@ match_alloc(struct lobby *lobby)
 	TAILQ_INSERT_TAIL(&lobby->matches, m, entry);
 	lobby->nmatches++;
 	m->live = 1;		/* both seats are taken next */
+	TAILQ_INSERT_TAIL(&lobby->live, m, live_entry);
 	lobby->nlive++;
 	keytab_add(&lobby->ids, &m->id_entry, m->id, m);
 	return (m);
@@ -186,6 +188,7 @@ match_unlive(struct match *m)
 	if (!m->live)
 		return;
 	m->live = 0;
+	TAILQ_REMOVE(&m->lobby->live, m, live_entry);
 	m->lobby->nlive--;
 }
 
@@ -198,6 +201,20 @@ match_humans(const struct match *m)
 	for (i = 0; i < 2; i++)
 		n += m->player[i] != NULL || m->seat[i].away != NULL;
 	return (n);
+}
+
+/*
+ * Fix when an away seat's clock of full ms (its turn, its AGAIN?) must end
+ * at the latest, returns and further losses included: after all of its
+ * time and one grace period.  0 ms: that clock does not run.
+ */
+static void
+match_clock_by(struct match *m, int seat, int64_t ms)
+{
+	struct lobby	*lobby = m->lobby;
+
+	m->seat[seat].clock_by = ms <= 0 ? 0 :
+	    lobby->ops->now() + ms + lobby->limits.grace_ms;
 }
 
 /* Send the same bytes to every player connected to the match. */
@@ -262,8 +279,11 @@ match_send_turns(struct match *m)
 	if (!TAILQ_EMPTY(&m->watchers))
 		watch_send(m, buf, proto_fmt_turn(buf, sizeof buf, mover, 0,
 		    match_name(m, seat)));
-	if (m->seat[seat].away != NULL)
+	m->seat[seat].clock_by = 0;	/* fixed when it first goes away */
+	if (m->seat[seat].away != NULL) {
 		m->seat[seat].away->turn_left = 0;	/* all of its time */
+		match_clock_by(m, seat, m->lobby->limits.turn_ms);
+	}
 	if (seat == 1 && m->ai != MATCH_HUMAN) {
 		if (ttt_board_play(&m->board, TTT_O, ttt_ai_move(&m->board,
 		    m->ai == PROTO_LEVEL_EASY ? TTT_AI_EASY : TTT_AI_PERFECT,
@@ -315,8 +335,11 @@ match_finish(struct match *m, enum ttt_mark w, const char *line, int len)
 	match_announce(m, line, len);
 	match_broadcast(m, buf, proto_fmt_again_question(buf, sizeof buf));
 	for (i = 0; i < 2; i++) {
+		m->seat[i].clock_by = 0;
 		if (m->player[i] != NULL)
 			clock_start(m->player[i], CLIENT_CLOCK_AGAIN);
+		else if (m->seat[i].away != NULL)
+			match_clock_by(m, i, m->lobby->limits.again_ms);
 	}
 	if (m->ai != MATCH_HUMAN)
 		m->answer[1] = 1;
@@ -425,12 +448,15 @@ match_send_state(struct match *m, int seat, int64_t turn_left)
 		mover = ttt_board_turn(&m->board);
 		client_send(c, buf, proto_fmt_turn(buf, sizeof buf, mover,
 		    mover == match_mark(c), match_name(m, mover == TTT_O)));
-		if (mover == match_mark(c))
+		if (mover == match_mark(c)) {
 			clock_resume(c, CLIENT_CLOCK_TURN, turn_left);
+			clock_cap(c, m->seat[seat].clock_by);
+		}
 	} else if (m->answer[seat] != 1) {
 		client_send(c, buf, proto_fmt_again_question(buf,
 		    sizeof buf));
 		clock_start(c, CLIENT_CLOCK_AGAIN);
+		clock_cap(c, m->seat[seat].clock_by);
 	} else
 		client_send(c, buf, proto_fmt_wait(buf, sizeof buf,
 		    match_name(m, !seat)));
@@ -609,6 +635,7 @@ match_leave_seat(struct match *m, int seat, enum proto_leave why)
 			client_send(oc, buf, len);
 			client_send(oc, buf, proto_fmt_again_question(buf,
 			    sizeof buf));
+			m->seat[other].clock_by = 0;
 			clock_start(oc, CLIENT_CLOCK_AGAIN);
 		}
 	} else if (oc != NULL) {

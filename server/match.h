@@ -42,7 +42,12 @@ struct match_seat {
 	char			 name[PROTO_NAME_MAX + 1]; /* "" = seat name */
 	uint8_t			 moved;		/* in the first game */
 	struct keytab_entry	 token;		/* for RESUME; owner: match */
+	struct keytab_entry	 used;		/* the token its last RESUME
+						   used: good until token is */
 	struct match_absence	*away;		/* NULL unless lost */
+	int64_t			 clock_by;	/* ms: its running clock (turn,
+						   AGAIN?) ends by then, away
+						   or not; 0 = not fixed yet */
 };
 
 struct match {
@@ -61,7 +66,8 @@ struct match {
 	int			 live;		/* both seats taken (lobby->nlive) */
 	struct keytab_entry	 id_entry;	/* lobby->ids */
 	struct client_list	 watchers;
-	TAILQ_ENTRY(match)	 entry;
+	TAILQ_ENTRY(match)	 entry;		/* lobby->matches */
+	TAILQ_ENTRY(match)	 live_entry;	/* lobby->live, while live */
 };
 
 /* match.c */
@@ -99,7 +105,7 @@ void		 watch_release(struct match *);
 /* resume.c */
 int		 resume_hold(struct client *);
 int		 resume_find(struct lobby *, const char *, struct match **);
-void		 resume_take(struct client *, struct match *, int);
+void		 resume_take(struct client *, struct match *, int, uint64_t);
 void		 resume_expire(struct lobby *, int64_t);
 void		 resume_forget(struct match *, int);
 

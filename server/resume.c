@@ -4,9 +4,10 @@
  * with RESUME <token> on a new connection; after that it has left.
  *
  * An absent seat gets a small record of its own (a match carries none
- * while both players are there).  Every grace period is equally long, so
- * the lobby's list of them, appended to as players go, is in the order of
- * their deadlines.
+ * while both players are there).  The lobby keeps them in the order of
+ * their deadlines: a grace period, cut short where the seat's clock must
+ * end (match.h's clock_by), so that no game outlasts its clock by more
+ * than one grace period however often its player goes and comes back.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -43,7 +44,8 @@ resume_hold(struct client *c)
 {
 	struct match		*m = c->match;
 	struct lobby		*lobby = c->lobby;
-	struct match_absence	*a;
+	struct match_seat	*s;
+	struct match_absence	*a, *b;
 	struct client		*oc;
 	int64_t			 now;
 	char			 buf[PROTO_OUT_MAX];
@@ -56,17 +58,32 @@ resume_hold(struct client *c)
 		return (0);
 	if ((a = calloc(1, sizeof *a)) == NULL)
 		fatalx("out of memory");
+	s = &m->seat[c->seat];
 	now = lobby->ops->now();
 	a->match = m;
 	a->seat = c->seat;
 	a->until = now + lobby->limits.grace_ms;
 	a->turn_left = clock_turn_left(c);
+	if (c->clock == CLIENT_CLOCK_TURN || c->clock == CLIENT_CLOCK_AGAIN) {
+		/* Going away and coming back buys one grace period, once. */
+		if (s->clock_by == 0)
+			s->clock_by = c->clock_end + lobby->limits.grace_ms;
+		if (a->until > s->clock_by)
+			a->until = s->clock_by > now ? s->clock_by : now;
+	}
 	clock_stop(c);
 	m->player[c->seat] = NULL;
-	m->seat[c->seat].away = a;
+	s->away = a;
 	c->match = NULL;
 	place_set(c, PLACE_NONE);
-	TAILQ_INSERT_TAIL(&lobby->away, a, entry);
+	TAILQ_FOREACH_REVERSE(b, &lobby->away, absence_list, entry) {
+		if (b->until <= a->until)
+			break;
+	}
+	if (b == NULL)
+		TAILQ_INSERT_HEAD(&lobby->away, a, entry);
+	else
+		TAILQ_INSERT_AFTER(&lobby->away, b, a, entry);
 	lobby->naway++;
 	log_info("match %llu: %s lost the connection, seat held",
 	    (unsigned long long)m->id, match_name(m, a->seat));
@@ -76,7 +93,12 @@ resume_hold(struct client *c)
 	return (1);
 }
 
-/* The seat (0, 1) and match a token stands for; -1 for no live token. */
+/*
+ * The seat (0, 1) and match a token stands for; -1 for no live token.  A
+ * seat's token is live, and so is the one its last RESUME used, until the
+ * fresh one it was given is used: a client that never read its new TOKEN
+ * can come back with the old one.
+ */
 int
 resume_find(struct lobby *lobby, const char *token, struct match **mp)
 {
@@ -86,7 +108,8 @@ resume_find(struct lobby *lobby, const char *token, struct match **mp)
 	if (m == NULL)
 		return (-1);
 	*mp = m;
-	return (m->seat[0].token.key == key ? 0 : 1);
+	return (m->seat[0].token.key == key || m->seat[0].used.key == key ?
+	    0 : 1);
 }
 
 /*
@@ -122,15 +145,17 @@ resume_end(struct match *m, int seat)
 }
 
 /*
- * RESUME: a (checked, free) connection takes a seat back, from its grace
- * period or from a connection still holding it.
+ * RESUME: a (checked, free) connection takes a seat back with a token (its
+ * key), from its grace period or from a connection still holding it.
  */
 void
-resume_take(struct client *c, struct match *m, int seat)
+resume_take(struct client *c, struct match *m, int seat, uint64_t key)
 {
-	struct lobby	*lobby = m->lobby;
-	int64_t		 left = resume_end(m, seat);
-	char		 buf[PROTO_OUT_MAX], text[64];
+	struct lobby		*lobby = m->lobby;
+	struct match_seat	*s = &m->seat[seat];
+	struct match_absence	*oa = m->seat[!seat].away;
+	int64_t			 left = resume_end(m, seat);
+	char			 buf[PROTO_OUT_MAX], text[64];
 
 	m->player[seat] = c;
 	c->match = m;
@@ -141,7 +166,14 @@ resume_take(struct client *c, struct match *m, int seat)
 	log_info("match %llu: %s is back from %s", (unsigned long long)m->id,
 	    match_name(m, seat), c->addr);
 	match_send_state(m, seat, left);
+	keytab_del(&lobby->tokens, &s->token);
+	keytab_del(&lobby->tokens, &s->used);
+	keytab_add(&lobby->tokens, &s->used, key, m);
 	match_send_token(m, seat);
+	if (oa != NULL)		/* the opponent is away too: say till when */
+		client_send(c, buf, proto_fmt_info_away(buf, sizeof buf,
+		    match_name(m, !seat), (long long)(oa->until -
+		    lobby->ops->now())));
 	snprintf(text, sizeof text, "%s is back.", match_name(m, seat));
 	match_tell_others(m, seat, buf, proto_fmt_info(buf, sizeof buf, text));
 }
@@ -151,6 +183,7 @@ void
 resume_forget(struct match *m, int seat)
 {
 	keytab_del(&m->lobby->tokens, &m->seat[seat].token);
+	keytab_del(&m->lobby->tokens, &m->seat[seat].used);
 	if (m->seat[seat].away != NULL)
 		resume_unhold(m, seat);
 }

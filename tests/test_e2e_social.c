@@ -1295,7 +1295,7 @@ resume_at(int ln, struct e2e *s, struct tttd_proc *tp, struct game *g,
  * §9.5: TOKEN after MATCH; a lost connection keeps its seat (the other is
  * told, the match stays listed); RESUME in lower case without the dash and
  * in upper case with it; the opponent hears "is back"; the game goes on
- * to a RESULT; a used token is BAD_TOKEN.
+ * to a RESULT; a token is BAD_TOKEN once the one given for it was used.
  */
 static void
 test_social_resume_after_drop(void **state)
@@ -1339,11 +1339,14 @@ test_social_resume_after_drop(void **state)
 	resume_at(__LINE__, s, tp, &g, 1, old2);
 	GAME_PLAY(&g, "C1 B1 A3");
 
-	/* Used tokens are gone, in any spelling. */
+	/*
+	 * The first token is gone, in any spelling: the one given for it
+	 * (old2) was used.
+	 */
 	q = CONNECT(s, tp);
 	SEND(q, "RESUME %s", old);
 	WANT_RAW(q, E_BAD_TOKEN);
-	SEND(q, "RESUME %s", lower(old2));
+	SEND(q, "RESUME %s", lower(old));
 	WANT_RAW(q, E_BAD_TOKEN);
 	WANT_QUIET(g.p[0]);
 	WANT_QUIET(g.p[1]);
@@ -1598,6 +1601,156 @@ test_social_turn_clock_paused_while_away(void **state)
 	WANT_RAW(g.p[0], "RESULT FORFEIT X alice bob ran out of time. alice "
 	    "wins!");
 	WANT_RAW(g.p[0], T_AGAIN);
+	e2e_stop(s, tp);
+}
+
+/*
+ * §9.5: going away and coming back does not stop the clock.  The mover
+ * drops, resumes and drops again and again, each time away for less than
+ * the grace period and back for a moment only: the game still ends within
+ * the turn time and one grace period of the last move (before, the paused
+ * turn was restored each time, and the game went on without a move).
+ */
+static void
+test_social_clock_not_stalled_by_resume(void **state)
+{
+	static const char *const	 extra[] = { "--turn-timeout", "3",
+		"--resume-grace", "2", NULL };
+	struct e2e			*s = *state;
+	struct tttd_proc		*tp = e2e_server(s, extra);
+	struct game			 g;
+	struct conn			*n;
+	char				 got[LINE_SIZE], tok[16];
+	int				 cycle, over = 0;
+	long				 t0;
+
+	PAIR(s, tp, &g, "alice", "bob", 2);
+	if (g.turn == 0)
+		GAME_MOVE(&g, "B2");
+	t0 = harness_now_ms();		/* bob's turn from here */
+	snprintf(tok, sizeof tok, "%s", g.token[1]);
+	conn_close(g.p[1]);
+	/* Turn 3 s + grace 2 s: over by 5 s; 8 cycles would take 10 s. */
+	for (cycle = 0; cycle < 8; cycle++) {
+		WANT_PREFIX(g.p[0], "", got);	/* lost the connection */
+		if ((over = strncmp(got, "RESULT FORFEIT X alice bob ", 27) ==
+		    0))
+			break;
+		if (strncmp(got, "INFO bob lost the connection.", 29) != 0)
+			fail_msg("cycle %d: got \"%s\"", cycle, got);
+		/* Away for 1.2 s, less than the grace period. */
+		if (line_read_event(g.p[0], got, sizeof got, 1200) >= 0) {
+			if (!(over = strncmp(got, "RESULT FORFEIT X alice bob ",
+			    27) == 0))
+				fail_msg("cycle %d: got \"%s\"", cycle, got);
+			break;
+		}
+		n = CONNECT(s, tp);
+		SEND(n, "RESUME %s", tok);
+		WANT_PREFIX(n, "", got);
+		if (strcmp(got, "OK RESUME") != 0) {	/* too late */
+			WANT_PREFIX(g.p[0], "RESULT FORFEIT X alice bob ", got);
+			over = 1;
+			break;
+		}
+		while (line_read(n, got, sizeof got, HARNESS_TIMEOUT_MS) > 0 &&
+		    strncmp(got, "TOKEN ", 6) != 0)
+			;
+		snprintf(tok, sizeof tok, "%.9s", got + 6);
+		WANT_RAW(g.p[0], "INFO bob is back.");
+		conn_close(n);
+	}
+	if (!over)
+		fail_msg("no result after %d returns, %ld ms after the last "
+		    "move", cycle, harness_now_ms() - t0);
+	if (harness_now_ms() - t0 > 5000 + 2000)
+		fail_msg("the game ended %ld ms after the last move, wanted "
+		    "at most 5000 (and some slack)", harness_now_ms() - t0);
+	WANT_RAW(g.p[0], T_AGAIN);
+	e2e_stop(s, tp);
+}
+
+/*
+ * §9.5: a RESUME whose reply is lost: the client never read its new
+ * TOKEN, and comes back with the token it used, which still works until
+ * the new one is used; then it is gone.
+ */
+static void
+test_social_resume_reply_lost(void **state)
+{
+	struct e2e		*s = *state;
+	struct tttd_proc	*tp = e2e_server(s, NULL);
+	struct game		 g;
+	struct conn		*n, *q;
+	char			 first[16], second[16];
+
+	PAIR(s, tp, &g, "alice", "bob", 30);
+	GAME_MOVE(&g, "B2");
+	snprintf(first, sizeof first, "%s", g.token[1]);
+	conn_close(g.p[1]);
+	WANT_RAW(g.p[0], "INFO bob lost the connection. Waiting up to 30 "
+	    "seconds for them to come back.");
+	n = CONNECT(s, tp);
+	SEND(n, "RESUME %s", first);
+	WANT_RAW(n, "OK RESUME");
+	WANT_RAW(g.p[0], "INFO bob is back.");
+	conn_close(n);			/* gone before its TOKEN was read */
+	WANT_RAW(g.p[0], "INFO bob lost the connection. Waiting up to 30 "
+	    "seconds for them to come back.");
+	resume_at(__LINE__, s, tp, &g, 1, first);
+	GAME_MOVE(&g, "A1");
+	snprintf(second, sizeof second, "%s", g.token[1]);
+	conn_close(g.p[1]);
+	WANT_RAW(g.p[0], "INFO bob lost the connection. Waiting up to 30 "
+	    "seconds for them to come back.");
+	resume_at(__LINE__, s, tp, &g, 1, second);
+	/* second was used: first, the token before it, is gone. */
+	q = CONNECT(s, tp);
+	SEND(q, "RESUME %s", first);
+	WANT_RAW(q, E_BAD_TOKEN);
+	WANT_QUIET(g.p[0]);
+	WANT_QUIET(g.p[1]);
+	GAME_MOVE(&g, "C1");
+	e2e_stop(s, tp);
+}
+
+/*
+ * §9.5: a player who comes back while its opponent is away too is told
+ * so, with the time the opponent has left; the opponent's return is
+ * announced to it.
+ */
+static void
+test_social_resume_to_empty_table(void **state)
+{
+	struct e2e		*s = *state;
+	struct tttd_proc	*tp = e2e_server(s, NULL);
+	struct game		 g;
+	struct conn		*a, *b;
+	char			 got[LINE_SIZE];
+	long			 secs;
+
+	PAIR(s, tp, &g, "alice", "bob", 30);
+	GAME_MOVE(&g, "B2");
+	conn_close(g.p[0]);
+	WANT_RAW(g.p[1], "INFO alice lost the connection. Waiting up to 30 "
+	    "seconds for them to come back.");
+	conn_close(g.p[1]);
+	a = CONNECT(s, tp);
+	SEND(a, "RESUME %s", g.token[0]);
+	WANT_RAW(a, "OK RESUME");
+	WANT_PREFIX(a, "MATCH X bob ", got);
+	game_want_board_at(__LINE__, a, g.cells);
+	WANT_PREFIX(a, "TURN ", got);
+	WANT_PREFIX(a, "TOKEN ", got);
+	WANT_PREFIX(a, "INFO bob lost the connection. Waiting up to ", got);
+	secs = strtol(got + strlen("INFO bob lost the connection. Waiting up "
+	    "to "), NULL, 10);
+	if (secs < 1 || secs > 30)
+		fail_msg("bob's time left: \"%s\"", got);
+	b = CONNECT(s, tp);
+	SEND(b, "RESUME %s", g.token[1]);
+	WANT_RAW(b, "OK RESUME");
+	WANT_RAW(a, "INFO bob is back.");
 	e2e_stop(s, tp);
 }
 
@@ -2219,6 +2372,9 @@ main(void)
 		T(test_social_grace_zero),
 		T(test_social_resume_takes_over),
 		T(test_social_turn_clock_paused_while_away),
+		T(test_social_clock_not_stalled_by_resume),
+		T(test_social_resume_reply_lost),
+		T(test_social_resume_to_empty_table),
 		T(test_social_resume_rate_limited),
 		T(test_social_ai_perfect_never_loses),
 		T(test_social_ai_easy_is_beatable),

@@ -455,8 +455,10 @@ static void
 fuzz_check_world(void)
 {
 	struct client		*c;
-	struct match		*m;
+	struct match		*m, *prev;
+	struct match_absence	*a;
 	struct fuzz_slot	*s;
+	int64_t			 until;
 	unsigned		 nqueued = 0, nlive;
 	int			 i, found;
 
@@ -498,6 +500,23 @@ fuzz_check_world(void)
 		}
 	}
 	CHECK(nlive == fuzz_lobby.nlive);
+	/* The live list: exactly the live matches, oldest first. */
+	nlive = 0;
+	prev = NULL;
+	TAILQ_FOREACH(m, &fuzz_lobby.live, live_entry) {
+		CHECK(match_live(m));
+		CHECK(prev == NULL || prev->id < m->id);
+		prev = m;
+		nlive++;
+	}
+	CHECK(nlive == fuzz_lobby.nlive);
+	/* The seats held for lost players, in the order of their ends. */
+	until = 0;
+	TAILQ_FOREACH(a, &fuzz_lobby.away, entry) {
+		CHECK(a->until >= until);
+		CHECK(a->match->seat[a->seat].away == a);
+		until = a->until;
+	}
 	for (i = 0; i < FUZZ_SLOTS; i++) {
 		s = &fuzz_slots[i];
 		if ((c = s->c) == NULL)
