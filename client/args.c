@@ -77,9 +77,9 @@ args_port(const char *s)
 }
 
 /*
- * Copy a room code (len 6) or a resume token (len 8, typed with or without
- * the dash after its fourth character) in upper case, the token with its
- * dash: 1 if it has that shape, in the codes' alphabet, in any case.
+ * Copy a room code or a resume token (len 8, typed with or without the
+ * dash after its fourth character) in upper case, with its dash: 1 if it
+ * has that shape, in the codes' alphabet, in any case.
  */
 static int
 args_code(const char *s, char *out, size_t size, size_t len)
@@ -88,10 +88,7 @@ args_code(const char *s, char *out, size_t size, size_t len)
 
 	if (!proto_code_valid(s, strlen(s), len, code))
 		return (0);
-	if (len == PROTO_TOKEN_LEN)
-		snprintf(out, size, "%.4s-%.4s", code, code + 4);
-	else
-		snprintf(out, size, "%.*s", (int)len, code);
+	snprintf(out, size, "%.4s-%.4s", code, code + 4);
 	return (1);
 }
 
@@ -198,7 +195,7 @@ args_check(struct client_opts *opts, const char *value, const char *keys,
 		if (args_code(value, opts->arg, sizeof opts->arg,
 		    PROTO_CODE_LEN))
 			break;
-		snprintf(why, whysize, "bad room code %s: a room code is 6 letters and digits, such as K7QX2M",
+		snprintf(why, whysize, "bad room code %s: a room code is 8 letters and digits, such as K7QX-2M9P",
 		    value);
 		return (ARGS_ERROR);
 	case CLIENT_MODE_RESUME:

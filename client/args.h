@@ -46,7 +46,7 @@ struct client_opts {
 	int		 colour;	/* colour on standard output */
 	enum client_mode mode;
 	char		 arg[ARGS_ARG_MAX];	/* the mode's argument, as
-						   sent: K7QX2M, 4,
+						   sent: K7QX2M9P, 4,
 						   K7QX-2M9P, easy or "" */
 	int		 reconnect;	/* reconnect by itself: not
 					   --no-reconnect */

@@ -37,7 +37,7 @@ usage(FILE *f)
 	    "                STYLE is; 'quit' quits, and y or n answer \"Play again?\"\n"
 	    "  --room        make a private room and show its code; a friend\n"
 	    "                joins it with --join CODE\n"
-	    "  --join CODE   play in the friend's room CODE (6 letters and digits)\n"
+	    "  --join CODE   play in the friend's room CODE (such as K7QX-2M9P)\n"
 	    "  --ai [LEVEL]  play the computer: LEVEL perfect (the default: it\n"
 	    "                never loses) or easy\n"
 	    "  --watch ID    watch game ID (see --games) without playing\n"

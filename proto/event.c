@@ -229,7 +229,8 @@ proto_event_ok(struct proto_cursor *cur, struct proto_event *ev)
 		ev->yes = (w[0] == 'y');
 		return (0);
 	case PROTO_ARGS_ROOM:
-		return (proto_next_code(cur, ev->code, PROTO_CODE_LEN) ? 0 : -1);
+		return (proto_next_code(cur, ev->code, PROTO_CODE_LEN + 1) ?
+		    0 : -1);
 	case PROTO_ARGS_COUNT:
 	case PROTO_ARGS_GAME:
 		return (proto_next_number(cur, 20, &ev->number) ? 0 : -1);

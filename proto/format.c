@@ -192,7 +192,8 @@ proto_fmt_ok(char *buf, size_t size, const struct proto_cmd *cmd)
 		arg = cmd->name;
 		break;
 	case PROTO_ARGS_ROOM:
-		arg = cmd->code;
+		proto_fmt_code(num, cmd->code);
+		arg = num;
 		break;
 	case PROTO_ARGS_CELL:
 		ttt_cell_name(cmd->cell, num);
@@ -395,8 +396,11 @@ proto_fmt_end(char *buf, size_t size)
 int
 proto_fmt_wait_room(char *buf, size_t size, const char *code)
 {
+	char	c[PROTO_CODE_LEN + 2];
+
+	proto_fmt_code(c, code);
 	return (proto_fmt(buf, size,
-	    "WAIT Waiting for a friend to join room %s...\r\n", code));
+	    "WAIT Waiting for a friend to join room %s...\r\n", c));
 }
 
 /* OK GAMES <n>: n GAME lines follow. */
@@ -430,14 +434,27 @@ proto_fmt_seconds(char *buf, size_t size, long long ms)
 	    frac));
 }
 
+/*
+ * A room code or a token as players see it: XXXX-XXXX, from its 8
+ * characters; out holds PROTO_CODE_LEN + 2 bytes.
+ */
+void
+proto_fmt_code(char *out, const char *code)
+{
+	memcpy(out, code, PROTO_CODE_LEN / 2);
+	out[PROTO_CODE_LEN / 2] = '-';
+	memcpy(out + PROTO_CODE_LEN / 2 + 1, code + PROTO_CODE_LEN / 2,
+	    PROTO_CODE_LEN / 2);
+	out[PROTO_CODE_LEN + 1] = '\0';
+}
+
 /* TOKEN <XXXX-XXXX> <text>; token: PROTO_TOKEN_LEN characters. */
 int
 proto_fmt_token(char *buf, size_t size, const char *token, long long grace_ms)
 {
 	char	t[PROTO_TOKEN_LEN + 2], secs[48];
-	int	half = PROTO_TOKEN_LEN / 2;
 
-	proto_fmt(t, sizeof t, "%.*s-%.*s", half, token, half, token + half);
+	proto_fmt_code(t, token);
 	proto_fmt_seconds(secs, sizeof secs, grace_ms);
 	return (proto_fmt(buf, size, "TOKEN %s Type RESUME %s on a new "
 	    "connection within %s of losing this one to get your seat back."

@@ -192,11 +192,10 @@ proto_is_http(const char *line, size_t len)
 }
 
 /*
- * A room code (want PROTO_CODE_LEN) or a resume token (PROTO_TOKEN_LEN,
- * which may have a dash in its middle) as a player types it: len
- * characters of the code alphabet, any case.  Writes it to out (want + 1
- * bytes) in upper case, without the dash; 1 if well-formed.  The client
- * checks its --join and --resume with it too.
+ * A room code or a resume token as a player types it: want (8) characters
+ * of the code alphabet, any case, with or without a dash in the middle.
+ * Writes it to out (want + 1 bytes) in upper case, without the dash; 1 if
+ * well-formed.  The client checks its --join and --resume with it too.
  */
 int
 proto_code_valid(const char *s, size_t len, size_t want, char *out)
@@ -206,8 +205,7 @@ proto_code_valid(const char *s, size_t len, size_t want, char *out)
 	for (i = 0; i < len; i++) {
 		char	c = s[i];
 
-		if (c == '-' && want == PROTO_TOKEN_LEN && i == want / 2 &&
-		    n == i)
+		if (c == '-' && i == want / 2 && n == i)
 			continue;
 		if (c >= 'a' && c <= 'z')
 			c = (char)(c - 'a' + 'A');

@@ -20,7 +20,7 @@
 #define PROTO_SCAN_MAX		(PROTO_LINE_MAX + 2)	/* with CR LF */
 #define PROTO_NAME_MAX		16
 #define PROTO_OUT_MAX		1024	/* the longest formatted block */
-#define PROTO_CODE_LEN		6	/* a room code */
+#define PROTO_CODE_LEN		8	/* a room code, without its dash */
 #define PROTO_TOKEN_LEN		8	/* a resume token, without its dash */
 #define PROTO_CHAT_MAX		200	/* SAY text */
 #define PROTO_CODE_ALPHABET	"23456789ABCDEFGHJKMNPQRSTUVWXYZ"
@@ -197,6 +197,7 @@ int	proto_fmt_ok_games(char *, size_t, unsigned);
 int	proto_fmt_game(char *, size_t, unsigned long long, const char *,
 	    const char *, int);
 int	proto_fmt_token(char *, size_t, const char *, long long);
+void	proto_fmt_code(char *, const char *);
 int	proto_fmt_info_away(char *, size_t, const char *, long long);
 int	proto_fmt_chat(char *, size_t, const char *, const char *, size_t);
 int	proto_fmt_resign(char *, size_t, enum ttt_mark, const char *,

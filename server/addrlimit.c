@@ -115,6 +115,16 @@ addrlimit_ready(struct addrlimit *al, const struct addrkey *k, int64_t now)
 	return (ratelimit_ready_every(&e->rl, al->every_ms, al->burst, now));
 }
 
+/* Has this address taken any lately: is its bucket not full yet? */
+int
+addrlimit_held(const struct addrlimit *al, const struct addrkey *k,
+    int64_t now)
+{
+	const struct addrlimit_entry	*e = addrlimit_find(al, k);
+
+	return (e != NULL && now - e->last < al->every_ms * al->burst);
+}
+
 /*
  * Take one for this address: 1 if its bucket had one, 0 if not (or, for a
  * new address, when there is no memory for its record).

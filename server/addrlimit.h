@@ -1,7 +1,8 @@
 /*
  * addrlimit.h -- a slow token bucket per peer address (IPv4, or IPv6 /64),
- * for RESUME's guesses.  Each address has its own: one address that tries
- * wrong tokens never limits another.
+ * for guesses at secrets (RESUME's tokens, ROOM JOIN's codes).  Each
+ * address has its own: one address that guesses wrong never limits
+ * another.
  */
 #ifndef ADDRLIMIT_H
 #define ADDRLIMIT_H
@@ -32,6 +33,8 @@ int	addrlimit_init(struct addrlimit *, size_t, unsigned, int64_t,
 	    uint64_t);
 void	addrlimit_free(struct addrlimit *);
 int	addrlimit_ready(struct addrlimit *, const struct addrkey *, int64_t);
+int	addrlimit_held(const struct addrlimit *, const struct addrkey *,
+	    int64_t);
 int	addrlimit_take(struct addrlimit *, const struct addrkey *, int64_t);
 
 #endif /* ADDRLIMIT_H */

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "cmd.h"
+#include "counters.h"
 #include "lobby.h"
 #include "log.h"
 #include "match.h"
@@ -71,43 +72,15 @@ cmd_reply(struct client *c, const struct proto_cmd *cmd)
 static enum proto_error
 cmd_stats(struct client *c, const struct proto_cmd *cmd)
 {
-	const struct lobby		*l = c->lobby;
-	const struct lobby_stats	*st = &l->stats;
-	char				 buf[PROTO_OUT_MAX];
-	const struct {
-		const char		*name;
-		unsigned long long	 value;
-	} stats[] = {
-		{ "uptime", (unsigned long long)
-		    ((l->ops->now() - st->started) / 1000) },
-		{ "connections_current", st->connections_current },
-		{ "connections_total", st->connections_total },
-		{ "connections_rejected", st->connections_rejected },
-		{ "players_waiting", l->nqueued },
-		{ "matches_live", l->nmatches },
-		{ "games_finished", st->games_finished },
-		{ "wins", st->wins },
-		{ "ties", st->ties },
-		{ "forfeits", st->forfeits },
-		{ "moves", st->moves },
-		{ "errors", st->errors },
-		{ "bytes_in", st->bytes_in },
-		{ "bytes_out", st->bytes_out },
-		{ "rooms_open", l->rooms.n },
-		{ "watchers", l->nwatchers },
-		{ "players_away", l->naway },
-		{ "matches_ai", l->nai },
-		{ "aborts", st->aborts },
-		{ "resigns", st->resigns },
-		{ "resumes", st->resumes },
-		{ "chats", st->chats },
-	};
-	size_t				 i;
+	struct counter	ctr[COUNTERS_MAX];
+	char		buf[PROTO_OUT_MAX];
+	size_t		i, n;
 
+	n = counters_get(c->lobby, ctr, COUNTERS_MAX);
 	cmd_ok(c, cmd);
-	for (i = 0; i < sizeof stats / sizeof stats[0]; i++)
+	for (i = 0; i < n; i++)
 		client_send(c, buf, proto_fmt_stat(buf, sizeof buf,
-		    stats[i].name, stats[i].value));
+		    ctr[i].name, ctr[i].value));
 	client_send(c, buf, proto_fmt_end(buf, sizeof buf));
 	return (PROTO_OK);
 }
@@ -206,9 +179,17 @@ cmd_room(struct client *c, const struct proto_cmd *cmd)
 	struct client	*maker = NULL;
 	enum proto_error err;
 
-	if (cmd->join && ((maker = room_find(c->lobby, cmd->code)) == NULL ||
-	    maker == c))
-		return (PROTO_ENO_ROOM);
+	if (cmd->join) {
+		/* A code is guessed at like a token: the same limits. */
+		if (!lobby_guess_allowed(c->lobby, LOBBY_ROOMS, c))
+			return (PROTO_ERATE_LIMITED);
+		if ((maker = room_find(c->lobby, cmd->code)) == NULL) {
+			lobby_guess_failed(c->lobby, LOBBY_ROOMS, c);
+			return (PROTO_ENO_ROOM);
+		}
+		if (maker == c)
+			return (PROTO_ENO_ROOM);
+	}
 	if ((err = cmd_switch(c)) != PROTO_OK)
 		return (err);
 	if (!cmd->join) {
@@ -300,10 +281,10 @@ cmd_resume(struct client *c, const struct proto_cmd *cmd)
 	enum proto_error	 err;
 	int			 seat;
 
-	if (!lobby_resume_allowed(c->lobby, c))
+	if (!lobby_guess_allowed(c->lobby, LOBBY_TOKENS, c))
 		return (PROTO_ERATE_LIMITED);
 	if ((seat = resume_find(c->lobby, cmd->code, &m)) == -1) {
-		lobby_resume_failed(c->lobby, c);
+		lobby_guess_failed(c->lobby, LOBBY_TOKENS, c);
 		return (PROTO_EBAD_TOKEN);
 	}
 	if (m == c->match)

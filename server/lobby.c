@@ -49,6 +49,7 @@ lobby_init(struct lobby *lobby, const struct lobby_ops *ops,
     const struct lobby_limits *limits, uint64_t seed)
 {
 	uint64_t	key;
+	int		i;
 
 	memset(lobby, 0, sizeof *lobby);
 	lobby->ops = ops;
@@ -64,12 +65,18 @@ lobby_init(struct lobby *lobby, const struct lobby_ops *ops,
 	TAILQ_INIT(&lobby->matches);
 	TAILQ_INIT(&lobby->live);
 	TAILQ_INIT(&lobby->away);
-	ratelimit_init(&lobby->guesses, LOBBY_GUESS_BURST,
-	    lobby->stats.started);
 	ops->random(&key, sizeof key);
-	if (addrlimit_init(&lobby->guessers, LOBBY_RESUME_ADDRS,
-	    LOBBY_RESUME_BURST, LOBBY_RESUME_EVERY_MS, key ^ 3) == -1 ||
-	    keytab_init(&lobby->rooms, 1024, key) == -1 ||
+	for (i = 0; i < LOBBY_NSECRETS; i++) {
+		ratelimit_init(&lobby->guesses[i], LOBBY_GUESS_BURST,
+		    lobby->stats.started);
+		if (addrlimit_init(&lobby->guessers[i], LOBBY_RESUME_ADDRS,
+		    LOBBY_RESUME_BURST, LOBBY_RESUME_EVERY_MS, key ^ (3 + i)) ==
+		    -1) {
+			lobby_free(lobby);
+			return (-1);
+		}
+	}
+	if (keytab_init(&lobby->rooms, 1024, key) == -1 ||
 	    keytab_init(&lobby->tokens, 4096, key ^ 1) == -1 ||
 	    keytab_init(&lobby->ids, 4096, key ^ 2) == -1) {
 		lobby_free(lobby);
@@ -83,13 +90,15 @@ void
 lobby_free(struct lobby *lobby)
 {
 	struct match	*m;
+	int		 i;
 
 	while ((m = TAILQ_FIRST(&lobby->matches)) != NULL)
 		match_free(m);
 	keytab_free(&lobby->rooms);
 	keytab_free(&lobby->tokens);
 	keytab_free(&lobby->ids);
-	addrlimit_free(&lobby->guessers);
+	for (i = 0; i < LOBBY_NSECRETS; i++)
+		addrlimit_free(&lobby->guessers[i]);
 }
 
 /* One step of xorshift64*: the next 64-bit draw of a generator. */
@@ -135,31 +144,37 @@ lobby_code(struct lobby *lobby, char *out, size_t len)
 }
 
 /*
- * May this client try a RESUME token now?  Judged before the token is
- * looked at, so that an address out of tries learns nothing; only wrong
- * tokens are charged (lobby_resume_failed), each to its own address and
- * to all addresses together, so that many addresses cannot guess faster
- * than one server allows.
+ * May this client guess at a secret (a RESUME token, a ROOM JOIN code)
+ * now?  Judged before the guess is looked at, so that an address out of
+ * tries learns nothing.  Only wrong guesses are charged
+ * (lobby_guess_failed), each to its own address, and only the addresses
+ * that guessed wrong lately share the cap of them all: a right guess from
+ * any other address is never refused for what others did.
  */
 int
-lobby_resume_allowed(struct lobby *lobby, const struct client *c)
+lobby_guess_allowed(struct lobby *lobby, enum lobby_secret what,
+    const struct client *c)
 {
-	int64_t	now = lobby->ops->now();
+	struct addrlimit	*al = &lobby->guessers[what];
+	int64_t			 now = lobby->ops->now();
 
-	return (ratelimit_ready_every(&lobby->guesses, LOBBY_GUESS_EVERY_MS,
-	    LOBBY_GUESS_BURST, now) &&
-	    addrlimit_ready(&lobby->guessers, &c->addrkey, now));
+	if (!addrlimit_ready(al, &c->addrkey, now))
+		return (0);
+	return (!addrlimit_held(al, &c->addrkey, now) ||
+	    ratelimit_ready_every(&lobby->guesses[what], LOBBY_GUESS_EVERY_MS,
+	    LOBBY_GUESS_BURST, now));
 }
 
-/* A RESUME token was wrong: charge the try. */
+/* A guess was wrong: charge the try. */
 void
-lobby_resume_failed(struct lobby *lobby, const struct client *c)
+lobby_guess_failed(struct lobby *lobby, enum lobby_secret what,
+    const struct client *c)
 {
 	int64_t	now = lobby->ops->now();
 
-	ratelimit_take_every(&lobby->guesses, LOBBY_GUESS_EVERY_MS,
+	ratelimit_take_every(&lobby->guesses[what], LOBBY_GUESS_EVERY_MS,
 	    LOBBY_GUESS_BURST, now);
-	addrlimit_take(&lobby->guessers, &c->addrkey, now);
+	addrlimit_take(&lobby->guessers[what], &c->addrkey, now);
 }
 
 /* The lobby's next deadline (a grace period's end) in ms; 0 when none. */

@@ -55,8 +55,9 @@ struct lobby_limits {
 #define LOBBY_AI_OFFER_MS	30000
 
 /*
- * SAY: at most 5 in any 10 s.  RESUME, wrong tokens per address: 5, then 1
- * every 10 s; from all addresses together: 1,000, then 100 a second.
+ * SAY: at most 5 in any 10 s.  Wrong RESUME tokens, and wrong ROOM JOIN
+ * codes, each per address: 5, then 1 every 10 s; from all the addresses
+ * that guessed wrong lately together: 1,000, then 100 a second.
  */
 #define LOBBY_CHAT_MAX		5
 #define LOBBY_CHAT_WINDOW_MS	10000
@@ -69,6 +70,13 @@ struct lobby_limits {
 
 struct match_absence;
 TAILQ_HEAD(absence_list, match_absence);
+
+/* The secrets a client may guess at, each with limits of its own. */
+enum lobby_secret {
+	LOBBY_TOKENS,		/* RESUME */
+	LOBBY_ROOMS,		/* ROOM JOIN */
+	LOBBY_NSECRETS
+};
 
 struct lobby {
 	const struct lobby_ops	*ops;
@@ -90,8 +98,10 @@ struct lobby {
 	struct keytab		 ids;		/* match id -> match */
 	struct absence_list	 away;		/* lost players, by deadline */
 	unsigned		 naway;
-	struct addrlimit	 guessers;	/* wrong RESUME tokens, per address */
-	struct ratelimit	 guesses;	/* ... and from everywhere */
+	struct addrlimit	 guessers[LOBBY_NSECRETS]; /* wrong guesses,
+						   per address */
+	struct ratelimit	 guesses[LOBBY_NSECRETS]; /* ... and from
+						   those addresses together */
 };
 
 int	lobby_init(struct lobby *, const struct lobby_ops *,
@@ -104,8 +114,10 @@ void	lobby_leave(struct lobby *, struct client *);
 int	lobby_coin(struct lobby *);
 uint64_t lobby_ai_random(struct lobby *);
 void	lobby_code(struct lobby *, char *, size_t);
-int	lobby_resume_allowed(struct lobby *, const struct client *);
-void	lobby_resume_failed(struct lobby *, const struct client *);
+int	lobby_guess_allowed(struct lobby *, enum lobby_secret,
+	    const struct client *);
+void	lobby_guess_failed(struct lobby *, enum lobby_secret,
+	    const struct client *);
 int64_t	lobby_next_deadline(const struct lobby *);
 void	lobby_expire(struct lobby *);
 

@@ -57,11 +57,12 @@ room_close(struct client *c)
 void
 room_expired(struct client *c)
 {
-	char	buf[PROTO_OUT_MAX], text[64];
+	char	buf[PROTO_OUT_MAX], text[64], code[PROTO_CODE_LEN + 2];
 
 	log_info("client %llu: room %s expired", (unsigned long long)c->id,
 	    c->room->code);
-	snprintf(text, sizeof text, "Room %s expired.", c->room->code);
+	proto_fmt_code(code, c->room->code);
+	snprintf(text, sizeof text, "Room %s expired.", code);
 	room_close(c);
 	client_send(c, buf, proto_fmt_info(buf, sizeof buf, text));
 	lobby_join(c->lobby, c);

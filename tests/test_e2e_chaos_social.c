@@ -115,7 +115,7 @@ enum sc_kind {
 	K_GAMES, K_WATCH, K_UNWATCH, K_RESUME, K_RESUME_OLD, K_PLAY_AI,
 	K_SAY, K_SAY_BAD, K_RESIGN, K_QUIT, K_PING,
 	/* garbage: each has one fixed error */
-	K_G_BAD_CHAR, K_G_BAD_ROOM, K_G_NO_ROOM, K_G_BAD_LEVEL,
+	K_G_BAD_CHAR, K_G_BAD_ROOM, K_G_BAD_LEVEL,
 	K_G_NO_SUCH_GAME, K_G_NOT_WATCHING, K_G_BAD_TOKEN, K_G_UNKNOWN,
 	K_G_BAD_TEXT
 };
@@ -131,7 +131,8 @@ struct sc_exp {
 
 #define E_BAD_CHAR	"ERR BAD_CHAR Only printable ASCII is accepted."
 #define E_BAD_ROOM	"ERR BAD_ROOM Use ROOM NEW, or ROOM JOIN <code>."
-#define E_NO_ROOM	"ERR NO_ROOM No room with that code is open."
+#define E_IN_GAME	"ERR IN_GAME You are in a game; finish it, RESIGN or " \
+			"QUIT first."
 #define E_BAD_LEVEL	\
 	"ERR BAD_LEVEL Use PLAY AI, PLAY AI easy or PLAY AI perfect."
 #define E_NO_SUCH_GAME	\
@@ -161,7 +162,7 @@ static const struct {
 	{ "ROOM",			K_G_BAD_ROOM },
 	{ "room join 0OIL11",		K_G_BAD_ROOM },
 	{ "ROOM JOIN 22222",		K_G_BAD_ROOM },
-	{ "ROOM JOIN 222222",		K_G_NO_ROOM },
+	{ "ROOM JOIN 222222",		K_G_BAD_ROOM },
 	{ "PLAY",			K_G_BAD_LEVEL },
 	{ "play ai hard",		K_G_BAD_LEVEL },
 	{ "PLAY chess",			K_G_BAD_LEVEL },
@@ -243,7 +244,7 @@ struct sc_client {
 	long			 queued_at;
 	int			 offer_seen;
 	int			 room_waiting;
-	char			 room[8];
+	char			 room[16];
 	long			 room_at;
 	int			 joined;	/* joiner sent ROOM JOIN */
 	int			 expect_ai;	/* OK PLAY AI came */
@@ -257,7 +258,8 @@ struct sc_client {
 	struct sc_match		 saved;		/* before a drop/takeover */
 	char			 token[16];
 	char			 old_token[16];
-	int			 check_old;	/* try the used token */
+	int			 check_old;	/* try the used token: still its
+						   seat's */
 
 	int			 to_move, to_answer;
 	long			 act_at;
@@ -861,8 +863,9 @@ sc_reply(struct chaos *ch, struct sc_client *cl, const char *line)
 		break;
 	case K_ROOM_NEW:
 		if (sscanf(line, "OK ROOM %15s", code) == 1 &&
-		    strlen(code) == 6 && strspn(code, CODE_CHARS) == 6 &&
-		    strlen(line) == 14) {
+		    strlen(code) == 9 && strspn(code, CODE_CHARS) == 4 &&
+		    code[4] == '-' && strspn(code + 5, CODE_CHARS) == 4 &&
+		    strlen(line) == 17) {
 			sc_leaving(cl);
 			cl->room_waiting = 1;
 			cl->room_at = harness_now_ms();
@@ -929,7 +932,11 @@ sc_reply(struct chaos *ch, struct sc_client *cl, const char *line)
 		}
 		break;
 	case K_RESUME_OLD:
-		if (strcmp(line, E_BAD_TOKEN) == 0) {
+		/*
+		 * The token it used still names its seat, until the fresh
+		 * one is used: here, its own match.
+		 */
+		if (strcmp(line, E_IN_GAME) == 0) {
 			cl->resume_old_ok++;
 			return;
 		}
@@ -994,10 +1001,6 @@ sc_reply(struct chaos *ch, struct sc_client *cl, const char *line)
 		break;
 	case K_G_BAD_ROOM:
 		if (strcmp(line, E_BAD_ROOM) == 0)
-			return;
-		break;
-	case K_G_NO_ROOM:
-		if (strcmp(line, E_NO_ROOM) == 0)
 			return;
 		break;
 	case K_G_BAD_LEVEL:
@@ -2443,7 +2446,7 @@ test_chaos_social_300_clients(void **state)
 	    offers, offers_taken);
 	printf("chaos-social: %d drops seen (%d back, %d gone, %d forfeits "
 	    "after the grace); %d RESUME taken, %d takeovers, %d used tokens "
-	    "refused\n", away, back, gone, grace_forfeits, resumes, takeovers,
+	    "still naming their seat\n", away, back, gone, grace_forfeits, resumes, takeovers,
 	    old_ok);
 	printf("chaos-social: %d aborts made, %d told to the opponent; %d "
 	    "rooms expired; %d resigns (%d seen by the opponent); %d tie "

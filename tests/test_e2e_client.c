@@ -1444,7 +1444,7 @@ test_client_arguments(void **state)
 				    "4x", NULL };
 	const char *const	pingone[] = { "--ping", "127.0.0.1", NULL };
 	const char *const	badjoin[] = { "127.0.0.1", "4000", "--join",
-				    "K7QX0M", NULL };
+				    "K7QX0M9P", NULL };
 	const char *const	twomodes[] = { "--ai", "127.0.0.1", "4000",
 				    "--watch", "3", NULL };
 	const char *const	version[] = { "--version", NULL };
@@ -1499,8 +1499,8 @@ test_client_arguments(void **state)
 	assert_non_null(strstr(pl.errbuf, "ttt-client --ping HOST PORT"));
 	player_start(badjoin, INPUT_PIPE);
 	assert_int_equal(player_end(), 2);
-	assert_string_equal(pl.errbuf, "ttt-client: bad room code K7QX0M: a "
-	    "room code is 6 letters and digits, such as K7QX2M\n");
+	assert_string_equal(pl.errbuf, "ttt-client: bad room code K7QX0M9P: "
+	    "a room code is 8 letters and digits, such as K7QX-2M9P\n");
 	player_start(twomodes, INPUT_PIPE);
 	assert_int_equal(player_end(), 2);
 	assert_string_equal(pl.errbuf, "ttt-client: --ai and --watch cannot "
@@ -1720,7 +1720,7 @@ test_client_ai_plays_to_result(void **state)
 static void
 test_client_room_and_join(void **state)
 {
-	char		 port[16], code[PROTO_CODE_LEN + 1], bad[16], want[256];
+	char		 port[16], code[PROTO_CODE_LEN + 2], bad[16], want[256];
 	const char	*maker[] = { "127.0.0.1", port, "--room", "--name",
 			    "alice", NULL };
 	const char	*joiner[] = { "127.0.0.1", port, "--join", code,
@@ -1736,9 +1736,11 @@ test_client_room_and_join(void **state)
 	player_close_input();
 	at = player_expect("Your room code is ", 0);
 	player_expect(" -- give it to your friend.\n", at);
-	memcpy(code, pl.outbuf + at, PROTO_CODE_LEN);
-	code[PROTO_CODE_LEN] = '\0';
-	assert_int_equal(strspn(code, PROTO_CODE_ALPHABET), PROTO_CODE_LEN);
+	memcpy(code, pl.outbuf + at, PROTO_CODE_LEN + 1);	/* XXXX-XXXX */
+	code[PROTO_CODE_LEN + 1] = '\0';
+	assert_int_equal(strspn(code, PROTO_CODE_ALPHABET), 4);
+	assert_int_equal(code[4], '-');
+	assert_int_equal(strspn(code + 5, PROTO_CODE_ALPHABET), 4);
 	snprintf(want, sizeof want, "They join with: ttt-client HOST PORT "
 	    "--join %s\n", code);
 	player_expect(want, at);
@@ -2263,8 +2265,8 @@ test_client_room_hides_first_pairing(void **state)
 		NULL
 	};
 	static const char *const after[] = {
-		"OK ROOM K7QX2M",
-		"WAIT Waiting for a friend to join room K7QX2M...",
+		"OK ROOM K7QX-2M9P",
+		"WAIT Waiting for a friend to join room K7QX-2M9P...",
 		NULL
 	};
 	static const char *const friend[] = {
@@ -2287,13 +2289,13 @@ test_client_room_hides_first_pairing(void **state)
 	fake_says(&fk, before);
 	fake_hears(&fk, "ROOM NEW");
 	fake_says(&fk, after);
-	player_expect("Waiting for a friend to join room K7QX2M...\n", 0);
+	player_expect("Waiting for a friend to join room K7QX-2M9P...\n", 0);
 	fake_says(&fk, friend);
 	assert_int_equal(player_end(), 0);
 	output_has("Type 'quit' at any time to exit.\n"
-	    "Your room code is K7QX2M -- give it to your friend.\n"
-	    "They join with: ttt-client HOST PORT --join K7QX2M\n"
-	    "Waiting for a friend to join room K7QX2M...\n"
+	    "Your room code is K7QX-2M9P -- give it to your friend.\n"
+	    "They join with: ttt-client HOST PORT --join K7QX-2M9P\n"
+	    "Waiting for a friend to join room K7QX-2M9P...\n"
 	    "You are X, playing against amy.\n");
 	assert_null(strstr(pl.outbuf, "zed"));
 	assert_null(strstr(pl.outbuf, "RESUME"));

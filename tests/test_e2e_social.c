@@ -20,6 +20,7 @@
 #include <arpa/inet.h>
 
 #include <errno.h>
+#include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -72,6 +73,7 @@
 #define S_TIE_LATE	"B2 A1 C1 A3 A2 C2 B1 B3 C3"
 
 #define QUIET_MS	300	/* how long "nothing arrives" is watched */
+#define CODE_SIZE	16	/* a room code, XXXX-XXXX, and its NUL */
 
 static void		 soc_game_init(struct game *, struct conn *,
 			    struct conn *, const char *, const char *, int);
@@ -138,17 +140,21 @@ soc_match_at(int ln, struct game *g, struct conn *x, struct conn *o,
 	game_start_at(ln, g, -1);
 }
 
-/* OK ROOM <code>: six characters of the alphabet; the code to out (8). */
+/*
+ * OK ROOM <code>: XXXX-XXXX, of the alphabet; the code to out (CODE_SIZE,
+ * as it came).
+ */
 static void
 want_code_at(int ln, struct conn *c, char *out)
 {
 	char	got[LINE_SIZE];
 
 	line_want_prefix_at(ln, c, "OK ROOM ", got, sizeof got);
-	if (strlen(got) != 14 || !game_is_code(got + 8, 6))
+	if (strlen(got) != 17 || !game_is_code(got + 8, 4) || got[12] != '-' ||
+	    !game_is_code(got + 13, 4))
 		fail_msg("line %d: %s: bad room code in \"%s\"", ln,
 		    line_label(c), got);
-	snprintf(out, 8, "%.6s", got + 8);
+	snprintf(out, CODE_SIZE, "%.9s", got + 8);
 }
 
 /*
@@ -478,7 +484,7 @@ test_social_abort_by_room_new(void **state)
 	struct tttd_proc	*tp = e2e_server(s, NULL);
 	struct game		 g, g2, g3;
 	struct conn		*e, *f;
-	char			 code[8];
+	char			 code[CODE_SIZE];
 
 	PAIR(s, tp, &g, NULL, NULL, 30);
 	SEND(g.p[1], "ROOM NEW");
@@ -609,7 +615,7 @@ test_social_in_game_after_moving(void **state)
 	struct tttd_proc	*tp = e2e_server(s, NULL);
 	struct game		 g, g2;
 	struct conn		*r, *mv, *nm;
-	char			 code[8], wrong[8], cells[10];
+	char			 code[CODE_SIZE], wrong[CODE_SIZE], cells[10];
 	unsigned long		 id;
 	int			 ms;
 
@@ -728,7 +734,7 @@ test_social_room_new_and_join(void **state)
 	struct tttd_proc	*tp = e2e_server(s, NULL);
 	struct game		 g, g2;
 	struct conn		*a, *b, *c, *d;
-	char			 code[8];
+	char			 code[CODE_SIZE];
 
 	a = CONNECT(s, tp);
 	SEND(a, "NAME ann");
@@ -780,15 +786,16 @@ test_social_room_errors(void **state)
 {
 	static const char *const	 bad[] = {
 		"ROOM", "ROOM FOO", "ROOM JOIN", "ROOM JOIN ABC",
-		"ROOM JOIN ABCDEFG", "ROOM JOIN ABCDE0", "ROOM JOIN ABCDEI",
-		"ROOM JOIN ABCDEL", "ROOM JOIN ABCDE1", "ROOM JOIN ABC-DE",
-		"ROOM NEW now", "ROOM JOIN ABCDEF GHJKMN"
+		"ROOM JOIN ABCDEF", "ROOM JOIN ABCDEFGHJ", "ROOM JOIN ABCDEFG0",
+		"ROOM JOIN ABCDEFGI", "ROOM JOIN ABCDEFGL", "ROOM JOIN ABCDEFG1",
+		"ROOM JOIN ABC-DEFGH", "ROOM NEW now",
+		"ROOM JOIN ABCDEFGH JKMNPQRS"
 	};
 	struct e2e			*s = *state;
 	struct tttd_proc		*tp = e2e_server(s, NULL);
 	struct game			 g;
 	struct conn			*a, *b;
-	char				 code[8], wrong[8];
+	char				 code[CODE_SIZE], wrong[CODE_SIZE];
 	size_t				 i;
 
 	a = CONNECT(s, tp);
@@ -796,7 +803,7 @@ test_social_room_errors(void **state)
 		SEND(a, "%s", bad[i]);
 		WANT_RAW(a, E_BAD_ROOM);
 	}
-	SEND(a, "ROOM JOIN 234567");
+	SEND(a, "ROOM JOIN 2345-6789");
 	WANT_RAW(a, E_NO_ROOM);
 	SEND(a, "room new");
 	WANT_CODE(a, code);
@@ -829,7 +836,7 @@ test_social_room_expires(void **state)
 	struct tttd_proc		*tp = e2e_server(s, extra);
 	struct game			 g;
 	struct conn			*a, *b, *d;
-	char				 code[8];
+	char				 code[CODE_SIZE];
 	long				 t0, dt;
 
 	a = CONNECT(s, tp);
@@ -866,7 +873,8 @@ test_social_room_closes_when_maker_leaves(void **state)
 	struct tttd_proc	*tp = e2e_server(s, NULL);
 	struct game		 g, h;
 	struct conn		*a, *b, *c, *d, *e;
-	char			 code1[8], code2[8], code3[8], code4[8];
+	char			 code1[CODE_SIZE], code2[CODE_SIZE];
+	char			 code3[CODE_SIZE], code4[CODE_SIZE];
 	char			 got[LINE_SIZE];
 	unsigned long		 id;
 	long			 deadline;
@@ -1754,6 +1762,106 @@ test_social_resume_to_empty_table(void **state)
 	e2e_stop(s, tp);
 }
 
+/* A connection from the source address src (one of 127/8), greeted. */
+static struct conn *
+connect_from_at(int ln, struct e2e *s, struct tttd_proc *tp, const char *src)
+{
+	struct conn	*c = e2e_conn(s);
+
+	if (conn_open_from(c, tp->port, src, HARNESS_TIMEOUT_MS) != 0 ||
+	    fcntl(c->fd, F_SETFL, 0) == -1)
+		fail_msg("line %d: cannot connect from %s: %s", ln, src,
+		    strerror(errno));
+	line_nodelay(c);
+	line_want_at(ln, 1, c, T_HELLO);
+	line_want_at(ln, 1, c, T_HELLO_HUMAN);
+	line_want_at(ln, 1, c, T_WAIT);
+	return (c);
+}
+
+/*
+ * §9.3: wrong ROOM JOIN codes are limited per address, as wrong tokens
+ * are: 5, then RATE_LIMITED, the right code too (it is not looked at);
+ * another address joins with it.
+ */
+static void
+test_social_room_guesses_limited(void **state)
+{
+	struct e2e		*s = *state;
+	struct tttd_proc	*tp = e2e_server(s, NULL);
+	struct game		 g;
+	struct conn		*a, *q, *b;
+	char			 code[CODE_SIZE];
+	int			 i;
+
+	a = CONNECT(s, tp);
+	SEND(a, "ROOM NEW");
+	WANT_CODE(a, code);
+	WANT_RAW(a, "WAIT Waiting for a friend to join room %s...", code);
+	q = CONNECT(s, tp);
+	for (i = 0; i < 5; i++) {
+		SEND(q, "ROOM JOIN 2222-222%d", i + 2);
+		WANT_RAW(q, E_NO_ROOM);
+	}
+	SEND(q, "ROOM JOIN 2222-2227");
+	WANT_RAW(q, E_RATE_LIMITED);
+	SEND(q, "ROOM JOIN %s", code);
+	WANT_RAW(q, E_RATE_LIMITED);
+	SEND(q, "QUIT");		/* out of the queue */
+	WANT_RAW(q, T_BYE);
+	WANT_QUIET(a);
+	/* The room is still open, for whoever has its code elsewhere. */
+	b = connect_from_at(__LINE__, s, tp, "127.0.0.2");
+	SEND(b, "ROOM JOIN %s", lower(code));
+	WANT_RAW(b, "OK ROOM %s", code);
+	SOC_MATCH(&g, a, b, "p1", "p2", 30);
+	e2e_stop(s, tp);
+}
+
+/*
+ * §9.5: a right token is never refused for others' guessing.  Wrong
+ * tokens from 200 addresses use up the allowance of all guessers
+ * together (1,000); their next tries are RATE_LIMITED; bob, whose
+ * address never guessed, resumes all the same.
+ */
+static void
+test_social_right_token_despite_guessers(void **state)
+{
+	struct e2e		*s = *state;
+	struct tttd_proc	*tp = e2e_server(s, NULL);
+	struct game		 g;
+	struct conn		*q;
+	char			 src[24];
+	int			 i, j;
+
+	PAIR(s, tp, &g, "alice", "bob", 30);
+	GAME_MOVE(&g, "B2");
+	for (i = 0; i < 200; i++) {
+		snprintf(src, sizeof src, "127.88.%d.%d", i / 100, i % 100 + 1);
+		q = connect_from_at(__LINE__, s, tp, src);
+		for (j = 0; j < 5; j++) {
+			SEND(q, "RESUME 2222-%04d", 2222 + j);
+			WANT_RAW(q, E_BAD_TOKEN);
+		}
+		conn_close(q);
+		free(q);			/* its slot, for the next */
+		s->conns[--s->nconns] = NULL;
+	}
+	q = connect_from_at(__LINE__, s, tp, "127.88.0.1");
+	SEND(q, "RESUME 2222-2222");
+	WANT_RAW(q, E_RATE_LIMITED);
+	SEND(q, "QUIT");		/* out of the queue */
+	WANT_RAW(q, T_BYE);
+	conn_close(g.p[1]);
+	WANT_RAW(g.p[0], "INFO bob lost the connection. Waiting up to 30 "
+	    "seconds for them to come back.");
+	q = connect_from_at(__LINE__, s, tp, "127.89.0.1");
+	SEND(q, "RESUME %s", g.token[1]);
+	WANT_RAW(q, "OK RESUME");
+	WANT_RAW(g.p[0], "INFO bob is back.");
+	e2e_stop(s, tp);
+}
+
 /*
  * §9.5: RESUME attempts per address: 5 at once, then one every 10 s; the
  * 6th is RATE_LIMITED even with a live token, which is not looked at.
@@ -2185,7 +2293,8 @@ test_social_errors_change_nothing(void **state)
 	static const char *const	 lines[][2] = {
 		{ "ROOM", E_BAD_ROOM },
 		{ "ROOM JOIN 2345", E_BAD_ROOM },
-		{ "ROOM JOIN 234567", E_NO_ROOM },
+		{ "ROOM JOIN 234567", E_BAD_ROOM },
+		{ "ROOM JOIN 23456789", E_NO_ROOM },
 		{ "WATCH", E_NO_SUCH_GAME },
 		{ "WATCH 4294967297", E_NO_SUCH_GAME },
 		{ "UNWATCH", E_NOT_WATCHING },
@@ -2293,7 +2402,7 @@ test_social_room_has_no_queue_clock(void **state)
 	struct tttd_proc		*tp = e2e_server(s, extra);
 	struct game			 g;
 	struct conn			*a, *b, *c;
-	char				 code[8];
+	char				 code[CODE_SIZE];
 
 	a = CONNECT(s, tp);
 	SEND(a, "ROOM NEW");
@@ -2375,6 +2484,8 @@ main(void)
 		T(test_social_clock_not_stalled_by_resume),
 		T(test_social_resume_reply_lost),
 		T(test_social_resume_to_empty_table),
+		T(test_social_room_guesses_limited),
+		T(test_social_right_token_despite_guessers),
 		T(test_social_resume_rate_limited),
 		T(test_social_ai_perfect_never_loses),
 		T(test_social_ai_easy_is_beatable),

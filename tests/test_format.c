@@ -1228,8 +1228,8 @@ test_format_event_rooms_watch_chat(void **state)
 		    0, NULL, 0, "good luck!" },
 		{ "CHAT bob  two  spaces ", PROTO_EV_CHAT, 0, 0, "bob", NULL,
 		    0, NULL, 0, " two  spaces " },
-		{ "OK ROOM K7QX2M", PROTO_EV_OK, PROTO_ROOM, 0, NULL, NULL, 0,
-		    "K7QX2M", 0, "" },
+		{ "OK ROOM K7QX-2M9P", PROTO_EV_OK, PROTO_ROOM, 0, NULL, NULL,
+		    0, "K7QX-2M9P", 0, "" },
 		{ "OK GAMES 2", PROTO_EV_OK, PROTO_GAMES, 2, NULL, NULL, 0,
 		    NULL, 0, "" },
 		{ "OK GAMES 0", PROTO_EV_OK, PROTO_GAMES, 0, NULL, NULL, 0,
@@ -1315,8 +1315,9 @@ test_format_event_rooms_watch_chat_malformed(void **state)
 		"TOKEN K7Q1-2M9P", "TOKEN -K7QX2M9P",
 		"CHAT", "CHAT alice", "CHAT alice ", "CHAT al!ce hi",
 		"CHAT  alice hi",
-		"OK ROOM", "OK ROOM K7QX2", "OK ROOM K7QX2MM", "OK ROOM k7qx2m",
-		"OK ROOM K7QX0M", "OK ROOM K7QX-M",
+		"OK ROOM", "OK ROOM K7QX2", "OK ROOM K7QX2M9P", "OK ROOM K7QX-2M9",
+		"OK ROOM K7QX-2M9PP", "OK ROOM k7qx-2m9p", "OK ROOM K7QX-0M9P",
+		"OK ROOM K7QX_2M9P", "OK ROOM K7QX2M",
 		"OK GAMES", "OK GAMES x", "OK GAMES -1",
 		"OK GAMES 18446744073709551616", "OK WATCH", "OK WATCH 4x",
 		"OK PLAY", "OK PLAY AI", "OK PLAY AI hard", "OK PLAY AI EASY",
@@ -1399,7 +1400,7 @@ test_format_event_round_trip_rooms_chat(void **state)
 		unsigned long long	 number;	/* OK WATCH */
 		enum proto_level	 level;	/* OK PLAY AI */
 	} oks[] = {
-		{ "ROOM JOIN k7qx2m", PROTO_ROOM, "K7QX2M", 0, 0 },
+		{ "ROOM JOIN k7qx2m9p", PROTO_ROOM, "K7QX-2M9P", 0, 0 },
 		{ "watch 18446744073709551615", PROTO_WATCH, "",
 		    18446744073709551615ULL, 0 },
 		{ "PLAY AI", PROTO_PLAY, "", 0, PROTO_LEVEL_PERFECT },
@@ -1462,9 +1463,9 @@ test_format_event_round_trip_rooms_chat(void **state)
 	assert_int_equal(ev.verb, PROTO_GAMES);
 	assert_true(ev.number == 100);
 
-	proto_fmt_wait_room(buf, sizeof buf, "K7QX2M");
+	proto_fmt_wait_room(buf, sizeof buf, "K7QX2M9P");
 	assert_string_equal(buf,
-	    "WAIT Waiting for a friend to join room K7QX2M...\r\n");
+	    "WAIT Waiting for a friend to join room K7QX-2M9P...\r\n");
 	assert_int_equal(proto_event_parse(buf, line_end(buf, strlen(buf)),
 	    &ev), 0);
 	assert_int_equal(ev.kind, PROTO_EV_WAIT);
@@ -1541,12 +1542,13 @@ test_format_round_trip_section9(void **state)
 
 	memset(&cmd, 0, sizeof cmd);
 	cmd.verb = PROTO_ROOM;
-	memcpy(cmd.code, "K7QX2M", 7);
+	memcpy(cmd.code, "K7QX2M9P", 9);
 	len = proto_fmt_ok(buf, sizeof buf, &cmd);
+	assert_string_equal(buf, "OK ROOM K7QX-2M9P\r\n");
 	assert_int_equal(proto_event_parse(buf, (size_t)len - 2, &ev), 0);
 	assert_int_equal(ev.kind, PROTO_EV_OK);
 	assert_int_equal(ev.verb, PROTO_ROOM);
-	assert_string_equal(ev.code, "K7QX2M");
+	assert_string_equal(ev.code, "K7QX-2M9P");
 
 	memset(&cmd, 0, sizeof cmd);
 	cmd.verb = PROTO_WATCH;

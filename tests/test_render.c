@@ -758,9 +758,9 @@ test_render_events_rooms_chat(void **state)
 		{ "OK GAMES 0", TTT_EMPTY, "No games are being played.\n" },
 		{ "OK GAMES 1", TTT_EMPTY, "1 game is being played:\n" },
 		{ "OK GAMES 12", TTT_EMPTY, "12 games are being played:\n" },
-		{ "OK ROOM K7QX2M", TTT_EMPTY, "Your room code is K7QX2M -- "
-		    "give it to your friend.\nThey join with: ttt-client HOST "
-		    "PORT --join K7QX2M\n" },
+		{ "OK ROOM K7QX-2M9P", TTT_EMPTY, "Your room code is K7QX-2M9P "
+		    "-- give it to your friend.\nThey join with: ttt-client "
+		    "HOST PORT --join K7QX-2M9P\n" },
 		{ "OK PLAY AI perfect", TTT_EMPTY,
 		    "You play the computer (perfect).\n" },
 		{ "OK PLAY AI easy", TTT_EMPTY,
@@ -801,7 +801,7 @@ test_render_events_view(void **state)
 	struct proto_event	 ev;
 	const char		*token = "TOKEN 2345-ABCD Type RESUME 2345-ABCD "
 				    "on a new connection.";
-	const char		*room = "OK ROOM K7QX2M";
+	const char		*room = "OK ROOM K7QX-2M9P";
 	char			 buf[RENDER_MAX];
 
 	(void)state;
@@ -817,7 +817,7 @@ test_render_events_view(void **state)
 	assert_int_equal(proto_event_parse(room, strlen(room), &ev), 0);
 	v.joining = 1;
 	render_event(buf, sizeof buf, &ev, &v);
-	assert_string_equal(buf, "You joined room K7QX2M.\n");
+	assert_string_equal(buf, "You joined room K7QX-2M9P.\n");
 }
 
 /* The notes of chat, /help, watching and reconnecting. */
@@ -874,9 +874,9 @@ test_render_refusal(void **state)
 		const char	*line;
 		const char	*want;
 	} cases[] = {
-		{ PROTO_ROOM, "K7QX2M",
+		{ PROTO_ROOM, "K7QX-2M9P",
 		    "ERR NO_ROOM No room with that code is open.",
-		    "cannot join room K7QX2M: No room with that code is "
+		    "cannot join room K7QX-2M9P: No room with that code is "
 		    "open." },
 		{ PROTO_ROOM, "", "ERR UNKNOWN_COMMAND Unknown command. Type "
 		    "HELP for the list of commands.", "cannot make a room: "

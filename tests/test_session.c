@@ -287,6 +287,25 @@ token_of(const struct fake *f, char tok[PROTO_TOKEN_LEN + 2])
 	tok[PROTO_TOKEN_LEN + 1] = '\0';
 }
 
+static int	is_code(const char *, size_t);
+
+/*
+ * A room code as OK ROOM gives it: XXXX-XXXX, of the code alphabet, upper
+ * case; 1 if so, and the code without its dash to plain.
+ */
+static int
+is_room_code(const char *s, char plain[PROTO_CODE_LEN + 1])
+{
+	if (strlen(s) != PROTO_CODE_LEN + 1 || s[PROTO_CODE_LEN / 2] != '-' ||
+	    !is_code(s, PROTO_CODE_LEN / 2) ||
+	    !is_code(s + PROTO_CODE_LEN / 2 + 1, PROTO_CODE_LEN / 2))
+		return (0);
+	memcpy(plain, s, PROTO_CODE_LEN / 2);
+	memcpy(plain + PROTO_CODE_LEN / 2, s + PROTO_CODE_LEN / 2 + 1,
+	    PROTO_CODE_LEN / 2 + 1);
+	return (1);
+}
+
 /* Is s made of n characters of the code alphabet, upper case? */
 static int
 is_code(const char *s, size_t n)
@@ -894,7 +913,7 @@ test_closing_room_not_joined(void **state)
 	clear(&w->f[0]);
 	feed(&w->f[0], "ROOM NEW\n");
 	assert_non_null(p = strstr(w->f[0].out, "OK ROOM "));
-	snprintf(line, sizeof line, "ROOM JOIN %.6s\n", p + 8);
+	snprintf(line, sizeof line, "ROOM JOIN %.9s\n", p + 8);
 	w->f[0].c.flags |= CLIENT_CLOSING;	/* as server_client_send does */
 	world_open(w, 1);
 	clear(&w->f[1]);
@@ -987,7 +1006,8 @@ test_room_new_and_expiry(void **state)
 	struct lobby_limits	 l;
 	struct world		*w;
 	struct fake		*f, *g;
-	char			 code[PROTO_CODE_LEN + 1], line[96];
+	char			 code[PROTO_CODE_LEN + 2], plain[PROTO_CODE_LEN + 1];
+	char			 line[96];
 	const char		*ok;
 
 	lobby_default_limits(&l);
@@ -998,8 +1018,8 @@ test_room_new_and_expiry(void **state)
 	clear(f);
 	feed(f, "ROOM NEW\n");
 	ok = last_line(f, "OK ROOM ");
-	assert_int_equal(strlen(ok), 8 + PROTO_CODE_LEN);
-	assert_true(is_code(ok + 8, PROTO_CODE_LEN));
+	assert_int_equal(strlen(ok), 8 + PROTO_CODE_LEN + 1);
+	assert_true(is_room_code(ok + 8, plain));
 	memcpy(code, ok + 8, sizeof code);
 	snprintf(line, sizeof line, "WAIT Waiting for a friend to join room "
 	    "%s...\r\n", code);
@@ -1007,7 +1027,7 @@ test_room_new_and_expiry(void **state)
 	assert_int_equal(w->lobby.rooms.n, 1);
 	assert_int_equal(w->lobby.nqueued, 0);
 	assert_false(f->c.place == PLACE_QUEUE);
-	assert_ptr_equal(room_find(&w->lobby, code), &f->c);
+	assert_ptr_equal(room_find(&w->lobby, plain), &f->c);
 	/* The room's clock, not the queue's. */
 	assert_int_equal(client_deadline(&f->c), 1000000 + 1000 + 5000);
 
@@ -1026,7 +1046,7 @@ test_room_new_and_expiry(void **state)
 	want_seq(f, line, "WAIT Waiting for an opponent...\r\n", "MATCH O p1 ",
 	    NULL);
 	assert_int_equal(w->lobby.rooms.n, 0);
-	assert_null(room_find(&w->lobby, code));
+	assert_null(room_find(&w->lobby, plain));
 
 	/* The code is gone; the target is checked before anything else. */
 	clear(g);
@@ -1042,13 +1062,14 @@ test_room_join_pairs_maker_and_joiner(void **state)
 {
 	struct world	*w = *state = world_new(NULL);
 	struct fake	*maker, *joiner, *late;
-	char		 code[PROTO_CODE_LEN + 1], line[64];
+	char		 code[PROTO_CODE_LEN + 2], plain[PROTO_CODE_LEN + 1];
+	char		 line[64];
 	size_t		 i;
 
 	maker = world_open(w, 0);
 	feed(maker, "ROOM NEW\n");
 	memcpy(code, last_line(maker, "OK ROOM ") + 8, sizeof code);
-	assert_true(is_code(code, PROTO_CODE_LEN));
+	assert_true(is_room_code(code, plain));
 	joiner = world_open(w, 1);
 	assert_null(joiner->c.match);		/* not paired with the maker */
 	clear(maker);
@@ -1354,9 +1375,11 @@ test_resume_right_tokens_not_charged(void **state)
 }
 
 /*
- * Wrong tokens from all addresses together: 1,000 at once, then 100 a
- * second, so that a guesser with many addresses is no faster.  A refused
- * try, right or wrong, is not looked at.
+ * Wrong tokens from all the addresses that guessed wrong lately together:
+ * 1,000 at once, then 100 a second, so that a guesser with many addresses
+ * is no faster once each has guessed; a refused try is not looked at.  An
+ * address that has not guessed wrong is never refused for the others: its
+ * right token is taken however spent the others' allowance is.
  */
 static void
 test_resume_wrong_tokens_limited_everywhere(void **state)
@@ -1381,32 +1404,35 @@ test_resume_wrong_tokens_limited_everywhere(void **state)
 		bad += count(g, E_BAD_TOKEN);
 	}
 	assert_int_equal(bad, 1000);
+	/* A guesser's second try, within its own allowance: refused. */
+	clear(g);
+	feed(g, "RESUME 2222-3333\n");
+	assert_int_equal(count(g, E_RATE), 1);
+	/* The right token from an address that never guessed: taken. */
 	fake_addr(&w->f[3], 0x0c000001);
 	h = world_open(w, 3);
 	clear(h);
 	feed(h, line);
-	assert_int_equal(count(h, E_RATE), 1);
-	assert_false(w->f[m].closed);
-	at(w, 10);
-	feed(h, line);
 	want(h, "OK RESUME\r\n");
 	assert_true(w->f[m].closed);
-	/* 100 more wrong tries a second. */
+	/* 100 more wrong tries a second from the guessers. */
 	for (i = 0; i < 101; i++) {
 		clear(g);
-		fake_addr(g, 0x0d000000 + (uint32_t)i);
-		at(w, 20 + i * 10);
+		fake_addr(g, 0x0b000000 + (uint32_t)i);
+		at(w, 10 + i * 10);
 		feed(g, "RESUME 2222-3333\n");
 		if (count(g, E_BAD_TOKEN) != 1)
 			fail_msg("wrong try %d at %d ms refused:\n%s", i,
-			    20 + i * 10, g->out);
+			    10 + i * 10, g->out);
 	}
-	/* The right token at 10 ms was not charged: one more, then none. */
 	clear(g);
 	feed(g, "RESUME 2222-3333\n");
+	assert_int_equal(count(g, E_RATE), 1);
+	/* A new address still has its own first try. */
+	fake_addr(g, 0x0e000001);
+	clear(g);
 	feed(g, "RESUME 2222-3333\n");
 	assert_int_equal(count(g, E_BAD_TOKEN), 1);
-	assert_int_equal(count(g, E_RATE), 1);
 }
 
 /*

@@ -462,7 +462,8 @@ fuzz_event(const char *data, size_t len)
 	if (rc == 0 && ev.kind == PROTO_EV_OK) {
 		CHECK(ev.verb != PROTO_NONE && ev.verb <= PROTO_RESIGN);
 		if (ev.verb == PROTO_ROOM)
-			CHECK(strlen(ev.code) == PROTO_CODE_LEN);
+			CHECK(strlen(ev.code) == PROTO_CODE_LEN + 1 &&
+			    ev.code[PROTO_CODE_LEN / 2] == '-');
 		if (ev.verb == PROTO_MOVE)
 			CHECK(ev.cell >= 0 && ev.cell < TTT_CELLS);
 		if (ev.verb == PROTO_AGAIN)

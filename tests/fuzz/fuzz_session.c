@@ -133,7 +133,7 @@ static uint64_t			fuzz_next_id;
 static int			fuzz_trace = -1;
 /* The last token sent to each slot, kept after it is freed; the last code. */
 static char			fuzz_tokens[FUZZ_SLOTS][PROTO_TOKEN_LEN + 2];
-static char			fuzz_room[PROTO_CODE_LEN + 1];
+static char			fuzz_room[PROTO_CODE_LEN + 2];
 
 /*
  * The logs, silenced for speed but still formatted (so that bad arguments
