@@ -58,6 +58,10 @@ static const struct proto_error_entry proto_errors[PROTO_NERRORS] = {
 	    "Use PLAY AI, PLAY AI easy or PLAY AI perfect." },
 	[PROTO_EBAD_TEXT] = { "BAD_TEXT",
 	    "A chat line is 1 to 200 printable ASCII characters." },
+	[PROTO_ENAME_TAKEN] = { "NAME_TAKEN",
+	    "That name is taken; choose another." },
+	[PROTO_EWATCHERS_FULL] = { "WATCHERS_FULL",
+	    "That game has as many watchers as it can take." },
 };
 
 /* The HELP block after "OK HELP": space-led lines for people. */

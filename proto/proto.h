@@ -70,6 +70,9 @@ enum proto_error {
 	PROTO_EBAD_TOKEN,
 	PROTO_EBAD_LEVEL,
 	PROTO_EBAD_TEXT,
+	/* Names and watchers (protocol.md §9.10). */
+	PROTO_ENAME_TAKEN,
+	PROTO_EWATCHERS_FULL,
 	PROTO_NERRORS
 };
 

@@ -18,14 +18,15 @@
 
 #include "proto.h"
 #include "addrtab.h"
+#include "keytab.h"
 #include "ratelimit.h"
 
 #define CLIENT_CLOSING	0x1	/* says nothing more; closes after flushing */
 #define CLIENT_OFFERED	0x2	/* offered PLAY AI during this queue stay */
 
 /*
- * Where a client is in the world: one place at a time, changed only by
- * place.c (its transitions are there).  A connected player holding a
+ * Where a client is in the world: one place at a time, changed only
+ * through place_set (place.c: its transitions are there).  A connected player holding a
  * seat is PLACE_MATCH; its seat is "away" (match.h) once the connection
  * is gone, and the client is then PLACE_GONE.
  */
@@ -75,6 +76,7 @@ struct client {
 	enum client_clock	 clock;		/* which runs (clock.c) */
 	char			 addr[64];	/* peer, printable */
 	char			 name[PROTO_NAME_MAX + 1]; /* "" = seat name */
+	struct keytab_entry	 name_entry;	/* lobby->names (name.c) */
 	struct addrkey		 addrkey;	/* for RESUME's limits */
 
 	struct match		*match;		/* PLACE_MATCH */
@@ -83,7 +85,8 @@ struct client {
 	TAILQ_ENTRY(client)	 queue_entry;	/* PLACE_QUEUE: the queue */
 	int64_t			 queued_at;	/* ms: joined the queue */
 	TAILQ_ENTRY(client)	 watch_entry;	/* the match's watchers */
-	struct chatlog		*chat;		/* SAY times, once it chats */
+	struct chatlog		*chat;		/* SAY and rename times, once it
+						   chats or renames */
 
 	/* Time limits and flood control (clock.c, conn.c, session.c). */
 	int64_t			 clock_end;	/* ms: the clock runs out */

@@ -13,6 +13,7 @@
 #include "lobby.h"
 #include "log.h"
 #include "match.h"
+#include "name.h"
 #include "place.h"
 #include "room.h"
 
@@ -25,12 +26,17 @@ PROTO_VERBS(CMD_DECLARE)
 
 static void		cmd_ok(struct client *, const struct proto_cmd *);
 static enum proto_error	cmd_switch(struct client *);
-static int		cmd_chat_allowed(struct client *);
+static int		cmd_chat_allowed(struct client *, int);
 
-/* The times of a player's last SAY lines, kept once it first chats. */
+/*
+ * The times of a player's last SAY lines, and of its last renames others
+ * were told of, kept once it first does either.
+ */
 struct chatlog {
-	int64_t		at[LOBBY_CHAT_MAX];	/* ms; a ring */
-	unsigned	next;			/* the oldest */
+	struct chatring {
+		int64_t		at[LOBBY_CHAT_MAX];	/* ms; a ring */
+		unsigned	next;			/* the oldest */
+	}		say, rename;
 };
 
 /* The verb table: each verb's handler, by proto/verbs.h. */
@@ -85,15 +91,24 @@ cmd_stats(struct client *c, const struct proto_cmd *cmd)
 	return (PROTO_OK);
 }
 
-/* NAME: allowed any time; the opponent and the watchers hear of it. */
+/*
+ * NAME: allowed any time, if nobody else here goes by it; the opponent and
+ * the watchers hear of it, a few times in a while (a rename they are told
+ * of is a line to them too, as SAY is).
+ */
 static enum proto_error
 cmd_name(struct client *c, const struct proto_cmd *cmd)
 {
 	char	old[PROTO_NAME_MAX + 1] = "";
 
-	if (c->match != NULL)
+	if (!name_allowed(c->lobby, c, cmd->name))
+		return (PROTO_ENAME_TAKEN);
+	if (c->match != NULL) {
 		snprintf(old, sizeof old, "%s", match_name(c->match, c->seat));
-	memcpy(c->name, cmd->name, sizeof c->name);
+		if (strcmp(old, cmd->name) != 0 && !cmd_chat_allowed(c, 1))
+			return (PROTO_ERATE_LIMITED);
+	}
+	name_take(c, cmd->name);
 	cmd_ok(c, cmd);
 	if (c->match != NULL)
 		match_renamed(c, old);
@@ -243,6 +258,9 @@ cmd_watch(struct client *c, const struct proto_cmd *cmd)
 	m = keytab_find(&c->lobby->ids, cmd->game);
 	if (m == NULL || !match_live(m))
 		return (PROTO_ENO_SUCH_GAME);
+	if (c->lobby->limits.max_watchers != 0 &&
+	    m->nwatchers >= c->lobby->limits.max_watchers && m != c->watching)
+		return (PROTO_EWATCHERS_FULL);
 	if (m == c->match)
 		return (PROTO_EIN_GAME);
 	if ((err = cmd_switch(c)) != PROTO_OK)
@@ -310,14 +328,16 @@ cmd_play(struct client *c, const struct proto_cmd *cmd)
 }
 
 /*
- * At most LOBBY_CHAT_MAX SAY lines in any LOBBY_CHAT_WINDOW_MS: a window
- * that slides, exactly (a token bucket would let twice as many through
- * in the first window).  Only lines sent count.
+ * At most LOBBY_CHAT_MAX SAY lines (rename: LOBBY_RENAME_MAX renames) in
+ * any LOBBY_CHAT_WINDOW_MS: a window that slides, exactly (a token bucket
+ * would let twice as many through in the first window).  Only lines sent
+ * count.
  */
 static int
-cmd_chat_allowed(struct client *c)
+cmd_chat_allowed(struct client *c, int rename)
 {
 	struct chatlog	*log = c->chat;
+	struct chatring	*r;
 	int64_t		 now = c->lobby->ops->now();
 	unsigned	 i;
 
@@ -325,13 +345,14 @@ cmd_chat_allowed(struct client *c)
 		if ((log = c->chat = malloc(sizeof *log)) == NULL)
 			fatalx("out of memory");
 		for (i = 0; i < LOBBY_CHAT_MAX; i++)
-			log->at[i] = INT64_MIN / 2;
-		log->next = 0;
+			log->say.at[i] = log->rename.at[i] = INT64_MIN / 2;
+		log->say.next = log->rename.next = 0;
 	}
-	if (now - log->at[log->next] < LOBBY_CHAT_WINDOW_MS)
+	r = rename ? &log->rename : &log->say;
+	if (now - r->at[r->next] < LOBBY_CHAT_WINDOW_MS)
 		return (0);
-	log->at[log->next] = now;
-	log->next = (log->next + 1) % LOBBY_CHAT_MAX;
+	r->at[r->next] = now;
+	r->next = (r->next + 1) % (rename ? LOBBY_RENAME_MAX : LOBBY_CHAT_MAX);
 	return (1);
 }
 
@@ -344,7 +365,7 @@ cmd_say(struct client *c, const struct proto_cmd *cmd)
 
 	if (m == NULL)
 		return (PROTO_ENO_GAME);
-	if (!cmd_chat_allowed(c))
+	if (!cmd_chat_allowed(c, 0))
 		return (PROTO_ERATE_LIMITED);
 	cmd_ok(c, cmd);
 	c->lobby->stats.chats++;

@@ -31,6 +31,7 @@ lobby_default_limits(struct lobby_limits *l)
 	l->grace_ms = LOBBY_GRACE_MS;
 	l->ai_offer_ms = LOBBY_AI_OFFER_MS;
 	l->early_draw = 0;
+	l->max_watchers = LOBBY_MAX_WATCHERS;
 }
 
 /* splitmix64: one step of a good mixer, for seeding. */
@@ -78,7 +79,8 @@ lobby_init(struct lobby *lobby, const struct lobby_ops *ops,
 	}
 	if (keytab_init(&lobby->rooms, 1024, key) == -1 ||
 	    keytab_init(&lobby->tokens, 4096, key ^ 1) == -1 ||
-	    keytab_init(&lobby->ids, 4096, key ^ 2) == -1) {
+	    keytab_init(&lobby->ids, 4096, key ^ 2) == -1 ||
+	    keytab_init(&lobby->names, 4096, mix64(key ^ 5)) == -1) {
 		lobby_free(lobby);
 		return (-1);
 	}
@@ -97,6 +99,7 @@ lobby_free(struct lobby *lobby)
 	keytab_free(&lobby->rooms);
 	keytab_free(&lobby->tokens);
 	keytab_free(&lobby->ids);
+	keytab_free(&lobby->names);
 	for (i = 0; i < LOBBY_NSECRETS; i++)
 		addrlimit_free(&lobby->guessers[i]);
 }

@@ -1,6 +1,7 @@
 /*
  * lobby.h -- the game world: the queue of waiting players, the live
- * matches, the random source, and the ops through which it talks.
+ * matches, the random source, and what it needs of its host (its ops;
+ * clients are reached through their own, client.h).
  */
 #ifndef LOBBY_H
 #define LOBBY_H
@@ -41,6 +42,7 @@ struct lobby_limits {
 	int64_t		grace_ms;	/* a lost player keeps its seat */
 	int64_t		ai_offer_ms;	/* alone in the queue: offer PLAY AI */
 	int		early_draw;	/* end a game only a tie can end */
+	unsigned	max_watchers;	/* of one match; 0 = any */
 };
 
 /* The defaults of the limits, in the units of struct lobby_limits. */
@@ -53,13 +55,15 @@ struct lobby_limits {
 #define LOBBY_ROOM_MS		(10 * 60 * 1000)
 #define LOBBY_GRACE_MS		30000
 #define LOBBY_AI_OFFER_MS	30000
+#define LOBBY_MAX_WATCHERS	100
 
 /*
- * SAY: at most 5 in any 10 s.  Wrong RESUME tokens, and wrong ROOM JOIN
+ * SAY: at most 5 in any 10 s; renames in a match, 3.  Wrong RESUME tokens, and wrong ROOM JOIN
  * codes, each per address: 5, then 1 every 10 s; from all the addresses
  * that guessed wrong lately together: 1,000, then 100 a second.
  */
 #define LOBBY_CHAT_MAX		5
+#define LOBBY_RENAME_MAX	3	/* told to others, in the same window */
 #define LOBBY_CHAT_WINDOW_MS	10000
 #define LOBBY_RESUME_BURST	5
 #define LOBBY_RESUME_EVERY_MS	10000
@@ -96,6 +100,7 @@ struct lobby {
 	struct keytab		 rooms;		/* code -> struct room */
 	struct keytab		 tokens;	/* token -> match */
 	struct keytab		 ids;		/* match id -> match */
+	struct keytab		 names;		/* name -> its connected player */
 	struct absence_list	 away;		/* lost players, by deadline */
 	unsigned		 naway;
 	struct addrlimit	 guessers[LOBBY_NSECRETS]; /* wrong guesses,

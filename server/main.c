@@ -70,7 +70,16 @@ main(int argc, char **argv)
 	}
 	log_set_level(cfg.log_level);
 
+	/*
+	 * A write to a vanished peer is an ordinary error.  SIGHUP, SIGUSR1
+	 * and SIGUSR2 are the server's to handle (server.c); until it does,
+	 * and after, they are ignored rather than fatal: closing the terminal
+	 * must not end the games.
+	 */
 	signal(SIGPIPE, SIG_IGN);
+	signal(SIGHUP, SIG_IGN);
+	signal(SIGUSR1, SIG_IGN);
+	signal(SIGUSR2, SIG_IGN);
 	fit_fd_limit(&cfg);
 	if (server_init(&s, &cfg) == -1) {
 		server_free(&s);

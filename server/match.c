@@ -353,8 +353,6 @@ match_finish(struct match *m, enum ttt_mark w, const char *line, int len)
 enum proto_error
 match_play(struct client *c, int cell)
 {
-	struct match	*m = c->match;
-
 	static const enum proto_error	 why[] = {
 		[TTT_OK] = PROTO_OK,
 		[TTT_ERANGE] = PROTO_EBAD_CELL,
@@ -362,10 +360,14 @@ match_play(struct client *c, int cell)
 		[TTT_ETURN] = PROTO_ENOT_YOUR_TURN,
 		[TTT_EOVER] = PROTO_ENO_GAME
 	};
+	struct match			*m = c->match;
+	enum ttt_error			 e;
 
 	if (m == NULL || m->state != MATCH_PLAYING)
 		return (PROTO_ENO_GAME);
-	return (why[ttt_board_play(&m->board, match_mark(c), cell)]);
+	e = ttt_board_play(&m->board, match_mark(c), cell);
+	return ((size_t)e < sizeof why / sizeof why[0] ? why[e] :
+	    PROTO_ENO_GAME);
 }
 
 /* A player's move is on the board (match_play): tell everyone. */

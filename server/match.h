@@ -66,6 +66,7 @@ struct match {
 	int			 live;		/* both seats taken (lobby->nlive) */
 	struct keytab_entry	 id_entry;	/* lobby->ids */
 	struct client_list	 watchers;
+	unsigned		 nwatchers;
 	TAILQ_ENTRY(match)	 entry;		/* lobby->matches */
 	TAILQ_ENTRY(match)	 live_entry;	/* lobby->live, while live */
 };

@@ -43,7 +43,8 @@ enum options_id {
 	OPT_ROOM_TTL,
 	OPT_RESUME_GRACE,
 	OPT_AI_OFFER,
-	OPT_EARLY_DRAW
+	OPT_EARLY_DRAW,
+	OPT_MAX_WATCHERS
 };
 
 struct options_spec {
@@ -90,6 +91,8 @@ static const struct options_spec options_table[] = {
 	    "alone in the queue: offer PLAY AI after; 0: never" },
 	{ OPT_EARLY_DRAW, "early-draw", "", OPTIONS_SWITCH, 0, 1,
 	    "end a game that only a tie can end as a tie" },
+	{ OPT_MAX_WATCHERS, "max-watchers", "N", OPTIONS_NUMBER, 0, 1000000,
+	    "watchers of one match; 0: any" },
 };
 #define OPTIONS_COUNT	(sizeof options_table / sizeof options_table[0])
 
@@ -260,6 +263,9 @@ options_set(struct server_config *cfg, const struct options_spec *o,
 	case OPT_EARLY_DRAW:
 		l->early_draw = (int)v;
 		break;
+	case OPT_MAX_WATCHERS:
+		l->max_watchers = (unsigned)v;
+		break;
 	default:
 		break;
 	}
@@ -328,6 +334,9 @@ options_show(const struct server_config *cfg, const struct options_spec *o,
 		break;
 	case OPT_EARLY_DRAW:
 		snprintf(buf, size, "%s", l->early_draw ? "1" : "0");
+		return;
+	case OPT_MAX_WATCHERS:
+		snprintf(buf, size, "%u", l->max_watchers);
 		return;
 	}
 	snprintf(buf, size, "%lld.%03lld", (long long)(ms / 1000),

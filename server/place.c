@@ -3,9 +3,12 @@
  *
  * A client enters a place only from PLACE_NONE (lobby.c queues it, room.c
  * opens its room, watch.c and match.c seat it, resume.c seats it again),
- * and goes back to PLACE_NONE when it leaves; place_leave is the one way
- * out of anywhere.  PLACE_GONE is final: a client detached for good
- * (closing, lost, or replaced by a RESUME elsewhere) enters no place
+ * and goes back to PLACE_NONE when it leaves, through place_set, which
+ * enforces that.  place_leave is the way a client leaves whatever it is
+ * doing itself; the world also moves clients out of their places (a
+ * pairing, a room joined or expired, a match that ends).  PLACE_GONE is
+ * final: a client detached for good (it quit, was refused, lost its
+ * connection, or was replaced by a RESUME elsewhere) enters no place
  * again.
  *
  *	NONE -> QUEUE | ROOM | WATCH | MATCH -> NONE
@@ -13,16 +16,23 @@
  */
 #include "clock.h"
 #include "lobby.h"
+#include "log.h"
 #include "match.h"
+#include "name.h"
 #include "place.h"
 #include "room.h"
 
-/* Move a client to a place, as the rules above allow. */
+/*
+ * Move a client to a place, as the rules above allow; anything else is a
+ * bug that would leak the place it was in.
+ */
 void
 place_set(struct client *c, enum client_place to)
 {
-	if (c->place == PLACE_GONE)
-		return;
+	if (to != PLACE_GONE && ((c->place == PLACE_GONE) ||
+	    (c->place != PLACE_NONE && to != PLACE_NONE)))
+		fatalx("client %llu: from place %d to %d",
+		    (unsigned long long)c->id, (int)c->place, (int)to);
 	c->place = to;
 }
 
@@ -64,5 +74,6 @@ place_detach(struct client *c, enum proto_leave why, int hold)
 	if (c->place == PLACE_GONE)
 		return;
 	place_leave(c, why, hold);
+	name_drop(c);
 	c->place = PLACE_GONE;
 }

@@ -15,6 +15,7 @@
 #include "clock.h"
 #include "log.h"
 #include "match.h"
+#include "name.h"
 #include "place.h"
 
 static int64_t	resume_end(struct match *, int);
@@ -135,6 +136,7 @@ resume_end(struct match *m, int seat)
 		m->player[seat] = NULL;
 		old->match = NULL;
 		place_set(old, PLACE_GONE);
+		name_drop(old);
 		log_info("client %llu: seat taken over by a new connection",
 		    (unsigned long long)old->id);
 		client_send(old, buf, proto_fmt_bye(buf, sizeof buf,
@@ -161,7 +163,7 @@ resume_take(struct client *c, struct match *m, int seat, uint64_t key)
 	c->match = m;
 	c->seat = seat;
 	place_set(c, PLACE_MATCH);
-	snprintf(c->name, sizeof c->name, "%s", m->seat[seat].name);
+	name_take(c, m->seat[seat].name);
 	lobby->stats.resumes++;
 	log_info("match %llu: %s is back from %s", (unsigned long long)m->id,
 	    match_name(m, seat), c->addr);

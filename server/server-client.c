@@ -41,6 +41,7 @@
 #include <arpa/inet.h>
 
 #include <errno.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -95,6 +96,8 @@ const struct lobby_ops server_client_ops = {
 };
 
 /* The connection a client of the seat layer is: it comes first in it. */
+_Static_assert(offsetof(struct server_client, c) == 0,
+    "struct server_client begins with its client");
 static struct server_client *
 server_client_of(struct client *c)
 {
@@ -140,13 +143,21 @@ server_client_addr(struct sockaddr *sa, char *out, size_t size)
 /*
  * Socket options for a player: no Nagle delay (each event is a short line
  * somebody waits for), and keepalive probes so that a peer that vanished
- * without a word is noticed within about two minutes.
+ * without a word is noticed within about two minutes.  Its buffers are
+ * fixed (SERVER_SNDBUF, SERVER_RCVBUF), so that what the kernel holds for
+ * it is bounded too: left to itself, the kernel grows the send buffer to
+ * tcp_wmem's maximum (4 MiB) for a peer that does not read before
+ * anything counts against --max-output, and the receive buffer for a fast
+ * sender up to tcp_rmem's.
  */
 static void
 server_client_tune(int fd)
 {
 	int	one = 1, idle = 60, intvl = 10, cnt = 6;
+	int	sndbuf = SERVER_SNDBUF, rcvbuf = SERVER_RCVBUF;
 
+	setsockopt(fd, SOL_SOCKET, SO_SNDBUF, &sndbuf, sizeof sndbuf);
+	setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &rcvbuf, sizeof rcvbuf);
 	setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
 	setsockopt(fd, SOL_SOCKET, SO_KEEPALIVE, &one, sizeof one);
 	setsockopt(fd, IPPROTO_TCP, TCP_KEEPIDLE, &idle, sizeof idle);
@@ -572,7 +583,7 @@ server_client_aim(struct event *timer, int64_t at)
 	evtimer_add(timer, &tv);
 }
 
-/* The lobby's timer op: aim the timer at the next deadline, or stop it. */
+/* The client's rearm op: aim its timer at its next deadline, or stop it. */
 static void
 server_client_rearm(struct client *c, int64_t at)
 {

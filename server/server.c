@@ -18,6 +18,7 @@
 #include <event2/listener.h>
 #include <event2/util.h>
 
+#include "counters.h"
 #include "log.h"
 #include "server.h"
 #include "session.h"
@@ -27,9 +28,15 @@ static void	server_accept_cb(struct evconnlistener *, evutil_socket_t,
 static void	server_accept_error_cb(struct evconnlistener *, void *);
 static void	server_accept_resume_cb(evutil_socket_t, short, void *);
 static void	server_signal_cb(evutil_socket_t, short, void *);
+static void	server_log_counters(struct server *);
 static void	server_deadline_cb(evutil_socket_t, short, void *);
 static struct evconnlistener *server_listen_on(struct server *,
-		    struct addrinfo *, int);
+		    struct addrinfo *, int, int *);
+static int	server_listen_absent(int);
+static int	server_listen_try(struct server *,
+		    const struct server_config *, struct addrinfo *, int *,
+		    struct addrinfo **);
+static void	server_unlisten(struct server *);
 static int	server_listen(struct server *, const struct server_config *);
 static int	server_bound_port(struct evconnlistener *);
 static uint64_t	server_random(void);
@@ -89,13 +96,51 @@ server_accept_resume_cb(evutil_socket_t fd, short what, void *arg)
 		evconnlistener_enable(s->listeners[i]);
 }
 
-/* SIGINT or SIGTERM: stop. */
+/* The signals tttd handles (server_signal_cb); any other has its default. */
+static const int server_signals[SERVER_NSIGNALS] = {
+	SIGINT, SIGTERM, SIGHUP, SIGUSR1, SIGUSR2
+};
+
+/*
+ * SIGINT or SIGTERM: stop.  SIGHUP: the log is standard error, so there is
+ * nothing to reopen; carry on (closing the terminal tttd runs in must not
+ * end the games).  SIGUSR1: the counters of STATS to the log.  SIGUSR2:
+ * reserved for draining the server, ignored until then.
+ */
 static void
 server_signal_cb(evutil_socket_t sig, short what, void *arg)
 {
+	struct server	*s = arg;
+
 	(void)what;
-	log_info("signal %d: shutting down", (int)sig);
-	server_shutdown(arg);
+	switch (sig) {
+	case SIGHUP:
+		log_info("SIGHUP: the log is standard error, nothing to reopen");
+		break;
+	case SIGUSR1:
+		log_info("SIGUSR1: the counters of STATS");
+		server_log_counters(s);
+		break;
+	case SIGUSR2:
+		log_warn("SIGUSR2: reserved (for draining), ignored");
+		break;
+	default:
+		log_info("signal %d: shutting down", (int)sig);
+		server_shutdown(s);
+		break;
+	}
+}
+
+/* Write the counters to the log, as STATS sends them: "STAT name value". */
+static void
+server_log_counters(struct server *s)
+{
+	struct counter	ctr[COUNTERS_MAX];
+	size_t		i, n;
+
+	n = counters_get(&s->lobby, ctr, COUNTERS_MAX);
+	for (i = 0; i < n; i++)
+		log_info("STAT %s %llu", ctr[i].name, ctr[i].value);
 }
 
 /* Peers took too long to go after BYE: stop anyway. */
@@ -124,12 +169,14 @@ server_bound_port(struct evconnlistener *l)
 	return (ntohs(((struct sockaddr_in *)&ss)->sin_port));
 }
 
-/* Bind one listener to an address and port; NULL (logged) on failure. */
+/*
+ * Bind one listener to an address and port: NULL on failure, with the
+ * reason in *err.
+ */
 static struct evconnlistener *
-server_listen_on(struct server *s, struct addrinfo *ai, int port)
+server_listen_on(struct server *s, struct addrinfo *ai, int port, int *err)
 {
 	struct evconnlistener	*l;
-	char			 host[NI_MAXHOST];
 	unsigned		 flags = LEV_OPT_CLOSE_ON_FREE |
 				    LEV_OPT_CLOSE_ON_EXEC | LEV_OPT_REUSEABLE;
 
@@ -143,10 +190,7 @@ server_listen_on(struct server *s, struct addrinfo *ai, int port)
 	l = evconnlistener_new_bind(s->base, server_accept_cb, s, flags,
 	    SERVER_BACKLOG, ai->ai_addr, (int)ai->ai_addrlen);
 	if (l == NULL) {
-		getnameinfo(ai->ai_addr, ai->ai_addrlen, host, sizeof host,
-		    NULL, 0, NI_NUMERICHOST);
-		log_warn("cannot listen on %s port %d: %s", host, port,
-		    evutil_socket_error_to_string(EVUTIL_SOCKET_ERROR()));
+		*err = EVUTIL_SOCKET_ERROR();
 		return (NULL);
 	}
 	evconnlistener_set_error_cb(l, server_accept_error_cb);
@@ -154,18 +198,87 @@ server_listen_on(struct server *s, struct addrinfo *ai, int port)
 }
 
 /*
- * Listen on --bind (its first address that works), or on every IPv4 and
- * IPv6 address when it is not given.  With --port 0, the first listener
- * picks a free port and the others take the same one.  Prints the one
- * start-up line.
+ * Does the error say that the host lacks the address or its family (IPv6
+ * on a host without it), rather than that listening failed?
+ */
+static int
+server_listen_absent(int err)
+{
+	return (err == EAFNOSUPPORT || err == EPROTONOSUPPORT ||
+	    err == EADDRNOTAVAIL);
+}
+
+/*
+ * One try at listening on every address of res, or with --bind on its
+ * first one the host has: 0 (the port in *port, the first address in
+ * *first), -1 (logged), or 1 when --port 0 picked a port on the first
+ * address that is taken on another one, to try again.
+ */
+static int
+server_listen_try(struct server *s, const struct server_config *cfg,
+    struct addrinfo *res, int *port, struct addrinfo **first)
+{
+	struct addrinfo		*ai;
+	struct evconnlistener	*l;
+	char			 host[NI_MAXHOST];
+	int			 err = 0, p = cfg->port;
+
+	*first = NULL;
+	for (ai = res; ai != NULL && s->nlisteners < SERVER_MAX_LISTENERS;
+	    ai = ai->ai_next) {
+		if ((l = server_listen_on(s, ai, p, &err)) == NULL) {
+			if (getnameinfo(ai->ai_addr, ai->ai_addrlen, host,
+			    sizeof host, NULL, 0, NI_NUMERICHOST) != 0)
+				snprintf(host, sizeof host, "?");
+			if (server_listen_absent(err)) {
+				log_info("not listening on %s: %s", host,
+				    evutil_socket_error_to_string(err));
+				continue;
+			}
+			if (cfg->port == 0 && p != 0 && err == EADDRINUSE)
+				return (1);
+			log_error("cannot listen on %s port %d: %s", host, p,
+			    evutil_socket_error_to_string(err));
+			return (-1);
+		}
+		s->listeners[s->nlisteners++] = l;
+		if (p == 0)
+			p = server_bound_port(l);
+		if (*first == NULL)
+			*first = ai;
+		if (cfg->bind != NULL)
+			break;
+	}
+	*port = p;
+	return (0);
+}
+
+/* Close the listeners. */
+static void
+server_unlisten(struct server *s)
+{
+	int	i;
+
+	for (i = 0; i < s->nlisteners; i++)
+		evconnlistener_free(s->listeners[i]);
+	s->nlisteners = 0;
+}
+
+/*
+ * Listen on --bind, or on every IPv4 and IPv6 address when it is not
+ * given: on all of them or on none.  Only an address the host lacks (IPv6
+ * on a host without it) is skipped; any other failure (the port taken on
+ * one of them, say) ends tttd, for a server that half listens refuses
+ * whole families of players.  With --port 0, the first listener picks a
+ * free port and the others take the same one, or all try again.  Prints
+ * the one start-up line.
  */
 static int
 server_listen(struct server *s, const struct server_config *cfg)
 {
-	struct addrinfo		 hints, *res, *ai;
-	struct evconnlistener	*l;
+	struct addrinfo		 hints, *res, *first = NULL;
 	char			 port[16], host[NI_MAXHOST], where[NI_MAXHOST + 16];
-	int			 rc, p = cfg->port;
+	int			 rc, p = cfg->port, tries = 0;
 
 	memset(&hints, 0, sizeof hints);
 	hints.ai_family = AF_UNSPEC;
@@ -177,28 +290,30 @@ server_listen(struct server *s, const struct server_config *cfg)
 		    gai_strerror(rc));
 		return (-1);
 	}
-	for (ai = res; ai != NULL && s->nlisteners < SERVER_MAX_LISTENERS;
-	    ai = ai->ai_next) {
-		if ((l = server_listen_on(s, ai, p)) == NULL)
-			continue;
-		s->listeners[s->nlisteners++] = l;
-		if (p == 0)
-			p = server_bound_port(l);
-		if (cfg->bind != NULL) {
-			getnameinfo(ai->ai_addr, ai->ai_addrlen, host,
-			    sizeof host, NULL, 0, NI_NUMERICHOST);
-			snprintf(where, sizeof where, ai->ai_family == AF_INET6 ?
-			    "[%s]:%d" : "%s:%d", host, p);
+	while ((rc = server_listen_try(s, cfg, res, &p, &first)) == 1) {
+		server_unlisten(s);
+		if (++tries == SERVER_LISTEN_TRIES) {
+			log_error("cannot listen on one free port on every "
+			    "address after %d tries", tries);
+			rc = -1;
 			break;
 		}
 	}
-	freeaddrinfo(res);
-	if (s->nlisteners == 0) {
+	if (rc == 0 && s->nlisteners == 0) {
 		log_error("nothing to listen on");
-		return (-1);
+		rc = -1;
 	}
-	if (cfg->bind == NULL)
+	if (rc == 0 && cfg->bind != NULL) {
+		if (getnameinfo(first->ai_addr, first->ai_addrlen, host,
+		    sizeof host, NULL, 0, NI_NUMERICHOST) != 0)
+			snprintf(host, sizeof host, "%s", cfg->bind);
+		snprintf(where, sizeof where, first->ai_family == AF_INET6 ?
+		    "[%s]:%d" : "%s:%d", host, p);
+	} else if (rc == 0)
 		snprintf(where, sizeof where, "*:%d", p);
+	freeaddrinfo(res);
+	if (rc != 0)
+		return (-1);
 	printf("tttd %s listening on %s\n", TTTD_VERSION, where);
 	fflush(stdout);
 	log_info("listening on %s", where);
@@ -220,6 +335,8 @@ server_random(void)
 int
 server_init(struct server *s, const struct server_config *cfg)
 {
+	int	i;
+
 	memset(s, 0, sizeof *s);
 	TAILQ_INIT(&s->clients);
 	TAILQ_INIT(&s->dirty);
@@ -236,16 +353,18 @@ server_init(struct server *s, const struct server_config *cfg)
 		log_error("event_base_new failed");
 		return (-1);
 	}
-	s->sigint = evsignal_new(s->base, SIGINT, server_signal_cb, s);
-	s->sigterm = evsignal_new(s->base, SIGTERM, server_signal_cb, s);
+	for (i = 0; i < SERVER_NSIGNALS; i++) {
+		s->signals[i] = evsignal_new(s->base, server_signals[i],
+		    server_signal_cb, s);
+		if (s->signals[i] == NULL || event_add(s->signals[i],
+		    NULL) == -1)
+			return (-1);
+	}
 	s->shutdown_timer = evtimer_new(s->base, server_deadline_cb, s);
 	s->accept_timer = evtimer_new(s->base, server_accept_resume_cb, s);
 	s->lobby_timer = evtimer_new(s->base, server_client_lobby_cb, s);
-	if (s->sigint == NULL || s->sigterm == NULL ||
-	    s->shutdown_timer == NULL || s->accept_timer == NULL ||
-	    s->lobby_timer == NULL ||
-	    event_add(s->sigint, NULL) == -1 ||
-	    event_add(s->sigterm, NULL) == -1)
+	if (s->shutdown_timer == NULL || s->accept_timer == NULL ||
+	    s->lobby_timer == NULL)
 		return (-1);
 	return (server_listen(s, cfg));
 }
@@ -267,14 +386,11 @@ server_shutdown(struct server *s)
 	struct server_client	*sc;
 	struct timeval		 tv = { SERVER_SHUTDOWN_MS / 1000,
 				    (SERVER_SHUTDOWN_MS % 1000) * 1000 };
-	int			 i;
 
 	if (s->shutting_down)
 		return;
 	s->shutting_down = 1;
-	for (i = 0; i < s->nlisteners; i++)
-		evconnlistener_free(s->listeners[i]);
-	s->nlisteners = 0;
+	server_unlisten(s);
 	evtimer_del(s->accept_timer);
 	if (s->nclients == 0) {
 		event_base_loopbreak(s->base);
@@ -296,12 +412,11 @@ server_free(struct server *s)
 		server_client_free(sc);
 	lobby_free(&s->lobby);
 	addrtab_free(&s->peers);
-	for (i = 0; i < s->nlisteners; i++)
-		evconnlistener_free(s->listeners[i]);
-	if (s->sigint != NULL)
-		event_free(s->sigint);
-	if (s->sigterm != NULL)
-		event_free(s->sigterm);
+	server_unlisten(s);
+	for (i = 0; i < SERVER_NSIGNALS; i++) {
+		if (s->signals[i] != NULL)
+			event_free(s->signals[i]);
+	}
 	if (s->shutdown_timer != NULL)
 		event_free(s->shutdown_timer);
 	if (s->accept_timer != NULL)

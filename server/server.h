@@ -20,11 +20,20 @@
 #define SERVER_CLIENT_DIRTY	0x8	/* output queued since the last flush */
 
 #define SERVER_MAX_LISTENERS	8
+#define SERVER_LISTEN_TRIES	8	/* --port 0: ports tried, free on
+					   every address */
+#define SERVER_NSIGNALS		5	/* INT, TERM, HUP, USR1, USR2 */
 #define SERVER_BACKLOG		1024	/* listen(2) queue */
 #define SERVER_MAX_CLIENTS	10000	/* default --max-clients */
 #define SERVER_MAX_PER_ADDR	64	/* default --max-per-addr */
 #define SERVER_OUTPUT_MAX	65536	/* default --max-output: pending more
 					   means the peer is not reading */
+#define SERVER_SNDBUF		32768	/* SO_SNDBUF of a player's socket,
+					   which the kernel doubles: for
+					   lines in flight; --max-output is
+					   for lines not yet read */
+#define SERVER_RCVBUF		16384	/* SO_RCVBUF of a player's socket
+					   (doubled too): 63 whole lines */
 #define SERVER_LINGER_MS	2000	/* draining input after the last line */
 #define SERVER_LINGER_MAX	65536	/* input drained before giving up */
 #define SERVER_CLOSE_MS		(2 * SERVER_LINGER_MS)	/* closing, at most:
@@ -77,8 +86,8 @@ struct server {
 	struct event_base	*base;
 	struct evconnlistener	*listeners[SERVER_MAX_LISTENERS];
 	int			 nlisteners;
-	struct event		*sigint;
-	struct event		*sigterm;
+	struct event		*signals[SERVER_NSIGNALS]; /* server.c's
+						   server_signals */
 	struct event		*shutdown_timer;
 	struct event		*accept_timer;	/* resumes paused listeners */
 	struct event		*lobby_timer;	/* the lobby's deadlines */

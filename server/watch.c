@@ -16,6 +16,7 @@ watch_start(struct client *c, struct match *m)
 	c->watching = m;
 	place_set(c, PLACE_WATCH);
 	TAILQ_INSERT_TAIL(&m->watchers, c, watch_entry);
+	m->nwatchers++;
 	c->lobby->nwatchers++;
 }
 
@@ -26,6 +27,7 @@ watch_stop(struct client *c)
 	if (c->watching == NULL)
 		return;
 	TAILQ_REMOVE(&c->watching->watchers, c, watch_entry);
+	c->watching->nwatchers--;
 	c->watching = NULL;
 	place_set(c, PLACE_NONE);
 	c->lobby->nwatchers--;

@@ -1,10 +1,16 @@
 /*
  * test_e2e_daemon.c -- the real tttd as an operator runs it: STATS,
- * settings from the environment (flags win), and --log-level.
+ * settings from the environment (flags win), --log-level, signals, and
+ * listening on every address or on none.
  */
+#include <sys/socket.h>
 #include <sys/types.h>
 #include <sys/wait.h>
 
+#include <netinet/in.h>
+
+#include <errno.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -353,6 +359,253 @@ test_daemon_bad_log_level(void **state)
 	    HARNESS_TIMEOUT_MS), 2);
 }
 
+/* Is the server still running (not exited, not killed)? */
+static int
+daemon_alive(struct daemon *d)
+{
+	return (waitpid(d->srv.pid, NULL, WNOHANG) == 0);
+}
+
+/*
+ * Send the server a signal and wait for the log line it should write:
+ * fails if the line never comes or the server is gone.  The log read is
+ * left in log.
+ */
+static void
+daemon_signal(struct daemon *d, int sig, const char *want, char *log,
+    size_t size)
+{
+	assert_int_equal(kill(d->srv.pid, sig), 0);
+	harness_log_wait(&d->srv, log, size, want);
+	if (!daemon_alive(d))
+		fail_msg("signal %d ended tttd", sig);
+	if (strstr(log, want) == NULL)
+		fail_msg("no \"%s\" in the log after signal %d:\n%s", want, sig,
+		    log);
+}
+
+/* One move: the mover sends it; both read up to the next TURN. */
+static void
+daemon_move(struct conn *mover, struct conn *other, const char *cell)
+{
+	char	want[32];
+
+	conn_send(mover, cell);
+	snprintf(want, sizeof want, "OK MOVE %s", cell);
+	expect_skip_to(mover, want, NULL, 0);
+	expect_skip_to(mover, "TURN ", NULL, 0);
+	expect_skip_to(other, "TURN ", NULL, 0);
+}
+
+/*
+ * Regression: SIGHUP (the terminal tttd ran in closed), SIGUSR1 and
+ * SIGUSR2 killed tttd with no BYE and no log line, ending every game.
+ * Now each is logged and a live game goes on: SIGHUP reopens nothing (the
+ * log is stderr), SIGUSR1 writes the counters of STATS, a STAT line each,
+ * the same names in the same order as the STATS command, and SIGUSR2 is
+ * reserved and ignored.
+ */
+static void
+test_daemon_signals_keep_games(void **state)
+{
+	struct daemon	*d = *state;
+	struct conn	*x, *o, *p[2];
+	char		 line[512], block[2048], want[64];
+	static char	 log[65536];
+	const char	*b, *nl;
+	int		 lines = 0;
+
+	assert_int_equal(harness_start_v1(&d->srv, NULL), 0);
+	x = daemon_join(d, 0);
+	o = daemon_join(d, 1);
+	expect_skip_to(x, "TURN ", line, sizeof line);
+	p[0] = strstr(line, "Enter your move") != NULL ? x : o;
+	p[1] = p[0] == x ? o : x;
+	daemon_move(p[0], p[1], "B1");
+
+	daemon_signal(d, SIGHUP, " info SIGHUP: ", log, sizeof log);
+	daemon_move(p[1], p[0], "A1");
+
+	/* STATS, then SIGUSR1: the same counters, moves 2 in both. */
+	stats(p[0], block, sizeof block);
+	daemon_signal(d, SIGUSR1, " info STAT chats ", log, sizeof log);
+	if (strstr(log, " info SIGUSR1: ") == NULL)
+		fail_msg("no SIGUSR1 line before the counters:\n%s", log);
+	for (b = block; (b = strchr(b, '\n')) != NULL; b = nl) {
+		b++;
+		nl = strchr(b, ' ');
+		nl = strchr(nl + 1, ' ');	/* "STAT name" */
+		snprintf(want, sizeof want, " info %.*s ", (int)(nl - b), b);
+		if (strstr(log, want) == NULL)
+			fail_msg("no \"%s\" in the log after SIGUSR1:\n%s",
+			    want, log);
+		lines++;
+	}
+	assert_int_equal(lines, 22);
+	assert_int_equal(harness_count(log, " info STAT "), 22);
+	assert_non_null(strstr(log, " info STAT moves 2\n"));
+	assert_non_null(strstr(log, " info STAT matches_live 1\n"));
+
+	daemon_signal(d, SIGUSR2, " warn SIGUSR2: reserved", log, sizeof log);
+	/* The game goes on to its end: B1 B2 B3 wins. */
+	daemon_move(p[0], p[1], "B2");
+	daemon_move(p[1], p[0], "A2");
+	conn_send(p[0], "B3");
+	expect_skip_to(p[0], "RESULT WIN ", NULL, 0);
+	expect_skip_to(p[1], "RESULT WIN ", NULL, 0);
+	/* And once more, with all three at once. */
+	assert_int_equal(kill(d->srv.pid, SIGHUP), 0);
+	assert_int_equal(kill(d->srv.pid, SIGUSR2), 0);
+	assert_int_equal(kill(d->srv.pid, SIGUSR1), 0);
+	harness_log_wait(&d->srv, log, sizeof log, " info STAT chats ");
+	conn_send(p[1], "PING");
+	expect_skip_to(p[1], "OK PONG", NULL, 0);
+	assert_true(daemon_alive(d));
+	daemon_stop(d);
+}
+
+/*
+ * Run tttd with exactly these arguments, its stdout and stderr into out
+ * (NUL-terminated): the exit status, or -1 if it was killed (or had to
+ * be, still running at the timeout).
+ */
+static int
+daemon_run_log(const char *const *args, char *out, size_t size,
+    int timeout_ms)
+{
+	const char	*argv[16];
+	int		 fds[2], n = 0, i, status;
+	size_t		 len = 0;
+	long		 deadline = harness_now_ms() + timeout_ms;
+	pid_t		 pid;
+	ssize_t		 r;
+
+	argv[n++] = harness_tttd_path();
+	for (i = 0; args[i] != NULL && n < 15; i++)
+		argv[n++] = args[i];
+	argv[n] = NULL;
+	if (pipe(fds) == -1)
+		fail_msg("pipe: %s", strerror(errno));
+	if ((pid = fork()) == -1)
+		fail_msg("fork: %s", strerror(errno));
+	if (pid == 0) {
+		dup2(fds[1], STDOUT_FILENO);
+		dup2(fds[1], STDERR_FILENO);
+		close(fds[0]);
+		close(fds[1]);
+		execv(argv[0], (char *const *)argv);
+		_exit(127);
+	}
+	close(fds[1]);
+	for (;;) {
+		struct pollfd	pfd = { fds[0], POLLIN, 0 };
+		long		left = deadline - harness_now_ms();
+
+		if (left <= 0 || poll(&pfd, 1, (int)left) <= 0)
+			break;
+		if ((r = read(fds[0], out + len, size - 1 - len)) <= 0)
+			break;
+		len += (size_t)r;
+		if (len == size - 1)
+			break;
+	}
+	out[len] = '\0';
+	close(fds[0]);
+	for (;;) {
+		if (waitpid(pid, &status, WNOHANG) == pid)
+			return (WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+		if (harness_now_ms() >= deadline)
+			break;
+		usleep(10000);
+	}
+	kill(pid, SIGKILL);
+	waitpid(pid, NULL, 0);
+	return (-1);
+}
+
+/* A socket of the test listening on the wildcard of a family: its port. */
+static int
+daemon_occupy(int family, int *fd)
+{
+	struct sockaddr_storage	 ss;
+	socklen_t		 len;
+	int			 one = 1;
+
+	memset(&ss, 0, sizeof ss);
+	ss.ss_family = (sa_family_t)family;
+	if ((*fd = socket(family, SOCK_STREAM, 0)) == -1)
+		return (-1);
+	if (family == AF_INET6)
+		setsockopt(*fd, IPPROTO_IPV6, IPV6_V6ONLY, &one, sizeof one);
+	len = family == AF_INET6 ? sizeof(struct sockaddr_in6) :
+	    sizeof(struct sockaddr_in);
+	if (bind(*fd, (struct sockaddr *)&ss, len) == -1 ||
+	    listen(*fd, 1) == -1 ||
+	    getsockname(*fd, (struct sockaddr *)&ss, &len) == -1) {
+		close(*fd);
+		*fd = -1;
+		return (-1);
+	}
+	return (ntohs(family == AF_INET6 ?
+	    ((struct sockaddr_in6 *)&ss)->sin6_port :
+	    ((struct sockaddr_in *)&ss)->sin_port));
+}
+
+/*
+ * Regression: when tttd could not listen on one of its addresses (the
+ * IPv4 wildcard taken, say) it warned and served the others: IPv6 only,
+ * and every IPv4 player was refused.  Listening is all or nothing: with
+ * the port taken on the IPv4 wildcard, or on the IPv6 one, tttd exits 1
+ * and says where and why.
+ */
+static void
+test_daemon_listen_all_or_nothing(void **state)
+{
+	static const int	 families[] = { AF_INET, AF_INET6 };
+	static const char	*names[] = { "0.0.0.0", "::" };
+	const char		*argv[] = { "--port", NULL, NULL };
+	char			 port[16], out[4096], want[128];
+	int			 fd, p, rc;
+	size_t			 i;
+
+	(void)state;
+	for (i = 0; i < 2; i++) {
+		if ((p = daemon_occupy(families[i], &fd)) == -1) {
+			/* A host without IPv6: nothing to take there. */
+			if (families[i] == AF_INET6 && (errno ==
+			    EAFNOSUPPORT || errno == EADDRNOTAVAIL)) {
+				print_message("no IPv6 here: skipped\n");
+				continue;
+			}
+			fail_msg("cannot listen on %s: %s", names[i],
+			    strerror(errno));
+		}
+		snprintf(port, sizeof port, "%d", p);
+		argv[1] = port;
+		rc = daemon_run_log(argv, out, sizeof out, HARNESS_TIMEOUT_MS);
+		close(fd);
+		snprintf(want, sizeof want, " error cannot listen on %s port "
+		    "%d: Address already in use", names[i], p);
+		if (rc != 1 || strstr(out, want) == NULL)
+			fail_msg("port %d taken on %s: status %d (wanted 1), "
+			    "output:\n%s", p, names[i], rc, out);
+		if (strstr(out, " listening on ") != NULL)
+			fail_msg("tttd listened on the rest:\n%s", out);
+	}
+}
+
+/* With every address free, the default binds them all: "*:PORT". */
+static void
+test_daemon_listen_everywhere(void **state)
+{
+	static const char *const	 extra[] = { "--bind", "", NULL };
+	struct daemon			*d = *state;
+
+	assert_int_equal(harness_start_v1(&d->srv, extra), 0);
+	daemon_join(d, 0);
+	daemon_stop(d);
+}
+
 int
 main(void)
 {
@@ -371,6 +624,13 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_daemon_bad_log_level,
 		    daemon_setup, daemon_teardown),
 		cmocka_unit_test_setup_teardown(test_daemon_log_never_blocks,
+		    daemon_setup, daemon_teardown),
+		cmocka_unit_test_setup_teardown(test_daemon_signals_keep_games,
+		    daemon_setup, daemon_teardown),
+		cmocka_unit_test_setup_teardown(
+		    test_daemon_listen_all_or_nothing, daemon_setup,
+		    daemon_teardown),
+		cmocka_unit_test_setup_teardown(test_daemon_listen_everywhere,
 		    daemon_setup, daemon_teardown),
 	};
 

@@ -12,6 +12,7 @@
 #include <sys/wait.h>
 
 #include <netinet/in.h>
+#include <netinet/tcp.h>
 #include <arpa/inet.h>
 
 #include <errno.h>
@@ -803,6 +804,243 @@ test_limits_non_reader_forfeits_at_once(void **state)
 	limits_stop(l);
 }
 
+/*
+ * The value of one counter of STATS, asked on a connection that reads
+ * (other events may come first).
+ */
+static unsigned long long
+limits_stat(struct conn *c, const char *name)
+{
+	char			line[512], want[64];
+	unsigned long long	v = 0;
+	int			found = 0, i;
+
+	snprintf(want, sizeof want, "STAT %s ", name);
+	conn_send(c, "STATS");
+	expect_skip_to(c, "OK STATS", NULL, 0);
+	for (i = 0; i < 64; i++) {
+		if (conn_event(c, line, sizeof line, HARNESS_TIMEOUT_MS) < 0)
+			fail_msg("STATS: no END");
+		if (strcmp(line, "END") == 0)
+			break;
+		if (strncmp(line, want, strlen(want)) == 0) {
+			v = strtoull(line + strlen(want), NULL, 10);
+			found = 1;
+		}
+	}
+	if (!found)
+		fail_msg("STATS: no %s", name);
+	return (v);
+}
+
+/*
+ * Read the server's log on (nonblocking): how often the text occurred in
+ * it so far.  Whole lines are counted; an unfinished one waits for the
+ * rest, so that a line split between two reads is found.
+ */
+struct limits_logscan {
+	char	buf[8192];
+	size_t	len;
+	int	count;
+};
+
+static int
+limits_log_scan(struct limits *l, struct limits_logscan *ls, const char *text)
+{
+	size_t	keep, n;
+	char	*p, *last;
+
+	n = harness_log(&l->srv, ls->buf + ls->len, sizeof ls->buf - ls->len);
+	if (n == 0)
+		return (ls->count);
+	/* Count the complete lines only; keep the unfinished one. */
+	ls->len += n;
+	last = NULL;
+	for (p = ls->buf; (p = memchr(p, '\n', ls->len -
+	    (size_t)(p - ls->buf))) != NULL; p++)
+		last = p;
+	if (last == NULL) {
+		if (ls->len + 1 >= sizeof ls->buf)
+			ls->len = 0;		/* a line too long: drop it */
+		return (ls->count);
+	}
+	*last = '\0';
+	ls->count += harness_count(ls->buf, text);
+	keep = ls->len - (size_t)(last + 1 - ls->buf);
+	memmove(ls->buf, last + 1, keep);
+	ls->len = keep;
+	ls->buf[ls->len] = '\0';
+	return (ls->count);
+}
+
+/*
+ * What one connection can hold, user space and kernel, is bounded
+ * (docs/operations.md, "What one connection can hold"): --max-output in
+ * tttd and a send buffer of 32 KiB, which the kernel doubles, so a client
+ * that does not read is sent about 129 KiB besides what its own receive
+ * buffer (small here) takes.  The tests allow four times that, for the
+ * kernel's ways; before the send buffer was fixed the kernel grew it to
+ * tcp_wmem's maximum (4 MiB here) first.
+ */
+#define LIMITS_HELD_MAX		(512 * 1024)
+#define LIMITS_SMALL_RCVBUF	4096
+
+/*
+ * Regression: a client that never reads and keeps asking for replies
+ * (STATS, some 600 bytes each) is closed once what is held for it, its
+ * output buffer and the kernel's send buffer of its socket, reaches the
+ * ceiling: within a few hundred KiB of replies, not after the kernel
+ * took megabytes.  Counted in bytes (STATS bytes_out), not in time.
+ */
+static void
+test_limits_non_reader_kernel_bounded(void **state)
+{
+	static const char *const	 extra[] = { "--rate-limit", "0",
+					    "--log-level", "warn", NULL };
+	struct limits			*l = *state;
+	struct limits_logscan		 ls;
+	struct conn			*x, *o;
+	static char			 chunk[6 * 100];
+	unsigned long long		 out0, out1;
+	size_t				 off = 0, sent = 0;
+	long				 deadline;
+	int				 i;
+
+	assert_int_equal(harness_start_v1(&l->srv, extra), 0);
+	memset(&ls, 0, sizeof ls);
+	o = limits_connect(l);
+	expect_prefix(o, "HELLO ");
+	expect_event(o, "WAIT Waiting for an opponent...");
+	out0 = limits_stat(o, "bytes_out");
+	x = limits_connect_with(l, NULL, LIMITS_SMALL_RCVBUF);
+	expect_prefix(x, "HELLO ");
+	for (i = 0; i < 100; i++)
+		memcpy(chunk + 6 * i, "STATS\n", 6);
+	/* At most 100,000 STATS: some 60 MB of replies, far past 4 MiB. */
+	deadline = harness_now_ms() + 12 * HARNESS_TIMEOUT_MS;
+	while (limits_log_scan(l, &ls, "is not reading") == 0 &&
+	    sent < 6 * 100000 && harness_now_ms() < deadline) {
+		ssize_t	w = conn_send_nb(x, chunk + off, sizeof chunk - off);
+
+		if (w < 0)
+			break;		/* reset: closed */
+		if (w == 0)
+			usleep(1000);
+		sent += (size_t)w;
+		off = (off + (size_t)w) % sizeof chunk;
+	}
+	/* The close is logged before the socket is; wait for the line. */
+	deadline = harness_now_ms() + HARNESS_TIMEOUT_MS;
+	while (limits_log_scan(l, &ls, "is not reading") == 0 &&
+	    harness_now_ms() < deadline)
+		usleep(20 * 1000);
+	out1 = limits_stat(o, "bytes_out");
+	print_message("non-reader: %zu STATS sent, %llu bytes of output "
+	    "queued before it was closed\n", sent / 6, out1 - out0);
+	if (ls.count == 0)
+		fail_msg("a client that reads nothing was not closed after "
+		    "%zu STATS (%llu bytes of replies)", sent / 6,
+		    out1 - out0);
+	if (out1 - out0 > LIMITS_HELD_MAX)
+		fail_msg("%llu bytes were queued for a client that reads "
+		    "nothing before it was closed, over %d", out1 - out0,
+		    LIMITS_HELD_MAX);
+	/* The server still serves. */
+	conn_send(o, "PING");
+	expect_skip_to(o, "OK PONG", NULL, 0);
+	limits_stop(l);
+}
+
+/* Read what a connection has without waiting: the bytes, thrown away. */
+static size_t
+limits_drain(struct conn *c)
+{
+	size_t	n = 0;
+	int	r;
+
+	while ((r = conn_fill(c)) > 0) {
+		n += (size_t)r;
+		c->len = 0;
+	}
+	return (n);
+}
+
+/* A watcher of match id, its greeting and first reply read. */
+static struct conn *
+limits_watch(struct limits *l, unsigned long id, int rcvbuf)
+{
+	struct conn	*w = limits_connect_with(l, NULL, rcvbuf);
+	char		 cmd[64];
+
+	expect_prefix(w, "HELLO ");
+	expect_event(w, "WAIT Waiting for an opponent...");
+	snprintf(cmd, sizeof cmd, "WATCH %lu", id);
+	conn_send(w, cmd);
+	snprintf(cmd, sizeof cmd, "OK WATCH %lu", id);
+	expect_event(w, cmd);
+	return (w);
+}
+
+/*
+ * Regression: watchers that never read are each closed once what is held
+ * for them reaches the ceiling, at the default --max-output, however the
+ * output comes (here the lines of the match they watch, game after game):
+ * not after the kernel took megabytes for each.  1,500 such watchers held
+ * gigabytes.  A watcher that reads counts the bytes each was sent.
+ */
+static void
+test_limits_non_reading_watchers_bounded(void **state)
+{
+	static const char *const	 extra[] = { "--rate-limit", "0",
+					    "--log-level", "warn", NULL };
+	struct limits			*l = *state;
+	struct limits_logscan		 ls;
+	struct conn			*x, *o, *r, *p[2];
+	char				 line[512];
+	unsigned long			 id = 0;
+	size_t				 seen = 0;
+	int				 games = 0, i, one = 1;
+
+	assert_int_equal(harness_start(&l->srv, extra), 0);
+	memset(&ls, 0, sizeof ls);
+	limits_pair(l, &x, &o);
+	/* A move is two writes: without this, each waits for a delayed ACK. */
+	setsockopt(x->fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+	setsockopt(o->fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+	r = limits_connect(l);
+	expect_prefix(r, "HELLO ");
+	expect_event(r, "WAIT Waiting for an opponent...");
+	conn_send(r, "GAMES");
+	expect_event(r, "OK GAMES 1");
+	if (conn_event(r, line, sizeof line, HARNESS_TIMEOUT_MS) < 0 ||
+	    sscanf(line, "GAME %lu ", &id) != 1)
+		fail_msg("no GAME line after OK GAMES 1");
+	snprintf(line, sizeof line, "WATCH %lu", id);
+	conn_send(r, line);
+	expect_prefix(r, "OK WATCH ");
+	for (i = 0; i < 3; i++)
+		limits_watch(l, id, LIMITS_SMALL_RCVBUF);
+	/* 600 games send each watcher some 600 KB. */
+	while (limits_log_scan(l, &ls, "is not reading") < 3 && games < 600) {
+		harness_play_to_result(x, o, p);
+		conn_send(p[0], "y");
+		conn_send(p[1], "y");
+		games++;
+		seen += limits_drain(r);
+	}
+	print_message("watchers: %d games, %zu bytes to each watcher, %d "
+	    "closed for not reading\n", games, seen, ls.count);
+	if (ls.count < 3)
+		fail_msg("%d of 3 watchers that read nothing were closed after "
+		    "%d games (%zu bytes to each)", ls.count, games, seen);
+	if (seen > LIMITS_HELD_MAX)
+		fail_msg("%zu bytes were sent to watchers that read nothing "
+		    "before they were closed, over %d", seen, LIMITS_HELD_MAX);
+	/* The one that reads is still watching, the match goes on. */
+	assert_int_equal(limits_stat(x, "watchers"), 1);
+	limits_stop(l);
+}
+
 int
 main(void)
 {
@@ -833,6 +1071,8 @@ main(void)
 		LIMITS_TEST(test_limits_small_output_cap_spares_readers),
 		LIMITS_TEST(test_limits_refusals_hold_few_descriptors),
 		LIMITS_TEST(test_limits_non_reader_forfeits_at_once),
+		LIMITS_TEST(test_limits_non_reader_kernel_bounded),
+		LIMITS_TEST(test_limits_non_reading_watchers_bounded),
 	};
 
 	return (cmocka_run_group_tests(tests, NULL, NULL));

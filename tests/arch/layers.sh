@@ -37,6 +37,8 @@ watch 2 world
 resume 2 world
 clock 2 world
 place 2 world
+name 2 world
+counters 2 world
 client 1.5
 stats 1 mesh
 log 1 mesh
@@ -129,7 +131,8 @@ done
 if grep -l '#include "\(session\|cmd\|conn\|server\)\.h"' \
     "$root"/server/lobby.c "$root"/server/match.c "$root"/server/room.c \
     "$root"/server/watch.c "$root"/server/resume.c "$root"/server/clock.c \
-    "$root"/server/place.c "$root"/server/client.c; then
+    "$root"/server/place.c "$root"/server/counters.c "$root"/server/name.c \
+    "$root"/server/client.c; then
 	echo "layers: a file of the world includes a header above it" >&2
 	fail=1
 fi

@@ -1,0 +1,84 @@
+/*
+ * name.c -- the names players go by.  A name is held by the connected
+ * player that took it, and by a lost player's seat while it may still
+ * come back; nobody else may take it, in any case, and nobody may take a
+ * seat's own name (p1, p2, the computer's ai), so that no line can be
+ * read as coming from somebody it does not come from.
+ *
+ * The connected players' names are filed in the lobby's table by a keyed
+ * hash of the name in lower case; the seats held for lost players are
+ * few (the lobby's away list), and are looked through.
+ */
+#include <stdio.h>
+#include <string.h>
+#include <strings.h>
+
+#include "match.h"
+#include "mix.h"
+#include "name.h"
+
+static const char *const name_reserved[] = { "p1", "p2", "ai" };
+
+/* The table's key for a name: its keyed hash, in lower case; never 0. */
+static uint64_t
+name_key(const struct lobby *lobby, const char *name)
+{
+	unsigned char	b[PROTO_NAME_MAX + 8] = { 0 };
+	uint64_t	h = lobby->names.hashkey, w;
+	size_t		i, len = strlen(name);
+
+	for (i = 0; i < len; i++)
+		b[i] = (unsigned char)(name[i] >= 'A' && name[i] <= 'Z' ?
+		    name[i] - 'A' + 'a' : name[i]);
+	h = mix64(h ^ len);
+	for (i = 0; i < len; i += 8) {
+		memcpy(&w, b + i, sizeof w);
+		h = mix64(h ^ w);
+	}
+	return (h != 0 ? h : 1);
+}
+
+/*
+ * May c go by this name?  Not a seat's, not another connected player's,
+ * not a lost player's whose seat is held; its own, in another case, is.
+ */
+int
+name_allowed(struct lobby *lobby, const struct client *c, const char *name)
+{
+	const struct match_absence	*a;
+	const struct client		*holder;
+	size_t				 i;
+
+	for (i = 0; i < sizeof name_reserved / sizeof name_reserved[0]; i++) {
+		if (strcasecmp(name, name_reserved[i]) == 0)
+			return (0);
+	}
+	holder = keytab_find(&lobby->names, name_key(lobby, name));
+	if (holder != NULL && holder != c)
+		return (0);
+	TAILQ_FOREACH(a, &lobby->away, entry) {
+		if (strcasecmp(a->match->seat[a->seat].name, name) == 0)
+			return (0);
+	}
+	return (1);
+}
+
+/* c goes by this name from now on (name_allowed said it may). */
+void
+name_take(struct client *c, const char *name)
+{
+	struct lobby	*lobby = c->lobby;
+
+	name_drop(c);
+	snprintf(c->name, sizeof c->name, "%s", name);
+	if (c->name[0] != '\0')
+		keytab_add(&lobby->names, &c->name_entry,
+		    name_key(lobby, c->name), c);
+}
+
+/* c leaves its name to others: it is leaving, or takes another. */
+void
+name_drop(struct client *c)
+{
+	keytab_del(&c->lobby->names, &c->name_entry);
+}
