@@ -1646,6 +1646,70 @@ test_social_clock_not_stalled_by_resume(void **state)
 }
 
 /*
+ * §9.5: the same for AGAIN?: bob leaves the question open and drops and
+ * resumes again and again; it still ends within its time and one grace
+ * period of being asked (before, it began again in full at each return).
+ */
+static void
+test_social_again_not_stalled_by_resume(void **state)
+{
+	static const char *const	 extra[] = { "--again-timeout", "3",
+		"--resume-grace", "2", NULL };
+	struct e2e			*s = *state;
+	struct tttd_proc		*tp = e2e_server(s, extra);
+	struct game			 g;
+	struct conn			*n;
+	char				 got[LINE_SIZE], tok[16];
+	int				 cycle, over = 0;
+	long				 t0;
+
+	PAIR(s, tp, &g, "alice", "bob", 2);
+	GAME_PLAY(&g, S_FIRST_WINS);
+	t0 = harness_now_ms();		/* AGAIN? asked */
+	SEND(g.p[0], "AGAIN y");
+	WANT_RAW(g.p[0], "OK AGAIN y");
+	WANT_RAW(g.p[0], "WAIT Waiting for bob to answer...");
+	snprintf(tok, sizeof tok, "%s", g.token[1]);
+	conn_close(g.p[1]);
+	/* Again 3 s + grace 2 s: over by 5 s; 8 cycles would take 10 s. */
+	for (cycle = 0; cycle < 8; cycle++) {
+		WANT_PREFIX(g.p[0], "", got);
+		if ((over = strcmp(got, "INFO bob left the match.") == 0))
+			break;
+		if (strncmp(got, "INFO bob lost the connection.", 29) != 0)
+			fail_msg("cycle %d: got \"%s\"", cycle, got);
+		if (line_read_event(g.p[0], got, sizeof got, 1200) >= 0) {
+			if (!(over = strcmp(got, "INFO bob left the match.") ==
+			    0))
+				fail_msg("cycle %d: got \"%s\"", cycle, got);
+			break;
+		}
+		n = CONNECT(s, tp);
+		SEND(n, "RESUME %s", tok);
+		WANT_PREFIX(n, "", got);
+		if (strcmp(got, "OK RESUME") != 0) {	/* too late */
+			WANT_RAW(g.p[0], "INFO bob left the match.");
+			over = 1;
+			break;
+		}
+		while (line_read(n, got, sizeof got, HARNESS_TIMEOUT_MS) > 0 &&
+		    strncmp(got, "TOKEN ", 6) != 0)
+			;
+		snprintf(tok, sizeof tok, "%.9s", got + 6);
+		WANT_RAW(g.p[0], "INFO bob is back.");
+		conn_close(n);
+	}
+	if (!over)
+		fail_msg("AGAIN? still open after %d returns, %ld ms after it "
+		    "was asked", cycle, harness_now_ms() - t0);
+	if (harness_now_ms() - t0 > 5000 + 2000)
+		fail_msg("AGAIN? ended %ld ms after it was asked, wanted at "
+		    "most 5000 (and some slack)", harness_now_ms() - t0);
+	WANT_RAW(g.p[0], T_WAIT);
+	e2e_stop(s, tp);
+}
+
+/*
  * §9.5: a RESUME whose reply is lost: the client never read its new
  * TOKEN, and comes back with the token it used, which still works until
  * the new one is used; then it is gone.
@@ -2582,6 +2646,7 @@ main(void)
 		T(test_social_resume_takes_over),
 		T(test_social_turn_clock_paused_while_away),
 		T(test_social_clock_not_stalled_by_resume),
+		T(test_social_again_not_stalled_by_resume),
 		T(test_social_resume_reply_lost),
 		T(test_social_resume_to_empty_table),
 		T(test_social_room_guesses_limited),
