@@ -11,12 +11,14 @@
 #include "cmd.h"
 #include "lobby.h"
 #include "log.h"
+#include "match.h"
 #include "place.h"
 #include "printable.h"
 #include "room.h"
 #include "session.h"
 
 static int	session_flooding(struct client *);
+static int	session_one_word(const char *, size_t);
 static void	session_close(struct client *);
 static void	session_clock_warn(struct client *, enum client_clock,
 		    int64_t);
@@ -93,11 +95,28 @@ session_line(struct client *c, const char *line, size_t len)
 	}
 	if (err == PROTO_OK && cmd.verb != PROTO_NONE)
 		err = cmd_dispatch(c, &cmd);
+	else if (err == PROTO_EUNKNOWN_COMMAND && session_one_word(line, len) &&
+	    match_check_answer(c) == PROTO_OK)
+		err = PROTO_EBAD_ANSWER;	/* "maybe", to AGAIN? */
 	if (err != PROTO_OK) {
 		log_debug("client %llu: ERR %s", (unsigned long long)c->id,
 		    proto_error_code(err));
 		client_send(c, buf, proto_fmt_error(buf, sizeof buf, err));
 	}
+}
+
+/* Is the line one word, blanks around it aside? */
+static int
+session_one_word(const char *line, size_t len)
+{
+	size_t	i, words = 0;
+
+	for (i = 0; i < len; i++) {
+		if (line[i] != ' ' && line[i] != '\t' && line[i] != '\r' &&
+		    (i == 0 || line[i - 1] == ' ' || line[i - 1] == '\t'))
+			words++;
+	}
+	return (words == 1);
 }
 
 /*

@@ -56,6 +56,9 @@
 			"can resume."
 #define E_BAD_LEVEL	"ERR BAD_LEVEL Use PLAY AI, PLAY AI easy or PLAY AI " \
 			"perfect."
+#define E_BAD_ANSWER	"ERR BAD_ANSWER Please enter y or n."
+#define E_UNKNOWN	"ERR UNKNOWN_COMMAND Unknown command. Type HELP for " \
+			"the list of commands."
 #define E_NAME_TAKEN	"ERR NAME_TAKEN That name is taken; choose another."
 #define E_WATCHERS_FULL	"ERR WATCHERS_FULL That game has as many watchers " \
 			"as it can take."
@@ -1710,6 +1713,33 @@ test_social_again_not_stalled_by_resume(void **state)
 }
 
 /*
+ * §3.7: at an open AGAIN?, a bare word that is no command ("maybe") gets
+ * the error that says to answer y or n, and changes nothing; more words,
+ * or the same word during a game, are an unknown command.
+ */
+static void
+test_social_again_bare_word(void **state)
+{
+	struct e2e		*s = *state;
+	struct tttd_proc	*tp = e2e_server(s, NULL);
+	struct game		 g;
+
+	PAIR(s, tp, &g, "alice", "bob", 30);
+	SEND(g.p[0], "maybe");
+	WANT_RAW(g.p[0], E_UNKNOWN);
+	GAME_PLAY(&g, S_FIRST_WINS);
+	SEND(g.p[0], "maybe");
+	WANT_RAW(g.p[0], E_BAD_ANSWER);
+	SEND(g.p[0], " Perhaps ");
+	WANT_RAW(g.p[0], E_BAD_ANSWER);
+	SEND(g.p[0], "maybe not");
+	WANT_RAW(g.p[0], E_UNKNOWN);
+	WANT_QUIET(g.p[1]);
+	GAME_REMATCH(&g, g.winner, g.winner);
+	e2e_stop(s, tp);
+}
+
+/*
  * §9.5: a RESUME whose reply is lost: the client never read its new
  * TOKEN, and comes back with the token it used, which still works until
  * the new one is used; then it is gone.
@@ -2647,6 +2677,7 @@ main(void)
 		T(test_social_turn_clock_paused_while_away),
 		T(test_social_clock_not_stalled_by_resume),
 		T(test_social_again_not_stalled_by_resume),
+		T(test_social_again_bare_word),
 		T(test_social_resume_reply_lost),
 		T(test_social_resume_to_empty_table),
 		T(test_social_room_guesses_limited),
