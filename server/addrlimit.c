@@ -115,14 +115,21 @@ addrlimit_ready(struct addrlimit *al, const struct addrkey *k, int64_t now)
 	return (ratelimit_ready_every(&e->rl, al->every_ms, al->burst, now));
 }
 
-/* Has this address taken any lately: is its bucket not full yet? */
+/*
+ * Has this address taken any lately: is its bucket not full yet?  With
+ * the table full, any address counts as having taken (its record may
+ * have been dropped early to make room), so that a guesser with more
+ * addresses than the table holds is never taken for a new one.
+ */
 int
 addrlimit_held(const struct addrlimit *al, const struct addrkey *k,
     int64_t now)
 {
 	const struct addrlimit_entry	*e = addrlimit_find(al, k);
 
-	return (e != NULL && now - e->last < al->every_ms * al->burst);
+	if (e == NULL)
+		return (al->n >= al->max);
+	return (now - e->last < al->every_ms * al->burst);
 }
 
 /*

@@ -307,6 +307,10 @@ cmd_resume(struct client *c, const struct proto_cmd *cmd)
 	}
 	if (m == c->match)
 		return (PROTO_EIN_GAME);
+	/* A seat comes back a few times in a while: each is told to all. */
+	if (!ratelimit_take_every(&m->seat[seat].resumes, LOBBY_SEAT_RESUME_MS,
+	    LOBBY_SEAT_RESUMES, c->lobby->ops->now()))
+		return (PROTO_ERATE_LIMITED);
 	if ((err = cmd_switch(c)) != PROTO_OK)
 		return (err);
 	cmd_ok(c, cmd);

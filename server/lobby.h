@@ -68,6 +68,8 @@ struct lobby_limits {
 #define LOBBY_RESUME_BURST	5
 #define LOBBY_RESUME_EVERY_MS	10000
 #define LOBBY_RESUME_ADDRS	8192	/* addresses held at most */
+#define LOBBY_SEAT_RESUMES	10	/* RESUMEs of one seat at once ... */
+#define LOBBY_SEAT_RESUME_MS	10000	/* ... then one every 10 s */
 #define LOBBY_GUESS_BURST	1000
 #define LOBBY_GUESS_EVERY_MS	10	/* 100 a second */
 #define LOBBY_GAMES_MAX		100	/* GAME lines in one reply */

@@ -35,6 +35,8 @@ struct match_absence {
 	int			 seat;
 	int64_t			 until;		/* ms: the grace period ends */
 	int64_t			 turn_left;	/* ms of its paused turn; 0 = all */
+	struct chatlog		*chat;		/* its player's, kept for it */
+	struct keytab_entry	 name_entry;	/* lobby->names: its name */
 	TAILQ_ENTRY(match_absence) entry;	/* lobby->away */
 };
 
@@ -48,6 +50,7 @@ struct match_seat {
 	int64_t			 clock_by;	/* ms: its running clock (turn,
 						   AGAIN?) ends by then, away
 						   or not; 0 = not fixed yet */
+	struct ratelimit	 resumes;	/* RESUMEs of it (LOBBY_SEAT_*) */
 };
 
 struct match {

@@ -5,15 +5,14 @@
  * seat's own name (p1, p2, the computer's ai), so that no line can be
  * read as coming from somebody it does not come from.
  *
- * The connected players' names are filed in the lobby's table by a keyed
- * hash of the name in lower case; the seats held for lost players are
- * few (the lobby's away list), and are looked through.
+ * The names are filed in the lobby's table by a keyed hash of the name in
+ * lower case: a connected player's under its client, a lost player's
+ * under its seat's absence record (resume.c).
  */
 #include <stdio.h>
 #include <string.h>
 #include <strings.h>
 
-#include "match.h"
 #include "mix.h"
 #include "name.h"
 
@@ -45,22 +44,15 @@ name_key(const struct lobby *lobby, const char *name)
 int
 name_allowed(struct lobby *lobby, const struct client *c, const char *name)
 {
-	const struct match_absence	*a;
-	const struct client		*holder;
-	size_t				 i;
+	const void	*holder;
+	size_t		 i;
 
 	for (i = 0; i < sizeof name_reserved / sizeof name_reserved[0]; i++) {
 		if (strcasecmp(name, name_reserved[i]) == 0)
 			return (0);
 	}
 	holder = keytab_find(&lobby->names, name_key(lobby, name));
-	if (holder != NULL && holder != c)
-		return (0);
-	TAILQ_FOREACH(a, &lobby->away, entry) {
-		if (strcasecmp(a->match->seat[a->seat].name, name) == 0)
-			return (0);
-	}
-	return (1);
+	return (holder == NULL || holder == c);
 }
 
 /* c goes by this name from now on (name_allowed said it may). */
@@ -74,6 +66,15 @@ name_take(struct client *c, const char *name)
 	if (c->name[0] != '\0')
 		keytab_add(&lobby->names, &c->name_entry,
 		    name_key(lobby, c->name), c);
+}
+
+/* File a name (not a seat's own, "") under an owner: a seat held away. */
+void
+name_hold(struct lobby *lobby, struct keytab_entry *e, const char *name,
+    void *owner)
+{
+	if (name[0] != '\0')
+		keytab_add(&lobby->names, e, name_key(lobby, name), owner);
 }
 
 /* c leaves its name to others: it is leaving, or takes another. */

@@ -11,5 +11,7 @@
 int	name_allowed(struct lobby *, const struct client *, const char *);
 void	name_take(struct client *, const char *);
 void	name_drop(struct client *);
+void	name_hold(struct lobby *, struct keytab_entry *, const char *,
+	    void *);
 
 #endif /* NAME_H */

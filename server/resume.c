@@ -18,12 +18,16 @@
 #include "name.h"
 #include "place.h"
 
-static int64_t	resume_end(struct match *, int);
-static int64_t	resume_unhold(struct match *, int);
+static int64_t	resume_end(struct match *, int, struct chatlog **);
+static int64_t	resume_unhold(struct match *, int, struct chatlog **);
+static void	resume_fix_clock(struct match *, struct client *);
 
-/* A seat's grace ends: its absence record goes; the turn time it kept. */
+/*
+ * A seat's grace ends: its absence record goes, and its name with it; the
+ * turn time it kept, and (chat not NULL) its player's chat times.
+ */
 static int64_t
-resume_unhold(struct match *m, int seat)
+resume_unhold(struct match *m, int seat, struct chatlog **chat)
 {
 	struct lobby		*lobby = m->lobby;
 	struct match_absence	*a = m->seat[seat].away;
@@ -32,8 +36,28 @@ resume_unhold(struct match *m, int seat)
 	TAILQ_REMOVE(&lobby->away, a, entry);
 	lobby->naway--;
 	m->seat[seat].away = NULL;
+	keytab_del(&lobby->names, &a->name_entry);
+	if (chat != NULL)
+		*chat = a->chat;
+	else
+		free(a->chat);
 	free(a);
 	return (left);
+}
+
+/*
+ * A seat's player is leaving it for a while (lost, or taken over): fix
+ * when its running clock (turn, AGAIN?) must end at the latest, returns
+ * and further losses included: all of its time and one grace period.
+ */
+static void
+resume_fix_clock(struct match *m, struct client *c)
+{
+	struct match_seat	*s = &m->seat[c->seat];
+
+	if ((c->clock == CLIENT_CLOCK_TURN || c->clock == CLIENT_CLOCK_AGAIN) &&
+	    s->clock_by == 0)
+		s->clock_by = c->clock_end + m->lobby->limits.grace_ms;
 }
 
 /*
@@ -65,13 +89,14 @@ resume_hold(struct client *c)
 	a->seat = c->seat;
 	a->until = now + lobby->limits.grace_ms;
 	a->turn_left = clock_turn_left(c);
-	if (c->clock == CLIENT_CLOCK_TURN || c->clock == CLIENT_CLOCK_AGAIN) {
+	resume_fix_clock(m, c);
+	if (c->clock != CLIENT_CLOCK_NONE && s->clock_by != 0 &&
+	    a->until > s->clock_by)
 		/* Going away and coming back buys one grace period, once. */
-		if (s->clock_by == 0)
-			s->clock_by = c->clock_end + lobby->limits.grace_ms;
-		if (a->until > s->clock_by)
-			a->until = s->clock_by > now ? s->clock_by : now;
-	}
+		a->until = s->clock_by > now ? s->clock_by : now;
+	a->chat = c->chat;		/* its chat limits go on with the seat */
+	c->chat = NULL;
+	name_hold(lobby, &a->name_entry, s->name, a);
 	clock_stop(c);
 	m->player[c->seat] = NULL;
 	s->away = a;
@@ -89,7 +114,7 @@ resume_hold(struct client *c)
 	log_info("match %llu: %s lost the connection, seat held",
 	    (unsigned long long)m->id, match_name(m, a->seat));
 	match_tell_others(m, a->seat, buf, proto_fmt_info_away(buf, sizeof buf,
-	    match_name(m, a->seat), (long long)lobby->limits.grace_ms));
+	    match_name(m, a->seat), (long long)(a->until - now)));
 	lobby->ops->wake(lobby);
 	return (1);
 }
@@ -118,7 +143,7 @@ resume_find(struct lobby *lobby, const char *token, struct match **mp)
  * clock, in ms (0: all of it).
  */
 static int64_t
-resume_end(struct match *m, int seat)
+resume_end(struct match *m, int seat, struct chatlog **chat)
 {
 	struct lobby		*lobby = m->lobby;
 	struct match_absence	*a = m->seat[seat].away;
@@ -127,11 +152,14 @@ resume_end(struct match *m, int seat)
 	char			 buf[PROTO_OUT_MAX];
 
 	if (a != NULL) {
-		left = resume_unhold(m, seat);
+		left = resume_unhold(m, seat, chat);
 		lobby->ops->wake(lobby);
 	} else if (old != NULL) {
 		/* Still connected, as far as we know: closed in its favour. */
 		left = clock_turn_left(old);
+		resume_fix_clock(m, old);
+		*chat = old->chat;
+		old->chat = NULL;
 		clock_stop(old);
 		m->player[seat] = NULL;
 		old->match = NULL;
@@ -156,13 +184,18 @@ resume_take(struct client *c, struct match *m, int seat, uint64_t key)
 	struct lobby		*lobby = m->lobby;
 	struct match_seat	*s = &m->seat[seat];
 	struct match_absence	*oa = m->seat[!seat].away;
-	int64_t			 left = resume_end(m, seat);
+	struct chatlog		*chat = NULL;
+	int64_t			 left = resume_end(m, seat, &chat);
 	char			 buf[PROTO_OUT_MAX], text[64];
 
 	m->player[seat] = c;
 	c->match = m;
 	c->seat = seat;
 	place_set(c, PLACE_MATCH);
+	if (chat != NULL) {		/* the seat's chat limits, not fresh ones */
+		free(c->chat);
+		c->chat = chat;
+	}
 	name_take(c, m->seat[seat].name);
 	lobby->stats.resumes++;
 	log_info("match %llu: %s is back from %s", (unsigned long long)m->id,
@@ -187,7 +220,7 @@ resume_forget(struct match *m, int seat)
 	keytab_del(&m->lobby->tokens, &m->seat[seat].token);
 	keytab_del(&m->lobby->tokens, &m->seat[seat].used);
 	if (m->seat[seat].away != NULL)
-		resume_unhold(m, seat);
+		resume_unhold(m, seat, NULL);
 }
 
 /* Grace periods that have run out: those players have left. */

@@ -152,6 +152,33 @@ test_records_go_when_full(void **state)
 	addrlimit_free(al);
 }
 
+/*
+ * held: an address that took lately; one with no record is held too once
+ * the table is full (its record may have been dropped to make room), and
+ * not once its own has filled up again.
+ */
+static void
+test_held(void **state)
+{
+	struct addrlimit	*al = table(4);
+	struct addrkey		 k;
+	uint32_t		 i;
+
+	(void)state;
+	k = v4(1);
+	assert_int_equal(addrlimit_held(al, &k, 0), 0);
+	assert_int_equal(addrlimit_take(al, &k, 0), 1);
+	assert_int_equal(addrlimit_held(al, &k, REFILL - 1), 1);
+	assert_int_equal(addrlimit_held(al, &k, REFILL), 0);
+	for (i = 2; i <= 4; i++) {
+		k = v4(i);
+		assert_int_equal(addrlimit_take(al, &k, 10), 1);
+	}
+	k = v4(99);			/* the table holds 4: full */
+	assert_int_equal(addrlimit_held(al, &k, 10), 1);
+	addrlimit_free(al);
+}
+
 /* At the cap a new address drops the oldest record, nobody else's. */
 static void
 test_cap_drops_oldest(void **state)
@@ -188,6 +215,7 @@ main(void)
 		cmocka_unit_test(test_ready_takes_nothing),
 		cmocka_unit_test(test_records_go_when_full),
 		cmocka_unit_test(test_cap_drops_oldest),
+		cmocka_unit_test(test_held),
 	};
 
 	return (cmocka_run_group_tests(tests, NULL, NULL));

@@ -1713,6 +1713,61 @@ test_social_again_not_stalled_by_resume(void **state)
 }
 
 /*
+ * §9.5: nor by takeovers: bob leaves AGAIN? open and takes his seat over
+ * from a new connection again and again, the old one still attached; the
+ * question still ends within its time and one grace period.
+ */
+static void
+test_social_again_not_stalled_by_takeover(void **state)
+{
+	static const char *const	 extra[] = { "--again-timeout", "3",
+		"--resume-grace", "2", NULL };
+	struct e2e			*s = *state;
+	struct tttd_proc		*tp = e2e_server(s, extra);
+	struct game			 g;
+	struct conn			*n;
+	char				 got[LINE_SIZE], tok[16];
+	int				 cycle, over = 0;
+	long				 t0;
+
+	PAIR(s, tp, &g, "alice", "bob", 2);
+	GAME_PLAY(&g, S_FIRST_WINS);
+	t0 = harness_now_ms();		/* AGAIN? asked */
+	SEND(g.p[0], "AGAIN y");
+	WANT_RAW(g.p[0], "OK AGAIN y");
+	WANT_RAW(g.p[0], "WAIT Waiting for bob to answer...");
+	snprintf(tok, sizeof tok, "%s", g.token[1]);
+	for (cycle = 0; cycle < 8; cycle++) {
+		if (line_read_event(g.p[0], got, sizeof got, 1000) >= 0) {
+			if (!(over = strcmp(got, "INFO bob left the match.") ==
+			    0))
+				fail_msg("cycle %d: got \"%s\"", cycle, got);
+			break;
+		}
+		n = CONNECT(s, tp);
+		SEND(n, "RESUME %s", tok);
+		WANT_PREFIX(n, "", got);
+		if (strcmp(got, "OK RESUME") != 0) {	/* too late */
+			WANT_RAW(g.p[0], "INFO bob left the match.");
+			over = 1;
+			break;
+		}
+		while (line_read(n, got, sizeof got, HARNESS_TIMEOUT_MS) > 0 &&
+		    strncmp(got, "TOKEN ", 6) != 0)
+			;
+		snprintf(tok, sizeof tok, "%.9s", got + 6);
+		WANT_RAW(g.p[0], "INFO bob is back.");
+	}
+	if (!over)
+		fail_msg("AGAIN? still open after %d takeovers, %ld ms after "
+		    "it was asked", cycle, harness_now_ms() - t0);
+	if (harness_now_ms() - t0 > 5000 + 2000)
+		fail_msg("AGAIN? ended %ld ms after it was asked, wanted at "
+		    "most 5000 (and some slack)", harness_now_ms() - t0);
+	e2e_stop(s, tp);
+}
+
+/*
  * §3.7: at an open AGAIN?, a bare word that is no command ("maybe") gets
  * the error that says to answer y or n, and changes nothing; more words,
  * or the same word during a game, are an unknown command.
@@ -2677,6 +2732,7 @@ main(void)
 		T(test_social_turn_clock_paused_while_away),
 		T(test_social_clock_not_stalled_by_resume),
 		T(test_social_again_not_stalled_by_resume),
+		T(test_social_again_not_stalled_by_takeover),
 		T(test_social_again_bare_word),
 		T(test_social_resume_reply_lost),
 		T(test_social_resume_to_empty_table),

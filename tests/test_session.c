@@ -359,6 +359,29 @@ lose(struct world *w, int i)
 	w->f[i].open = 0;
 }
 
+/*
+ * A fresh connection in slot i, whose last one is freed first (as the
+ * transport frees a closed one).
+ */
+static struct fake *
+reopen(struct world *w, int i)
+{
+	struct fake	*f = &w->f[i];
+	char		 addr[sizeof f->c.addr];
+
+	if (f->open)
+		session_lost(&f->c);
+	memcpy(addr, f->c.addr, sizeof addr);
+	memset(&f->c, 0, sizeof f->c);
+	f->c.id = (uint64_t)i + 100;
+	f->c.ops = &fake_client_ops;
+	memcpy(f->c.addr, addr, sizeof addr);
+	f->outlen = 0;
+	f->out[0] = '\0';
+	f->closed = 0;
+	return (world_open(w, i));
+}
+
 /* Pair clients 0 and 1; returns the mover's index. */
 static int
 pair(struct world *w)
@@ -1375,6 +1398,60 @@ test_resume_right_tokens_not_charged(void **state)
 }
 
 /*
+ * A seat's chat limits go with it through a takeover (a fresh connection
+ * does not bring fresh allowances), and a seat comes back 10 times at
+ * once at most, then once every 10 s: each return is told to everyone.
+ */
+static void
+test_resume_keeps_seat_limits(void **state)
+{
+	struct lobby_limits	 l;
+	struct world		*w;
+	struct fake		*g;
+	char			 tok[PROTO_TOKEN_LEN + 2], line[64];
+	int			 i, m;
+
+	lobby_default_limits(&l);
+	l.rate = 0;
+	w = *state = world_new(&l);
+	m = pair(w);
+	token_of(&w->f[m], tok);
+	for (i = 0; i < 5; i++)
+		feed(&w->f[m], "SAY hi\n");
+	clear(&w->f[m]);
+	feed(&w->f[m], "SAY hi\n");
+	want(&w->f[m], E_RATE);
+	for (i = 2; i < FAKE_CLIENTS; i++) {
+		snprintf(line, sizeof line, "RESUME %s\n", tok);
+		g = world_open(w, i);
+		clear(g);
+		feed(g, line);
+		want(g, "OK RESUME\r\n");
+		token_of(g, tok);
+		if (i == 2) {
+			clear(g);
+			feed(g, "SAY hi\n");
+			want(g, E_RATE);	/* the seat's window */
+		}
+	}
+	/* 8 returns so far; two more at once, then one every 10 s. */
+	for (i = 0; i < 4; i++) {
+		snprintf(line, sizeof line, "RESUME %s\n", tok);
+		if (i == 3)
+			at(w, 10000);
+		g = reopen(w, 2 + i);
+		clear(g);
+		feed(g, line);
+		if (i == 2) {
+			want(g, E_RATE);
+			continue;
+		}
+		want(g, "OK RESUME\r\n");
+		token_of(g, tok);
+	}
+}
+
+/*
  * Wrong tokens from all the addresses that guessed wrong lately together:
  * 1,000 at once, then 100 a second, so that a guesser with many addresses
  * is no faster once each has guessed; a refused try is not looked at.  An
@@ -1961,6 +2038,8 @@ main(void)
 		cmocka_unit_test_teardown(
 		    test_resume_wrong_tokens_limited_everywhere, world_free),
 		cmocka_unit_test_teardown(test_resume_takeover_of_live_seat,
+		    world_free),
+		cmocka_unit_test_teardown(test_resume_keeps_seat_limits,
 		    world_free),
 		cmocka_unit_test_teardown(test_ai_offer_without_idle_limit,
 		    world_free),
