@@ -195,6 +195,13 @@ line_open_at(int ln, struct conn *c, int port)
 	if (conn_open(c, port) != 0)
 		fail_msg("line %d: cannot connect to port %d: %s", ln, port,
 		    strerror(errno));
+	line_greeted_at(ln, c);
+}
+
+/* A new connection's greeting: HELLO, its human line, WAIT. */
+void
+line_greeted_at(int ln, struct conn *c)
+{
 	line_nodelay(c);
 	line_want_at(ln, 1, c, T_HELLO);
 	line_want_at(ln, 1, c, T_HELLO_HUMAN);

@@ -58,6 +58,8 @@ void		 line_send_at(int, struct conn *, const char *, ...)
 void		 line_open_at(int, struct conn *, int);
 /* No Nagle delay: a test sends many small lines and waits for replies. */
 void		 line_nodelay(struct conn *);
+/* No Nagle delay, then the greeting: HELLO, its human line, WAIT. */
+void		 line_greeted_at(int, struct conn *);
 
 #define WANT(c, ...)		line_want_at(__LINE__, 0, (c), __VA_ARGS__)
 #define WANT_RAW(c, ...)	line_want_at(__LINE__, 1, (c), __VA_ARGS__)

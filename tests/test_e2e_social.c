@@ -1164,10 +1164,7 @@ connect_small(struct e2e *s, struct tttd_proc *tp)
 	sin.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
 	if (connect(c->fd, (struct sockaddr *)&sin, sizeof sin) == -1)
 		fail_msg("connect: %s", strerror(errno));
-	line_nodelay(c);
-	WANT_RAW(c, T_HELLO);
-	WANT_RAW(c, T_HELLO_HUMAN);
-	WANT_RAW(c, T_WAIT);
+	line_greeted_at(__LINE__, c);
 	return (c);
 }
 
@@ -1583,6 +1580,66 @@ test_social_turn_clock_paused_while_away(void **state)
 }
 
 /*
+ * bob (seat 1) leaves his clock running and comes back again and again:
+ * each time he drops (or, takeover, leaves his old connection attached),
+ * stays away 1.2 s, less than the grace period, and resumes for a moment
+ * with his latest token.  Returns when alice reads a line that starts
+ * with end; fails if 8 returns (about 10 s) go by first.
+ */
+static void
+stall_at(int ln, struct e2e *s, struct tttd_proc *tp, struct game *g,
+    const char *end, int takeover)
+{
+	struct conn	*n = g->p[1];
+	char		 got[LINE_SIZE], tok[16];
+	int		 cycle;
+
+	snprintf(tok, sizeof tok, "%s", g->token[1]);
+	for (cycle = 0; cycle < 8; cycle++) {
+		if (!takeover) {
+			conn_close(n);
+			line_want_prefix_at(ln, g->p[0], "", got, sizeof got);
+			if (strncmp(got, end, strlen(end)) == 0)
+				return;
+			if (strncmp(got, "INFO bob lost the connection.", 29) !=
+			    0)
+				fail_msg("line %d: cycle %d: got \"%s\"", ln,
+				    cycle, got);
+		}
+		if (line_read_event(g->p[0], got, sizeof got, 1200) >= 0) {
+			if (strncmp(got, end, strlen(end)) != 0)
+				fail_msg("line %d: cycle %d: got \"%s\"", ln,
+				    cycle, got);
+			return;
+		}
+		n = e2e_connect_at(ln, s, tp);
+		line_send_at(ln, n, "RESUME %s", tok);
+		line_want_prefix_at(ln, n, "", got, sizeof got);
+		if (strcmp(got, "OK RESUME") != 0) {	/* too late */
+			line_want_prefix_at(ln, g->p[0], end, NULL, 0);
+			return;
+		}
+		while (line_read(n, got, sizeof got, HARNESS_TIMEOUT_MS) > 0 &&
+		    strncmp(got, "TOKEN ", 6) != 0)
+			;
+		snprintf(tok, sizeof tok, "%.9s", got + 6);
+		line_want_at(ln, 1, g->p[0], "INFO bob is back.");
+	}
+	fail_msg("line %d: still on after %d returns", ln, cycle);
+}
+
+/* The clock ran out within t ms of t0: its time, one grace, some slack. */
+static void
+stall_ended_at(int ln, long t0, long t)
+{
+	long	dt = harness_now_ms() - t0;
+
+	if (dt > t + 2000)
+		fail_msg("line %d: it ended %ld ms after its clock began, "
+		    "wanted at most %ld (and some slack)", ln, dt, t);
+}
+
+/*
  * §9.5: going away and coming back does not stop the clock.  The mover
  * drops, resumes and drops again and again, each time away for less than
  * the grace period and back for a moment only: the game still ends within
@@ -1597,55 +1654,31 @@ test_social_clock_not_stalled_by_resume(void **state)
 	struct e2e			*s = *state;
 	struct tttd_proc		*tp = e2e_server(s, extra);
 	struct game			 g;
-	struct conn			*n;
-	char				 got[LINE_SIZE], tok[16];
-	int				 cycle, over = 0;
 	long				 t0;
 
 	PAIR(s, tp, &g, "alice", "bob", 2);
 	if (g.turn == 0)
 		GAME_MOVE(&g, "B2");
 	t0 = harness_now_ms();		/* bob's turn from here */
-	snprintf(tok, sizeof tok, "%s", g.token[1]);
-	conn_close(g.p[1]);
-	/* Turn 3 s + grace 2 s: over by 5 s; 8 cycles would take 10 s. */
-	for (cycle = 0; cycle < 8; cycle++) {
-		WANT_PREFIX(g.p[0], "", got);	/* lost the connection */
-		if ((over = strncmp(got, "RESULT FORFEIT X alice bob ", 27) ==
-		    0))
-			break;
-		if (strncmp(got, "INFO bob lost the connection.", 29) != 0)
-			fail_msg("cycle %d: got \"%s\"", cycle, got);
-		/* Away for 1.2 s, less than the grace period. */
-		if (line_read_event(g.p[0], got, sizeof got, 1200) >= 0) {
-			if (!(over = strncmp(got, "RESULT FORFEIT X alice bob ",
-			    27) == 0))
-				fail_msg("cycle %d: got \"%s\"", cycle, got);
-			break;
-		}
-		n = CONNECT(s, tp);
-		SEND(n, "RESUME %s", tok);
-		WANT_PREFIX(n, "", got);
-		if (strcmp(got, "OK RESUME") != 0) {	/* too late */
-			WANT_PREFIX(g.p[0], "RESULT FORFEIT X alice bob ", got);
-			over = 1;
-			break;
-		}
-		while (line_read(n, got, sizeof got, HARNESS_TIMEOUT_MS) > 0 &&
-		    strncmp(got, "TOKEN ", 6) != 0)
-			;
-		snprintf(tok, sizeof tok, "%.9s", got + 6);
-		WANT_RAW(g.p[0], "INFO bob is back.");
-		conn_close(n);
-	}
-	if (!over)
-		fail_msg("no result after %d returns, %ld ms after the last "
-		    "move", cycle, harness_now_ms() - t0);
-	if (harness_now_ms() - t0 > 5000 + 2000)
-		fail_msg("the game ended %ld ms after the last move, wanted "
-		    "at most 5000 (and some slack)", harness_now_ms() - t0);
+	stall_at(__LINE__, s, tp, &g, "RESULT FORFEIT X alice bob ", 0);
+	stall_ended_at(__LINE__, t0, 3000 + 2000);
 	WANT_RAW(g.p[0], T_AGAIN);
 	e2e_stop(s, tp);
+}
+
+/* alice answers yes to AGAIN?; bob leaves his question open. */
+static long
+again_asked_at(int ln, struct e2e *s, struct tttd_proc *tp, struct game *g)
+{
+	long	t0;
+
+	pair_at(ln, s, tp, g, "alice", "bob", 2);
+	game_play_at(ln, g, S_FIRST_WINS);
+	t0 = harness_now_ms();
+	line_send_at(ln, g->p[0], "AGAIN y");
+	line_want_at(ln, 1, g->p[0], "OK AGAIN y");
+	line_want_at(ln, 1, g->p[0], "WAIT Waiting for bob to answer...");
+	return (t0);
 }
 
 /*
@@ -1661,53 +1694,10 @@ test_social_again_not_stalled_by_resume(void **state)
 	struct e2e			*s = *state;
 	struct tttd_proc		*tp = e2e_server(s, extra);
 	struct game			 g;
-	struct conn			*n;
-	char				 got[LINE_SIZE], tok[16];
-	int				 cycle, over = 0;
-	long				 t0;
+	long				 t0 = again_asked_at(__LINE__, s, tp, &g);
 
-	PAIR(s, tp, &g, "alice", "bob", 2);
-	GAME_PLAY(&g, S_FIRST_WINS);
-	t0 = harness_now_ms();		/* AGAIN? asked */
-	SEND(g.p[0], "AGAIN y");
-	WANT_RAW(g.p[0], "OK AGAIN y");
-	WANT_RAW(g.p[0], "WAIT Waiting for bob to answer...");
-	snprintf(tok, sizeof tok, "%s", g.token[1]);
-	conn_close(g.p[1]);
-	/* Again 3 s + grace 2 s: over by 5 s; 8 cycles would take 10 s. */
-	for (cycle = 0; cycle < 8; cycle++) {
-		WANT_PREFIX(g.p[0], "", got);
-		if ((over = strcmp(got, "INFO bob left the match.") == 0))
-			break;
-		if (strncmp(got, "INFO bob lost the connection.", 29) != 0)
-			fail_msg("cycle %d: got \"%s\"", cycle, got);
-		if (line_read_event(g.p[0], got, sizeof got, 1200) >= 0) {
-			if (!(over = strcmp(got, "INFO bob left the match.") ==
-			    0))
-				fail_msg("cycle %d: got \"%s\"", cycle, got);
-			break;
-		}
-		n = CONNECT(s, tp);
-		SEND(n, "RESUME %s", tok);
-		WANT_PREFIX(n, "", got);
-		if (strcmp(got, "OK RESUME") != 0) {	/* too late */
-			WANT_RAW(g.p[0], "INFO bob left the match.");
-			over = 1;
-			break;
-		}
-		while (line_read(n, got, sizeof got, HARNESS_TIMEOUT_MS) > 0 &&
-		    strncmp(got, "TOKEN ", 6) != 0)
-			;
-		snprintf(tok, sizeof tok, "%.9s", got + 6);
-		WANT_RAW(g.p[0], "INFO bob is back.");
-		conn_close(n);
-	}
-	if (!over)
-		fail_msg("AGAIN? still open after %d returns, %ld ms after it "
-		    "was asked", cycle, harness_now_ms() - t0);
-	if (harness_now_ms() - t0 > 5000 + 2000)
-		fail_msg("AGAIN? ended %ld ms after it was asked, wanted at "
-		    "most 5000 (and some slack)", harness_now_ms() - t0);
+	stall_at(__LINE__, s, tp, &g, "INFO bob left the match.", 0);
+	stall_ended_at(__LINE__, t0, 3000 + 2000);
 	WANT_RAW(g.p[0], T_WAIT);
 	e2e_stop(s, tp);
 }
@@ -1725,45 +1715,10 @@ test_social_again_not_stalled_by_takeover(void **state)
 	struct e2e			*s = *state;
 	struct tttd_proc		*tp = e2e_server(s, extra);
 	struct game			 g;
-	struct conn			*n;
-	char				 got[LINE_SIZE], tok[16];
-	int				 cycle, over = 0;
-	long				 t0;
+	long				 t0 = again_asked_at(__LINE__, s, tp, &g);
 
-	PAIR(s, tp, &g, "alice", "bob", 2);
-	GAME_PLAY(&g, S_FIRST_WINS);
-	t0 = harness_now_ms();		/* AGAIN? asked */
-	SEND(g.p[0], "AGAIN y");
-	WANT_RAW(g.p[0], "OK AGAIN y");
-	WANT_RAW(g.p[0], "WAIT Waiting for bob to answer...");
-	snprintf(tok, sizeof tok, "%s", g.token[1]);
-	for (cycle = 0; cycle < 8; cycle++) {
-		if (line_read_event(g.p[0], got, sizeof got, 1000) >= 0) {
-			if (!(over = strcmp(got, "INFO bob left the match.") ==
-			    0))
-				fail_msg("cycle %d: got \"%s\"", cycle, got);
-			break;
-		}
-		n = CONNECT(s, tp);
-		SEND(n, "RESUME %s", tok);
-		WANT_PREFIX(n, "", got);
-		if (strcmp(got, "OK RESUME") != 0) {	/* too late */
-			WANT_RAW(g.p[0], "INFO bob left the match.");
-			over = 1;
-			break;
-		}
-		while (line_read(n, got, sizeof got, HARNESS_TIMEOUT_MS) > 0 &&
-		    strncmp(got, "TOKEN ", 6) != 0)
-			;
-		snprintf(tok, sizeof tok, "%.9s", got + 6);
-		WANT_RAW(g.p[0], "INFO bob is back.");
-	}
-	if (!over)
-		fail_msg("AGAIN? still open after %d takeovers, %ld ms after "
-		    "it was asked", cycle, harness_now_ms() - t0);
-	if (harness_now_ms() - t0 > 5000 + 2000)
-		fail_msg("AGAIN? ended %ld ms after it was asked, wanted at "
-		    "most 5000 (and some slack)", harness_now_ms() - t0);
+	stall_at(__LINE__, s, tp, &g, "INFO bob left the match.", 1);
+	stall_ended_at(__LINE__, t0, 3000 + 2000);
 	e2e_stop(s, tp);
 }
 
@@ -1888,10 +1843,7 @@ connect_from_at(int ln, struct e2e *s, struct tttd_proc *tp, const char *src)
 	    fcntl(c->fd, F_SETFL, 0) == -1)
 		fail_msg("line %d: cannot connect from %s: %s", ln, src,
 		    strerror(errno));
-	line_nodelay(c);
-	line_want_at(ln, 1, c, T_HELLO);
-	line_want_at(ln, 1, c, T_HELLO_HUMAN);
-	line_want_at(ln, 1, c, T_WAIT);
+	line_greeted_at(ln, c);
 	return (c);
 }
 
