@@ -28,7 +28,7 @@ static const struct {
 static int	args_value(int, char **, int *, const char *, const char **,
 		    char *, size_t);
 static int	args_port(const char *);
-static int	args_code(const char *, char *, size_t, size_t);
+static int	args_code(const char *, char *);
 static int	args_digits(const char *, size_t);
 static int	args_level(const char *, char *, size_t);
 static int	args_mode(int, char **, int *, struct client_opts *,
@@ -77,18 +77,19 @@ args_port(const char *s)
 }
 
 /*
- * Copy a room code or a resume token (len 8, typed with or without the
- * dash after its fourth character) in upper case, with its dash: 1 if it
- * has that shape, in the codes' alphabet, in any case.
+ * Copy a room code or a resume token (8 characters of the codes'
+ * alphabet, any case, with or without the dash after the fourth) to out
+ * (PROTO_CODE_LEN + 2 bytes at least) as the server shows it: upper
+ * case, with its dash.  1 if it has that shape.
  */
 static int
-args_code(const char *s, char *out, size_t size, size_t len)
+args_code(const char *s, char *out)
 {
-	char	code[PROTO_TOKEN_LEN + 1];
+	char	code[PROTO_CODE_LEN + 1];
 
-	if (!proto_code_valid(s, strlen(s), len, code))
+	if (!proto_code_valid(s, strlen(s), PROTO_CODE_LEN, code))
 		return (0);
-	snprintf(out, size, "%.4s-%.4s", code, code + 4);
+	proto_fmt_code(out, code);
 	return (1);
 }
 
@@ -192,15 +193,13 @@ args_check(struct client_opts *opts, const char *value, const char *keys,
 	}
 	switch (opts->mode) {
 	case CLIENT_MODE_JOIN:
-		if (args_code(value, opts->arg, sizeof opts->arg,
-		    PROTO_CODE_LEN))
+		if (args_code(value, opts->arg))
 			break;
 		snprintf(why, whysize, "bad room code %s: a room code is 8 letters and digits, such as K7QX-2M9P",
 		    value);
 		return (ARGS_ERROR);
 	case CLIENT_MODE_RESUME:
-		if (args_code(value, opts->arg, sizeof opts->arg,
-		    PROTO_TOKEN_LEN))
+		if (args_code(value, opts->arg))
 			break;
 		snprintf(why, whysize, "bad resume code %s: a resume code is 8 letters and digits, such as K7QX-2M9P",
 		    value);
