@@ -25,7 +25,9 @@ static void	match_start(struct match *, enum ttt_mark);
 static void	match_send_turns(struct match *);
 static void	match_next(struct match *, int);
 static void	match_end(struct match *);
-static void	match_finish(struct match *, enum ttt_mark, const char *, int);
+static void	match_finish(struct match *, enum ttt_mark, int, const char *,
+		    int);
+static int	match_fmt_score(const struct match *, char *, size_t);
 static void	match_detach(struct match *, int);
 static int	match_humans(const struct match *);
 static void	match_unlive(struct match *);
@@ -303,24 +305,44 @@ match_end(struct match *m)
 	enum ttt_mark	w = ttt_board_winner(&m->board);
 	int		seat = (w == TTT_O) ? 1 : 0;
 
-	match_finish(m, w, buf, proto_fmt_result(buf, sizeof buf, &m->board,
+	match_finish(m, w, 0, buf, proto_fmt_result(buf, sizeof buf, &m->board,
 	    match_name(m, seat), match_name(m, !seat)));
 }
 
+/* The match's score after a result: "INFO Score: <x> 2, <o> 1, ties 1." */
+static int
+match_fmt_score(const struct match *m, char *buf, size_t size)
+{
+	char	text[3 * PROTO_NAME_MAX + 64];
+
+	snprintf(text, sizeof text, "Score: %s %u, %s %u, ties %u.",
+	    match_name(m, 0), m->score[0], match_name(m, 1), m->score[1],
+	    m->score[2]);
+	return (proto_fmt_info(buf, size, text));
+}
+
 /*
- * A game is over, won by w (TTT_EMPTY: a tie), as the line says: to all,
+ * A game is over, won by w (TTT_EMPTY: a tie), on the board or by forfeit
+ * (the loser ran out of time), as the line says: to all, then the score,
  * then AGAIN? to the players.  The computer always wants another game.
  */
 static void
-match_finish(struct match *m, enum ttt_mark w, const char *line, int len)
+match_finish(struct match *m, enum ttt_mark w, int forfeit, const char *line,
+    int len)
 {
 	char	buf[PROTO_OUT_MAX];
 	int	i;
 
 	m->state = MATCH_ASKING;
 	m->winner = w;
+	m->score[w == TTT_EMPTY ? 2 : w == TTT_O]++;
 	m->lobby->stats.games_finished++;
-	if (w == TTT_EMPTY) {
+	if (forfeit) {
+		m->lobby->stats.forfeits++;
+		log_info("match %llu: game %u lost on time by %s",
+		    (unsigned long long)m->id, m->games,
+		    match_name(m, w != TTT_O));
+	} else if (w == TTT_EMPTY) {
 		m->lobby->stats.ties++;
 		log_info("match %llu: game %u is a tie (%s vs %s)",
 		    (unsigned long long)m->id, m->games, match_addr(m, 0),
@@ -333,6 +355,7 @@ match_finish(struct match *m, enum ttt_mark w, const char *line, int len)
 		    match_addr(m, w == TTT_O));
 	}
 	match_announce(m, line, len);
+	match_announce(m, buf, match_fmt_score(m, buf, sizeof buf));
 	match_broadcast(m, buf, proto_fmt_again_question(buf, sizeof buf));
 	for (i = 0; i < 2; i++) {
 		m->seat[i].clock_by = 0;
@@ -397,7 +420,7 @@ match_next(struct match *m, int seat)
 	}
 	if (!m->tie_told && !ttt_board_winnable(&m->board)) {
 		if (m->lobby->limits.early_draw) {
-			match_finish(m, TTT_EMPTY, buf, proto_fmt_tie(buf,
+			match_finish(m, TTT_EMPTY, 0, buf, proto_fmt_tie(buf,
 			    sizeof buf));
 			return;
 		}
@@ -418,8 +441,24 @@ match_resign(struct client *c)
 	char		 buf[PROTO_OUT_MAX];
 
 	m->lobby->stats.resigns++;
-	match_finish(m, w, buf, proto_fmt_resign(buf, sizeof buf, w,
+	match_finish(m, w, 0, buf, proto_fmt_resign(buf, sizeof buf, w,
 	    match_name(m, other), match_name(m, c->seat)));
+}
+
+/*
+ * The mover's turn clock ran out: it loses the game by forfeit, and both
+ * players are asked AGAIN? (the winner starts the next game).
+ */
+void
+match_time_out(struct client *c)
+{
+	struct match	*m = c->match;
+	int		 other = !c->seat;
+	enum ttt_mark	 w = other == 0 ? TTT_X : TTT_O;
+	char		 buf[PROTO_OUT_MAX];
+
+	match_finish(m, w, 1, buf, proto_fmt_forfeit(buf, sizeof buf, w,
+	    match_name(m, other), match_name(m, c->seat), PROTO_LEAVE_TIMEOUT));
 }
 
 /* Send this player the board of its match, or of the one it watches. */
@@ -628,13 +667,15 @@ match_leave_seat(struct match *m, int seat, enum proto_leave why)
 	} else if (match_seat_taken(m, other) && m->state == MATCH_PLAYING) {
 		m->state = MATCH_ASKING;
 		m->winner = other == 0 ? TTT_X : TTT_O;
+		m->score[other]++;
 		log_info("match %llu: game %u forfeited by %s",
 		    (unsigned long long)m->id, m->games, match_name(m, seat));
 		len = proto_fmt_forfeit(buf, sizeof buf, m->winner,
 		    match_name(m, other), match_name(m, seat), why);
-		watch_send(m, buf, len);
+		match_tell_others(m, seat, buf, len);
+		len = match_fmt_score(m, buf, sizeof buf);
+		match_tell_others(m, seat, buf, len);
 		if (oc != NULL) {
-			client_send(oc, buf, len);
 			client_send(oc, buf, proto_fmt_again_question(buf,
 			    sizeof buf));
 			m->seat[other].clock_by = 0;

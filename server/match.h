@@ -65,6 +65,7 @@ struct match {
 	int			 answer[2];	/* MATCH_ASKING: -1 or 1 */
 	enum ttt_mark		 winner;	/* of the last game */
 	unsigned		 games;
+	unsigned		 score[3];	/* games won by X, by O; ties */
 	int			 tie_told;	/* this game: only a tie left */
 	int			 live;		/* both seats taken (lobby->nlive) */
 	struct keytab_entry	 id_entry;	/* lobby->ids */
@@ -88,6 +89,7 @@ void		 match_abort(struct client *);
 enum proto_error match_play(struct client *, int);
 void		 match_moved(struct client *);
 void		 match_resign(struct client *);
+void		 match_time_out(struct client *);
 enum proto_error match_check_answer(const struct client *);
 void		 match_again(struct client *);
 void		 match_leave(struct client *, enum proto_leave);

@@ -232,36 +232,35 @@ session_clock_warn(struct client *c, enum client_clock kind, int64_t left_ms)
 }
 
 /*
- * A clock ran out.  The mover loses by forfeit and goes; no answer to
- * AGAIN? counts as no; a player idle in the queue goes.
+ * A clock ran out.  The mover loses the game, not its connection: a result
+ * and AGAIN? as after any game.  No answer to AGAIN? counts as no, and a
+ * player idle in the queue goes: both are let go.
  */
 static void
 session_clock_out(struct client *c, enum client_clock kind)
 {
-	static const char *const	 what[] = {
-		[CLIENT_CLOCK_TURN] = "did not move in time",
-		[CLIENT_CLOCK_AGAIN] = "did not answer AGAIN? in time",
-		[CLIENT_CLOCK_IDLE] = "was idle in the queue too long",
-	};
-
-	if (kind == CLIENT_CLOCK_NONE)
-		return;
-	if (kind == CLIENT_CLOCK_ROOM) {
-		room_expired(c);
-		return;
-	}
-	log_info("client %llu: %s %s, closing", (unsigned long long)c->id,
-	    c->addr, what[kind]);
 	switch (kind) {
+	case CLIENT_CLOCK_NONE:
+		break;
+	case CLIENT_CLOCK_ROOM:
+		room_expired(c);
+		break;
 	case CLIENT_CLOCK_TURN:
-		place_detach(c, PROTO_LEAVE_TIMEOUT, 0);
-		session_bye(c, "You ran out of time.");
+		log_info("client %llu: %s did not move in time",
+		    (unsigned long long)c->id, c->addr);
+		match_time_out(c);
 		break;
 	case CLIENT_CLOCK_AGAIN:
-		session_bye(c, "No answer in time, taken as no. Thank you for playing!");
+		log_info("client %llu: %s did not answer AGAIN? in time, "
+		    "closing", (unsigned long long)c->id, c->addr);
+		session_bye(c, "No answer in time, taken as no. Thank you for "
+		    "playing!");
 		break;
-	default:
-		session_bye(c, "Nobody came to play in time. Please try again later.");
+	case CLIENT_CLOCK_IDLE:
+		log_info("client %llu: %s was idle in the queue too long, "
+		    "closing", (unsigned long long)c->id, c->addr);
+		session_bye(c, "Nobody came to play in time. Please try again "
+		    "later.");
 		break;
 	}
 }

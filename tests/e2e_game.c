@@ -376,13 +376,23 @@ game_moved_at(int ln, struct game *g, int cell)
 		g->state = GAME_TIE;
 		snprintf(want, sizeof want, T_TIE);
 	}
+	g->score[g->state == GAME_WON ? g->winner : 2]++;
 	for (i = 0; i < 2 + g->nw; i++) {
 		struct conn	*c = i < 2 ? g->p[i] : g->w[i - 2];
 
 		game_result_at(ln, c, want, info);
+		game_want_score_at(ln, g, c);
 		if (i < 2)
 			line_want_at(ln, 0, c, T_AGAIN);
 	}
+}
+
+/* The match's score after a result, as the game has kept it. */
+void
+game_want_score_at(int ln, struct game *g, struct conn *c)
+{
+	line_want_at(ln, 0, c, T_SCORE "%s %u, %s %u, ties %u.", g->name[0],
+	    g->score[0], g->name[1], g->score[1], g->score[2]);
 }
 
 /* Send a move line and check all it causes. */

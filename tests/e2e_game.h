@@ -14,6 +14,7 @@
 #include "e2e_line.h"
 
 #define T_ONLY_TIE	"INFO This game can only end in a tie."
+#define T_SCORE		"INFO Score: "	/* <x> 1, <o> 0, ties 0. */
 
 /* Room codes and tokens: 31 characters, no 0, O, 1, I or L. */
 #define CODE_ALPHABET	"23456789ABCDEFGHJKMNPQRSTUVWXYZ"
@@ -33,6 +34,7 @@ struct game {
 	int		 state;		/* GAME_* */
 	int		 winner;	/* seat, when GAME_WON */
 	int		 tie_told;	/* the tie notice was due this game */
+	unsigned	 score[3];	/* games won by seat 0, by seat 1; ties */
 	char		 token[2][16];	/* the seats' tokens, when grace >= 0 */
 	struct conn	*w[GAME_WATCHERS];	/* watchers that read */
 	int		 nw;
@@ -60,6 +62,7 @@ uint32_t game_rand(uint32_t *);
 void	game_want_art_at(int, struct conn *, const char *);
 void	game_want_board_at(int, struct conn *, const char *);
 void	game_want_token_at(int, struct conn *, int, char *);
+void	game_want_score_at(int, struct game *, struct conn *);
 
 void	game_init(struct game *, struct conn *, struct conn *, const char *,
 	    const char *);
@@ -76,5 +79,6 @@ void	game_rematch_at(int, struct game *, int, const char *, const char *,
 #define GAME_MATCH(g)		game_match_at(__LINE__, (g))
 #define GAME_START(g, f)	game_start_at(__LINE__, (g), (f))
 #define GAME_PLAY(g, s)		game_play_at(__LINE__, (g), (s))
+#define GAME_SCORE(g, c)	game_want_score_at(__LINE__, (g), (c))
 
 #endif /* E2E_GAME_H */

@@ -416,6 +416,8 @@ test_e2e_quit_mid_game_forfeits(void **state)
 	WANT_RAW(g.p[0], T_BYE);
 	WANT_EOF(g.p[0]);
 	WANT_RAW(g.p[1], "RESULT FORFEIT O p2 p1 quit the game. p2 wins!");
+	g.score[1]++;
+	GAME_SCORE(&g, g.p[1]);
 	WANT_RAW(g.p[1], T_AGAIN);
 
 	/* The winner's match lives on until it answers. */
@@ -459,6 +461,8 @@ test_e2e_drop_mid_game_forfeits(void **state)
 	conn_close(g.p[1]);
 	WANT_RAW(g.p[0], "RESULT FORFEIT X p1 p2 lost the connection. "
 	    "p1 wins!");
+	g.score[0]++;
+	GAME_SCORE(&g, g.p[0]);
 	WANT_RAW(g.p[0], T_AGAIN);
 	SEND(g.p[0], "AGAIN no");
 	WANT_RAW(g.p[0], "OK AGAIN n");
@@ -470,6 +474,8 @@ test_e2e_drop_mid_game_forfeits(void **state)
 	conn_reset(g2.p[0]);
 	WANT_RAW(g2.p[1], "RESULT FORFEIT O p2 p1 lost the connection. "
 	    "p2 wins!");
+	g2.score[1]++;
+	GAME_SCORE(&g2, g2.p[1]);
 	WANT_RAW(g2.p[1], T_AGAIN);
 	e2e_stop(e, tp);
 }
@@ -813,6 +819,8 @@ test_e2e_leaving_queue_and_partial_line_at_eof(void **state)
 	WANT_RAW(g.p[!g.turn], "RESULT FORFEIT %c %s %s lost the connection. "
 	    "%s wins!", game_mark(!g.turn), g.name[!g.turn], g.name[g.turn],
 	    g.name[!g.turn]);
+	g.score[!g.turn]++;
+	GAME_SCORE(&g, g.p[!g.turn]);
 	WANT_RAW(g.p[!g.turn], T_AGAIN);
 	SEND(g.p[!g.turn], "BOARD");
 	WANT_RAW(g.p[!g.turn], "OK BOARD");
@@ -1010,6 +1018,8 @@ test_e2e_line_too_long_closes_gracefully(void **state)
 	WANT_EOF(c);
 	WANT_RAW(g.p[1], "RESULT FORFEIT O p2 p1 lost the connection. "
 	    "p2 wins!");
+	g.score[1]++;
+	GAME_SCORE(&g, g.p[1]);
 	WANT_RAW(g.p[1], T_AGAIN);
 	e2e_stop(e, tp);
 }
@@ -1192,6 +1202,7 @@ test_e2e_garbage_bytes_do_not_disturb_others(void **state)
 	WANT_EOF(g2);
 	WANT_RAW(g1, "RESULT FORFEIT X p1 p2 lost the connection. "
 	    "p1 wins!");
+	WANT_RAW(g1, T_SCORE "p1 1, p2 0, ties 0.");
 	WANT_RAW(g1, T_AGAIN);
 
 	/* The first match is unharmed, and newcomers are still greeted. */

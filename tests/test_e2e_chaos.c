@@ -234,6 +234,7 @@ static void	chaos_board(struct chaos *, struct chaos_client *,
 static void	chaos_result(struct chaos *, struct chaos_client *,
 		    const char *);
 static void	chaos_idle_bye(struct chaos *, struct chaos_client *);
+static void	chaos_turn_out(struct chaos *, struct chaos_client *);
 static void	chaos_line(struct chaos *, struct chaos_client *, char *);
 static int	chaos_line_cb(void *, char *);
 static void	chaos_read(struct chaos *, struct chaos_client *);
@@ -473,8 +474,19 @@ chaos_result(struct chaos *ch, struct chaos_client *cl, const char *line)
 			if (strstr(line, chaos_reasons[i]) != NULL)
 				break;
 		}
-		ch->reasons[i]++;
 		snprintf(tail, sizeof tail, ". %s wins!", name);
+		if (i == 2 && sym != cl->sym) {
+			/* Our own turn ran out: we lose, and stay. */
+			if (strcmp(name, cl->opp_name) != 0 ||
+			    strcmp(other, me) != 0 || strlen(line) <
+			    strlen(tail) || strcmp(line + strlen(line) -
+			    strlen(tail), tail) != 0)
+				chaos_fail(ch, cl, "\"%s\" as %c against %s",
+				    line, cl->sym, cl->opp_name);
+			chaos_turn_out(ch, cl);
+			return;
+		}
+		ch->reasons[i]++;
 		if (sym != cl->sym || (strcmp(name, cl->name) != 0 &&
 		    strcmp(name, seat) != 0) ||
 		    strcmp(other, cl->opp_name) != 0 || strlen(line) <
@@ -504,32 +516,48 @@ chaos_result(struct chaos *ch, struct chaos_client *cl, const char *line)
 }
 
 /*
- * An idler's BYE: its turn ran out (after a warning at two thirds of the
- * time), or its AGAIN? did; nothing else sends it away.
+ * An idler lost on time: its turn ran out after a warning at two thirds
+ * of the time (the RESULT is read with the board of its last turn).
+ */
+static void
+chaos_turn_out(struct chaos *ch, struct chaos_client *cl)
+{
+	long	t;
+
+	if (cl->role != R_IDLE)
+		chaos_fail(ch, cl, "lost on time, but it is no idler");
+	if (cl->mover != cl->sym || cl->t_turn == 0) {
+		chaos_fail(ch, cl, "lost on time when it was not its turn");
+		return;
+	}
+	cl->turn_out = 1;
+	t = harness_now_ms() - cl->t_turn;
+	if (t < CHAOS_TURN_MS - 100 || t > CHAOS_TURN_MS + 3000)
+		chaos_fail(ch, cl, "turn ran out after %ld ms", t);
+	if (cl->t_warn == 0)
+		chaos_fail(ch, cl, "no INFO before the turn ran out");
+	else if ((t = cl->t_warn - cl->t_turn) <
+	    CHAOS_TURN_MS * 2 / 3 - 100 || t > CHAOS_TURN_MS - 100)
+		chaos_fail(ch, cl, "warned %ld ms into a %d ms turn",
+		    t, CHAOS_TURN_MS);
+}
+
+/*
+ * An idler's BYE: its AGAIN? ran out; nothing else sends it away (its
+ * turn running out loses the game, not the connection).
  */
 static void
 chaos_idle_bye(struct chaos *ch, struct chaos_client *cl)
 {
-	long	now = harness_now_ms(), t;
+	long	t;
 
-	if (cl->in_game && cl->mover == cl->sym && cl->t_turn != 0) {
-		cl->turn_out = 1;
-		t = now - cl->t_turn;
-		if (t < CHAOS_TURN_MS - 100 || t > CHAOS_TURN_MS + 3000)
-			chaos_fail(ch, cl, "turn ran out after %ld ms", t);
-		if (cl->t_warn == 0)
-			chaos_fail(ch, cl, "no INFO before the turn ran out");
-		else if ((t = cl->t_warn - cl->t_turn) <
-		    CHAOS_TURN_MS * 2 / 3 - 100 || t > CHAOS_TURN_MS - 100)
-			chaos_fail(ch, cl, "warned %ld ms into a %d ms turn",
-			    t, CHAOS_TURN_MS);
-	} else if (cl->asked) {
+	if (cl->asked) {
 		cl->again_out = 1;
-		t = now - cl->t_asked;
+		t = harness_now_ms() - cl->t_asked;
 		if (t < CHAOS_AGAIN_MS - 100 || t > CHAOS_AGAIN_MS + 3000)
 			chaos_fail(ch, cl, "AGAIN? ran out after %ld ms", t);
 	} else
-		chaos_fail(ch, cl, "BYE neither on its turn nor when asked");
+		chaos_fail(ch, cl, "BYE when not asked");
 }
 
 /* One line from the server. */

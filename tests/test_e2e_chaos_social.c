@@ -210,6 +210,8 @@ struct sc_match {
 	int	resign_at;	/* resigners: after this many moves */
 	long	turn_at;	/* our turn began (0: not our turn) */
 	long	turn_used;	/* ms of our turn gone before a drop */
+	int	score_due;	/* a RESULT came: its score is next */
+	unsigned scored;	/* games in the last score seen */
 };
 
 enum sc_state { CS_NEW, CS_OPEN, CS_AWAY, CS_DONE };
@@ -307,6 +309,8 @@ struct sc_client {
 	char			 w_board[10];
 	char			 w_mover;
 	int			 w_in_game, w_fresh, w_tie_due, w_tie_told;
+	int			 w_score_due;	/* a RESULT came: its score next */
+	unsigned		 w_scored;	/* games in the last score seen */
 	int			 w_snap;	/* the board at OK WATCH */
 	int			 w_boards;	/* boards checked */
 	int			 games_left;	/* GAME lines to come */
@@ -897,6 +901,8 @@ sc_reply(struct chaos *ch, struct sc_client *cl, const char *line)
 			sc_leaving(cl);
 			cl->watching = 1;
 			cl->w_id = id;
+			cl->w_score_due = 0;
+			cl->w_scored = 0;
 			cl->wx[0] = cl->wo[0] = '\0';
 			cl->w_board[0] = '\0';
 			cl->w_mover = 0;
@@ -1113,6 +1119,7 @@ sc_result(struct chaos *ch, struct sc_client *cl, const char *line)
 	if (m->tie_due)
 		sc_fail(ch, cl, "no tie notice after BOARD %s", m->board);
 	m->in_game = 0;
+	m->score_due = 1;
 	opp = sc_find(ch, m->opp);
 	r = cl->nres < SC_RESULTS ? &cl->res[cl->nres++] : &tmp;
 	memset(r, 0, sizeof *r);
@@ -1245,6 +1252,38 @@ sc_chat(struct chaos *ch, struct sc_client *cl, const char *line)
 	cl->chats_heard++;
 }
 
+/*
+ * INFO Score: <x> <a>, <o> <b>, ties <t>. -- right after each RESULT, with
+ * the match's names, X first, and more games than the score before.
+ */
+static void
+sc_score(struct chaos *ch, struct sc_client *cl, const char *line,
+    const char *x, const char *o, int *due, unsigned *scored)
+{
+	char		 want[256];
+	unsigned	 a, b, t;
+	int		 n = 0;
+
+	if (!*due)
+		sc_fail(ch, cl, "\"%s\" without a RESULT before it", line);
+	*due = 0;
+	n = snprintf(want, sizeof want, "INFO Score: %s ", x);
+	if (strncmp(line, want, (size_t)n) != 0 ||
+	    sscanf(line + n, "%u, %*s %u, ties %u.", &a, &b, &t) != 3) {
+		sc_fail(ch, cl, "\"%s\" is no score of %s and %s", line, x,
+		    o);
+		return;
+	}
+	snprintf(want, sizeof want, "INFO Score: %s %u, %s %u, ties %u.", x,
+	    a, o, b, t);
+	if (strcmp(line, want) != 0)
+		sc_fail(ch, cl, "\"%s\", not \"%s\"", line, want);
+	else if (a + b + t <= *scored)
+		sc_fail(ch, cl, "\"%s\" after a score of %u games", line,
+		    *scored);
+	*scored = a + b + t;
+}
+
 /* An INFO line to a player (not watching). */
 static void
 sc_info(struct chaos *ch, struct sc_client *cl, const char *line)
@@ -1254,6 +1293,12 @@ sc_info(struct chaos *ch, struct sc_client *cl, const char *line)
 	long		 now = harness_now_ms(), t;
 	int		 i, who;
 
+	if (strncmp(line, "INFO Score: ", 12) == 0) {
+		sc_score(ch, cl, line, m->sym == 'X' ? sc_me(cl) : m->opp,
+		    m->sym == 'X' ? m->opp : sc_me(cl), &m->score_due,
+		    &m->scored);
+		return;
+	}
 	if (sscanf(line, "INFO %63s is now known as %63s", a, b) == 2) {
 		if ((i = (int)strlen(b)) > 0 && b[i - 1] == '.')
 			b[i - 1] = '\0';
@@ -1462,6 +1507,7 @@ sc_watch_line(struct chaos *ch, struct sc_client *cl, const char *line)
 	if (strncmp(line, "RESULT ", 7) == 0) {
 		if (!cl->w_in_game)
 			sc_fail(ch, cl, "\"%s\" between games", line);
+		cl->w_score_due = 1;
 		if (strcmp(line, "RESULT TIE It's a tie!") == 0) {
 			if (strchr(cl->w_board, '.') != NULL ||
 			    game_winner(cl->w_board) != 0)
@@ -1487,6 +1533,11 @@ sc_watch_line(struct chaos *ch, struct sc_client *cl, const char *line)
 	}
 	if (strncmp(line, "CHAT ", 5) == 0) {
 		sc_chat(ch, cl, line);
+		return;
+	}
+	if (strncmp(line, "INFO Score: ", 12) == 0) {
+		sc_score(ch, cl, line, cl->wx, cl->wo, &cl->w_score_due,
+		    &cl->w_scored);
 		return;
 	}
 	if (sscanf(line, "INFO %63s is now known as %63s", a, b) == 2) {
@@ -1797,6 +1848,8 @@ sc_line(struct chaos *ch, struct sc_client *cl, char *line)
 		if (strcmp(line, "AGAIN? Play again? (y/n) or 'quit' to "
 		    "exit:") != 0 || m->sym == 0)
 			sc_fail(ch, cl, "\"%s\" in no match", line);
+		if (m->score_due)
+			sc_fail(ch, cl, "AGAIN? without the score");
 		m->asked = 1;
 		m->in_game = 0;
 		cl->to_move = 0;

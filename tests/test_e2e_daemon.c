@@ -190,6 +190,8 @@ test_daemon_stats(void **state)
 	expect_skip_to(p[0], "TURN ", NULL, 0);
 	conn_send(p[0], "QUIT");
 	expect_skip_to(p[1], "RESULT FORFEIT ", NULL, 0);
+	/* One game each, whichever seat each has. */
+	expect_event(p[1], "INFO Score: p1 1, p2 1, ties 0.");
 	expect_prefix(p[1], "AGAIN? ");
 	stats(p[1], block, sizeof block);
 	assert_int_equal(stat_value(block, "games_finished"), 2);

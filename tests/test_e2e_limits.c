@@ -473,7 +473,11 @@ test_limits_slowloris(void **state)
 	limits_stop(l);
 }
 
-/* --turn-timeout: a warning at two thirds, then a forfeit and BYE. */
+/*
+ * --turn-timeout: a warning at two thirds, then the game is lost, not the
+ * connection: both players get the result, the score and AGAIN?, and the
+ * winner starts the next game.
+ */
 static void
 test_limits_turn_timeout(void **state)
 {
@@ -494,13 +498,25 @@ test_limits_turn_timeout(void **state)
 	osym = mover == x ? "O" : "X";
 	expect_skip_to(mover, "INFO ", line, sizeof line);
 	assert_string_equal(line, "INFO You have 1 second left to move.");
-	expect_event(mover, "BYE You ran out of time.");
-	assert_true(conn_wait_closed(mover, HARNESS_TIMEOUT_MS));
 	snprintf(want, sizeof want, "RESULT FORFEIT %s %s %s ran out of "
 	    "time. %s wins!", osym, oname, mname, oname);
+	expect_event(mover, want);
 	expect_skip_to(other, "RESULT ", line, sizeof line);
 	assert_string_equal(line, want);
+	snprintf(want, sizeof want, "INFO Score: p1 %d, p2 %d, ties 0.",
+	    mover == o, mover == x);
+	expect_event(mover, want);
+	expect_event(other, want);
+	expect_prefix(mover, "AGAIN? ");
 	expect_prefix(other, "AGAIN? ");
+	conn_send(mover, "y");
+	expect_event(mover, "OK AGAIN y");
+	conn_send(other, "y");
+	expect_event(other, "OK AGAIN y");
+	snprintf(want, sizeof want, "START %s %s (%s) moves first.", osym,
+	    oname, osym);
+	expect_skip_to(mover, "START ", line, sizeof line);
+	assert_string_equal(line, want);
 	limits_logged(l, "did not move in time");
 	limits_stop(l);
 }

@@ -42,7 +42,7 @@
 #define T_AI_OFFER	"INFO Nobody else is here yet. Type PLAY AI to play " \
 			"the computer."
 #define T_TAKEN_OVER	"BYE Your seat was taken over by a new connection."
-#define T_RAN_OUT	"BYE You ran out of time."
+#define T_RAN_OUT	"RESULT FORFEIT X alice bob ran out of time. alice wins!"
 
 #define E_RATE_LIMITED	"ERR RATE_LIMITED Too many commands. Please slow down."
 #define E_IN_GAME	"ERR IN_GAME You are in a game; finish it, RESIGN or " \
@@ -393,12 +393,14 @@ ai_game_at(int ln, struct conn *c, const char *me, int first, int smart,
 			if (game_winner(cells)) {
 				line_want_at(ln, 0, c, "RESULT WIN O ai ai wins! "
 				    "better luck next time %s!", me);
-				line_want_at(ln, 0, c, T_AGAIN);
+				line_want_prefix_at(ln, c, T_SCORE, NULL, 0);
+			line_want_at(ln, 0, c, T_AGAIN);
 				return ('O');
 			}
 			if (strchr(cells, '.') == NULL) {
 				line_want_at(ln, 0, c, T_TIE);
-				line_want_at(ln, 0, c, T_AGAIN);
+				line_want_prefix_at(ln, c, T_SCORE, NULL, 0);
+			line_want_at(ln, 0, c, T_AGAIN);
 				return ('T');
 			}
 			xturn = 1;
@@ -415,11 +417,13 @@ ai_game_at(int ln, struct conn *c, const char *me, int first, int smart,
 		if (game_winner(cells)) {
 			line_want_at(ln, 0, c, "RESULT WIN X %s %s wins! better "
 			    "luck next time ai!", me, me);
+			line_want_prefix_at(ln, c, T_SCORE, NULL, 0);
 			line_want_at(ln, 0, c, T_AGAIN);
 			return ('X');
 		}
 		if (strchr(cells, '.') == NULL) {
 			line_want_at(ln, 0, c, T_TIE);
+			line_want_prefix_at(ln, c, T_SCORE, NULL, 0);
 			line_want_at(ln, 0, c, T_AGAIN);
 			return ('T');
 		}
@@ -1007,6 +1011,8 @@ test_social_games_lists_matches(void **state)
 	SEND(g.p[1], "QUIT");
 	WANT_RAW(g.p[1], T_BYE);
 	WANT_PREFIX(g.p[0], "RESULT FORFEIT X alice bob quit the game.", got);
+	g.score[0]++;
+	GAME_SCORE(&g, g.p[0]);
 	WANT_RAW(g.p[0], T_AGAIN);
 	n = games_at(__LINE__, h.p[1], 8, lines);
 	assert_int_equal(n, 2);
@@ -1411,6 +1417,8 @@ test_social_resume_grace_expires(void **state)
 	dt = harness_now_ms() - t0;
 	if (dt < 1800 || dt > 4000)
 		fail_msg("a 2 s grace ran out after %ld ms", dt);
+	g.score[0]++;
+	GAME_SCORE(&g, g.p[0]);
 	WANT_RAW(g.p[0], T_AGAIN);
 	q = CONNECT(s, tp);
 	SEND(q, "RESUME %s", tok);
@@ -1455,6 +1463,8 @@ test_social_quit_skips_grace(void **state)
 	WANT_RAW(g.p[1], T_BYE);
 	WANT_EOF(g.p[1]);
 	WANT_RAW(g.p[0], "RESULT FORFEIT X p1 p2 quit the game. p1 wins!");
+	g.score[0]++;
+	GAME_SCORE(&g, g.p[0]);
 	WANT_RAW(g.p[0], T_AGAIN);
 	if (harness_now_ms() - t0 > 1000)
 		fail_msg("QUIT took %ld ms to forfeit", harness_now_ms() - t0);
@@ -1494,6 +1504,8 @@ test_social_grace_zero(void **state)
 	WANT_RAW(g.p[!dropper], "RESULT FORFEIT %c %s %s lost the connection. "
 	    "%s wins!", game_mark(!dropper), g.name[!dropper], g.name[dropper],
 	    g.name[!dropper]);
+	g.score[!dropper]++;
+	GAME_SCORE(&g, g.p[!dropper]);
 	WANT_RAW(g.p[!dropper], T_AGAIN);
 	assert_int_equal(STAT(g.p[!dropper], "aborts"), 0);
 	if (harness_now_ms() - t0 > 1000)
@@ -1573,9 +1585,11 @@ test_social_turn_clock_paused_while_away(void **state)
 	if (dt < 900 || dt > 3000)
 		fail_msg("the resumed turn ran out after %ld ms, wanted about "
 		    "1500", dt);
-	WANT_RAW(g.p[0], "RESULT FORFEIT X alice bob ran out of time. alice "
-	    "wins!");
+	WANT_RAW(g.p[0], T_RAN_OUT);
+	WANT_RAW(g.p[0], "INFO Score: alice 1, bob 0, ties 0.");
 	WANT_RAW(g.p[0], T_AGAIN);
+	WANT_RAW(n, "INFO Score: alice 1, bob 0, ties 0.");
+	WANT_RAW(n, T_AGAIN);
 	e2e_stop(s, tp);
 }
 
@@ -1662,6 +1676,8 @@ test_social_clock_not_stalled_by_resume(void **state)
 	t0 = harness_now_ms();		/* bob's turn from here */
 	stall_at(__LINE__, s, tp, &g, "RESULT FORFEIT X alice bob ", 0);
 	stall_ended_at(__LINE__, t0, 3000 + 2000);
+	g.score[0]++;
+	GAME_SCORE(&g, g.p[0]);
 	WANT_RAW(g.p[0], T_AGAIN);
 	e2e_stop(s, tp);
 }
@@ -2444,11 +2460,13 @@ test_social_resign(void **state)
 	r = g.turn;
 	SEND(g.p[r], "RESIGN");
 	WANT_RAW(g.p[r], "OK RESIGN");
+	g.score[!r]++;
 	for (i = 0; i < 3; i++) {
 		struct conn	*c = i < 2 ? g.p[i] : w;
 
 		WANT_RAW(c, "RESULT WIN %c %s %s resigned.", game_mark(!r),
 		    g.name[!r], g.name[r]);
+		GAME_SCORE(&g, c);
 		if (i < 2)
 			WANT_RAW(c, T_AGAIN);
 	}
@@ -2466,11 +2484,13 @@ test_social_resign(void **state)
 	r = !g.turn;
 	SEND(g.p[r], "resign right now");
 	WANT_RAW(g.p[r], "OK RESIGN");
+	g.score[!r]++;
 	for (i = 0; i < 3; i++) {
 		struct conn	*c = i < 2 ? g.p[i] : w;
 
 		WANT_RAW(c, "RESULT WIN %c %s %s resigned.", game_mark(!r),
 		    g.name[!r], g.name[r]);
+		GAME_SCORE(&g, c);
 		if (i < 2)
 			WANT_RAW(c, T_AGAIN);
 	}
@@ -2534,11 +2554,14 @@ test_social_errors_change_nothing(void **state)
 	}
 	SEND(nm, "RESIGN");
 	WANT_RAW(nm, "OK RESIGN");
+	g.score[g.turn]++;
 	WANT_RAW(nm, "RESULT WIN %c %s %s resigned.", game_mark(g.turn),
 	    g.name[g.turn], g.name[!g.turn]);
+	GAME_SCORE(&g, nm);
 	WANT_RAW(nm, T_AGAIN);
 	WANT_RAW(mv, "RESULT WIN %c %s %s resigned.", game_mark(g.turn),
 	    g.name[g.turn], g.name[!g.turn]);
+	GAME_SCORE(&g, mv);
 	WANT_RAW(mv, T_AGAIN);
 	WANT_QUIET(mv);
 	assert_int_equal(STAT(mv, "moves"), 2);
@@ -2647,6 +2670,7 @@ test_social_ai_resign(void **state)
 	SEND(c, "RESIGN");
 	WANT_RAW(c, "OK RESIGN");
 	WANT_RAW(c, "RESULT WIN O ai p1 resigned.");
+	WANT_RAW(c, T_SCORE "p1 0, ai 1, ties 0.");
 	WANT_RAW(c, T_AGAIN);
 	SEND(c, "yes");
 	WANT_RAW(c, "OK AGAIN y");

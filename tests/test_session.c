@@ -599,16 +599,32 @@ test_turn_clock(void **state)
 	assert_int_equal(count(mover, "INFO You have 1 second left to move."),
 	    1);
 	assert_false(mover->closed);
+	clear(other);
 	at(w, 3000);
-	want(mover, "BYE You ran out of time.\r\n");
-	assert_true(mover->closed);
-	want(other, m == 0 ?
+	/* It loses the game, not the connection: both see the result. */
+	want_no(mover, "BYE");
+	assert_false(mover->closed);
+	want_seq(mover, m == 0 ?
 	    "RESULT FORFEIT O p2 p1 ran out of time. p2 wins!\r\n" :
-	    "RESULT FORFEIT X p1 p2 ran out of time. p1 wins!\r\n");
-	want(other, "AGAIN? ");
-	/* The winner now has its AGAIN? clock. */
+	    "RESULT FORFEIT X p1 p2 ran out of time. p1 wins!\r\n",
+	    m == 0 ? "INFO Score: p1 0, p2 1, ties 0.\r\n" :
+	    "INFO Score: p1 1, p2 0, ties 0.\r\n", "AGAIN? ", NULL);
+	want_seq(other, m == 0 ?
+	    "RESULT FORFEIT O p2 p1 ran out of time. p2 wins!\r\n" :
+	    "RESULT FORFEIT X p1 p2 ran out of time. p1 wins!\r\n",
+	    "INFO Score: ", "AGAIN? ", NULL);
+	assert_int_equal(w->lobby.stats.forfeits, 1);
+	assert_int_equal(w->lobby.stats.wins, 0);
+	/* Both now have their AGAIN? clocks. */
 	assert_int_equal(client_deadline(&other->c),
 	    1000000 + 3000 + LOBBY_AGAIN_MS);
+	assert_int_equal(client_deadline(&mover->c),
+	    1000000 + 3000 + LOBBY_AGAIN_MS);
+	/* Both say yes: the winner starts the next game. */
+	session_line(&mover->c, "y", 1);
+	clear(other);
+	session_line(&other->c, "y", 1);
+	want(other, m == 0 ? "START O " : "START X ");
 }
 
 /* A move stops the mover's clock and starts the other's, afresh. */
@@ -630,12 +646,12 @@ test_turn_clock_moves_with_the_turn(void **state)
 	assert_int_equal(client_deadline(&w->f[!m].c),
 	    1000000 + 2500 + 2000);
 	at(w, 5499);
-	assert_false(w->f[!m].closed);
+	want_no(&w->f[m], "RESULT");
 	at(w, 5500);
 	want(&w->f[!m], "INFO You have 1 second left to move.");
 	at(w, 6500);
-	assert_true(w->f[!m].closed);
-	assert_false(w->f[m].closed);
+	want(&w->f[m], "ran out of time.");
+	want(&w->f[!m], "ran out of time.");
 }
 
 /* Play a quick game to its RESULT: the mover wins down the B column. */
@@ -1230,8 +1246,9 @@ test_resume_with_paused_turn_clock(void **state)
 	at(w, 24999);
 	assert_false(g->closed);
 	at(w, 25000);
-	want(g, "BYE You ran out of time.\r\n");
-	assert_true(g->closed);
+	want(g, "ran out of time.");
+	want(g, "AGAIN? ");
+	assert_false(g->closed);
 	want(o, "ran out of time.");
 }
 
