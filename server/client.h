@@ -23,6 +23,8 @@
 
 #define CLIENT_CLOSING	0x1	/* says nothing more; closes after flushing */
 #define CLIENT_OFFERED	0x2	/* offered PLAY AI during this queue stay */
+#define CLIENT_FRESH	0x4	/* PLACE_QUEUE: just connected, not yet paired
+				   (lobby->fresh) */
 
 /*
  * Where a client is in the world: one place at a time, changed only
@@ -82,7 +84,8 @@ struct client {
 	struct match		*match;		/* PLACE_MATCH */
 	struct room		*room;		/* PLACE_ROOM */
 	struct match		*watching;	/* PLACE_WATCH */
-	TAILQ_ENTRY(client)	 queue_entry;	/* PLACE_QUEUE: the queue */
+	TAILQ_ENTRY(client)	 queue_entry;	/* PLACE_QUEUE: the queue, or
+						   lobby->fresh */
 	int64_t			 queued_at;	/* ms: joined the queue */
 	TAILQ_ENTRY(client)	 watch_entry;	/* the match's watchers */
 	struct chatlog		*chat;		/* SAY and rename times, once it

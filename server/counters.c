@@ -19,7 +19,7 @@ counters_get(const struct lobby *l, struct counter *out, size_t max)
 		{ "connections_current", st->connections_current },
 		{ "connections_total", st->connections_total },
 		{ "connections_rejected", st->connections_rejected },
-		{ "players_waiting", l->nqueued },
+		{ "players_waiting", l->nqueued + l->nfresh },
 		{ "matches_live", l->nmatches },
 		{ "games_finished", st->games_finished },
 		{ "wins", st->wins },

@@ -15,6 +15,7 @@
 
 static void	lobby_pair(struct lobby *);
 static void	lobby_enqueue(struct lobby *, struct client *, int);
+static void	lobby_ripen(struct lobby *, int64_t);
 static uint64_t	lobby_next(uint64_t *);
 
 /* The limits tttd starts with when no flag says otherwise. */
@@ -32,6 +33,7 @@ lobby_default_limits(struct lobby_limits *l)
 	l->ai_offer_ms = LOBBY_AI_OFFER_MS;
 	l->early_draw = 0;
 	l->max_watchers = LOBBY_MAX_WATCHERS;
+	l->fresh_ms = LOBBY_FRESH_MS;
 }
 
 /* splitmix64: one step of a good mixer, for seeding. */
@@ -63,6 +65,7 @@ lobby_init(struct lobby *lobby, const struct lobby_ops *ops,
 	lobby->next_match_id = 1;
 	lobby->stats.started = ops->now();
 	TAILQ_INIT(&lobby->queue);
+	TAILQ_INIT(&lobby->fresh);
 	TAILQ_INIT(&lobby->matches);
 	TAILQ_INIT(&lobby->live);
 	TAILQ_INIT(&lobby->away);
@@ -180,21 +183,57 @@ lobby_guess_failed(struct lobby *lobby, enum lobby_secret what,
 	addrlimit_take(&lobby->guessers[what], &c->addrkey, now);
 }
 
-/* The lobby's next deadline (a grace period's end) in ms; 0 when none. */
+/*
+ * The lobby's next deadline in ms, 0 when none: a grace period's end, or
+ * the oldest new connection's time to be paired.
+ */
 int64_t
 lobby_next_deadline(const struct lobby *lobby)
 {
 	const struct match_absence	*a = TAILQ_FIRST(&lobby->away);
+	const struct client		*c = TAILQ_FIRST(&lobby->fresh);
+	int64_t				 away, ripe;
 
-	return (a != NULL ? a->until : 0);
+	away = a != NULL ? a->until : 0;
+	ripe = c != NULL ? c->queued_at + lobby->limits.fresh_ms : 0;
+	if (away == 0 || (ripe != 0 && ripe < away))
+		return (ripe);
+	return (away);
 }
 
-/* The lobby's deadline may have come: grace periods that ran out. */
+/*
+ * The lobby's deadline may have come: grace periods that ran out, new
+ * connections old enough to be paired.
+ */
 void
 lobby_expire(struct lobby *lobby)
 {
-	resume_expire(lobby, lobby->ops->now());
+	int64_t	now = lobby->ops->now();
+
+	resume_expire(lobby, now);
+	lobby_ripen(lobby, now);
 	lobby->ops->wake(lobby);
+}
+
+/*
+ * New connections that have stayed fresh_ms join the queue proper,
+ * in the order they came, and are paired.  (Each waited as long, so the
+ * oldest is always first.)
+ */
+static void
+lobby_ripen(struct lobby *lobby, int64_t now)
+{
+	struct client	*c;
+
+	while ((c = TAILQ_FIRST(&lobby->fresh)) != NULL &&
+	    c->queued_at + lobby->limits.fresh_ms <= now) {
+		TAILQ_REMOVE(&lobby->fresh, c, queue_entry);
+		lobby->nfresh--;
+		c->flags &= ~CLIENT_FRESH;
+		TAILQ_INSERT_TAIL(&lobby->queue, c, queue_entry);
+		lobby->nqueued++;
+	}
+	lobby_pair(lobby);
 }
 
 /* A fair coin from the seeded source: 0 or 1. */
@@ -209,6 +248,32 @@ void
 lobby_join(struct lobby *lobby, struct client *c)
 {
 	lobby_enqueue(lobby, c, 0);
+}
+
+/*
+ * A new connection: it waits in the queue like anyone, but is not paired
+ * until it is fresh_ms old, so that a probe that only connects (a port
+ * scan, a health check, an HTTP request) never becomes an opponent.
+ */
+void
+lobby_join_new(struct lobby *lobby, struct client *c)
+{
+	char	buf[PROTO_OUT_MAX];
+
+	if (lobby->limits.fresh_ms <= 0) {
+		lobby_join(lobby, c);
+		return;
+	}
+	if (c->place != PLACE_NONE || (c->flags & CLIENT_CLOSING))
+		return;
+	client_send(c, buf, proto_fmt_wait(buf, sizeof buf, NULL));
+	place_set(c, PLACE_QUEUE);
+	c->flags |= CLIENT_FRESH;
+	c->queued_at = lobby->ops->now();
+	clock_start(c, CLIENT_CLOCK_IDLE);
+	TAILQ_INSERT_TAIL(&lobby->fresh, c, queue_entry);
+	if (lobby->nfresh++ == 0)
+		lobby->ops->wake(lobby);	/* the first deadline may be it */
 }
 
 /* The same at the front: a player whose opponent walked away. */
@@ -245,10 +310,16 @@ lobby_leave(struct lobby *lobby, struct client *c)
 {
 	if (c->place != PLACE_QUEUE)
 		return;
-	TAILQ_REMOVE(&lobby->queue, c, queue_entry);
+	if (c->flags & CLIENT_FRESH) {
+		TAILQ_REMOVE(&lobby->fresh, c, queue_entry);
+		c->flags &= ~CLIENT_FRESH;
+		lobby->nfresh--;
+	} else {
+		TAILQ_REMOVE(&lobby->queue, c, queue_entry);
+		lobby->nqueued--;
+	}
 	place_set(c, PLACE_NONE);
 	clock_stop(c);
-	lobby->nqueued--;
 }
 
 /* Pair the two players who have waited longest, while there are two. */

@@ -43,6 +43,8 @@ struct lobby_limits {
 	int64_t		ai_offer_ms;	/* alone in the queue: offer PLAY AI */
 	int		early_draw;	/* end a game only a tie can end */
 	unsigned	max_watchers;	/* of one match; 0 = any */
+	int64_t		fresh_ms;	/* a new connection is paired
+					   once this old */
 };
 
 /* The defaults of the limits, in the units of struct lobby_limits. */
@@ -56,6 +58,13 @@ struct lobby_limits {
 #define LOBBY_GRACE_MS		30000
 #define LOBBY_AI_OFFER_MS	30000
 #define LOBBY_MAX_WATCHERS	100
+
+/*
+ * A new connection is paired only once it is this old: a port probe, a
+ * health check or an HTTP request has closed by then, and a NAME sent at
+ * once is in the opponent's MATCH line.
+ */
+#define LOBBY_FRESH_MS		500
 
 /*
  * SAY: at most 5 in any 10 s; renames in a match, 3.  Wrong RESUME tokens, and wrong ROOM JOIN
@@ -92,6 +101,9 @@ struct lobby {
 	uint64_t		 next_match_id;
 	uint64_t		 ai_rng;	/* the computer's choices */
 	struct client_list	 queue;		/* FIFO of waiting players */
+	struct client_list	 fresh;		/* new ones, not yet paired:
+						   by arrival */
+	unsigned		 nfresh;
 	struct match_list	 matches;
 	struct match_list	 live;		/* of them, both seats taken */
 	unsigned		 nqueued;
@@ -116,6 +128,7 @@ int	lobby_init(struct lobby *, const struct lobby_ops *,
 void	lobby_default_limits(struct lobby_limits *);
 void	lobby_free(struct lobby *);
 void	lobby_join(struct lobby *, struct client *);
+void	lobby_join_new(struct lobby *, struct client *);
 void	lobby_join_front(struct lobby *, struct client *);
 void	lobby_leave(struct lobby *, struct client *);
 int	lobby_coin(struct lobby *);

@@ -633,7 +633,7 @@ server_client_wake(struct lobby *lobby)
 		server_client_aim(s->lobby_timer, lobby_next_deadline(lobby));
 }
 
-/* The lobby's timer: grace periods that ran out. */
+/* The lobby's timer: grace periods that ran out, new players to pair. */
 void
 server_client_lobby_cb(evutil_socket_t fd, short what, void *arg)
 {

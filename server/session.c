@@ -39,7 +39,7 @@ session_open(struct lobby *lobby, struct client *c)
 	log_info("client %llu: connect from %s", (unsigned long long)c->id,
 	    c->addr);
 	client_send(c, buf, proto_fmt_hello(buf, sizeof buf));
-	lobby_join(lobby, c);
+	lobby_join_new(lobby, c);
 }
 
 /*
@@ -218,6 +218,12 @@ session_clock_warn(struct client *c, enum client_clock kind, int64_t left_ms)
 	long long	secs = (left_ms + 999) / 1000;
 
 	if (kind == CLIENT_CLOCK_IDLE) {
+		/*
+		 * Not alone: a newcomer is about to be paired with it (or it
+		 * is the newcomer).  Its next line in the queue offers again.
+		 */
+		if (c->lobby->nqueued + c->lobby->nfresh > 1)
+			return;
 		c->flags |= CLIENT_OFFERED;
 		if (c->lobby->limits.idle_ms <= 0)
 			clock_stop(c);		/* it ran for the offer only */

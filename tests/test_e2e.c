@@ -378,9 +378,12 @@ test_e2e_again_yes_then_other_no_requeues(void **state)
 	WANT_RAW(r, "OK AGAIN y");
 	WANT_RAW(r, "WAIT Waiting for p2 to answer...");
 
-	/* A newcomer queues while the question is open: it is alone. */
+	/*
+	 * A newcomer queues while the question is open: it is alone.  (Past
+	 * its first half second, when a new connection joins the queue.)
+	 */
 	c = CONNECT(e, tp);
-	WANT_QUIET(c);
+	line_want_quiet_at(__LINE__, c, 700);
 
 	SEND(q, "no");
 	WANT_RAW(q, "OK AGAIN n");
@@ -1230,11 +1233,18 @@ test_e2e_fifty_concurrent_matches(void **state)
 
 	if ((g = calloc(50, sizeof *g)) == NULL)
 		fail_msg("out of memory");
+	/*
+	 * All connect first, then are paired in the order they came, each
+	 * half a second after it came (so in half a second in all).
+	 */
 	for (m = 0; m < 50; m++) {
 		struct conn	*x = CONNECT(e, tp), *o = CONNECT(e, tp);
-		char		 copy[64], *w, *save = NULL;
 
 		game_init(&g[m], x, o, "p1", "p2");
+	}
+	for (m = 0; m < 50; m++) {
+		char		 copy[64], *w, *save = NULL;
+
 		GAME_MATCH(&g[m]);
 		snprintf(copy, sizeof copy, "%s", scripts[m % 3]);
 		nmoves[m] = 0;

@@ -107,6 +107,8 @@ static const struct lobby_ops fake_ops = {
 };
 
 /* A world with these limits; the default ones when NULL. */
+static int	world_fresh;	/* keep the pairing delay of new players */
+
 static struct world *
 world_new(const struct lobby_limits *limits)
 {
@@ -115,8 +117,14 @@ world_new(const struct lobby_limits *limits)
 	int			 i;
 
 	assert_non_null(w);
-	lobby_default_limits(&l);
-	lobby_init(&w->lobby, &fake_ops, limits != NULL ? limits : &l, 7);
+	if (limits != NULL)
+		l = *limits;
+	else
+		lobby_default_limits(&l);
+	/* Paired at once; the delay for new connections has tests of its own. */
+	if (!world_fresh)
+		l.fresh_ms = 0;
+	lobby_init(&w->lobby, &fake_ops, &l, 7);
 	for (i = 0; i < FAKE_CLIENTS; i++) {
 		w->f[i].in = evbuffer_new();
 		w->f[i].c.id = (uint64_t)i + 1;
@@ -806,6 +814,123 @@ test_http_first_line(void **state)
 	feed(g, "PING\nGET / HTTP/1.1\n");
 	want(g, "ERR UNKNOWN_COMMAND");
 	assert_false(g->closed);
+}
+
+/* The default limits, new players paired only after LOBBY_FRESH_MS. */
+static struct world *
+world_new_fresh(void)
+{
+	struct world	*w;
+
+	world_fresh = 1;
+	w = world_new(NULL);
+	world_fresh = 0;
+	return (w);
+}
+
+/*
+ * A new connection is paired once it is half a second old: not before,
+ * and then with the one that has waited longest.
+ */
+static void
+test_fresh_paired_after_half_second(void **state)
+{
+	struct world	*w = *state = world_new_fresh();
+	struct fake	*a = world_open(w, 0), *b;
+
+	assert_int_equal(lobby_next_deadline(&w->lobby),
+	    1000000 + LOBBY_FRESH_MS);
+	at(w, 300);
+	b = world_open(w, 1);
+	at(w, 499);
+	lobby_expire(&w->lobby);
+	assert_int_equal(w->lobby.nfresh, 2);
+	at(w, 500);
+	lobby_expire(&w->lobby);		/* a is ripe, b not yet */
+	assert_int_equal(w->lobby.nfresh, 1);
+	assert_int_equal(w->lobby.nqueued, 1);
+	want_no(a, "MATCH");
+	assert_int_equal(lobby_next_deadline(&w->lobby), 1000000 + 800);
+	at(w, 799);
+	lobby_expire(&w->lobby);
+	want_no(a, "MATCH");
+	at(w, 800);
+	lobby_expire(&w->lobby);
+	want(a, "MATCH X p2 ");
+	want(b, "MATCH O p1 ");
+	assert_int_equal(w->lobby.nfresh + w->lobby.nqueued, 0);
+	assert_int_equal(lobby_next_deadline(&w->lobby), 0);
+}
+
+/*
+ * A probe (it connects and closes at once, or asks for a web page) is
+ * never the opponent of the player waiting, and counts as no game.
+ */
+static void
+test_fresh_probe_never_paired(void **state)
+{
+	struct world	*w = *state = world_new_fresh();
+	struct fake	*a = world_open(w, 0), *p, *h;
+
+	at(w, 1000);
+	lobby_expire(&w->lobby);		/* a waits, alone */
+	p = world_open(w, 1);
+	at(w, 1100);
+	session_lost(&p->c);			/* nc -z */
+	p->open = 0;
+	h = world_open(w, 2);
+	feed(h, "GET / HTTP/1.1\r\n");		/* curl */
+	assert_true(h->closed);
+	assert_int_equal(w->lobby.nfresh, 0);
+	at(w, 2000);
+	lobby_expire(&w->lobby);
+	want_no(a, "MATCH");
+	assert_int_equal(w->lobby.nmatches, 0);
+	assert_int_equal(w->lobby.stats.games_finished, 0);
+	assert_int_equal(w->lobby.stats.forfeits, 0);
+	assert_int_equal(w->lobby.nqueued, 1);
+}
+
+/* A name sent at once is the name in the opponent's MATCH line. */
+static void
+test_fresh_name_in_match(void **state)
+{
+	struct world	*w = *state = world_new_fresh();
+	struct fake	*a = world_open(w, 0), *b;
+
+	at(w, 600);
+	lobby_expire(&w->lobby);
+	b = world_open(w, 1);
+	feed(b, "NAME bob\n");
+	want(b, "OK NAME bob");
+	at(w, 1100);
+	lobby_expire(&w->lobby);
+	want(a, "MATCH X bob You play X against bob.");
+	want_no(a, "known as");
+	want(b, "MATCH O p1 ");
+}
+
+/*
+ * A new connection is in the queue from the start (STATS counts it) and
+ * may leave it for anything else at once: the computer, a room.
+ */
+static void
+test_fresh_leaves_for_ai(void **state)
+{
+	struct world	*w = *state = world_new_fresh();
+	struct fake	*a = world_open(w, 0), *b = world_open(w, 1);
+
+	assert_int_equal(w->lobby.nfresh, 2);
+	feed(a, "STATS\n");
+	want(a, "STAT players_waiting 2\r\n");
+	feed(a, "PLAY AI\n");
+	want(a, "OK PLAY AI");
+	want(a, "MATCH X ai ");
+	assert_int_equal(w->lobby.nfresh, 1);
+	at(w, 500);
+	lobby_expire(&w->lobby);
+	want_no(b, "MATCH");
+	assert_int_equal(w->lobby.nqueued, 1);
 }
 
 /* Limits of 0: no deadline of any kind, in any state. */
@@ -2022,6 +2147,12 @@ main(void)
 		cmocka_unit_test_teardown(
 		    test_rate_limited_move_changes_nothing, world_free),
 		cmocka_unit_test_teardown(test_http_first_line, world_free),
+		cmocka_unit_test_teardown(test_fresh_paired_after_half_second,
+		    world_free),
+		cmocka_unit_test_teardown(test_fresh_probe_never_paired,
+		    world_free),
+		cmocka_unit_test_teardown(test_fresh_name_in_match, world_free),
+		cmocka_unit_test_teardown(test_fresh_leaves_for_ai, world_free),
 		cmocka_unit_test_teardown(test_limits_off, world_free),
 		cmocka_unit_test_teardown(
 		    test_forfeit_counted_when_opponent_closing, world_free),

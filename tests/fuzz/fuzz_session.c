@@ -468,10 +468,22 @@ fuzz_check_world(void)
 	TAILQ_FOREACH(c, &fuzz_lobby.queue, queue_entry) {
 		(void)fuzz_slot_of(c);
 		CHECK(c->place == PLACE_QUEUE);
+		CHECK(!(c->flags & CLIENT_FRESH));
 		CHECK(c->match == NULL);
 		nqueued++;
 	}
 	CHECK(nqueued == fuzz_lobby.nqueued);
+	/* New connections, not yet paired: in the order they came. */
+	until = 0;
+	TAILQ_FOREACH(c, &fuzz_lobby.fresh, queue_entry) {
+		(void)fuzz_slot_of(c);
+		CHECK(c->place == PLACE_QUEUE);
+		CHECK(c->flags & CLIENT_FRESH);
+		CHECK(c->queued_at >= until);
+		until = c->queued_at;
+		nqueued++;
+	}
+	CHECK(nqueued == fuzz_lobby.nqueued + fuzz_lobby.nfresh);
 	nlive = 0;
 	TAILQ_FOREACH(m, &fuzz_lobby.matches, entry) {
 		/* Live (GAMES, WATCH): exactly while both seats are taken. */
@@ -583,8 +595,9 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	/*
 	 * Limits: 0 turns one off, else 100 ms steps; a rate 0-15 a second.
 	 * The seed byte also sets the §9 limits: bits 0-1 the resume grace,
-	 * 2-3 the room time, 4-5 the AI offer (each 0, 5, 10 or 15 s), bit 7
-	 * --early-draw.
+	 * 2-3 the room time, 4-5 the AI offer (each 0, 5, 10 or 15 s), bit 6
+	 * the half second before a new connection is paired (else at once),
+	 * bit 7 --early-draw.
 	 */
 	lobby_default_limits(&limits);
 	limits.line_ms = fuzz_byte(&sc) * 100;
@@ -600,6 +613,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	limits.grace_ms = (seed & 3) * 5000;
 	limits.room_ms = ((seed >> 2) & 3) * 5000;
 	limits.ai_offer_ms = ((seed >> 4) & 3) * 5000;
+	limits.fresh_ms = (seed & 0x40) ? LOBBY_FRESH_MS : 0;
 	limits.early_draw = (seed >> 7) & 1;
 	memset(fuzz_slots, 0, sizeof fuzz_slots);
 	memset(fuzz_tokens, 0, sizeof fuzz_tokens);
@@ -684,6 +698,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	fuzz_now += fuzz_lobby.limits.grace_ms + 1;
 	lobby_expire(&fuzz_lobby);
 	CHECK(fuzz_lobby.nqueued == 0 && TAILQ_EMPTY(&fuzz_lobby.queue));
+	CHECK(fuzz_lobby.nfresh == 0 && TAILQ_EMPTY(&fuzz_lobby.fresh));
 	CHECK(TAILQ_EMPTY(&fuzz_lobby.matches));
 	CHECK(fuzz_lobby.naway == 0 && fuzz_lobby.nwatchers == 0 &&
 	    fuzz_lobby.rooms.n == 0 && fuzz_lobby.tokens.n == 0 &&
