@@ -274,7 +274,10 @@ proto_event_result(struct proto_cursor *cur, struct proto_event *ev)
 	return (0);
 }
 
-/* GAME <id> <x-name> <o-name> <moves>, one line of the GAMES list. */
+/*
+ * GAME <id> <x-name> <o-name> <moves> [away=X|away=O|away=XO], one line
+ * of the GAMES list.
+ */
 static int
 proto_event_game(struct proto_cursor *cur, struct proto_event *ev)
 {
@@ -287,6 +290,11 @@ proto_event_game(struct proto_cursor *cur, struct proto_event *ev)
 	    !proto_next(cur, &w, &len) || len != 1 || w[0] < '0' || w[0] > '9')
 		return (-1);
 	ev->moves = w[0] - '0';
+	ev->away = 0;
+	if (proto_next(cur, &w, &len))
+		ev->away = proto_is(w, len, "away=X") ? 1 :
+		    proto_is(w, len, "away=O") ? 2 :
+		    proto_is(w, len, "away=XO") ? 3 : 0;
 	return (0);
 }
 

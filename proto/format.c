@@ -62,6 +62,8 @@ static const struct proto_error_entry proto_errors[PROTO_NERRORS] = {
 	    "That name is taken; choose another." },
 	[PROTO_EWATCHERS_FULL] = { "WATCHERS_FULL",
 	    "That game has as many watchers as it can take." },
+	[PROTO_ENO_NAME] = { "NO_NAME",
+	    "Choose a name with NAME before you chat." },
 };
 
 /* The HELP block after "OK HELP": space-led lines for people. */
@@ -417,10 +419,13 @@ proto_fmt_ok_games(char *buf, size_t size, unsigned n)
 /* GAME <id> <x-name> <o-name> <moves in the current game>. */
 int
 proto_fmt_game(char *buf, size_t size, unsigned long long id, const char *x,
-    const char *o, int moves)
+    const char *o, int moves, int away)
 {
-	return (proto_fmt(buf, size, "GAME %llu %s %s %d\r\n", id, x, o,
-	    moves));
+	static const char *const	 marks[] = { "", " away=X", " away=O",
+					    " away=XO" };
+
+	return (proto_fmt(buf, size, "GAME %llu %s %s %d%s\r\n", id, x, o,
+	    moves, marks[away & 3]));
 }
 
 /* A duration for people: "30 seconds", "1 second", "1.5 seconds". */

@@ -73,6 +73,7 @@ enum proto_error {
 	/* Names and watchers (protocol.md §9.10). */
 	PROTO_ENAME_TAKEN,
 	PROTO_EWATCHERS_FULL,
+	PROTO_ENO_NAME,
 	PROTO_NERRORS
 };
 
@@ -131,7 +132,8 @@ enum proto_kind {
 	PROTO_EV_ERR,
 	PROTO_EV_STAT,		/* STAT <name> <value>, after OK STATS */
 	PROTO_EV_END,		/* the end of the STAT lines */
-	PROTO_EV_GAME,		/* GAME <id> <x> <o> <moves>, after OK GAMES */
+	PROTO_EV_GAME,		/* GAME <id> <x> <o> <moves> [away=X|O|XO],
+				   after OK GAMES */
 	PROTO_EV_TOKEN,		/* TOKEN <token> <text>: for RESUME */
 	PROTO_EV_CHAT		/* CHAT <name> <text> */
 };
@@ -159,6 +161,7 @@ struct proto_event {
 							   (name: X's) */
 	unsigned long long	number;	/* GAME id; OK GAMES n; OK WATCH id */
 	int			moves;	/* GAME */
+	int			away;	/* GAME: bit 0 X away, bit 1 O */
 	char			code[PROTO_TOKEN_LEN + 2]; /* OK ROOM; TOKEN,
 							   with its dash */
 	enum proto_level	level;	/* OK PLAY AI */
@@ -197,8 +200,9 @@ int	proto_fmt_stat(char *, size_t, const char *, unsigned long long);
 int	proto_fmt_end(char *, size_t);
 int	proto_fmt_wait_room(char *, size_t, const char *);
 int	proto_fmt_ok_games(char *, size_t, unsigned);
+/* away: bit 0 X's seat, bit 1 O's, held for a lost player (§9.4) */
 int	proto_fmt_game(char *, size_t, unsigned long long, const char *,
-	    const char *, int);
+	    const char *, int, int);
 int	proto_fmt_token(char *, size_t, const char *, long long);
 void	proto_fmt_code(char *, const char *);
 int	proto_fmt_info_away(char *, size_t, const char *, long long);

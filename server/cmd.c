@@ -235,7 +235,8 @@ cmd_games(struct client *c, const struct proto_cmd *cmd)
 			break;
 		client_send(c, buf, proto_fmt_game(buf, sizeof buf, m->id,
 		    match_name(m, 0), match_name(m, 1),
-		    ttt_board_moves(&m->board)));
+		    ttt_board_moves(&m->board), (m->seat[0].away != NULL) |
+		    (m->seat[1].away != NULL) << 1));
 		n--;
 	}
 	if (live > LOBBY_GAMES_MAX) {
@@ -286,7 +287,7 @@ cmd_unwatch(struct client *c, const struct proto_cmd *cmd)
 	if (c->watching == NULL)
 		return (PROTO_ENOT_WATCHING);
 	cmd_ok(c, cmd);
-	watch_stop(c);
+	watch_leave(c);
 	lobby_join(c->lobby, c);
 	return (PROTO_OK);
 }
@@ -360,19 +361,30 @@ cmd_chat_allowed(struct client *c, int rename)
 	return (1);
 }
 
-/* SAY <text>: CHAT to the opponent and the watchers, a few at a time. */
+/*
+ * SAY <text>: CHAT to the opponent and the watchers, a few at a time; from
+ * a watcher with a name, to the other watchers.
+ */
 static enum proto_error
 cmd_say(struct client *c, const struct proto_cmd *cmd)
 {
 	struct match	*m = c->match;
 	char		 buf[PROTO_OUT_MAX];
 
-	if (m == NULL)
+	if (m == NULL && c->watching == NULL)
 		return (PROTO_ENO_GAME);
+	if (m == NULL && c->name[0] == '\0')
+		return (PROTO_ENO_NAME);
 	if (!cmd_chat_allowed(c, 0))
 		return (PROTO_ERATE_LIMITED);
 	cmd_ok(c, cmd);
 	c->lobby->stats.chats++;
+	if (m == NULL) {
+		/* A watcher talks to the other watchers, not the players. */
+		watch_chat(c, buf, proto_fmt_chat(buf, sizeof buf, c->name,
+		    cmd->text, cmd->textlen));
+		return (PROTO_OK);
+	}
 	match_tell_others(m, c->seat, buf, proto_fmt_chat(buf, sizeof buf,
 	    match_name(m, c->seat), cmd->text, cmd->textlen));
 	return (PROTO_OK);

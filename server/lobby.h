@@ -82,6 +82,9 @@ struct lobby_limits {
 #define LOBBY_GUESS_BURST	1000
 #define LOBBY_GUESS_EVERY_MS	10	/* 100 a second */
 #define LOBBY_GAMES_MAX		100	/* GAME lines in one reply */
+#define LOBBY_WATCH_NOTES	5	/* "is watching" notices of a match at
+					   once ... */
+#define LOBBY_WATCH_NOTE_MS	2000	/* ... then one every 2 s */
 
 struct match_absence;
 TAILQ_HEAD(absence_list, match_absence);

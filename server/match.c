@@ -46,6 +46,7 @@ match_alloc(struct lobby *lobby)
 	m->lobby = lobby;
 	m->ai = MATCH_HUMAN;
 	TAILQ_INIT(&m->watchers);
+	ratelimit_init(&m->watch_notes, LOBBY_WATCH_NOTES, lobby->ops->now());
 	TAILQ_INSERT_TAIL(&lobby->matches, m, entry);
 	lobby->nmatches++;
 	m->live = 1;		/* both seats are taken next */

@@ -71,6 +71,8 @@ struct match {
 	struct keytab_entry	 id_entry;	/* lobby->ids */
 	struct client_list	 watchers;
 	unsigned		 nwatchers;
+	struct ratelimit	 watch_notes;	/* "is watching" and "stopped
+						   watching" to the players */
 	TAILQ_ENTRY(match)	 entry;		/* lobby->matches */
 	TAILQ_ENTRY(match)	 live_entry;	/* lobby->live, while live */
 };
@@ -105,6 +107,8 @@ void		 match_tell_others(struct match *, int, const char *, int);
 /* watch.c */
 void		 watch_start(struct client *, struct match *);
 void		 watch_stop(struct client *);
+void		 watch_leave(struct client *);
+void		 watch_chat(struct client *, const char *, int);
 void		 watch_send(struct match *, const char *, int);
 void		 watch_release(struct match *);
 

@@ -52,7 +52,7 @@ place_leave(struct client *c, enum proto_leave why, int hold)
 		room_close(c);
 		break;
 	case PLACE_WATCH:
-		watch_stop(c);
+		watch_leave(c);
 		break;
 	case PLACE_MATCH:
 		if (why == PROTO_LEAVE_QUIT && match_may_abort(c))

@@ -1,6 +1,7 @@
 /*
  * watch.c -- spectators: a match's watchers get its BOARD, TURN, RESULT,
- * CHAT and INFO lines, read-only.  Each watcher's output goes through its
+ * CHAT and INFO lines, read-only, and chat among themselves; the players
+ * are told who comes and goes.  Each watcher's output goes through its
  * own connection's cap, so a watcher that does not read slows nobody.
  */
 #include <stdio.h>
@@ -9,7 +10,9 @@
 #include "match.h"
 #include "place.h"
 
-/* Start watching a live match. */
+static void	watch_tell_players(struct client *, const char *);
+
+/* Start watching a live match; its players are told. */
 void
 watch_start(struct client *c, struct match *m)
 {
@@ -18,9 +21,57 @@ watch_start(struct client *c, struct match *m)
 	TAILQ_INSERT_TAIL(&m->watchers, c, watch_entry);
 	m->nwatchers++;
 	c->lobby->nwatchers++;
+	watch_tell_players(c, "is watching");
 }
 
-/* Stop watching, if watching. */
+/*
+ * Tell the players of the watched match that this watcher came or went:
+ * "<name> is watching." ("Someone", for a watcher without a name).  A few
+ * at once, then one every LOBBY_WATCH_NOTE_MS for the match, so that
+ * watchers coming and going cannot flood the players.
+ */
+static void
+watch_tell_players(struct client *c, const char *what)
+{
+	struct match	*m = c->watching;
+	char		 buf[PROTO_OUT_MAX], text[PROTO_NAME_MAX + 32];
+
+	if (!ratelimit_take_every(&m->watch_notes, LOBBY_WATCH_NOTE_MS,
+	    LOBBY_WATCH_NOTES, c->lobby->ops->now()))
+		return;
+	snprintf(text, sizeof text, "%s %s.",
+	    c->name[0] != '\0' ? c->name : "Someone", what);
+	match_broadcast(m, buf, proto_fmt_info(buf, sizeof buf, text));
+}
+
+/*
+ * A watcher stops watching (UNWATCH, something else, QUIT, its connection
+ * lost): the players are told, unless the server is closing it for not
+ * reading, which it may have noticed in the middle of a game's lines.
+ */
+void
+watch_leave(struct client *c)
+{
+	if (c->watching == NULL)
+		return;
+	if (!(c->flags & CLIENT_CLOSING))
+		watch_tell_players(c, "stopped watching");
+	watch_stop(c);
+}
+
+/* A watcher's CHAT line, to the match's other watchers. */
+void
+watch_chat(struct client *c, const char *buf, int len)
+{
+	struct client	*w;
+
+	TAILQ_FOREACH(w, &c->watching->watchers, watch_entry) {
+		if (w != c)
+			client_send(w, buf, len);
+	}
+}
+
+/* Stop watching, if watching (nobody is told). */
 void
 watch_stop(struct client *c)
 {

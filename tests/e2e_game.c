@@ -387,6 +387,18 @@ game_moved_at(int ln, struct game *g, int cell)
 	}
 }
 
+/* A watcher came or went: both players are told (§9.4). */
+void
+game_watched_at(int ln, struct game *g, const char *who, const char *what)
+{
+	int	i;
+
+	for (i = 0; i < 2; i++) {
+		if (g->p[i] != NULL)
+			line_want_at(ln, 0, g->p[i], "INFO %s %s.", who, what);
+	}
+}
+
 /* The match's score after a result, as the game has kept it. */
 void
 game_want_score_at(int ln, struct game *g, struct conn *c)

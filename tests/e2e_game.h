@@ -63,6 +63,7 @@ void	game_want_art_at(int, struct conn *, const char *);
 void	game_want_board_at(int, struct conn *, const char *);
 void	game_want_token_at(int, struct conn *, int, char *);
 void	game_want_score_at(int, struct game *, struct conn *);
+void	game_watched_at(int, struct game *, const char *, const char *);
 
 void	game_init(struct game *, struct conn *, struct conn *, const char *,
 	    const char *);
@@ -80,5 +81,10 @@ void	game_rematch_at(int, struct game *, int, const char *, const char *,
 #define GAME_START(g, f)	game_start_at(__LINE__, (g), (f))
 #define GAME_PLAY(g, s)		game_play_at(__LINE__, (g), (s))
 #define GAME_SCORE(g, c)	game_want_score_at(__LINE__, (g), (c))
+/* Both players are told: "INFO <who> is watching." (what) */
+#define GAME_WATCHED(g, who)	game_watched_at(__LINE__, (g), (who), \
+				    "is watching")
+#define GAME_UNWATCHED(g, who)	game_watched_at(__LINE__, (g), (who), \
+				    "stopped watching")
 
 #endif /* E2E_GAME_H */

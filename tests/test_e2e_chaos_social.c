@@ -289,6 +289,7 @@ struct sc_client {
 	int			 away_seen, back_seen, grace_forfeits;
 	int			 ai_games[2], ai_lost[2], ai_won[2];
 	int			 tie_notices;
+	int			 watch_notes;	/* watchers come and gone */
 	int			 garbage_left, garbage_sent;
 	long			 next_garbage;
 
@@ -1293,6 +1294,15 @@ sc_info(struct chaos *ch, struct sc_client *cl, const char *line)
 	long		 now = harness_now_ms(), t;
 	int		 i, who;
 
+	if (sc_is(line, "INFO ", a, " is watching.") ||
+	    sc_is(line, "INFO ", a, " stopped watching.")) {
+		/* §9.4: only watchers are announced (unnamed: Someone). */
+		if (strcmp(a, "Someone") != 0 && ((who = sc_find(ch, a)) ==
+		    -1 || ch->cl[who].role != R_WATCHER))
+			sc_fail(ch, cl, "\"%s\": %s watches nothing", line, a);
+		cl->watch_notes++;
+		return;
+	}
 	if (strncmp(line, "INFO Score: ", 12) == 0) {
 		sc_score(ch, cl, line, m->sym == 'X' ? sc_me(cl) : m->opp,
 		    m->sym == 'X' ? m->opp : sc_me(cl), &m->score_due,
@@ -2207,6 +2217,7 @@ test_chaos_social_300_clients(void **state)
 	int				 watches = 0, ai_g[2] = { 0 }, ai_l[2] = { 0 };
 	int				 ai_w[2] = { 0 }, ties_told = 0;
 	int				 garbage = 0, bad_text = 0, gone = 0;
+	int				 watch_notes = 0;
 	int				 chat_pairs = 0, na, nb;
 	struct sc_result		*ra[SC_RESULTS], *rb[SC_RESULTS];
 	const char			*seed;
@@ -2414,6 +2425,7 @@ test_chaos_social_300_clients(void **state)
 		back += cl->back_seen;
 		grace_forfeits += cl->grace_forfeits;
 		w_boards += cl->w_boards;
+		watch_notes += cl->watch_notes;
 		watches += cl->watches;
 		ties_told += cl->tie_notices;
 		garbage += cl->garbage_sent;
@@ -2508,14 +2520,16 @@ test_chaos_social_300_clients(void **state)
 	printf("chaos-social: chat: %d SAY taken, %d CHAT heard, %d "
 	    "RATE_LIMITED, %d BAD_TEXT; %d chatting pairs\n", says, heard,
 	    limited, bad_text, chat_pairs);
-	printf("chaos-social: %d watches, %d watched boards checked; %d "
-	    "garbage lines\n", watches, w_boards, garbage);
+	printf("chaos-social: %d watches, %d watched boards checked, %d "
+	    "watchers announced to players; %d garbage lines\n", watches,
+	    w_boards, watch_notes, garbage);
 
 	chaos_fails_report(&ch->fails, "chaos-social");
 	/* The checks above had something to check. */
 	if (pair_games < 20 || resumes < 5 || takeovers < 2 ||
 	    grace_forfeits < 2 || aborts_seen < 5 || heard < 20 ||
-	    limited < 5 || w_boards < 50 || ai_g[0] + ai_g[1] < 20 ||
+	    limited < 5 || w_boards < 50 || watch_notes < 5 ||
+	    ai_g[0] + ai_g[1] < 20 ||
 	    resigned_seen < 3 || expired < 2)
 		fail_msg("too little was exercised (see the summary)");
 

@@ -52,6 +52,7 @@
 #define E_NO_SUCH_GAME	"ERR NO_SUCH_GAME No match with that number is " \
 			"being played."
 #define E_NOT_WATCHING	"ERR NOT_WATCHING You are not watching a game."
+#define E_NO_NAME	"ERR NO_NAME Choose a name with NAME before you chat."
 #define E_BAD_TOKEN	"ERR BAD_TOKEN That code does not match a seat you " \
 			"can resume."
 #define E_BAD_LEVEL	"ERR BAD_LEVEL Use PLAY AI, PLAY AI easy or PLAY AI " \
@@ -582,6 +583,7 @@ test_social_abort_by_play_ai_and_watch(void **state)
 	WANT_BOARD(w, ".........");
 	WANT_RAW(w, "TURN %c Waiting for %s to move...", game_mark(g.turn),
 	    g.name[g.turn]);
+	GAME_WATCHED(&g, "Someone");
 
 	/* bob goes to play the computer: an abort. */
 	SEND(g.p[1], "PLAY AI");
@@ -1061,16 +1063,17 @@ test_social_watch_streams_match(void **state)
 	WANT_RAW(w, "TURN %c Waiting for %s to move...", game_mark(g.turn),
 	    g.name[g.turn]);
 	WANT_QUIET(w);
+	GAME_WATCHED(&g, "Someone");
 	assert_int_equal(STAT(w, "watchers"), 1);
 	g.w[g.nw++] = w;
 
-	/* Read-only. */
+	/* Read-only; to chat with the other watchers it needs a name. */
 	SEND(w, "MOVE a3");
 	WANT_RAW(w, E_NO_GAME);
 	SEND(w, "c3");
 	WANT_RAW(w, E_NO_GAME);
 	SEND(w, "SAY hi");
-	WANT_RAW(w, E_NO_GAME);
+	WANT_RAW(w, E_NO_NAME);
 	SEND(w, "RESIGN");
 	WANT_RAW(w, E_NO_GAME);
 	SEND(w, "AGAIN y");
@@ -1106,8 +1109,10 @@ test_social_watch_streams_match(void **state)
 	    "bobby (O).", id);
 	WANT_BOARD(w2, g.cells);
 	WANT_QUIET(w2);
+	GAME_WATCHED(&g, "Someone");
 	SEND(w2, "QUIT");
 	WANT_RAW(w2, T_BYE);
+	GAME_UNWATCHED(&g, "Someone");
 	GAME_REMATCH(&g, 0, g.winner);
 	GAME_MOVE(&g, "A1");
 
@@ -1115,6 +1120,7 @@ test_social_watch_streams_match(void **state)
 	SEND(w, "UNWATCH please");
 	WANT_RAW(w, "OK UNWATCH");
 	WANT_RAW(w, T_WAIT);
+	GAME_UNWATCHED(&g, "Someone");
 	SEND(w, "UNWATCH");
 	WANT_RAW(w, E_NOT_WATCHING);
 	SEND(w, "BOARD");
@@ -1131,6 +1137,7 @@ test_social_watch_streams_match(void **state)
 	WANT_BOARD(w, g.cells);
 	WANT_RAW(w, "TURN %c Waiting for %s to move...", game_mark(g.turn),
 	    g.name[g.turn]);
+	GAME_WATCHED(&g, "Someone");
 	g.w[g.nw++] = w;
 	GAME_PLAY(&g, "A2 B1 A3");
 	SEND(g.p[1], "n");
@@ -1206,6 +1213,7 @@ test_social_watcher_that_never_reads(void **state)
 	id = GAME_ID(w, "alice", "bob");
 	SEND(w, "WATCH %lu", id);
 	WANT_RAW(w, "OK WATCH %lu", id);
+	GAME_WATCHED(&g, "Someone");
 	/* From now on w reads nothing. */
 	t0 = harness_now_ms();
 	while (watchers != 0) {
@@ -1297,6 +1305,7 @@ test_social_resume_after_drop(void **state)
 	WANT_PREFIX(w, "INFO You are watching ", got);
 	WANT_BOARD(w, g.cells);
 	WANT_PREFIX(w, "TURN ", got);
+	GAME_WATCHED(&g, "Someone");
 	g.w[g.nw++] = w;
 	snprintf(old, sizeof old, "%s", g.token[1]);
 	conn_close(g.p[1]);
@@ -2283,6 +2292,7 @@ test_social_tie_notice(void **state)
 	WANT_PREFIX(w, "INFO You are watching ", got);
 	WANT_BOARD(w, g.cells);
 	WANT_PREFIX(w, "TURN ", got);
+	GAME_WATCHED(&g, "Someone");
 	g.w[g.nw++] = w;
 	GAME_PLAY(&g, S_TIE);
 	if (!g.tie_told)
@@ -2355,6 +2365,7 @@ test_social_chat(void **state)
 	WANT_PREFIX(w, "INFO You are watching ", got);
 	WANT_BOARD(w, g.cells);
 	WANT_PREFIX(w, "TURN ", got);
+	GAME_WATCHED(&g, "Someone");
 	g.w[g.nw++] = w;
 
 	/* bob: five in 10 s (one used); the window's timing is test_session's. */
@@ -2453,6 +2464,7 @@ test_social_resign(void **state)
 	WANT_PREFIX(w, "INFO You are watching ", got);
 	WANT_BOARD(w, g.cells);
 	WANT_PREFIX(w, "TURN ", got);
+	GAME_WATCHED(&g, "Someone");
 	g.w[g.nw++] = w;
 	GAME_MOVE(&g, "B2");
 

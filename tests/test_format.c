@@ -1433,7 +1433,8 @@ test_format_event_round_trip_rooms_chat(void **state)
 	}
 
 	proto_fmt_game(buf, sizeof buf, 12345678901234ULL, "alice",
-	    "Bob_-9", 7);
+	    "Bob_-9", 7, 0);
+	assert_string_equal(buf, "GAME 12345678901234 alice Bob_-9 7\r\n");
 	assert_int_equal(proto_event_parse(buf, line_end(buf, strlen(buf)),
 	    &ev), 0);
 	assert_int_equal(ev.kind, PROTO_EV_GAME);
@@ -1441,6 +1442,21 @@ test_format_event_round_trip_rooms_chat(void **state)
 	assert_string_equal(ev.name, "alice");
 	assert_string_equal(ev.name2, "Bob_-9");
 	assert_int_equal(ev.moves, 7);
+	assert_int_equal(ev.away, 0);
+	/* A seat held for a lost player is marked: X's, O's, both. */
+	for (i = 1; i <= 3; i++) {
+		static const char *const	 marks[] = { "", "X", "O", "XO" };
+		char				 want[64];
+
+		proto_fmt_game(buf, sizeof buf, 4, "alice", "bob", 3, (int)i);
+		snprintf(want, sizeof want, "GAME 4 alice bob 3 away=%s\r\n",
+		    marks[i]);
+		assert_string_equal(buf, want);
+		assert_int_equal(proto_event_parse(buf, line_end(buf,
+		    strlen(buf)), &ev), 0);
+		assert_int_equal(ev.away, (int)i);
+		assert_int_equal(ev.moves, 3);
+	}
 
 	proto_fmt_token(buf, sizeof buf, "K7QX2M9P", 30000);
 	assert_int_equal(proto_event_parse(buf, line_end(buf, strlen(buf)),
@@ -1519,7 +1535,7 @@ test_format_round_trip_section9(void **state)
 	assert_string_equal(ev.code, "K7QX-2M9P");
 
 	len = proto_fmt_game(buf, sizeof buf, 18446744073709551615ULL,
-	    "alice", "ai", 7);
+	    "alice", "ai", 7, 0);
 	assert_int_equal(proto_event_parse(buf, (size_t)len - 2, &ev), 0);
 	assert_int_equal(ev.kind, PROTO_EV_GAME);
 	assert_true(ev.number == 18446744073709551615ULL);

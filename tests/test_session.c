@@ -1293,7 +1293,8 @@ test_lost_connection_keeps_seat(void **state)
 	assert_true(match_live(o->c.match));
 	clear(o);
 	feed(o, "GAMES\n");
-	want_seq(o, "OK GAMES 1\r\n", "GAME 1 p1 p2 0\r\n", NULL);
+	/* Its seat is marked away. */
+	want_seq(o, "OK GAMES 1\r\n", "GAME 1 p1 p2 0 away=X\r\n", NULL);
 
 	at(w, 1000 + LOBBY_GRACE_MS - 1);
 	lobby_expire(&w->lobby);
@@ -1992,18 +1993,23 @@ static void
 test_watch(void **state)
 {
 	struct world	*w = *state = world_new(NULL);
-	struct fake	*g;
+	struct fake	*g, *h;
 	char		 line[128];
 	int		 m = pair(w);
 
 	g = world_open(w, 2);
 	clear(g);
+	clear(&w->f[0]);
+	clear(&w->f[1]);
 	feed(g, "WATCH 1\n");
 	snprintf(line, sizeof line, "TURN %c Waiting for %s to move...\r\n",
 	    seat_mark[m], seat_name[m]);
 	want_seq(g, "OK WATCH 1\r\n",
 	    "INFO You are watching game 1: p1 (X) against p2 (O).\r\n",
 	    "BOARD .........\r\n", line, NULL);
+	/* The players are told. */
+	want(&w->f[0], "INFO Someone is watching.\r\n");
+	want(&w->f[1], "INFO Someone is watching.\r\n");
 	assert_int_equal(w->lobby.nwatchers, 1);
 	assert_int_equal(w->lobby.nqueued, 0);
 	assert_false(g->c.place == PLACE_QUEUE);
@@ -2022,9 +2028,30 @@ test_watch(void **state)
 	clear(g);
 	feed(g, "MOVE A1\n");
 	feed(g, "RESIGN\n");
-	feed(g, "SAY hi\n");
 	assert_int_equal(count(g, "ERR NO_GAME You are not in a game right "
-	    "now."), 3);
+	    "now."), 2);
+	/* A watcher chats with the other watchers, once it has a name. */
+	feed(g, "SAY hi\n");
+	want(g, "ERR NO_NAME Choose a name with NAME before you chat.\r\n");
+	h = world_open(w, 3);
+	feed(h, "NAME hal\n");
+	clear(&w->f[0]);
+	clear(&w->f[1]);
+	feed(h, "WATCH 1\n");
+	want(&w->f[0], "INFO hal is watching.\r\n");
+	want(&w->f[1], "INFO hal is watching.\r\n");
+	feed(h, "SAY hello watchers\n");
+	want(h, "OK SAY\r\n");
+	want(g, "CHAT hal hello watchers\r\n");
+	want_no(h, "CHAT hal");
+	want_no(&w->f[0], "CHAT");
+	want_no(&w->f[1], "CHAT");
+	feed(h, "UNWATCH\n");
+	want(&w->f[0], "INFO hal stopped watching.\r\n");
+	want(&w->f[1], "INFO hal stopped watching.\r\n");
+	assert_int_equal(w->lobby.nwatchers, 1);
+	feed(h, "QUIT\n");
+	clear(g);
 	feed(g, "y\n");
 	want(g, "ERR NOT_NOW ");
 	feed(g, "BOARD\n");
@@ -2062,6 +2089,38 @@ test_watch(void **state)
 	want(g, "ERR NO_SUCH_GAME ");
 	feed(g, "UNWATCH\n");
 	want(g, "ERR NOT_WATCHING You are not watching a game.\r\n");
+}
+
+/*
+ * Watchers coming and going cannot flood the players: five notices at
+ * once, then one every 2 s for the match.
+ */
+static void
+test_watch_notices_limited(void **state)
+{
+	struct world	*w = *state = world_new(NULL);
+	struct fake	*g;
+	int		 i;
+
+	pair(w);
+	g = world_open(w, 2);
+	clear(&w->f[0]);
+	for (i = 0; i < 10; i++)
+		feed(g, "WATCH 1\nUNWATCH\n");
+	assert_int_equal(count_prefix(&w->f[0], "INFO Someone"), LOBBY_WATCH_NOTES);
+	at(w, LOBBY_WATCH_NOTE_MS - 1);
+	feed(g, "WATCH 1\n");
+	assert_int_equal(count_prefix(&w->f[0], "INFO Someone"), LOBBY_WATCH_NOTES);
+	at(w, LOBBY_WATCH_NOTE_MS);
+	feed(g, "UNWATCH\n");
+	assert_int_equal(count_prefix(&w->f[0], "INFO Someone stopped watching."),
+	    3);
+	assert_int_equal(count_prefix(&w->f[0], "INFO Someone"),
+	    LOBBY_WATCH_NOTES + 1);
+	/* It watches all along: nothing else is refused. */
+	feed(g, "WATCH 1\n");
+	want(g, "OK WATCH 1");
+	assert_int_equal(w->lobby.nwatchers, 1);
 }
 
 /* UNWATCH goes back to the queue; an aborted match releases watchers. */
@@ -2208,6 +2267,8 @@ main(void)
 		cmocka_unit_test_teardown(test_watch,
 		    world_free),
 		cmocka_unit_test_teardown(test_unwatch_and_release_on_abort,
+		    world_free),
+		cmocka_unit_test_teardown(test_watch_notices_limited,
 		    world_free),
 		cmocka_unit_test_teardown(test_games_lists_live_matches_only,
 		    world_free),
