@@ -115,6 +115,11 @@ struct fmt_case {
 	"    HELP          this list\r\n"				\
 	"    QUIT          leave (the game is forfeited)\r\n"
 
+/* 16 characters, 32 bytes: the longest name (é 16 times). */
+#define NAME_LONGEST	("\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9" \
+			 "\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9" \
+			 "\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9")
+
 #define MOVES_MIXED	"a1 b1 b2 c3"			/* X O X O */
 #define MOVES_FULL	"a1 b1 c1 b2 a2 c2 b3 a3 c3"	/* a draw */
 #define MOVES_XWINS	"a1 a2 b1 b2 c1"		/* row 1 */
@@ -873,10 +878,7 @@ test_format_round_trip_marks_names(void **state)
 {
 	static const char	*names[] = {
 		"p1", "p2", "bob", "A", "-", "_x-Y_9", "BoB_-0123456789Z",
-		"Zo\xc3\xab", "\xe4\xb8\xad", "\xf0\x9f\x98\x80",
-		/* 16 characters, 32 bytes: the longest name. */
-		"\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9"
-		"\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9"
+		"Zo\xc3\xab", "\xe4\xb8\xad", "\xf0\x9f\x98\x80", NAME_LONGEST
 	};
 	static const enum ttt_mark	 marks[] = { TTT_X, TTT_O };
 	static const enum proto_leave	 whys[] = {
