@@ -7,9 +7,10 @@
  *
  * "In any case" is utf8_fold's simple case folding (ASCII, Latin, Greek,
  * Cyrillic; fullwidth ASCII as ASCII): a name in upper case, or p1 typed
- * in fullwidth letters, is the same name.  The names are filed in the lobby's table by a keyed hash
- * of the folded name: a connected player's under its client, a lost
- * player's under its seat's absence record (resume.c).
+ * in fullwidth letters, is the same name.  The names are filed in the
+ * lobby's table by a keyed hash of the folded name: a connected player's
+ * under its client, a lost player's under its seat's absence record
+ * (resume.c).
  */
 #include <stdio.h>
 #include <string.h>
