@@ -9,6 +9,11 @@
 #include <string.h>
 
 #include "proto.h"
+#include "utf8.h"
+
+/* A CHAT line with the longest name and text fits what a client takes. */
+_Static_assert(sizeof "CHAT " - 1 + PROTO_NAME_MAX + 1 + PROTO_LINE_MAX + 2 <
+    PROTO_OUT_MAX, "a CHAT line must fit PROTO_OUT_MAX");
 
 struct proto_error_entry {
 	const char	*code;
@@ -21,7 +26,7 @@ static const struct proto_error_entry proto_errors[PROTO_NERRORS] = {
 	[PROTO_ELINE_TOO_LONG] = { "LINE_TOO_LONG",
 	    "Lines are limited to 256 bytes. Goodbye." },
 	[PROTO_EBAD_CHAR] = { "BAD_CHAR",
-	    "Only printable ASCII is accepted." },
+	    "Only UTF-8 text without control characters is accepted." },
 	[PROTO_EUNKNOWN_COMMAND] = { "UNKNOWN_COMMAND",
 	    "Unknown command. Type HELP for the list of commands." },
 	[PROTO_EBAD_CELL] = { "BAD_CELL",
@@ -57,7 +62,7 @@ static const struct proto_error_entry proto_errors[PROTO_NERRORS] = {
 	[PROTO_EBAD_LEVEL] = { "BAD_LEVEL",
 	    "Use PLAY AI, PLAY AI easy or PLAY AI perfect." },
 	[PROTO_EBAD_TEXT] = { "BAD_TEXT",
-	    "A chat line is 1 to 200 printable ASCII characters." },
+	    "A chat line is 1 to 200 characters, without TAB." },
 	[PROTO_ENAME_TAKEN] = { "NAME_TAKEN",
 	    "That name is taken; choose another." },
 	[PROTO_EWATCHERS_FULL] = { "WATCHERS_FULL",
@@ -105,12 +110,16 @@ proto_fmt(char *buf, size_t size, const char *fmt, ...)
 	va_start(ap, fmt);
 	n = vsnprintf(buf, size, fmt, ap);
 	va_end(ap);
-	return (n < 0 ? 0 : n);
+	if (n < 0)
+		return (0);
+	if ((size_t)n >= size && size > 0)	/* cut: no half character */
+		buf[utf8_trim(buf, size - 1)] = '\0';
+	return (n);
 }
 
 /*
  * The strings up to a NULL, end to end, snprintf's way (what fits, NUL
- * ended; returns the whole length): the lines sent on every move and
+ * ended, no half character; returns the whole length): the lines sent on every move and
  * PING are built so, as printf costs more than their sending does.
  */
 static int
@@ -130,11 +139,14 @@ proto_cat(char *buf, size_t size, ...)
 	}
 	va_end(ap);
 	if (size > 0)
-		buf[total < size - 1 ? total : size - 1] = '\0';
+		buf[total < size - 1 ? total : utf8_trim(buf, size - 1)] = '\0';
 	return ((int)total);
 }
 
-/* Copy what fits of n bytes to buf at off, snprintf's way: off + n. */
+/*
+ * Copy what fits of n bytes to buf at off, snprintf's way: off + n.  What
+ * is cut ends on a whole character.
+ */
 static size_t
 proto_put(char *buf, size_t size, size_t off, const char *s, size_t n)
 {
@@ -142,7 +154,7 @@ proto_put(char *buf, size_t size, size_t off, const char *s, size_t n)
 		size_t	k = n < size - 1 - off ? n : size - 1 - off;
 
 		memcpy(buf + off, s, k);
-		buf[off + k] = '\0';
+		buf[k < n ? utf8_trim(buf, off + k) : off + k] = '\0';
 	}
 	return (off + n);
 }
@@ -428,6 +440,15 @@ proto_fmt_game(char *buf, size_t size, unsigned long long id, const char *x,
 	    moves, marks[away & 3]));
 }
 
+/* INFO to a new watcher: which game, who plays X and who O. */
+int
+proto_fmt_info_watching(char *buf, size_t size, unsigned long long id,
+    const char *x, const char *o)
+{
+	return (proto_fmt(buf, size, "INFO You are watching game %llu: %s (X) "
+	    "against %s (O).\r\n", id, x, o));
+}
+
 /* A duration for people: "30 seconds", "1 second", "1.5 seconds". */
 static int
 proto_fmt_seconds(char *buf, size_t size, long long ms)
@@ -482,7 +503,7 @@ proto_fmt_info_away(char *buf, size_t size, const char *name,
 	    "to %s for them to come back.\r\n", name, secs));
 }
 
-/* CHAT <name> <text>; text: len printable bytes. */
+/* CHAT <name> <text>; text: len bytes of text as SAY takes it. */
 int
 proto_fmt_chat(char *buf, size_t size, const char *name, const char *text,
     size_t len)

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "proto.h"
+#include "utf8.h"
 
 #define PROTO_MAX_WORDS	3	/* more than this is "too many" for anyone */
 
@@ -144,22 +145,35 @@ proto_scan(const char *buf, size_t len, size_t *linelen)
 	return (PROTO_SCAN_MORE);
 }
 
-/* Is this a legal player name: 1-16 of [A-Za-z0-9_-]? */
+/*
+ * Is this a legal player name: 1 to PROTO_NAME_CHARS characters and at
+ * most PROTO_NAME_MAX bytes of valid UTF-8, each an ASCII letter or digit,
+ * '_', '-', or a character beyond ASCII that is text (utf8_class): a
+ * letter of any script, but no space, nothing invisible, no control?
+ */
 int
 proto_name_valid(const char *s, size_t len)
 {
-	size_t	i;
+	uint32_t	cp;
+	size_t		i, n, chars = 0;
 
 	if (len < 1 || len > PROTO_NAME_MAX)
 		return (0);
-	for (i = 0; i < len; i++) {
+	for (i = 0; i < len; i += n, chars++) {
 		char	c = s[i];
 
+		if ((unsigned char)c >= 0x80) {
+			if ((n = utf8_decode(s + i, len - i, &cp)) == 0 ||
+			    utf8_class(cp) != UTF8_TEXT)
+				return (0);
+			continue;
+		}
+		n = 1;
 		if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
 		    (c >= '0' && c <= '9') || c == '_' || c == '-'))
 			return (0);
 	}
-	return (1);
+	return (chars <= PROTO_NAME_CHARS);
 }
 
 /*
@@ -239,8 +253,8 @@ proto_number(const struct proto_word *w)
 
 /*
  * Text: the rest of the line from the first word on, up to end, without
- * trailing blanks; 1 to PROTO_CHAT_MAX bytes, no TAB (server lines carry
- * none).
+ * trailing blanks; 1 to PROTO_CHAT_MAX characters (the line checked them:
+ * valid UTF-8), no TAB (server lines carry none).
  */
 static enum proto_error
 proto_parse_text(const char *end, const struct proto_word *arg,
@@ -250,7 +264,7 @@ proto_parse_text(const char *end, const struct proto_word *arg,
 		return (PROTO_EBAD_TEXT);
 	while (end > arg->p && proto_is_blank(end[-1]))
 		end--;
-	if ((size_t)(end - arg->p) > PROTO_CHAT_MAX ||
+	if (utf8_count(arg->p, (size_t)(end - arg->p)) > PROTO_CHAT_MAX ||
 	    memchr(arg->p, '\t', (size_t)(end - arg->p)) != NULL)
 		return (PROTO_EBAD_TEXT);
 	cmd->text = arg->p;
@@ -269,7 +283,7 @@ proto_parse(const char *line, size_t len, struct proto_cmd *cmd)
 	struct proto_word	 w[PROTO_MAX_WORDS], *arg = &w[1];
 	enum proto_verb		 v;
 	enum proto_error	 e = PROTO_OK;
-	size_t			 i, n, nargs;
+	size_t			 n, nargs;
 
 	memset(cmd, 0, sizeof *cmd);
 	cmd->verb = PROTO_NONE;
@@ -280,12 +294,8 @@ proto_parse(const char *line, size_t len, struct proto_cmd *cmd)
 		len--;
 	if (len > PROTO_LINE_MAX)
 		return (PROTO_ELINE_TOO_LONG);
-	for (i = 0; i < len; i++) {
-		unsigned char	c = (unsigned char)line[i];
-
-		if ((c < 0x20 && c != '\t') || c >= 0x7f)
-			return (PROTO_EBAD_CHAR);
-	}
+	if (!utf8_text(line, len))
+		return (PROTO_EBAD_CHAR);
 
 	n = proto_split(line, len, w, PROTO_MAX_WORDS);
 	if (n == 0)
@@ -298,7 +308,7 @@ proto_parse(const char *line, size_t len, struct proto_cmd *cmd)
 			cmd->verb = PROTO_AGAIN;
 			return (PROTO_OK);
 		}
-		if (n != 1 || w[0].len != 2)
+		if (n != 1 || utf8_count(w[0].p, w[0].len) != 2)
 			return (PROTO_EUNKNOWN_COMMAND);
 		v = PROTO_MOVE;
 		arg = &w[0];

@@ -18,11 +18,13 @@
 #define PROTO_VERSION		1
 #define PROTO_LINE_MAX		256	/* client line, without CR LF */
 #define PROTO_SCAN_MAX		(PROTO_LINE_MAX + 2)	/* with CR LF */
-#define PROTO_NAME_MAX		16
+#define PROTO_NAME_CHARS	16	/* a name's characters, at most */
+#define PROTO_NAME_MAX		32	/* a name's bytes, at most (UTF-8) */
 #define PROTO_OUT_MAX		1024	/* the longest formatted block */
 #define PROTO_CODE_LEN		8	/* a room code, without its dash */
 #define PROTO_TOKEN_LEN		8	/* a resume token, without its dash */
-#define PROTO_CHAT_MAX		200	/* SAY text */
+#define PROTO_CHAT_MAX		200	/* SAY text: characters, at most; its
+					   bytes are bounded by the line's */
 #define PROTO_CODE_ALPHABET	"23456789ABCDEFGHJKMNPQRSTUVWXYZ"
 /* WAIT's text in the queue or a room (not waiting for an answer). */
 #define PROTO_WAIT_QUEUED	"Waiting for an opponent..."
@@ -206,6 +208,8 @@ int	proto_fmt_game(char *, size_t, unsigned long long, const char *,
 int	proto_fmt_token(char *, size_t, const char *, long long);
 void	proto_fmt_code(char *, const char *);
 int	proto_fmt_info_away(char *, size_t, const char *, long long);
+int	proto_fmt_info_watching(char *, size_t, unsigned long long,
+	    const char *, const char *);
 int	proto_fmt_chat(char *, size_t, const char *, const char *, size_t);
 int	proto_fmt_resign(char *, size_t, enum ttt_mark, const char *,
 	    const char *);

@@ -254,7 +254,7 @@ cmd_watch(struct client *c, const struct proto_cmd *cmd)
 	struct match	*m;
 	enum proto_error err;
 	enum ttt_mark	 mover;
-	char		 buf[PROTO_OUT_MAX], text[96];
+	char		 buf[PROTO_OUT_MAX];
 
 	m = keytab_find(&c->lobby->ids, cmd->game);
 	if (m == NULL || !match_live(m))
@@ -267,9 +267,8 @@ cmd_watch(struct client *c, const struct proto_cmd *cmd)
 	if ((err = cmd_switch(c)) != PROTO_OK)
 		return (err);
 	cmd_ok(c, cmd);
-	snprintf(text, sizeof text, "You are watching game %llu: %s (X) "
-	    "against %s (O).", cmd->game, match_name(m, 0), match_name(m, 1));
-	client_send(c, buf, proto_fmt_info(buf, sizeof buf, text));
+	client_send(c, buf, proto_fmt_info_watching(buf, sizeof buf, cmd->game,
+	    match_name(m, 0), match_name(m, 1)));
 	client_send(c, buf, proto_fmt_board(buf, sizeof buf, &m->board));
 	if (m->state == MATCH_PLAYING) {
 		mover = ttt_board_turn(&m->board);

@@ -5,30 +5,43 @@
  * seat's own name (p1, p2, the computer's ai), so that no line can be
  * read as coming from somebody it does not come from.
  *
- * The names are filed in the lobby's table by a keyed hash of the name in
- * lower case: a connected player's under its client, a lost player's
- * under its seat's absence record (resume.c).
+ * "In any case" is utf8_fold's simple case folding (ASCII, Latin, Greek,
+ * Cyrillic; fullwidth ASCII as ASCII): a name in upper case, or p1 typed
+ * in fullwidth letters, is the same name.  The names are filed in the
+ * lobby's table by a keyed hash of the folded name: a connected player's
+ * under its client, a lost player's under its seat's absence record
+ * (resume.c).
  */
 #include <stdio.h>
 #include <string.h>
-#include <strings.h>
 
 #include "mix.h"
 #include "name.h"
+#include "utf8.h"
+
+/* A folded name's bytes: folding keeps the number of characters. */
+#define NAME_FOLD_MAX	(PROTO_NAME_CHARS * UTF8_MAX + 1)
 
 static const char *const name_reserved[] = { "p1", "p2", "ai" };
 
-/* The table's key for a name: its keyed hash, in lower case; never 0. */
+static size_t	name_fold(const char *, char *);
+
+/* A name folded into b (NAME_FOLD_MAX bytes): its length. */
+static size_t
+name_fold(const char *name, char *b)
+{
+	return (utf8_fold_str(name, strlen(name), b, NAME_FOLD_MAX));
+}
+
+/* The table's key for a name: its keyed hash, folded; never 0. */
 static uint64_t
 name_key(const struct lobby *lobby, const char *name)
 {
-	unsigned char	b[PROTO_NAME_MAX + 8] = { 0 };
+	char		b[NAME_FOLD_MAX + 8] = { 0 };
 	uint64_t	h = lobby->names.hashkey, w;
-	size_t		i, len = strlen(name);
+	size_t		i, len;
 
-	for (i = 0; i < len; i++)
-		b[i] = (unsigned char)(name[i] >= 'A' && name[i] <= 'Z' ?
-		    name[i] - 'A' + 'a' : name[i]);
+	len = name_fold(name, b);
 	h = mix64(h ^ len);
 	for (i = 0; i < len; i += 8) {
 		memcpy(&w, b + i, sizeof w);
@@ -45,10 +58,12 @@ int
 name_allowed(struct lobby *lobby, const struct client *c, const char *name)
 {
 	const void	*holder;
+	char		 b[NAME_FOLD_MAX];
 	size_t		 i;
 
+	name_fold(name, b);
 	for (i = 0; i < sizeof name_reserved / sizeof name_reserved[0]; i++) {
-		if (strcasecmp(name, name_reserved[i]) == 0)
+		if (strcmp(b, name_reserved[i]) == 0)
 			return (0);
 	}
 	holder = keytab_find(&lobby->names, name_key(lobby, name));

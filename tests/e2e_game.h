@@ -28,7 +28,7 @@
 /* One match as the test sees it: seat 0 plays X, seat 1 plays O. */
 struct game {
 	struct conn	*p[2];
-	char		 name[2][32];
+	char		 name[2][64];	/* a name: 32 bytes at most */
 	char		 cells[10];
 	int		 turn;		/* seat to move */
 	int		 state;		/* GAME_* */

@@ -20,6 +20,7 @@
 
 #include "harness.h"
 #include "e2e_line.h"
+#include "utf8.h"
 
 static struct conn *const	*line_conns;
 static const int		*line_nconns;
@@ -49,11 +50,11 @@ line_label(const struct conn *c)
 	return (b);
 }
 
-/* One line, CRLF and printable ASCII insisted on (see e2e_line.h). */
+/* One line, CRLF and text insisted on (see e2e_line.h). */
 int
 line_read(struct conn *c, char *out, size_t size, int timeout_ms)
 {
-	int	n, i, ok;
+	int	n, ok;
 
 	n = conn_rawline(c, out, size, timeout_ms);
 	if (n < 0)
@@ -61,10 +62,8 @@ line_read(struct conn *c, char *out, size_t size, int timeout_ms)
 	ok = n > 0 && out[n - 1] == '\r';
 	if (ok)
 		out[--n] = '\0';
-	for (i = 0; i < n; i++) {
-		if (out[i] < 0x20 || out[i] > 0x7e)
-			ok = 0;
-	}
+	if (!utf8_text(out, (size_t)n) || memchr(out, '\t', (size_t)n) != NULL)
+		ok = 0;
 	return (ok ? n : -2);
 }
 
@@ -97,8 +96,9 @@ line_want_at(int ln, int raw, struct conn *c, const char *fmt, ...)
 		fail_msg("line %d: %s: expected \"%s\", got EOF or timeout",
 		    ln, line_label(c), want);
 	if (n == -2)
-		fail_msg("line %d: %s: \"%s\" ends in a bare LF or holds a "
-		    "byte outside 0x20-0x7e", ln, line_label(c), got);
+		fail_msg("line %d: %s: \"%s\" ends in a bare LF or is no "
+		    "text (UTF-8 without TAB or control)", ln, line_label(c),
+		    got);
 	if (strcmp(got, want) != 0)
 		fail_msg("line %d: %s: expected \"%s\", got \"%s\"", ln,
 		    line_label(c), want, got);
@@ -117,8 +117,9 @@ line_want_prefix_at(int ln, struct conn *c, const char *prefix, char *out,
 		fail_msg("line %d: %s: expected \"%s...\", got EOF or timeout",
 		    ln, line_label(c), prefix);
 	if (n == -2)
-		fail_msg("line %d: %s: \"%s\" ends in a bare LF or holds a "
-		    "byte outside 0x20-0x7e", ln, line_label(c), got);
+		fail_msg("line %d: %s: \"%s\" ends in a bare LF or is no "
+		    "text (UTF-8 without TAB or control)", ln, line_label(c),
+		    got);
 	if (strncmp(got, prefix, strlen(prefix)) != 0)
 		fail_msg("line %d: %s: expected \"%s...\", got \"%s\"", ln,
 		    line_label(c), prefix, got);

@@ -34,9 +34,10 @@ void		 line_track(struct conn *const *, const int *);
 /* "conn 3": the connection's number in the tracked table. */
 const char	*line_label(const struct conn *);
 /*
- * Read one line within the timeout, insisting on CRLF and printable ASCII:
- * its length without CRLF, -1 on EOF, error or timeout, -2 if it ended in
- * a bare LF or held another byte.
+ * Read one line within the timeout, insisting on CRLF and text (valid
+ * UTF-8 without TAB, control characters or bidi controls, protocol.md
+ * §1.7): its length without CRLF, -1 on EOF, error or timeout, -2 if it
+ * ended in a bare LF or held anything else.
  */
 int		 line_read(struct conn *, char *, size_t, int);
 /* Like line_read, but skip the space-led lines for people. */

@@ -41,7 +41,7 @@
 #define T_PONG		"OK PONG"
 
 #define E_TOO_LONG	"ERR LINE_TOO_LONG Lines are limited to 256 bytes. Goodbye."
-#define E_BAD_CHAR	"ERR BAD_CHAR Only printable ASCII is accepted."
+#define E_BAD_CHAR	"ERR BAD_CHAR Only UTF-8 text without control characters is accepted."
 #define E_UNKNOWN	"ERR UNKNOWN_COMMAND Unknown command. Type HELP for the list of commands."
 #define E_BAD_CELL	"ERR BAD_CELL Invalid input. Accepted examples: A1, b2, C3."
 #define E_BAD_NAME	"ERR BAD_NAME A name is 1 to 16 letters, digits, '_' or '-'."
@@ -673,7 +673,10 @@ test_e2e_syntax_errors_and_blank_lines(void **state)
 		SC("NAME bad!\r\n", E_BAD_NAME),
 		SC("NAME bad.name\r\n", E_BAD_NAME),
 		SC("name A-b_9\r\n", "OK NAME A-b_9"),
-		/* BAD_CHAR: NUL, ESC, 0xff, DEL, a lone CR; before all else. */
+		/*
+		 * BAD_CHAR: NUL, ESC, 0xff, DEL, a lone CR, invalid UTF-8, a
+		 * bidi control; before all else.
+		 */
 		SC("PI\0NG\r\n", E_BAD_CHAR),
 		SC("\x1b[A\r\n", E_BAD_CHAR),
 		SC("\xff\r\n", E_BAD_CHAR),
@@ -685,7 +688,8 @@ test_e2e_syntax_errors_and_blank_lines(void **state)
 		SC(" \0 \r\n", E_BAD_CHAR),
 		SC("FOO\x01\r\n", E_BAD_CHAR),
 		SC("MOVE D1\x80\r\n", E_BAD_CHAR),
-		SC("NAME caf\xc3\xa9\r\n", E_BAD_CHAR),
+		SC("NAME caf\xc3\r\n", E_BAD_CHAR),	/* a character cut short */
+		SC("NAME caf\xc3\xa9\xe2\x80\xae\r\n", E_BAD_CHAR),	/* RLO */
 		/* Empty and blank lines: no reply at all. */
 		SC("\r\n", NULL),
 		SC("\n", NULL),
@@ -1116,9 +1120,9 @@ test_e2e_no_spin_after_long_or_partial_line(void **state)
 }
 
 /*
- * Send one 4 KiB chunk of garbage lines: random bytes, each line holding
- * at least one byte >= 0x80 and no LF but its own; returns the number of
- * complete lines sent so far.
+ * Send one 4 KiB chunk of garbage lines: random bytes, each line starting
+ * with a UTF-8 continuation byte (never valid there) and holding no LF but
+ * its own; returns the number of complete lines sent so far.
  */
 static int
 garbage_chunk(struct conn *c, uint32_t *rng, int *left_in_line, int newlines)
@@ -1135,7 +1139,7 @@ garbage_chunk(struct conn *c, uint32_t *rng, int *left_in_line, int newlines)
 		}
 		if (*left_in_line == -1) {
 			*left_in_line = (int)(game_rand(rng) % 200);
-			buf[i] = (char)(0x80 | (game_rand(rng) & 0x7f));
+			buf[i] = (char)(0x80 | (game_rand(rng) & 0x3f));
 			continue;
 		}
 		do {

@@ -113,7 +113,7 @@ static const struct {
 	{ "\thelp ",			Y_HELP },
 };
 
-#define E_BAD_CHAR	"ERR BAD_CHAR Only printable ASCII is accepted."
+#define E_BAD_CHAR	"ERR BAD_CHAR Only UTF-8 text without control characters is accepted."
 #define E_TOO_LONG	\
 	"ERR LINE_TOO_LONG Lines are limited to 256 bytes. Goodbye."
 #define E_NO_GAME	"ERR NO_GAME You are not in a game right now."

@@ -129,7 +129,7 @@ struct sc_exp {
 	char		 s[12];		/* MOVE's cell, ROOM JOIN's code */
 };
 
-#define E_BAD_CHAR	"ERR BAD_CHAR Only printable ASCII is accepted."
+#define E_BAD_CHAR	"ERR BAD_CHAR Only UTF-8 text without control characters is accepted."
 #define E_BAD_ROOM	"ERR BAD_ROOM Use ROOM NEW, or ROOM JOIN <code>."
 #define E_IN_GAME	"ERR IN_GAME You are in a game; finish it, RESIGN or " \
 			"QUIT first."
@@ -141,7 +141,7 @@ struct sc_exp {
 #define E_BAD_TOKEN	\
 	"ERR BAD_TOKEN That code does not match a seat you can resume."
 #define E_BAD_TEXT	\
-	"ERR BAD_TEXT A chat line is 1 to 200 printable ASCII characters."
+	"ERR BAD_TEXT A chat line is 1 to 200 characters, without TAB."
 #define E_NO_GAME	"ERR NO_GAME You are not in a game right now."
 #define E_RATE		"ERR RATE_LIMITED "
 #define E_UNKNOWN	"ERR UNKNOWN_COMMAND "

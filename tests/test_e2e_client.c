@@ -1807,7 +1807,7 @@ test_client_say_chat(void **state)
 	output_has("p1: have fun, p2\n");
 	output_has(PROMPT_MOVE "/say good luck!\n" PROMPT_MOVE
 	    "/say \tx\ty\n"
-	    "A chat line is 1 to 200 printable ASCII characters.\n"
+	    "A chat line is 1 to 200 characters, without TAB.\n"
 	    PROMPT_MOVE "/shout\n"
 	    "Unknown command. Type /help for the list.\n" PROMPT_MOVE "A1\n");
 	output_has("p2 wins! better luck next time p1!\n");

@@ -595,8 +595,8 @@ test_limits_http_request(void **state)
 }
 
 /*
- * Input hygiene: control bytes, ESC, NUL, lone CR and high bytes are
- * refused line by line, never reach the opponent, and leave the
+ * Input hygiene: control bytes, ESC, NUL, lone CR, C1 and bidi controls
+ * and invalid UTF-8 are refused line by line, never reach the opponent, and leave the
  * connection usable.
  */
 static void
@@ -609,7 +609,9 @@ test_limits_no_escape_reaches_opponent(void **state)
 		{ "NAME \x1b[31mEvil\n", 15 },
 		{ "NAME Ev\0il\n", 11 },
 		{ "NAME Ev\ril\n", 11 },
-		{ "NAME \xc3\xa9ve\n", 11 },
+		{ "NAME \xe2\x80\xae" "Eve\n", 12 },	/* RLO */
+		{ "NAME \xc2\x9b" "31mEvil\n", 15 },	/* C1 CSI */
+		{ "NAME \xc0\xa5ve\n", 11 },		/* overlong */
 		{ "NAME \x07\x08\n", 8 },
 		{ "\x7f\n", 2 },
 	};
@@ -623,8 +625,8 @@ test_limits_no_escape_reaches_opponent(void **state)
 	expect_skip_to(x, "TURN ", NULL, 0);
 	for (i = 0; i < sizeof bad / sizeof bad[0]; i++) {
 		assert_int_equal(conn_write(x, bad[i].bytes, bad[i].len), 0);
-		expect_event(x, "ERR BAD_CHAR Only printable ASCII is "
-		    "accepted.");
+		expect_event(x, "ERR BAD_CHAR Only UTF-8 text without control "
+		    "characters is accepted.");
 	}
 	assert_true(conn_quiet(o, 200));
 	conn_send(x, "NAME Eve");

@@ -63,8 +63,8 @@
 #define E_NAME_TAKEN	"ERR NAME_TAKEN That name is taken; choose another."
 #define E_WATCHERS_FULL	"ERR WATCHERS_FULL That game has as many watchers " \
 			"as it can take."
-#define E_BAD_TEXT	"ERR BAD_TEXT A chat line is 1 to 200 printable " \
-			"ASCII characters."
+#define E_BAD_TEXT	"ERR BAD_TEXT A chat line is 1 to 200 characters, " \
+			"without TAB."
 
 /* Game scripts, relative to whoever starts: first, second, first, ... */
 #define S_FIRST_WINS	"A1 A2 B1 B2 C1"

@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "proto.h"
+#include "utf8.h"
 
 #define NCASES(a)	(sizeof (a) / sizeof (a)[0])
 #define SENTINEL	0x5a
@@ -114,6 +115,11 @@ struct fmt_case {
 	"    HELP          this list\r\n"				\
 	"    QUIT          leave (the game is forfeited)\r\n"
 
+/* 16 characters, 32 bytes: the longest name (é 16 times). */
+#define NAME_LONGEST	("\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9" \
+			 "\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9" \
+			 "\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9")
+
 #define MOVES_MIXED	"a1 b1 b2 c3"			/* X O X O */
 #define MOVES_FULL	"a1 b1 c1 b2 a2 c2 b3 a3 c3"	/* a draw */
 #define MOVES_XWINS	"a1 a2 b1 b2 c1"		/* row 1 */
@@ -175,9 +181,11 @@ static const struct fmt_case cases[] = {
 	  .ev = { .kind = PROTO_EV_ERR, .error = PROTO_ELINE_TOO_LONG,
 	      .text = "Lines are limited to 256 bytes. Goodbye." } },
 	{ .what = "err bad char", .kind = F_ERROR, .err = PROTO_EBAD_CHAR,
-	  .want = "ERR BAD_CHAR Only printable ASCII is accepted.\r\n",
+	  .want = "ERR BAD_CHAR Only UTF-8 text without control characters "
+	      "is accepted.\r\n",
 	  .ev = { .kind = PROTO_EV_ERR, .error = PROTO_EBAD_CHAR,
-	      .text = "Only printable ASCII is accepted." } },
+	      .text = "Only UTF-8 text without control characters is "
+	      "accepted." } },
 	{ .what = "err unknown command", .kind = F_ERROR,
 	  .err = PROTO_EUNKNOWN_COMMAND,
 	  .want = "ERR UNKNOWN_COMMAND Unknown command. Type HELP for the "
@@ -264,6 +272,41 @@ static const struct fmt_case cases[] = {
 	  .want = "MATCH O p1 You play O against p1.\r\n",
 	  .ev = { .kind = PROTO_EV_MATCH, .mark = TTT_O, .name = "p1",
 	      .text = "You play O against p1." } },
+	/* Names beyond ASCII go out as their bytes, and parse back. */
+	{ .what = "match utf-8", .kind = F_MATCH, .mark = TTT_X,
+	  .a = "Zo\xc3\xab",
+	  .want = "MATCH X Zo\xc3\xab You play X against Zo\xc3\xab.\r\n",
+	  .ev = { .kind = PROTO_EV_MATCH, .mark = TTT_X, .name = "Zo\xc3\xab",
+	      .text = "You play X against Zo\xc3\xab." } },
+	{ .what = "match cjk", .kind = F_MATCH, .mark = TTT_O,
+	  .a = "\xe6\x9d\x8e\xe9\x9b\xb7",
+	  .want = "MATCH O \xe6\x9d\x8e\xe9\x9b\xb7 You play O against "
+	      "\xe6\x9d\x8e\xe9\x9b\xb7.\r\n",
+	  .ev = { .kind = PROTO_EV_MATCH, .mark = TTT_O,
+	      .name = "\xe6\x9d\x8e\xe9\x9b\xb7",
+	      .text = "You play O against \xe6\x9d\x8e\xe9\x9b\xb7." } },
+	{ .what = "ok name utf-8", .kind = F_OK, .verb = PROTO_NAME,
+	  .a = "\xd0\xaf\xd0\xbd\xd0\xb0",
+	  .want = "OK NAME \xd0\xaf\xd0\xbd\xd0\xb0\r\n",
+	  .ev = { .kind = PROTO_EV_OK, .verb = PROTO_NAME,
+	      .name = "\xd0\xaf\xd0\xbd\xd0\xb0" } },
+	{ .what = "turn utf-8", .kind = F_TURN, .mark = TTT_O,
+	  .a = "\xf0\x9f\x98\x80x",
+	  .want = "TURN O Waiting for \xf0\x9f\x98\x80x to move...\r\n",
+	  .ev = { .kind = PROTO_EV_TURN, .mark = TTT_O,
+	      .text = "Waiting for \xf0\x9f\x98\x80x to move..." } },
+	{ .what = "forfeit utf-8", .kind = F_FORFEIT, .mark = TTT_X,
+	  .a = "\xc3\x89lodie", .b = "\xce\xa9", .why = PROTO_LEAVE_QUIT,
+	  .want = "RESULT FORFEIT X \xc3\x89lodie \xce\xa9 quit the game. "
+	      "\xc3\x89lodie wins!\r\n",
+	  .ev = { .kind = PROTO_EV_RESULT, .result = PROTO_RESULT_FORFEIT,
+	      .mark = TTT_X, .name = "\xc3\x89lodie" } },
+	{ .what = "info utf-8", .kind = F_INFO,
+	  .a = "Zo\xc3\xab is now known as \xd0\xaf\xd0\xbd\xd0\xb0.",
+	  .want = "INFO Zo\xc3\xab is now known as \xd0\xaf\xd0\xbd\xd0\xb0."
+	      "\r\n",
+	  .ev = { .kind = PROTO_EV_INFO,
+	      .text = "Zo\xc3\xab is now known as \xd0\xaf\xd0\xbd\xd0\xb0." } },
 
 	{ .what = "start x", .kind = F_START, .mark = TTT_X, .a = "p1",
 	  .want = "START X p1 (X) moves first.\r\n",
@@ -537,8 +580,8 @@ check_event(const char *line, size_t len, const struct ev_want *w,
 }
 
 /*
- * Check the shape of a formatted block: printable ASCII lines ending in
- * CR LF; protocol lines start with an upper-case keyword, use single
+ * Check the shape of a formatted block: lines of text (valid UTF-8, no
+ * control character, no TAB) ending in CR LF; protocol lines start with an upper-case keyword, use single
  * spaces and have no trailing blank; human lines start with a space and
  * may end in blanks only inside board art.
  */
@@ -557,11 +600,8 @@ check_lines(const char *out, int art, const char *what)
 		n = end - pos;
 		if (n == 0)
 			fail_msg("%s: empty line", what);
-		for (i = 0; i < n; i++) {
-			if (l[i] < 0x20 || l[i] > 0x7e)
-				fail_msg("%s: byte 0x%02x in \"%.*s\"", what,
-				    (unsigned char)l[i], (int)n, l);
-		}
+		if (!utf8_text(l, n) || memchr(l, '\t', n) != NULL)
+			fail_msg("%s: not text: \"%.*s\"", what, (int)n, l);
 		if (l[0] == ' ') {
 			if (!art && l[n - 1] == ' ')
 				fail_msg("%s: trailing blank in \"%.*s\"",
@@ -706,7 +746,10 @@ test_format_error_code_text(void **state)
 	    "UNKNOWN");
 }
 
-/* snprintf semantics: full length returned, truncated, NUL-terminated. */
+/*
+ * snprintf semantics: full length returned, truncated, NUL-terminated;
+ * a cut ends on a whole character.
+ */
 static void
 test_format_snprintf_semantics(void **state)
 {
@@ -734,12 +777,15 @@ test_format_snprintf_semantics(void **state)
 				    SENTINEL);
 				continue;
 			}
-			copy = size - 1 < want ? size - 1 : want;
+			copy = utf8_trim(c->want, size - 1 < want ? size - 1 :
+			    want);
 			if (memcmp(buf, c->want, copy) != 0 ||
 			    buf[copy] != '\0')
 				fail_msg("%s: size %zu: bad truncation \"%s\"",
 				    c->what, size, buf);
-			for (k = copy + 1; k < sizeof buf; k++) {
+			/* Nothing past size, nor past the NUL if not cut. */
+			for (k = copy < want ? size : copy + 1; k < sizeof buf;
+			    k++) {
 				if ((unsigned char)buf[k] != SENTINEL)
 					fail_msg("%s: size %zu: byte %zu "
 					    "written", c->what, size, k);
@@ -831,7 +877,8 @@ static void
 test_format_round_trip_marks_names(void **state)
 {
 	static const char	*names[] = {
-		"p1", "p2", "bob", "A", "-", "_x-Y_9", "BoB_-0123456789Z"
+		"p1", "p2", "bob", "A", "-", "_x-Y_9", "BoB_-0123456789Z",
+		"Zo\xc3\xab", "\xe4\xb8\xad", "\xf0\x9f\x98\x80", NAME_LONGEST
 	};
 	static const enum ttt_mark	 marks[] = { TTT_X, TTT_O };
 	static const enum proto_leave	 whys[] = {
@@ -1364,8 +1411,8 @@ test_format_event_new_errors(void **state)
 		    "resume.", PROTO_EBAD_TOKEN },
 		{ "ERR BAD_LEVEL Use PLAY AI, PLAY AI easy or PLAY AI "
 		    "perfect.", PROTO_EBAD_LEVEL },
-		{ "ERR BAD_TEXT A chat line is 1 to 200 printable ASCII "
-		    "characters.", PROTO_EBAD_TEXT },
+		{ "ERR BAD_TEXT A chat line is 1 to 200 characters, without "
+		    "TAB.", PROTO_EBAD_TEXT },
 		{ "ERR NEW_THING Later servers may add codes.",
 		    PROTO_NERRORS },
 	};
@@ -1591,6 +1638,66 @@ test_format_round_trip_section9(void **state)
 	}
 }
 
+/*
+ * Names and chat beyond ASCII: GAME, CHAT and the watcher's INFO carry
+ * them byte for byte, and a client parses them back.
+ */
+static void
+test_format_utf8_names_and_chat(void **state)
+{
+	struct proto_event	 ev;
+	char			 buf[PROTO_OUT_MAX];
+	int			 len;
+
+	(void)state;
+	len = proto_fmt_game(buf, sizeof buf, 7, "Zo\xc3\xab",
+	    "\xd0\xaf\xd0\xbd\xd0\xb0", 3, 0);
+	assert_string_equal(buf, "GAME 7 Zo\xc3\xab \xd0\xaf\xd0\xbd\xd0\xb0 3\r\n");
+	check_lines(buf, 0, "game");
+	assert_int_equal(proto_event_parse(buf, (size_t)len - 2, &ev), 0);
+	assert_int_equal(ev.kind, PROTO_EV_GAME);
+	assert_string_equal(ev.name, "Zo\xc3\xab");
+	assert_string_equal(ev.name2, "\xd0\xaf\xd0\xbd\xd0\xb0");
+
+	len = proto_fmt_chat(buf, sizeof buf, "Zo\xc3\xab", "\xc2\xa1hola!", 7);
+	assert_string_equal(buf, "CHAT Zo\xc3\xab \xc2\xa1hola!\r\n");
+	check_lines(buf, 0, "chat");
+	assert_int_equal(proto_event_parse(buf, (size_t)len - 2, &ev), 0);
+	assert_int_equal(ev.kind, PROTO_EV_CHAT);
+	assert_string_equal(ev.name, "Zo\xc3\xab");
+	assert_int_equal(ev.textlen, 7);
+	assert_memory_equal(ev.text, "\xc2\xa1hola!", 7);
+
+	/* The longest names and the longest id fit whole. */
+	len = proto_fmt_info_watching(buf, sizeof buf, 18446744073709551615ULL,
+	    "\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9"
+	    "\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9",
+	    "\xe4\xb8\xad\xe4\xb8\xad\xe4\xb8\xad\xe4\xb8\xad\xe4\xb8\xad"
+	    "\xe4\xb8\xad\xe4\xb8\xad\xe4\xb8\xad\xe4\xb8\xad\xe4\xb8\xad");
+	assert_string_equal(buf, "INFO You are watching game "
+	    "18446744073709551615: "
+	    "\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9"
+	    "\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9"
+	    " (X) against "
+	    "\xe4\xb8\xad\xe4\xb8\xad\xe4\xb8\xad\xe4\xb8\xad\xe4\xb8\xad"
+	    "\xe4\xb8\xad\xe4\xb8\xad\xe4\xb8\xad\xe4\xb8\xad\xe4\xb8\xad"
+	    " (O).\r\n");
+	assert_int_equal(len, (int)strlen(buf));
+	check_lines(buf, 0, "watching");
+	proto_fmt_info_watching(buf, sizeof buf, 4, "alice", "bob");
+	assert_string_equal(buf,
+	    "INFO You are watching game 4: alice (X) against bob (O).\r\n");
+
+	/* A cut buffer keeps whole characters: "CHAT Zo", not half an ë. */
+	len = proto_fmt_chat(buf, 9, "Zo\xc3\xab", "hi", 2);
+	assert_int_equal(len, 14);
+	assert_string_equal(buf, "CHAT Zo");
+	len = proto_fmt_match(buf, 11, TTT_X, "Zo\xc3\xab");
+	assert_string_equal(buf, "MATCH X Zo");
+	len = proto_fmt_start(buf, 11, TTT_X, "Zo\xc3\xab");
+	assert_string_equal(buf, "START X Zo");
+}
+
 int
 main(void)
 {
@@ -1615,6 +1722,7 @@ main(void)
 		cmocka_unit_test(test_format_event_new_errors),
 		cmocka_unit_test(test_format_event_round_trip_rooms_chat),
 		cmocka_unit_test(test_format_round_trip_section9),
+		cmocka_unit_test(test_format_utf8_names_and_chat),
 	};
 
 	return (cmocka_run_group_tests(tests, NULL, NULL));

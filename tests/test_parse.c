@@ -406,7 +406,93 @@ test_parse_name(void **state)
 	run_parse_cases(cases, NCASES(cases));
 }
 
-/* proto_name_valid: length 1-16 and the allowed bytes only. */
+/*
+ * NAME takes people's names: letters of any script, up to 16 characters
+ * and 32 bytes, exactly as given; nothing invisible, no space, no
+ * combining diacritic.  Forbidden code points are BAD_CHAR, for the line.
+ */
+static void
+test_parse_name_utf8(void **state)
+{
+	static const struct parse_case cases[] = {
+		NAME("NAME Zo\xc3\xab", "Zo\xc3\xab"),		/* Zoë */
+		NAME("NAME ZO\xc3\x8b", "ZO\xc3\x8b"),		/* ZOË */
+		NAME("NAME \xc3\x89lodie", "\xc3\x89lodie"),	/* Élodie */
+		NAME("NAME \xce\xa9\xce\xbc\xce\xad\xce\xb3\xce\xb1",
+		    "\xce\xa9\xce\xbc\xce\xad\xce\xb3\xce\xb1"),	/* Ωμέγα */
+		NAME("NAME \xd0\xaf\xd0\xbd\xd0\xb0",
+		    "\xd0\xaf\xd0\xbd\xd0\xb0"),		/* Яна */
+		NAME("NAME \xe6\x9d\x8e\xe9\x9b\xb7",
+		    "\xe6\x9d\x8e\xe9\x9b\xb7"),		/* 李雷 */
+		NAME("NAME \xf0\x9f\x98\x80x", "\xf0\x9f\x98\x80x"),	/* 😀x */
+		NAME("NAME O\xe2\x80\x99" "Brien", "O\xe2\x80\x99" "Brien"),	/* ’ */
+		/* 16 characters of two bytes each: 32 bytes. */
+		NAME("NAME \xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9"
+		    "\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9"
+		    "\xc3\xa9\xc3\xa9\xc3\xa9",
+		    "\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9"
+		    "\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9"
+		    "\xc3\xa9\xc3\xa9\xc3\xa9"),
+		/* 17 of them. */
+		ERR("NAME \xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9"
+		    "\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9"
+		    "\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9", PROTO_EBAD_NAME),
+		/* 15 two-byte characters and one ASCII: 31 bytes, 16. */
+		NAME("NAME a\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9"
+		    "\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9"
+		    "\xc3\xa9\xc3\xa9",
+		    "a\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9"
+		    "\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9"
+		    "\xc3\xa9\xc3\xa9"),
+		/* Ten characters of three bytes: 30 bytes; eleven: 33. */
+		NAME("NAME \xe4\xb8\xad\xe4\xb8\xad\xe4\xb8\xad\xe4\xb8\xad"
+		    "\xe4\xb8\xad\xe4\xb8\xad\xe4\xb8\xad\xe4\xb8\xad"
+		    "\xe4\xb8\xad\xe4\xb8\xad",
+		    "\xe4\xb8\xad\xe4\xb8\xad\xe4\xb8\xad\xe4\xb8\xad"
+		    "\xe4\xb8\xad\xe4\xb8\xad\xe4\xb8\xad\xe4\xb8\xad"
+		    "\xe4\xb8\xad\xe4\xb8\xad"),
+		ERR("NAME \xe4\xb8\xad\xe4\xb8\xad\xe4\xb8\xad\xe4\xb8\xad"
+		    "\xe4\xb8\xad\xe4\xb8\xad\xe4\xb8\xad\xe4\xb8\xad"
+		    "\xe4\xb8\xad\xe4\xb8\xad\xe4\xb8\xad", PROTO_EBAD_NAME),
+		/* Eight emoji are 32 bytes; nine are 36. */
+		NAME("NAME \xf0\x9f\x98\x80\xf0\x9f\x98\x80\xf0\x9f\x98\x80"
+		    "\xf0\x9f\x98\x80\xf0\x9f\x98\x80\xf0\x9f\x98\x80"
+		    "\xf0\x9f\x98\x80\xf0\x9f\x98\x80",
+		    "\xf0\x9f\x98\x80\xf0\x9f\x98\x80\xf0\x9f\x98\x80"
+		    "\xf0\x9f\x98\x80\xf0\x9f\x98\x80\xf0\x9f\x98\x80"
+		    "\xf0\x9f\x98\x80\xf0\x9f\x98\x80"),
+		ERR("NAME \xf0\x9f\x98\x80\xf0\x9f\x98\x80\xf0\x9f\x98\x80"
+		    "\xf0\x9f\x98\x80\xf0\x9f\x98\x80\xf0\x9f\x98\x80"
+		    "\xf0\x9f\x98\x80\xf0\x9f\x98\x80\xf0\x9f\x98\x80",
+		    PROTO_EBAD_NAME),
+		/* Invisible, space-like, combining: not in a name. */
+		ERR("NAME bob\xe2\x80\x8b", PROTO_EBAD_NAME),	/* ZWSP */
+		ERR("NAME b\xe2\x80\x8dob", PROTO_EBAD_NAME),	/* ZWJ */
+		ERR("NAME bo\xe2\x81\xa0" "b", PROTO_EBAD_NAME),	/* WJ */
+		ERR("NAME \xef\xbb\xbf" "bob", PROTO_EBAD_NAME),	/* BOM */
+		ERR("NAME b\xc2\xad" "ob", PROTO_EBAD_NAME),	/* SHY */
+		ERR("NAME Mary\xc2\xa0" "Ann", PROTO_EBAD_NAME),	/* NBSP */
+		ERR("NAME Mary\xe3\x80\x80" "Ann", PROTO_EBAD_NAME),
+		ERR("NAME Zoe\xcc\x88", PROTO_EBAD_NAME),	/* e + U+0308 */
+		ERR("NAME \xee\x80\x80", PROTO_EBAD_NAME),	/* private use */
+		ERR("NAME \xe3\x85\xa4", PROTO_EBAD_NAME),	/* Hangul filler */
+		ERR("NAME bob\xef\xb8\x8f", PROTO_EBAD_NAME),	/* VS16 */
+		/* Forbidden anywhere: BAD_CHAR before BAD_NAME. */
+		ERR("NAME \xe2\x80\xae" "bob", PROTO_EBAD_CHAR),	/* RLO */
+		ERR("NAME bob\xe2\x81\xa6", PROTO_EBAD_CHAR),	/* LRI */
+		ERR("NAME bob\xc2\x9b", PROTO_EBAD_CHAR),		/* CSI */
+		ERR("NAME b\xc0\xaf" "b", PROTO_EBAD_CHAR),		/* overlong */
+		ERR("NAME b\xed\xa0\x80", PROTO_EBAD_CHAR),	/* surrogate */
+		ERR("NAME Zo\xc3", PROTO_EBAD_CHAR),		/* cut short */
+		/* ASCII punctuation is still not in names. */
+		ERR("NAME Zo\xc3\xab!", PROTO_EBAD_NAME),
+	};
+
+	(void)state;
+	run_parse_cases(cases, NCASES(cases));
+}
+
+/* proto_name_valid: 1-16 characters, 32 bytes, the allowed ones only. */
 static void
 test_parse_name_valid(void **state)
 {
@@ -421,9 +507,23 @@ test_parse_name_valid(void **state)
 		{ "", 0, 0 }, { "bo.b", 4, 0 }, { "bo b", 4, 0 },
 		{ "bo\tb", 4, 0 }, { "/", 1, 0 }, { ":", 1, 0 }, { "@", 1, 0 },
 		{ "[", 1, 0 }, { "`", 1, 0 }, { "{", 1, 0 }, { "\x7f", 1, 0 },
-		{ "\xc3\xa9", 2, 0 }, { "a\0b", 3, 0 }, { "ab\r", 3, 0 },
+		{ "\xc3\xa9", 2, 1 }, { "a\0b", 3, 0 }, { "ab\r", 3, 0 },
 		/* Only len bytes count. */
 		{ "bob.", 3, 1 },
+		/* Beyond ASCII: text, whole characters, 16 and 32 at most. */
+		{ "Zo\xc3\xab", 4, 1 }, { "Zo\xc3\xab", 3, 0 },
+		{ "\xc3", 1, 0 }, { "\xab", 1, 0 }, { "\xc0\xaf", 2, 0 },
+		{ "\xe2\x80\xae", 3, 0 }, { "\xe2\x80\x8b", 3, 0 },
+		{ "\xc2\x85", 2, 0 }, { "\xef\xbf\xbe", 3, 0 },
+		{ "\xc2\xa0", 2, 0 }, { "\xcc\x88", 2, 0 },
+		{ "abcdefghijklmno\xc3\xa9", 17, 1 },	/* 16 characters */
+		{ "abcdefghijklmnop\xc3\xa9", 18, 0 },	/* 17 */
+		{ "\xe4\xb8\xad\xe4\xb8\xad\xe4\xb8\xad\xe4\xb8\xad"
+		  "\xe4\xb8\xad\xe4\xb8\xad\xe4\xb8\xad\xe4\xb8\xad"
+		  "\xe4\xb8\xad\xe4\xb8\xad" "ab", 32, 1 },	/* 32 bytes */
+		{ "\xe4\xb8\xad\xe4\xb8\xad\xe4\xb8\xad\xe4\xb8\xad"
+		  "\xe4\xb8\xad\xe4\xb8\xad\xe4\xb8\xad\xe4\xb8\xad"
+		  "\xe4\xb8\xad\xe4\xb8\xad" "abc", 33, 0 },	/* 33 */
 	};
 	size_t	i;
 	int	got;
@@ -511,7 +611,10 @@ test_parse_line_length_limit(void **state)
 	}
 }
 
-/* Control bytes other than TAB, DEL and bytes >= 0x80 are BAD_CHAR. */
+/*
+ * Control bytes other than TAB, DEL, bytes that are no valid UTF-8, and
+ * the code points forbidden on a line are BAD_CHAR; other UTF-8 is not.
+ */
 static void
 test_parse_bad_char(void **state)
 {
@@ -526,7 +629,40 @@ test_parse_bad_char(void **state)
 		ERR("\rPING", PROTO_EBAD_CHAR),
 		ERR("MOVE b2\x80", PROTO_EBAD_CHAR),
 		ERR("\xff", PROTO_EBAD_CHAR),
-		ERR("NAME b\xc3\xa9", PROTO_EBAD_CHAR),
+		ERR("NAME b\xc3", PROTO_EBAD_CHAR),
+		ERR("SAY \xc0\xaf", PROTO_EBAD_CHAR),		/* overlong */
+		ERR("SAY \xe0\x80\xaf", PROTO_EBAD_CHAR),
+		ERR("SAY \xf0\x80\x80\xaf", PROTO_EBAD_CHAR),
+		ERR("SAY \xed\xb2\x80", PROTO_EBAD_CHAR),	/* surrogate */
+		ERR("SAY \xf4\x90\x80\x80", PROTO_EBAD_CHAR),	/* > 10FFFF */
+		ERR("SAY \xe2\x82", PROTO_EBAD_CHAR),		/* cut short */
+		ERR("SAY \xe2\x82 b", PROTO_EBAD_CHAR),
+		ERR("SAY a\x80" "b", PROTO_EBAD_CHAR),		/* stray */
+		ERR("SAY \xc2\x80", PROTO_EBAD_CHAR),		/* C1 */
+		ERR("SAY \xc2\x9f", PROTO_EBAD_CHAR),
+		ERR("SAY \xd8\x9c", PROTO_EBAD_CHAR),		/* ALM */
+		ERR("SAY \xe2\x80\x8e", PROTO_EBAD_CHAR),	/* LRM */
+		ERR("SAY \xe2\x80\x8f", PROTO_EBAD_CHAR),	/* RLM */
+		ERR("SAY \xe2\x80\xaa", PROTO_EBAD_CHAR),	/* LRE */
+		ERR("SAY \xe2\x80\xae", PROTO_EBAD_CHAR),	/* RLO */
+		ERR("SAY \xe2\x81\xa6", PROTO_EBAD_CHAR),	/* LRI */
+		ERR("SAY \xe2\x81\xa9", PROTO_EBAD_CHAR),	/* PDI */
+		ERR("SAY \xe2\x80\xa8", PROTO_EBAD_CHAR),	/* LS */
+		ERR("SAY \xe2\x80\xa9", PROTO_EBAD_CHAR),	/* PS */
+		ERR("SAY \xef\xbf\xbf", PROTO_EBAD_CHAR),	/* U+FFFF */
+		ERR("PING \xe2\x80\xae", PROTO_EBAD_CHAR),	/* any line */
+		ERR("\xe2\x80\xae", PROTO_EBAD_CHAR),
+		/* Valid UTF-8 elsewhere: each command's own error. */
+		ERR("MOVE \xc3\xa9", PROTO_EBAD_CELL),
+		ERR("MOVE \xc3\xa9\xc3\xa9", PROTO_EBAD_CELL),
+		ERR("AGAIN \xc3\xa9", PROTO_EBAD_ANSWER),
+		ERR("\xc3\xa9", PROTO_EUNKNOWN_COMMAND),	/* one character */
+		ERR("\xc3\xa9\xc3\xa9", PROTO_EBAD_CELL),	/* two: a cell? */
+		ERR("a\xc3\xa9", PROTO_EBAD_CELL),
+		ERR("\xe4\xb8\xad", PROTO_EUNKNOWN_COMMAND),
+		ERR("\xc3\xa9t\xc3\xa9", PROTO_EUNKNOWN_COMMAND),
+		OK("PING \xc3\xa9", PROTO_PING),
+		OK("PING \xe2\x80\x8b", PROTO_PING),	/* invisible: text */
 		ERR("PING\x01", PROTO_EBAD_CHAR),
 		ERR("PING\x1f", PROTO_EBAD_CHAR),
 		ERR("PING\n", PROTO_EBAD_CHAR),
@@ -935,13 +1071,65 @@ test_parse_say(void **state)
 		C_ERR("SAY \thi \t there", PROTO_EBAD_TEXT),
 		C_ERR("SAY hi\x01", PROTO_EBAD_CHAR),
 		C_ERR("SAYhi", PROTO_EUNKNOWN_COMMAND),
+		/* UTF-8 text, exactly as sent; invisible characters too. */
+		C_SAY("SAY \xc2\xa1hola!", "\xc2\xa1hola!"),		/* ¡hola! */
+		C_SAY("SAY \xe4\xbd\xa0\xe5\xa5\xbd \xf0\x9f\x98\x80",
+		    "\xe4\xbd\xa0\xe5\xa5\xbd \xf0\x9f\x98\x80"),
+		C_SAY("SAY \xf0\x9f\x91\xa8\xe2\x80\x8d\xf0\x9f\x91\xa9",
+		    "\xf0\x9f\x91\xa8\xe2\x80\x8d\xf0\x9f\x91\xa9"),	/* ZWJ */
+		C_SAY("SAY a\xc2\xa0" "b", "a\xc2\xa0" "b"),		/* NBSP */
+		C_ERR("SAY \xe2\x80\xae" "olleh", PROTO_EBAD_CHAR),
+		C_ERR("SAY \xc0\xa1", PROTO_EBAD_CHAR),
 	};
 
 	(void)state;
 	run_cmd_cases(cases, NCASES(cases));
 }
 
-/* SAY: 200 bytes of text are fine, 201 are not; blanks around are free. */
+/*
+ * SAY counts characters: 200 of them, whatever their bytes, are fine and
+ * 201 are not; the line's 256 bytes bound the bytes.
+ */
+static void
+test_parse_say_length_characters(void **state)
+{
+	static const struct {
+		size_t	two;		/* two-byte characters (é) */
+		size_t	one;		/* then ASCII ones */
+		int	ok;
+	} cases[] = {
+		{ 52, 148, 1 },		/* 200 characters, 252 bytes */
+		{ 51, 150, 0 },		/* 201, 252 bytes */
+		{ 52, 100, 1 },		/* 152, 204 bytes: over 200 bytes */
+		{ 126, 0, 1 },		/* 126, 252 bytes */
+		{ 1, 199, 1 },		/* 200, 201 bytes */
+		{ 1, 200, 0 },		/* 201 */
+	};
+	char			 line[PROTO_LINE_MAX + 8], text[PROTO_LINE_MAX];
+	struct cmd_case		 c;
+	size_t			 i, k, n;
+
+	(void)state;
+	for (i = 0; i < NCASES(cases); i++) {
+		n = 0;
+		for (k = 0; k < cases[i].two; k++) {
+			text[n++] = '\xc3';
+			text[n++] = '\xa9';
+		}
+		for (k = 0; k < cases[i].one; k++)
+			text[n++] = 'a';
+		text[n] = '\0';
+		memset(&c, 0, sizeof c);
+		c.error = cases[i].ok ? PROTO_OK : PROTO_EBAD_TEXT;
+		c.verb = PROTO_SAY;
+		c.text = text;
+		snprintf(line, sizeof line, "SAY %s", text);
+		assert_int_equal(strlen(line), 4 + n);
+		check_cmd(line, strlen(line), &c);
+	}
+}
+
+/* SAY: 200 ASCII characters are fine, 201 are not; blanks around are free. */
 static void
 test_parse_say_length(void **state)
 {
@@ -983,6 +1171,7 @@ main(void)
 		cmocka_unit_test(test_parse_bad_cell),
 		cmocka_unit_test(test_parse_bad_answer),
 		cmocka_unit_test(test_parse_name),
+		cmocka_unit_test(test_parse_name_utf8),
 		cmocka_unit_test(test_parse_name_valid),
 		cmocka_unit_test(test_parse_unknown_command),
 		cmocka_unit_test(test_parse_extra_words_ignored),
@@ -1000,6 +1189,7 @@ main(void)
 		cmocka_unit_test(test_parse_play),
 		cmocka_unit_test(test_parse_say),
 		cmocka_unit_test(test_parse_say_length),
+		cmocka_unit_test(test_parse_say_length_characters),
 	};
 
 	return (cmocka_run_group_tests(tests, NULL, NULL));

@@ -829,7 +829,7 @@ test_render_notes_chat(void **state)
 		const char		*want;
 	} cases[] = {
 		{ RENDER_NOTE_BAD_TEXT,
-		    "A chat line is 1 to 200 printable ASCII characters.\n" },
+		    "A chat line is 1 to 200 characters, without TAB.\n" },
 		{ RENDER_NOTE_SLASH_HELP, "While you play: /say TEXT sends "
 		    "TEXT to your opponent, /resign gives up the game, quit "
 		    "leaves.\n" },

@@ -12,6 +12,7 @@
 
 #include "fuzz.h"
 #include "proto.h"
+#include "utf8.h"
 
 
 #define FUZZ_MAX_WORDS	4
@@ -26,7 +27,11 @@ int		LLVMFuzzerTestOneInput(const uint8_t *, size_t);
 static char	*fuzz_dup(const char *, size_t);
 static int	 fuzz_ieq(const struct fuzz_word *, const char *);
 static size_t	 fuzz_words(const char *, size_t, struct fuzz_word *);
+static size_t	 fuzz_decode_model(const unsigned char *, size_t, uint32_t *);
+static int	 fuzz_forbidden_model(uint32_t);
+static int	 fuzz_text_model(const char *, size_t);
 static int	 fuzz_name_model(const char *, size_t);
+static int	 fuzz_is_name_text(const char *, size_t);
 static enum proto_scan fuzz_scan(const char *, size_t, size_t *);
 static void	 fuzz_cmd_model(const char *, size_t, const struct proto_cmd *);
 static void	 fuzz_parse(const char *, size_t);
@@ -90,18 +95,119 @@ fuzz_words(const char *s, size_t len, struct fuzz_word *w)
 	return (n);
 }
 
-/* The name rule, written out again: 1 to 16 of [A-Za-z0-9_-]. */
+/*
+ * UTF-8 decoding written out again from its definition (RFC 3629): the
+ * bits of one sequence, in its shortest form, no surrogate, at most
+ * U+10FFFF; its length, or 0.
+ */
+static size_t
+fuzz_decode_model(const unsigned char *s, size_t len, uint32_t *cp)
+{
+	size_t		n, i;
+	uint32_t	c, min;
+
+	if (len == 0)
+		return (0);
+	if (s[0] < 0x80) {
+		*cp = s[0];
+		return (1);
+	}
+	if ((s[0] & 0xE0) == 0xC0) {
+		n = 2;
+		c = s[0] & 0x1F;
+		min = 0x80;
+	} else if ((s[0] & 0xF0) == 0xE0) {
+		n = 3;
+		c = s[0] & 0x0F;
+		min = 0x800;
+	} else if ((s[0] & 0xF8) == 0xF0) {
+		n = 4;
+		c = s[0] & 0x07;
+		min = 0x10000;
+	} else
+		return (0);
+	if (len < n)
+		return (0);
+	for (i = 1; i < n; i++) {
+		if ((s[i] & 0xC0) != 0x80)
+			return (0);
+		c = (c << 6) | (s[i] & 0x3F);
+	}
+	if (c < min || c > 0x10FFFF || (c >= 0xD800 && c <= 0xDFFF))
+		return (0);
+	*cp = c;
+	return (n);
+}
+
+/* The code points no line may carry (protocol.md §1.5), written out. */
+static int
+fuzz_forbidden_model(uint32_t cp)
+{
+	return ((cp < 0x20 && cp != '\t') || (cp >= 0x7F && cp <= 0x9F) ||
+	    cp == 0x061C || cp == 0x200E || cp == 0x200F ||
+	    (cp >= 0x2028 && cp <= 0x202E) || (cp >= 0x2066 && cp <= 0x2069) ||
+	    (cp >= 0xFDD0 && cp <= 0xFDEF) || (cp & 0xFFFE) == 0xFFFE);
+}
+
+/* A line's bytes are text: valid UTF-8, nothing forbidden. */
+static int
+fuzz_text_model(const char *s, size_t len)
+{
+	uint32_t	cp;
+	size_t		i, n;
+
+	for (i = 0; i < len; i += n) {
+		n = fuzz_decode_model((const unsigned char *)s + i, len - i,
+		    &cp);
+		if (n == 0 || fuzz_forbidden_model(cp))
+			return (0);
+	}
+	return (1);
+}
+
+/*
+ * The name rule, written out again: 1 to 16 characters and 32 bytes of
+ * text, each of [A-Za-z0-9_-] or beyond ASCII and of the text class.
+ */
 static int
 fuzz_name_model(const char *s, size_t len)
 {
 	static const char	 ok[] = "abcdefghijklmnopqrstuvwxyz"
 	    "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-";
-	size_t			 i;
+	uint32_t		 cp;
+	size_t			 i, n, chars = 0;
 
-	if (len == 0 || len > PROTO_NAME_MAX)
+	if (len == 0 || len > 32)
 		return (0);
-	for (i = 0; i < len; i++) {
-		if (s[i] == '\0' || strchr(ok, s[i]) == NULL)
+	for (i = 0; i < len; i += n, chars++) {
+		n = fuzz_decode_model((const unsigned char *)s + i, len - i,
+		    &cp);
+		if (n == 0)
+			return (0);
+		if (cp < 0x80 && (cp == 0 || strchr(ok, (int)cp) == NULL))
+			return (0);
+		if (cp >= 0x80 && utf8_class(cp) != UTF8_TEXT)
+			return (0);
+	}
+	return (chars <= 16);
+}
+
+/*
+ * What a name may be, asserted of every name that comes out: whole
+ * characters, no control, no bidi, no space, nothing invisible.
+ */
+static int
+fuzz_is_name_text(const char *s, size_t len)
+{
+	uint32_t	cp;
+	size_t		i, n;
+
+	if (!fuzz_text_model(s, len))
+		return (0);
+	for (i = 0; i < len; i += n) {
+		n = utf8_decode(s + i, len - i, &cp);
+		if (n == 0 || utf8_class(cp) != UTF8_TEXT || cp == ' ' ||
+		    cp == '\t')
 			return (0);
 	}
 	return (1);
@@ -175,6 +281,7 @@ fuzz_cmd_model(const char *line, size_t len, const struct proto_cmd *cmd)
 	case PROTO_NAME:
 		CHECK(memchr(cmd->name, '\0', sizeof cmd->name) != NULL);
 		CHECK(proto_name_valid(cmd->name, strlen(cmd->name)));
+		CHECK(fuzz_is_name_text(cmd->name, strlen(cmd->name)));
 		CHECK(n == 2 && fuzz_ieq(&w[0], "NAME"));
 		CHECK(w[1].len == strlen(cmd->name) &&
 		    memcmp(w[1].p, cmd->name, w[1].len) == 0);
@@ -240,7 +347,9 @@ fuzz_cmd_model(const char *line, size_t len, const struct proto_cmd *cmd)
 		CHECK(fuzz_ieq(&w[0], "SAY") && n >= 2);
 		CHECK(cmd->text > w[0].p + w[0].len &&
 		    cmd->text + cmd->textlen <= line + len);
-		CHECK(cmd->textlen >= 1 && cmd->textlen <= PROTO_CHAT_MAX);
+		CHECK(cmd->textlen >= 1 &&
+		    utf8_count(cmd->text, cmd->textlen) <= PROTO_CHAT_MAX);
+		CHECK(fuzz_text_model(cmd->text, cmd->textlen));
 		CHECK(cmd->text == w[1].p);
 		CHECK(memchr(cmd->text, '\t', cmd->textlen) == NULL);
 		CHECK(cmd->text[cmd->textlen - 1] != ' ');
@@ -309,7 +418,7 @@ fuzz_parse(const char *data, size_t len)
 	enum proto_error	 e, e2;
 	char			*line, *other;
 	size_t			 eff, i;
-	int			 bad = 0;
+	int			 bad;
 
 	line = fuzz_dup(data, len);
 	e = proto_parse(line, len, &cmd);
@@ -321,12 +430,7 @@ fuzz_parse(const char *data, size_t len)
 	    e == PROTO_EBAD_LEVEL || e == PROTO_EBAD_TEXT);
 
 	eff = (len > 0 && line[len - 1] == '\r') ? len - 1 : len;
-	for (i = 0; i < eff; i++) {
-		unsigned char	c = (unsigned char)line[i];
-
-		if ((c < 0x20 && c != '\t') || c >= 0x7f)
-			bad = 1;
-	}
+	bad = !fuzz_text_model(line, eff);
 	if (eff > PROTO_LINE_MAX)
 		CHECK(e == PROTO_ELINE_TOO_LONG);
 	else if (bad)
@@ -394,8 +498,9 @@ fuzz_roundtrip(const struct proto_cmd *cmd)
 		else if (c == '\n')
 			CHECK(i > 0 && out[i - 1] == '\r');
 		else
-			CHECK(c >= 0x20 && c < 0x7f);
+			CHECK(c != '\t');
 	}
+	CHECK(fuzz_text_model(out, (size_t)n - 2) || cmd->verb == PROTO_HELP);
 	crlf = strstr(out, "\r\n");
 	CHECK(crlf != NULL);
 	first = (size_t)(crlf - out);
@@ -438,7 +543,8 @@ fuzz_event(const char *data, size_t len)
 	CHECK((unsigned)ev.kind <= PROTO_EV_CHAT);
 	CHECK(memchr(ev.name, '\0', sizeof ev.name) != NULL);
 	if (ev.name[0] != '\0')
-		CHECK(proto_name_valid(ev.name, strlen(ev.name)));
+		CHECK(proto_name_valid(ev.name, strlen(ev.name)) &&
+		    fuzz_is_name_text(ev.name, strlen(ev.name)));
 	CHECK(memchr(ev.name2, '\0', sizeof ev.name2) != NULL);
 	if (ev.name2[0] != '\0')
 		CHECK(proto_name_valid(ev.name2, strlen(ev.name2)));

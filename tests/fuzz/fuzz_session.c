@@ -28,6 +28,7 @@
 #include "log.h"
 #include "match.h"
 #include "session.h"
+#include "utf8.h"
 
 
 #define FUZZ_SLOTS	4
@@ -80,6 +81,10 @@ static const struct fuzz_line {
 	/* 41: built when sent */
 	D(FUZZ_DYN_RESUME0), D(FUZZ_DYN_RESUME0 + 1), D(FUZZ_DYN_RESUME0 + 2),
 	D(FUZZ_DYN_RESUME0 + 3), D(FUZZ_DYN_ROOM),
+	/* 46: names and chat in UTF-8: Zoë, ZOË, ¡hola!, RLO, fullwidth p1 */
+	L("NAME Zo\xc3\xab\n"), L("NAME ZO\xc3\x8b\n"),
+	L("SAY \xc2\xa1hola!\n"), L("NAME \xe2\x80\xae" "x\n"),
+	L("NAME \xef\xbd\x90\xef\xbc\x91\n"),
 };
 #undef D
 #undef L
@@ -137,18 +142,21 @@ static char			fuzz_room[PROTO_CODE_LEN + 2];
 
 /*
  * The logs, silenced for speed but still formatted (so that bad arguments
- * show); client bytes must reach them printable.
+ * show); client bytes must reach them as text: printable ASCII, or the
+ * UTF-8 of a name, with no control or bidi character.
  */
 static void
 fuzz_logv(const char *fmt, va_list ap)
 {
 	char	buf[1024];
-	int	n, i;
+	size_t	len;
+	int	n;
 
 	n = vsnprintf(buf, sizeof buf, fmt, ap);
 	CHECK(n >= 0);
-	for (i = 0; i < n && i < (int)sizeof buf - 1; i++)
-		CHECK(buf[i] >= 0x20 && buf[i] < 0x7f);
+	len = utf8_trim(buf, (size_t)n < sizeof buf ? (size_t)n :
+	    sizeof buf - 1);		/* what fits, whole characters */
+	CHECK(utf8_text(buf, len) && memchr(buf, '\t', len) == NULL);
 }
 
 void
@@ -226,8 +234,8 @@ fuzz_slot_of(const struct client *c)
 }
 
 /*
- * The send op: whole CRLF lines of printable ASCII, each a well-formed
- * server line; nothing once closing or after BYE.
+ * The send op: whole CRLF lines of text (UTF-8, no control, no bidi, no
+ * TAB), each a well-formed server line; nothing once closing or after BYE.
  */
 static void
 fuzz_send(struct client *c, const char *buf, size_t len)
@@ -249,6 +257,7 @@ fuzz_send(struct client *c, const char *buf, size_t len)
 	for (start = 0, i = 0; i < len; i++) {
 		if (buf[i] == '\r') {
 			CHECK(i + 1 < len && buf[i + 1] == '\n');
+			CHECK(utf8_text(buf + start, i - start));
 			CHECK(proto_event_parse(buf + start, i - start,
 			    &ev) == 0);
 			CHECK(ev.kind != PROTO_EV_UNKNOWN);
@@ -265,7 +274,7 @@ fuzz_send(struct client *c, const char *buf, size_t len)
 			i++;
 			start = i + 1;
 		} else
-			CHECK(buf[i] >= 0x20 && buf[i] < 0x7f);
+			CHECK(buf[i] != '\t' && buf[i] != '\n');
 	}
 	s->sent += len;
 }
