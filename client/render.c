@@ -1,12 +1,17 @@
 /*
  * render.c -- the text ttt-client shows: the board in the seed layout,
- * server events in words, prompts and notes.  Server text is shown as it
- * comes, with any byte that is not printable ASCII replaced by '?'.
+ * server events in words, prompts and notes.  Server text and names are
+ * shown as they come, printable ASCII and valid UTF-8 (names and chat may
+ * be in any script), with every other byte, control characters (C0, DEL,
+ * C1) and malformed UTF-8 each replaced by '?': nothing from the network
+ * reaches the terminal as an escape.
  *
  * With colour on, X and O are drawn in two colours and the last move in
  * bold reverse video (ANSI SGR sequences, which every terminal emulator in
- * use understands); with colour off the text is plain ASCII.  The key map
- * of the keypad and digits styles is drawn beside the board.
+ * use understands); with colour off the text is plain ASCII.  On a board
+ * with a winning line (the rules engine's ttt_line_of) its three cells are
+ * in bold reverse video, or, with colour off, in brackets: "[X]".  The key
+ * map of the keypad and digits styles is drawn beside the board.
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -71,6 +76,8 @@ static void	render_init(struct render_out *, char *, size_t);
 static void	render_char(struct render_out *, char);
 static void	render_add(struct render_out *, const char *, ...)
 		    __attribute__((format(printf, 2, 3)));
+static size_t	render_utf8(const unsigned char *, size_t);
+static void	render_safe(struct render_out *, const char *, size_t);
 static void	render_text(struct render_out *, const char *, size_t,
 		    const char *);
 static int	render_done(struct render_out *);
@@ -125,6 +132,66 @@ render_add(struct render_out *o, const char *fmt, ...)
 }
 
 /*
+ * The length of the one printable character at s (len bytes left): 1 for
+ * printable ASCII, 2 to 4 for a well-formed UTF-8 sequence (no overlong
+ * form, no surrogate, at most U+10FFFF) of a character that is not a C1
+ * control; 0 for anything else.
+ */
+static size_t
+render_utf8(const unsigned char *s, size_t len)
+{
+	unsigned long	cp;
+	size_t		n, i;
+
+	if (s[0] >= 0x20 && s[0] < 0x7f)
+		return (1);
+	if (s[0] >= 0xc2 && s[0] <= 0xdf) {
+		n = 2;
+		cp = s[0] & 0x1f;
+	} else if (s[0] >= 0xe0 && s[0] <= 0xef) {
+		n = 3;
+		cp = s[0] & 0x0f;
+	} else if (s[0] >= 0xf0 && s[0] <= 0xf4) {
+		n = 4;
+		cp = s[0] & 0x07;
+	} else
+		return (0);
+	if (len < n)
+		return (0);
+	for (i = 1; i < n; i++) {
+		if ((s[i] & 0xc0) != 0x80)
+			return (0);
+		cp = (cp << 6) | (s[i] & 0x3f);
+	}
+	if ((n == 3 && cp < 0x800) || (n == 4 && cp < 0x10000) ||
+	    cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff) || cp < 0xa0)
+		return (0);
+	return (n);
+}
+
+/*
+ * Append text from the network as it is, but every byte that does not
+ * begin a printable character (render_utf8) as '?'.
+ */
+static void
+render_safe(struct render_out *o, const char *text, size_t len)
+{
+	const unsigned char	*s = (const unsigned char *)text;
+	size_t			 i, n, k;
+
+	for (i = 0; i < len; i += n) {
+		n = render_utf8(s + i, len - i);
+		if (n == 0) {
+			render_char(o, '?');
+			n = 1;
+			continue;
+		}
+		for (k = 0; k < n; k++)
+			render_char(o, text[i + k]);
+	}
+}
+
+/*
  * Append server text and a newline, made printable; the fallback stands in
  * when the server sent no text, and nothing is added if there is neither.
  */
@@ -132,18 +199,12 @@ static void
 render_text(struct render_out *o, const char *text, size_t len,
     const char *fallback)
 {
-	size_t	i;
-
 	if (len == 0) {
 		if (fallback != NULL)
 			render_add(o, "%s\n", fallback);
 		return;
 	}
-	for (i = 0; i < len; i++) {
-		unsigned char	c = (unsigned char)text[i];
-
-		render_char(o, (c < 0x20 || c >= 0x7f) ? '?' : (char)c);
-	}
+	render_safe(o, text, len);
 	render_char(o, '\n');
 }
 
@@ -210,13 +271,12 @@ render_question(enum render_prompt which, const struct render_view *v)
 static void
 render_result(struct render_out *o, const struct proto_event *ev)
 {
-	char	fallback[PROTO_NAME_MAX + 16];
-
-	if (ev->result == PROTO_RESULT_TIE)
-		snprintf(fallback, sizeof fallback, "It's a tie!");
-	else
-		snprintf(fallback, sizeof fallback, "%s wins!", ev->name);
-	render_text(o, ev->text, ev->textlen, fallback);
+	if (ev->textlen == 0 && ev->result != PROTO_RESULT_TIE) {
+		render_safe(o, ev->name, strlen(ev->name));
+		render_add(o, " wins!\n");
+		return;
+	}
+	render_text(o, ev->text, ev->textlen, "It's a tie!");
 }
 
 /*
@@ -291,7 +351,9 @@ render_board(char *buf, size_t size, const char *cells,
 {
 	struct render_out	o;
 	char			c[TTT_CELLS];
-	size_t			i, j, n;
+	size_t			i, j, n, k;
+	uint16_t		x = 0, oh = 0, line;
+	int			win;
 
 	if (v == NULL)
 		v = &render_plain;
@@ -300,18 +362,31 @@ render_board(char *buf, size_t size, const char *cells,
 		c[i] = ' ';
 		if (i < n && (cells[i] == 'X' || cells[i] == 'O'))
 			c[i] = cells[i];
+		if (c[i] == 'X')
+			x |= (uint16_t)(1u << i);
+		else if (c[i] == 'O')
+			oh |= (uint16_t)(1u << i);
 	}
+	/* A finished game's winning line, by the rules engine. */
+	if ((line = ttt_line_of(x)) == 0)
+		line = ttt_line_of(oh);
 	render_init(&o, buf, size);
 	render_add(&o, "      A   B   C\n");
 	for (i = 0; i < 3; i++) {
 		if (i > 0)
 			render_add(&o, "     ---+---+---\n");
-		render_add(&o, "  %zu   ", i + 1);
+		render_add(&o, "  %zu  ", i + 1);
 		for (j = 0; j < 3; j++) {
+			k = i * 3 + j;
+			win = (line >> k) & 1;
 			if (j > 0)
-				render_add(&o, " | ");
-			render_mark(&o, c[i * 3 + j],
-			    v->last == (int)(i * 3 + j), v);
+				render_char(&o, '|');
+			render_char(&o, win && !v->colour ? '[' : ' ');
+			render_mark(&o, c[k], win || v->last == (int)k, v);
+			if (win && !v->colour)
+				render_char(&o, ']');
+			else if (j < 2)
+				render_char(&o, ' ');
 		}
 		render_keymap(&o, i, v);
 		render_char(&o, '\n');
@@ -344,7 +419,9 @@ render_event(char *buf, size_t size, const struct proto_event *ev,
 	case PROTO_EV_MATCH:
 		render_add(&o, "You are ");
 		render_mark(&o, ttt_mark_char(ev->mark), 0, v);
-		render_add(&o, ", playing against %s.\n", ev->name);
+		render_add(&o, ", playing against ");
+		render_safe(&o, ev->name, strlen(ev->name));
+		render_add(&o, ".\n");
 		break;
 	case PROTO_EV_BOARD:
 		render_board(board, sizeof board, ev->cells, v);
@@ -380,15 +457,19 @@ render_event(char *buf, size_t size, const struct proto_event *ev,
 		render_ok(&o, ev, v);
 		break;
 	case PROTO_EV_CHAT:
-		render_add(&o, "%s: ", ev->name);
+		render_safe(&o, ev->name, strlen(ev->name));
+		render_add(&o, ": ");
 		render_text(&o, ev->text, ev->textlen, "");
 		break;
 	case PROTO_EV_TOKEN:
 		render_token(&o, ev, v);
 		break;
 	case PROTO_EV_GAME:
-		render_add(&o, "  %llu: %s (X) against %s (O), %d move%s\n",
-		    ev->number, ev->name, ev->name2, ev->moves,
+		render_add(&o, "  %llu: ", ev->number);
+		render_safe(&o, ev->name, strlen(ev->name));
+		render_add(&o, " (X) against ");
+		render_safe(&o, ev->name2, strlen(ev->name2));
+		render_add(&o, " (O), %d move%s\n", ev->moves,
 		    ev->moves == 1 ? "" : "s");
 		break;
 	default:

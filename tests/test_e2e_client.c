@@ -567,6 +567,11 @@ test_client_plays_match(void **state)
 	    "     ---+---+---\n"
 	    "  3     |   |  \n");
 	output_has("  1   O |   | X\n");
+	/* The final board: the winning line in brackets, on a pipe. */
+	output_has("  1  [O]|   | X\n"
+	    "     ---+---+---\n"
+	    "  2  [O]| ");
+	output_has("  3  [O]| ");
 	output_has("p2 wins! better luck next time p1!\n" PROMPT_AGAIN "n\n"
 	    "Thank you for playing!\n");
 	/* Prompted on its own turns only: once per move it made. */
@@ -645,8 +650,8 @@ test_client_rematch(void **state)
 
 	at = player_expect(PROMPT_AGAIN "y\n", 0);
 	at = player_expect("p2 (O) moves first.\n", at);
-	at = player_expect("  1     | O | X\n     ---+---+---\n"
-	    "  2     | O |  \n     ---+---+---\n  3     | O | X\n", at);
+	at = player_expect("  1     |[O]| X\n     ---+---+---\n"
+	    "  2     |[O]|  \n     ---+---+---\n  3     |[O]| X\n", at);
 	player_expect("p2 wins! better luck next time p1!\n" PROMPT_AGAIN
 	    "no\nThank you for playing!\n", at);
 	assert_int_equal(harness_count(pl.outbuf, "p2 wins!"), 2);
@@ -1125,11 +1130,19 @@ test_client_colour_on_terminal(void **state)
 	output_has("\033[31mX\033[0m");
 	/* The opponent's last move. */
 	output_has("\033[1;7;31mX\033[0m");
-	/* The winning board: A3, the client's last move, highlighted. */
+	/* Boards before the end: the client's last move highlighted. */
 	output_has("  1   \033[36mO\033[0m | ");
 	output_has("  2   \033[36mO\033[0m | ");
+	/*
+	 * The winning board: its line, column A, highlighted, in no
+	 * brackets: A1 and A2 were each the last move once, then the
+	 * three cells of the line.
+	 */
+	output_has("  1   \033[1;7;36mO\033[0m | ");
+	output_has("  2   \033[1;7;36mO\033[0m | ");
 	output_has("  3   \033[1;7;36mO\033[0m | ");
-	assert_int_equal(harness_count(pl.outbuf, "\033[1;7;36mO"), 3);
+	assert_int_equal(harness_count(pl.outbuf, "\033[1;7;36mO"), 5);
+	assert_null(strstr(pl.outbuf, "[O]"));
 	strip_terminal(pl.outbuf);
 	output_has("You are O, playing against p1.\n");
 	output_has("p2 wins! better luck next time p1!\n" PROMPT_AGAIN "n\n"
@@ -1239,7 +1252,9 @@ test_client_input_styles(void **state)
 		/* Column A is the client's: each style named A1, A2, A3. */
 		output_has("  1   O |   | X");
 		output_has("  2   O | ");
-		output_has("  3   O | ");
+		/* The final board, its winning line in brackets. */
+		output_has("  1  [O]|   | X");
+		output_has("  3  [O]| ");
 		output_has(PROMPT_AGAIN "q\nPlease enter y or n.\n"
 		    PROMPT_AGAIN "n\n" THANKS);
 		if (cases[i].map != NULL)

@@ -310,7 +310,9 @@ p1_saw(void)
 	screen("p1", 1, buf, sizeof buf);
 	assert_non_null(strstr(buf, "\033[31mX"));
 	assert_non_null(strstr(buf, "\033[36mO"));
-	/* A3, the last move, in bold reverse. */
+	/* The winning line, column A, in bold reverse. */
+	assert_non_null(strstr(buf, "  1   \033[1;7m\033[31mX"));
+	assert_non_null(strstr(buf, "  2   \033[1;7m\033[31mX"));
 	assert_non_null(strstr(buf, "  3   \033[1;7m\033[31mX"));
 }
 
@@ -324,6 +326,10 @@ p2_saw(void)
 	assert_non_null(strstr(buf, PROMPT_KEYPAD " e\n"));
 	assert_non_null(strstr(buf, PROMPT_KEYPAD " s\n"));
 	assert_non_null(strstr(buf, "  1   X |   | O   q w e\n"));
+	/* NO_COLOR: the winning line in brackets. */
+	assert_non_null(strstr(buf, "  1  [X]|   | O   q w e\n"
+	    "     ---+---+---\n"
+	    "  2  [X]| O |     a s d\n"));
 	assert_int_equal(harness_count(buf, PROMPT_CELLS), 0);
 	screen("p2", 1, buf, sizeof buf);
 	assert_null(strchr(buf, '\033'));

@@ -612,9 +612,148 @@ test_render_event_control_bytes(void **state)
 
 	(void)state;
 	render_line("INFO a\x1b[2Jb\x7f\x01\xc3\xa9!", TTT_X, buf, sizeof buf);
-	assert_string_equal(buf, "a?[2Jb?\?\?\?!\n");
+	assert_string_equal(buf, "a?[2Jb??\xc3\xa9!\n");
 	render_line("RESULT TIE tie\tgame\r", TTT_X, buf, sizeof buf);
 	assert_string_equal(buf, "tie?game\n");
+}
+
+/*
+ * Valid UTF-8 is shown as it comes (two, three and four bytes); what is
+ * not (a C1 control such as the one-byte CSI U+009B, a lone continuation
+ * byte, an overlong form, a surrogate, past U+10FFFF, a sequence cut
+ * short) is a '?' a byte, so no escape gets through.
+ */
+static void
+test_render_event_utf8(void **state)
+{
+	static const struct event_case	cases[] = {
+		{ "INFO caf\xc3\xa9 \xe6\x97\xa5\xe6\x9c\xac \xf0\x9f\x98\x80",
+		    TTT_X, "caf\xc3\xa9 \xe6\x97\xa5\xe6\x9c\xac \xf0\x9f\x98\x80\n" },
+		{ "INFO a\xc2\x9b" "2Jb", TTT_X, "a??2Jb\n" },
+		{ "INFO a\xc2\xa0" "b", TTT_X, "a\xc2\xa0" "b\n" },
+		{ "INFO a\x80" "b", TTT_X, "a?b\n" },
+		{ "INFO a\xc0\xaf" "b", TTT_X, "a??b\n" },
+		{ "INFO a\xe0\x80\xaf" "b", TTT_X, "a???b\n" },
+		{ "INFO a\xed\xa0\x80" "b", TTT_X, "a???b\n" },
+		{ "INFO a\xf4\x90\x80\x80" "b", TTT_X, "a????b\n" },
+		{ "INFO a\xf0\x9f\x98", TTT_X, "a???\n" },
+		{ "INFO \xe6\x97x", TTT_X, "??x\n" },
+		{ "INFO \xff\xfe", TTT_X, "??\n" },
+	};
+
+	(void)state;
+	check_events(cases, sizeof cases / sizeof cases[0]);
+}
+
+/*
+ * A won board shows its line: the three cells in brackets with colour
+ * off, in bold reverse with colour on, for either mark and every line; a
+ * board without a line (ongoing, a tie) has neither.
+ */
+static void
+test_render_board_winning_line(void **state)
+{
+	static const char	x_col_a[] =
+	    "      A   B   C\n"
+	    "  1  [X]|   | O\n"
+	    "     ---+---+---\n"
+	    "  2  [X]| O |\x20\x20\n"
+	    "     ---+---+---\n"
+	    "  3  [X]|   |\x20\x20\n";
+	static const char	o_diag[] =
+	    "      A   B   C\n"
+	    "  1   X | X |[O]\n"
+	    "     ---+---+---\n"
+	    "  2   X |[O]|\x20\x20\n"
+	    "     ---+---+---\n"
+	    "  3  [O]|   | X\n";
+	static const char	x_row_3[] =
+	    "      A   B   C\n"
+	    "  1   O | O |\x20\x20\n"
+	    "     ---+---+---\n"
+	    "  2     |   |\x20\x20\n"
+	    "     ---+---+---\n"
+	    "  3  [X]|[X]|[X]\n";
+	struct render_view	 v = { TTT_X, -1, 0, KEYS_CELLS, 0, 0 };
+	char			 buf[RENDER_MAX], cells[TTT_CELLS + 1];
+	int			 l, i, k;
+	static const int	 lines[8][3] = {
+		{ 0, 1, 2 }, { 3, 4, 5 }, { 6, 7, 8 }, { 0, 3, 6 },
+		{ 1, 4, 7 }, { 2, 5, 8 }, { 0, 4, 8 }, { 2, 4, 6 }
+	};
+
+	(void)state;
+	render_board(buf, sizeof buf, "X.OXO.X..", NULL);
+	assert_string_equal(buf, x_col_a);
+	render_board(buf, sizeof buf, "XXOXO.O.X", &v);
+	assert_string_equal(buf, o_diag);
+	render_board(buf, sizeof buf, "OO....XXX", &v);
+	assert_string_equal(buf, x_row_3);
+	/* No line: no brackets, ongoing or tied. */
+	render_board(buf, sizeof buf, "XOXXOOOXX", NULL);
+	assert_null(strchr(buf, '['));
+	render_board(buf, sizeof buf, "XX.OO....", NULL);
+	assert_null(strchr(buf, '['));
+	/* Colour: the line's three cells highlighted, and only they. */
+	v.colour = 1;
+	v.last = 6;
+	render_board(buf, sizeof buf, "X.OXO.X..", &v);
+	assert_int_equal(count(buf, "\033[1;7;31mX\033[0m"), 3);
+	assert_int_equal(count(buf, "\033[1;7;"), 3);
+	assert_null(strstr(buf, "[X]"));
+	strip_sgr(buf);
+	assert_non_null(strstr(buf, "  1   X |   | O\n"));
+	/* Every line, for each mark, marks exactly its three cells. */
+	v.colour = 0;
+	for (l = 0; l < 8; l++) {
+		for (k = 0; k < 2; k++) {
+			memset(cells, '.', TTT_CELLS);
+			cells[TTT_CELLS] = '\0';
+			for (i = 0; i < 3; i++)
+				cells[lines[l][i]] = k == 0 ? 'X' : 'O';
+			render_board(buf, sizeof buf, cells, &v);
+			assert_int_equal(count(buf, k == 0 ? "[X]" : "[O]"),
+			    3);
+			assert_int_equal(count(buf, "["), 3);
+		}
+	}
+}
+
+/* Names are shown in UTF-8, and made safe as any server text. */
+static void
+test_render_event_utf8_names(void **state)
+{
+	struct render_view	v = { TTT_X, -1, 0, KEYS_CELLS, 0, 0 };
+	struct proto_event	ev;
+	char			buf[RENDER_MAX];
+
+	(void)state;
+	memset(&ev, 0, sizeof ev);
+	ev.kind = PROTO_EV_CHAT;
+	snprintf(ev.name, sizeof ev.name, "J\xc3\xb6rg");
+	ev.text = "hall\xc3\xb6";
+	ev.textlen = strlen(ev.text);
+	render_event(buf, sizeof buf, &ev, &v);
+	assert_string_equal(buf, "J\xc3\xb6rg: hall\xc3\xb6\n");
+	ev.kind = PROTO_EV_MATCH;
+	ev.mark = TTT_X;
+	snprintf(ev.name, sizeof ev.name, "a\x1b[2J\xc2\x9b");
+	render_event(buf, sizeof buf, &ev, &v);
+	assert_string_equal(buf, "You are X, playing against a?[2J??.\n");
+	ev.kind = PROTO_EV_GAME;
+	ev.number = 4;
+	ev.moves = 1;
+	snprintf(ev.name, sizeof ev.name, "\xe6\x97\xa5");
+	snprintf(ev.name2, sizeof ev.name2, "b\x07");
+	render_event(buf, sizeof buf, &ev, &v);
+	assert_string_equal(buf,
+	    "  4: \xe6\x97\xa5 (X) against b? (O), 1 move\n");
+	ev.kind = PROTO_EV_RESULT;
+	ev.result = PROTO_RESULT_WIN;
+	ev.textlen = 0;
+	snprintf(ev.name, sizeof ev.name, "\xc3\xa9\x1b");
+	render_event(buf, sizeof buf, &ev, &v);
+	assert_string_equal(buf, "\xc3\xa9? wins!\n");
 }
 
 /* Events that mean nothing to a player render as nothing at all. */
@@ -934,6 +1073,9 @@ main(void)
 		cmocka_unit_test(test_render_event_board),
 		cmocka_unit_test(test_render_event_fallbacks),
 		cmocka_unit_test(test_render_event_control_bytes),
+		cmocka_unit_test(test_render_event_utf8),
+		cmocka_unit_test(test_render_event_utf8_names),
+		cmocka_unit_test(test_render_board_winning_line),
 		cmocka_unit_test(test_render_event_bad_kind),
 		cmocka_unit_test(test_render_event_turn_without_mark),
 		cmocka_unit_test(test_render_prompts),
