@@ -172,6 +172,8 @@ client_run(const struct client_opts *opts)
 	c.view.keys = opts->keys;
 	c.view.reconnect = opts->reconnect;
 	c.view.joining = (opts->mode == CLIENT_MODE_JOIN);
+	c.view.host = opts->host;
+	c.view.port = opts->port;
 	memset(c.cells, '.', TTT_CELLS);
 	for (;;) {
 		client_server(&c);

@@ -33,7 +33,7 @@ struct render_out {
 #define RENDER_SGR_RESET	"\033[0m"
 
 static const struct render_view render_plain = {
-	TTT_EMPTY, -1, 0, KEYS_CELLS, 0, 0
+	TTT_EMPTY, -1, 0, KEYS_CELLS, 0, 0, NULL, NULL
 };
 
 /* The move prompt and the bad move note are the input style's own. */
@@ -91,6 +91,7 @@ static const char *render_question(enum render_prompt,
 static void	render_result(struct render_out *, const struct proto_event *);
 static void	render_ok(struct render_out *, const struct proto_event *,
 		    const struct render_view *);
+static void	render_server(struct render_out *, const struct render_view *);
 static void	render_token(struct render_out *, const struct proto_event *,
 		    const struct render_view *);
 
@@ -292,10 +293,13 @@ render_ok(struct render_out *o, const struct proto_event *ev,
 	case PROTO_ARGS_ROOM:
 		if (v->joining)
 			render_add(o, "You joined room %s.\n", ev->code);
-		else
+		else {
 			render_add(o, "Your room code is %s -- give it to your friend.\n"
-			    "They join with: ttt-client HOST PORT --join %s\n",
+			    "They join with: ttt-client --join %s",
 			    ev->code, ev->code);
+			render_server(o, v);
+			render_char(o, '\n');
+		}
 		break;
 	case PROTO_ARGS_COUNT:
 		if (ev->number == 0)
@@ -318,25 +322,37 @@ render_ok(struct render_out *o, const struct proto_event *ev,
 	}
 }
 
+/* " HOST PORT" of the view's server, for a command to run. */
+static void
+render_server(struct render_out *o, const struct render_view *v)
+{
+	const char	*host = v->host != NULL ? v->host : "HOST";
+	const char	*port = v->port != NULL ? v->port : "PORT";
+
+	render_char(o, ' ');
+	render_safe(o, host, strlen(host));
+	render_char(o, ' ');
+	render_safe(o, port, strlen(port));
+}
+
 /*
- * TOKEN: how to get the seat back.  A client that reconnects by itself
- * says so; otherwise the server's own words, which give its grace period.
+ * TOKEN: how to get the seat back, in the client's words (the server's
+ * speak of its RESUME command): a client that reconnects by itself says
+ * so, and either way the command line that takes the seat back from a new
+ * client.
  */
 static void
 render_token(struct render_out *o, const struct proto_event *ev,
     const struct render_view *v)
 {
-	char	fallback[128];
-
-	if (v->reconnect) {
-		render_add(o, "If you lose the connection, the client reconnects by itself; or type RESUME %s in a new session.\n",
+	if (v->reconnect)
+		render_add(o, "If you lose the connection, the client reconnects by itself; or run: ttt-client --resume %s",
 		    ev->code);
-		return;
-	}
-	snprintf(fallback, sizeof fallback,
-	    "If you lose the connection, type RESUME %s in a new session.",
-	    ev->code);
-	render_text(o, ev->text, ev->textlen, fallback);
+	else
+		render_add(o, "If you lose the connection, take your seat back with: ttt-client --resume %s",
+		    ev->code);
+	render_server(o, v);
+	render_char(o, '\n');
 }
 
 /*

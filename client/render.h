@@ -21,9 +21,10 @@
  * (TTT_EMPTY before MATCH), the cell last played (-1: none), colour (X and
  * O in two colours, the last move highlighted) and the input style (the
  * move prompt, the bad move note, the key map); whether the client
- * reconnects by itself, and whether it joined a room or made it.  NULL
- * stands for the plain view: no mark, no last move, no colour, the cells
- * style, no reconnection, a room made.
+ * reconnects by itself, whether it joined a room or made it, and the
+ * server's host and port, for the commands it tells the player to run.
+ * NULL stands for the plain view: no mark, no last move, no colour, the
+ * cells style, no reconnection, a room made, "HOST PORT".
  */
 struct render_view {
 	enum ttt_mark	 mine;
@@ -32,6 +33,8 @@ struct render_view {
 	enum keys_style	 keys;
 	int		 reconnect;	/* TOKEN: the client reconnects itself */
 	int		 joining;	/* OK ROOM: joined, not made */
+	const char	*host;		/* the server, as the player named */
+	const char	*port;		/* it; NULL: "HOST" and "PORT" */
 };
 
 /* The questions the client asks; the text ends in a blank, no newline. */

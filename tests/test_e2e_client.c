@@ -1756,8 +1756,8 @@ test_client_room_and_join(void **state)
 	assert_int_equal(strspn(code, PROTO_CODE_ALPHABET), 4);
 	assert_int_equal(code[4], '-');
 	assert_int_equal(strspn(code + 5, PROTO_CODE_ALPHABET), 4);
-	snprintf(want, sizeof want, "They join with: ttt-client HOST PORT "
-	    "--join %s\n", code);
+	snprintf(want, sizeof want, "They join with: ttt-client --join %s "
+	    "127.0.0.1 %s\n", code, port);
 	player_expect(want, at);
 	snprintf(want, sizeof want, "Waiting for a friend to join room "
 	    "%s...\n", code);
@@ -1950,12 +1950,13 @@ test_client_reconnects(void **state)
 	    "RESULT WIN O p2 p2 wins! better luck next time p1!");
 	assert_int_equal(player_end(), 0);
 	output_has("If you lose the connection, the client reconnects by "
-	    "itself; or type RESUME ");
+	    "itself; or run: ttt-client --resume ");
 	output_has("The connection to the server was lost; reconnecting...\n");
 	output_has("You have your seat back.\n");
 	assert_int_equal(harness_count(pl.outbuf,
 	    "You are O, playing against p1.\n"), 2);
-	assert_int_equal(harness_count(pl.outbuf, "type RESUME "), 2);
+	assert_int_equal(harness_count(pl.outbuf, "ttt-client --resume "), 2);
+	assert_null(strstr(pl.outbuf, "RESUME"));
 	assert_int_equal(harness_count(pl.outbuf, PROMPT_MOVE), 3);
 	output_has("p2 wins! better luck next time p1!\n" PROMPT_AGAIN "n\n"
 	    THANKS);
@@ -2034,7 +2035,7 @@ test_client_resume_fake(void **state)
 		NULL
 	};
 	struct conn	 fk;
-	char		 port[16];
+	char		 port[16], want[512];
 	const char	*args[] = { "127.0.0.1", port, NULL };
 	int		 p;
 	size_t		 at;
@@ -2045,8 +2046,10 @@ test_client_resume_fake(void **state)
 	player_start(args, INPUT_PIPE);	/* input stays open */
 	fake_next(&fk);
 	fake_says(&fk, first);
-	at = player_expect("If you lose the connection, the client reconnects "
-	    "by itself; or type RESUME 2345-6789 in a new session.\n", 0);
+	snprintf(want, sizeof want, "If you lose the connection, the client "
+	    "reconnects by itself; or run: ttt-client --resume 2345-6789 "
+	    "127.0.0.1 %s\n", port);
+	at = player_expect(want, 0);
 	at = player_expect("Waiting for bob to move...\n", at);
 	close(fake_fd);
 	fake_fd = -1;
@@ -2076,9 +2079,10 @@ test_client_resume_fake(void **state)
 	assert_int_equal(harness_count(pl.outbuf,
 	    "Type 'quit' at any time to exit.\n"), 1);
 	/* The fresh TOKEN comes last: the prompt is asked again after it. */
-	output_has(PROMPT_MOVE "\nIf you lose the connection, the client "
-	    "reconnects by itself; or type RESUME 3456-789A in a new "
-	    "session.\n" PROMPT_MOVE "b2\n");
+	snprintf(want, sizeof want, PROMPT_MOVE "\nIf you lose the "
+	    "connection, the client reconnects by itself; or run: ttt-client "
+	    "--resume 3456-789A 127.0.0.1 %s\n" PROMPT_MOVE "b2\n", port);
+	output_has(want);
 	assert_int_equal(harness_count(pl.outbuf, PROMPT_MOVE), 2);
 }
 
@@ -2292,7 +2296,7 @@ test_client_room_hides_first_pairing(void **state)
 		NULL
 	};
 	struct conn	 fk;
-	char		 port[16];
+	char		 port[16], want[512];
 	const char	*args[] = { "127.0.0.1", port, "--room", NULL };
 	int		 p;
 
@@ -2307,11 +2311,12 @@ test_client_room_hides_first_pairing(void **state)
 	player_expect("Waiting for a friend to join room K7QX-2M9P...\n", 0);
 	fake_says(&fk, friend);
 	assert_int_equal(player_end(), 0);
-	output_has("Type 'quit' at any time to exit.\n"
+	snprintf(want, sizeof want, "Type 'quit' at any time to exit.\n"
 	    "Your room code is K7QX-2M9P -- give it to your friend.\n"
-	    "They join with: ttt-client HOST PORT --join K7QX-2M9P\n"
+	    "They join with: ttt-client --join K7QX-2M9P 127.0.0.1 %s\n"
 	    "Waiting for a friend to join room K7QX-2M9P...\n"
-	    "You are X, playing against amy.\n");
+	    "You are X, playing against amy.\n", port);
+	output_has(want);
 	assert_null(strstr(pl.outbuf, "zed"));
 	assert_null(strstr(pl.outbuf, "RESUME"));
 	assert_null(strstr(pl.outbuf, PROMPT_MOVE));

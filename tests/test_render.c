@@ -76,7 +76,7 @@ static const char mixed_digits[] =
     "  3     |   | O   31 32 33\n";
 
 /* The plain view of player X. */
-static const struct render_view plain_x = { TTT_X, -1, 0, KEYS_CELLS, 0, 0 };
+static const struct render_view plain_x = { TTT_X, -1, 0, KEYS_CELLS, 0, 0, NULL, NULL };
 
 static void	render_line(const char *, enum ttt_mark, char *, size_t);
 static void	strip_cr(char *);
@@ -88,7 +88,7 @@ static void	check_events(const struct event_case *, size_t);
 static void
 render_line(const char *line, enum ttt_mark mine, char *out, size_t size)
 {
-	struct render_view	v = { mine, -1, 0, KEYS_CELLS, 0, 0 };
+	struct render_view	v = { mine, -1, 0, KEYS_CELLS, 0, 0, NULL, NULL };
 	struct proto_event	ev;
 	int			n;
 
@@ -265,7 +265,7 @@ test_render_board_small_buffer(void **state)
 static void
 test_render_board_colour(void **state)
 {
-	const struct render_view	v = { TTT_X, 8, 1, KEYS_CELLS, 0, 0 };
+	const struct render_view	v = { TTT_X, 8, 1, KEYS_CELLS, 0, 0, NULL, NULL };
 	char				buf[RENDER_MAX];
 
 	(void)state;
@@ -283,7 +283,7 @@ test_render_board_colour(void **state)
 static void
 test_render_board_colour_off(void **state)
 {
-	struct render_view	v = { TTT_O, -1, 0, KEYS_CELLS, 0, 0 };
+	struct render_view	v = { TTT_O, -1, 0, KEYS_CELLS, 0, 0, NULL, NULL };
 	char			buf[RENDER_MAX];
 
 	(void)state;
@@ -304,7 +304,7 @@ static void
 test_render_board_last_move(void **state)
 {
 	static const char	 cells[] = "XOXXOOOXX";
-	struct render_view	 v = { TTT_X, -1, 1, KEYS_CELLS, 0, 0 };
+	struct render_view	 v = { TTT_X, -1, 1, KEYS_CELLS, 0, 0, NULL, NULL };
 	char			 buf[RENDER_MAX], before[RENDER_MAX];
 	char			 want[32];
 	const char		*hl;
@@ -337,7 +337,7 @@ test_render_board_last_move(void **state)
 static void
 test_render_board_key_maps(void **state)
 {
-	struct render_view	v = { TTT_X, -1, 0, KEYS_KEYPAD, 0, 0 };
+	struct render_view	v = { TTT_X, -1, 0, KEYS_KEYPAD, 0, 0, NULL, NULL };
 	char			buf[RENDER_MAX];
 
 	(void)state;
@@ -370,7 +370,7 @@ test_render_board_key_maps(void **state)
 static void
 test_render_board_colour_small_buffer(void **state)
 {
-	const struct render_view	v = { TTT_X, 8, 1, KEYS_KEYPAD, 0, 0 };
+	const struct render_view	v = { TTT_X, 8, 1, KEYS_KEYPAD, 0, 0, NULL, NULL };
 	char				buf[RENDER_MAX], small[20];
 	int				n;
 
@@ -387,7 +387,7 @@ test_render_board_colour_small_buffer(void **state)
 static void
 test_render_event_colour(void **state)
 {
-	struct render_view	 v = { TTT_EMPTY, 8, 1, KEYS_CELLS, 0, 0 };
+	struct render_view	 v = { TTT_EMPTY, 8, 1, KEYS_CELLS, 0, 0, NULL, NULL };
 	struct proto_event	 ev;
 	const char		*match = "MATCH X bob You play X against "
 				    "bob.";
@@ -423,7 +423,7 @@ test_render_prompts_styles(void **state)
 		"Enter your move (q, s, c) or 'quit' to exit: ",
 		"Enter your move (row and column, e.g. 1 3) or 'quit' to exit: ",
 	};
-	struct render_view		 v = { TTT_O, -1, 0, KEYS_CELLS, 0, 0 };
+	struct render_view		 v = { TTT_O, -1, 0, KEYS_CELLS, 0, 0, NULL, NULL };
 	struct proto_event		 ev;
 	const char			*turn = "TURN O Enter your move "
 					    "(A1, B2, C3) or 'quit' to exit:";
@@ -458,7 +458,7 @@ test_render_notes_styles(void **state)
 		"Invalid input. Accepted keys: q w e, a s d, z x c.\n",
 		"Invalid input. Type a row and a column from 1 to 3, e.g. 1 3 or 13.\n",
 	};
-	struct render_view		v = { TTT_O, -1, 0, KEYS_CELLS, 0, 0 };
+	struct render_view		v = { TTT_O, -1, 0, KEYS_CELLS, 0, 0, NULL, NULL };
 	char				buf[RENDER_MAX];
 	int				s;
 
@@ -674,7 +674,7 @@ test_render_board_winning_line(void **state)
 	    "  2     |   |\x20\x20\n"
 	    "     ---+---+---\n"
 	    "  3  [X]|[X]|[X]\n";
-	struct render_view	 v = { TTT_X, -1, 0, KEYS_CELLS, 0, 0 };
+	struct render_view	 v = { TTT_X, -1, 0, KEYS_CELLS, 0, 0, NULL, NULL };
 	char			 buf[RENDER_MAX], cells[TTT_CELLS + 1];
 	int			 l, i, k;
 	static const int	 lines[8][3] = {
@@ -723,7 +723,7 @@ test_render_board_winning_line(void **state)
 static void
 test_render_event_utf8_names(void **state)
 {
-	struct render_view	v = { TTT_X, -1, 0, KEYS_CELLS, 0, 0 };
+	struct render_view	v = { TTT_X, -1, 0, KEYS_CELLS, 0, 0, NULL, NULL };
 	struct proto_event	ev;
 	char			buf[RENDER_MAX];
 
@@ -899,7 +899,7 @@ test_render_events_rooms_chat(void **state)
 		{ "OK GAMES 12", TTT_EMPTY, "12 games are being played:\n" },
 		{ "OK ROOM K7QX-2M9P", TTT_EMPTY, "Your room code is K7QX-2M9P "
 		    "-- give it to your friend.\nThey join with: ttt-client "
-		    "HOST PORT --join K7QX-2M9P\n" },
+		    "--join K7QX-2M9P HOST PORT\n" },
 		{ "OK PLAY AI perfect", TTT_EMPTY,
 		    "You play the computer (perfect).\n" },
 		{ "OK PLAY AI easy", TTT_EMPTY,
@@ -911,11 +911,11 @@ test_render_events_rooms_chat(void **state)
 		{ "OK RESIGN", TTT_X, "" },
 		{ "TOKEN K7QX-2M9P Type RESUME K7QX-2M9P on a new connection "
 		    "within 30 seconds of losing this one to get your seat "
-		    "back.", TTT_X, "Type RESUME K7QX-2M9P on a new "
-		    "connection within 30 seconds of losing this one to get "
-		    "your seat back.\n" },
-		{ "TOKEN K7QX-2M9P", TTT_X, "If you lose the connection, type "
-		    "RESUME K7QX-2M9P in a new session.\n" },
+		    "back.", TTT_X, "If you lose the connection, take your "
+		    "seat back with: ttt-client --resume K7QX-2M9P HOST PORT\n" },
+		{ "TOKEN K7QX-2M9P", TTT_X, "If you lose the connection, take "
+		    "your seat back with: ttt-client --resume K7QX-2M9P HOST "
+		    "PORT\n" },
 		{ "ERR NO_ROOM No room with that code is open.", TTT_EMPTY,
 		    "No room with that code is open.\n" },
 		{ "RESULT WIN O bob alice resigned.", TTT_X,
@@ -930,13 +930,16 @@ test_render_events_rooms_chat(void **state)
 }
 
 /*
- * The view decides two of them: a client that reconnects by itself says so
- * at TOKEN, and the player who joined a room is not told to hand it on.
+ * The view decides three things: a client that reconnects by itself says
+ * so at TOKEN, the player who joined a room is not told to hand it on, and
+ * the commands to run name the real server, in the client's words (never
+ * the protocol's RESUME).
  */
 static void
 test_render_events_view(void **state)
 {
-	struct render_view	 v = { TTT_X, -1, 0, KEYS_CELLS, 1, 0 };
+	struct render_view	 v = { TTT_X, -1, 0, KEYS_CELLS, 1, 0,
+				    "ttt.example.org", "4000" };
 	struct proto_event	 ev;
 	const char		*token = "TOKEN 2345-ABCD Type RESUME 2345-ABCD "
 				    "on a new connection.";
@@ -947,13 +950,21 @@ test_render_events_view(void **state)
 	assert_int_equal(proto_event_parse(token, strlen(token), &ev), 0);
 	render_event(buf, sizeof buf, &ev, &v);
 	assert_string_equal(buf, "If you lose the connection, the client "
-	    "reconnects by itself; or type RESUME 2345-ABCD in a new "
-	    "session.\n");
+	    "reconnects by itself; or run: ttt-client --resume 2345-ABCD "
+	    "ttt.example.org 4000\n");
 	v.reconnect = 0;
 	render_event(buf, sizeof buf, &ev, &v);
-	assert_string_equal(buf, "Type RESUME 2345-ABCD on a new "
-	    "connection.\n");
+	assert_string_equal(buf, "If you lose the connection, take your "
+	    "seat back with: ttt-client --resume 2345-ABCD ttt.example.org "
+	    "4000\n");
 	assert_int_equal(proto_event_parse(room, strlen(room), &ev), 0);
+	render_event(buf, sizeof buf, &ev, &v);
+	assert_string_equal(buf, "Your room code is K7QX-2M9P -- give it to "
+	    "your friend.\nThey join with: ttt-client --join K7QX-2M9P "
+	    "ttt.example.org 4000\n");
+	v.host = "::1";
+	render_event(buf, sizeof buf, &ev, &v);
+	assert_non_null(strstr(buf, "--join K7QX-2M9P ::1 4000\n"));
 	v.joining = 1;
 	render_event(buf, sizeof buf, &ev, &v);
 	assert_string_equal(buf, "You joined room K7QX-2M9P.\n");
