@@ -168,6 +168,7 @@ client_event(struct client *c, const struct proto_event *ev)
 
 	switch (ev->kind) {
 	case PROTO_EV_HELLO:
+		c->hello = 1;
 		client_hello(c);
 		break;
 	case PROTO_EV_TURN:

@@ -19,6 +19,7 @@
 
 static int	client_kbline(struct client *, char *, size_t *);
 static int	client_kbquit(struct client *);
+static int	client_eof_waits(struct client *);
 static void	client_name(struct client *, char *, size_t);
 static void	client_slash(struct client *, const struct slash *);
 static void	client_answer(struct client *, char *, size_t);
@@ -107,6 +108,20 @@ client_kbquit(struct client *c)
 	if (n > 0 && p[n - 1] == '\r')
 		n--;
 	return (proto_parse(p, n, &cmd) == PROTO_OK && cmd.verb == PROTO_QUIT);
+}
+
+/*
+ * Does the end of input wait for now?  Until the command of the player's
+ * mode (--join, --resume, --watch, ...) has its answer: a refusal then
+ * ends the client with its reason and status 1, as it would with input
+ * open.  Before the greeting the command is still to be sent.
+ */
+static int
+client_eof_waits(struct client *c)
+{
+	if (c->opts->mode == CLIENT_MODE_QUEUE || c->lost || c->fd == -1)
+		return (0);
+	return (!c->hello || c->await != PROTO_NONE);
 }
 
 /* Answer the name question: empty for none, else a valid name. */
@@ -231,7 +246,7 @@ client_answer(struct client *c, char *line, size_t len)
  * line, so that "quit" works at any time, in the queue too.  The same holds
  * on a terminal while the server has yet to answer the mode's command or
  * the connection is being made again.  The end of input with no line left
- * is a quit.
+ * is a quit, once the mode's command has its answer.
  */
 void
 client_input(struct client *c)
@@ -248,7 +263,8 @@ client_input(struct client *c)
 			quit = client_kbquit(c);
 			if (quit == 1 && client_kbline(c, line, &len))
 				client_answer(c, line, len);
-			else if (quit == -1 && c->in_eof)
+			else if (quit == -1 && c->in_eof &&
+			    !client_eof_waits(c))
 				out_quit(c);
 			return;
 		}

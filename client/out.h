@@ -48,6 +48,7 @@ struct client {
 	 * aborts) are not shown, and input waits.
 	 */
 	enum proto_verb		 await;
+	int			 hello;		/* HELLO came */
 	int			 watching;	/* OK WATCH came */
 	int			 games;		/* GAME lines still to come */
 	int			 games_end;	/* the list has just ended */

@@ -1321,6 +1321,46 @@ test_client_ping_refused(void **state)
 	assert_string_equal(pl.outbuf, "");
 }
 
+/*
+ * With standard input closed (</dev/null) the command of --join, --resume
+ * and --watch still gets its answer: a refusal ends the client with the
+ * reason and status 1, not with a quiet goodbye.
+ */
+static void
+test_client_refusals_without_input(void **state)
+{
+	static const struct {
+		const char	*opt, *value, *why;
+	} cases[] = {
+		{ "--join", "zzzz-zzzz", "ttt-client: cannot join room "
+		    "ZZZZ-ZZZZ: No room with that code is open.\n" },
+		{ "--resume", "ZZZZZZZZ", "ttt-client: cannot get the seat "
+		    "back: That code does not match a seat you can resume.\n" },
+		{ "--watch", "99", "ttt-client: cannot watch game 99: No match "
+		    "with that number is being played.\n" },
+	};
+	char		 port[16];
+	const char	*args[5];
+	size_t		 i;
+
+	(void)state;
+	server_start("1");
+	port_string(port, sizeof port, srv.port);
+	for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		args[0] = "127.0.0.1";
+		args[1] = port;
+		args[2] = cases[i].opt;
+		args[3] = cases[i].value;
+		args[4] = NULL;
+		player_start(args, INPUT_NULL);
+		assert_int_equal(player_end(), 1);
+		assert_string_equal(pl.errbuf, cases[i].why);
+		assert_null(strstr(pl.outbuf, THANKS));
+	}
+	assert_int_equal(harness_stop(&srv), 0);
+	srv_up = 0;
+}
+
 /* --ping says PING after HELLO, and QUIT after OK PONG: a fake server. */
 static void
 test_client_ping_conversation(void **state)
@@ -2375,6 +2415,8 @@ main(void)
 		cmocka_unit_test_teardown(test_client_ai_plays_to_result,
 		    teardown),
 		cmocka_unit_test_teardown(test_client_room_and_join, teardown),
+		cmocka_unit_test_teardown(test_client_refusals_without_input,
+		    teardown),
 		cmocka_unit_test_teardown(test_client_say_chat, teardown),
 		cmocka_unit_test_teardown(test_client_resign, teardown),
 		cmocka_unit_test_teardown(test_client_watch, teardown),
