@@ -53,7 +53,8 @@ usage(FILE *f)
 	    "  --help        show this help\n"
 	    "  --version     show the version\n"
 	    "While playing, /say TEXT sends TEXT to your opponent, /resign gives\n"
-	    "up the game and /help lists these.\n"
+	    "up the game; /games, /watch N, /room, /join CODE, /ai [LEVEL] and\n"
+	    "/name NAME do what the options do; /help lists them all.\n"
 	    "On a terminal X and O are in colour and the last move is highlighted,\n"
 	    "unless the environment variable NO_COLOR is set and not empty.\n");
 }

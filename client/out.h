@@ -49,6 +49,7 @@ struct client {
 	 */
 	enum proto_verb		 await;
 	int			 hello;		/* HELLO came */
+	int			 renaming;	/* /name lines not answered */
 	int			 watching;	/* OK WATCH came */
 	int			 games;		/* GAME lines still to come */
 	int			 games_end;	/* the list has just ended */

@@ -58,12 +58,35 @@ static const enum proto_error render_note_errors[] = {
 
 static const char *render_notes[] = {
 	[RENDER_NOTE_NOT_YOUR_TURN] = "Please wait for your turn.",
-	[RENDER_NOTE_SLASH_HELP] = "While you play: /say TEXT sends TEXT to your opponent, /resign gives up the game, quit leaves.",
+	[RENDER_NOTE_SLASH_HELP] = "Commands, in the queue or in a match:\n"
+	    "  /say TEXT           send TEXT to your opponent\n"
+	    "  /resign             give up the game\n"
+	    "  /games              list the games being played\n"
+	    "  /watch N            watch game N (/leave stops)\n"
+	    "  /room               make a private room for a friend\n"
+	    "  /join CODE          play in a friend's room\n"
+	    "  /ai [easy|perfect]  play the computer\n"
+	    "  /name NAME          change your name\n"
+	    "  /help               this list; quit leaves",
 	[RENDER_NOTE_SLASH_UNKNOWN] =
 	    "Unknown command. Type /help for the list.",
 	[RENDER_NOTE_WATCHING] = "You are watching; type 'quit' to leave.",
 	[RENDER_NOTE_LOST] =
 	    "The connection to the server was lost; reconnecting...",
+	[RENDER_NOTE_BAD_GAME] =
+	    "Use /watch N, with a game number from /games.",
+	[RENDER_NOTE_BAD_CODE] =
+	    "Use /join CODE, with your friend's room code, such as K7QX-2M9P.",
+	[RENDER_NOTE_BAD_LEVEL] = "Use /ai, /ai easy or /ai perfect.",
+};
+
+/*
+ * Server errors told in the client's words where the server's speak of
+ * its commands (the client's are /resign and quit).
+ */
+static const char *render_errors[] = {
+	[PROTO_EIN_GAME] =
+	    "You are in a game; finish it, /resign or quit first.",
 };
 
 static const char *render_move_notes[] = {
@@ -460,9 +483,14 @@ render_event(char *buf, size_t size, const struct proto_event *ev,
 		render_text(&o, ev->text, ev->textlen, "Goodbye.");
 		break;
 	case PROTO_EV_ERR:
-		render_text(&o, ev->text, ev->textlen,
-		    ev->error < PROTO_NERRORS ? proto_error_text(ev->error) :
-		    "The server reported an error.");
+		if ((unsigned)ev->error < sizeof render_errors /
+		    sizeof render_errors[0] && render_errors[ev->error] != NULL)
+			render_add(&o, "%s\n", render_errors[ev->error]);
+		else
+			render_text(&o, ev->text, ev->textlen,
+			    ev->error < PROTO_NERRORS ?
+			    proto_error_text(ev->error) :
+			    "The server reported an error.");
 		break;
 	case PROTO_EV_WAIT:
 	case PROTO_EV_START:
@@ -527,6 +555,19 @@ render_note(char *buf, size_t size, enum render_note which,
 		render_add(&o, "%s\n", proto_error_text(render_note_errors[which]));
 	else if ((unsigned)which < sizeof render_notes / sizeof render_notes[0])
 		render_add(&o, "%s\n", render_notes[which]);
+	return (render_done(&o));
+}
+
+/* What the player sees when the server takes a new name (/name). */
+int
+render_renamed(char *buf, size_t size, const char *name)
+{
+	struct render_out	o;
+
+	render_init(&o, buf, size);
+	render_add(&o, "You are now called ");
+	render_safe(&o, name, strlen(name));
+	render_add(&o, ".\n");
 	return (render_done(&o));
 }
 

@@ -54,7 +54,10 @@ enum render_note {
 	RENDER_NOTE_SLASH_HELP,		/* /help */
 	RENDER_NOTE_SLASH_UNKNOWN,	/* /anything else */
 	RENDER_NOTE_WATCHING,		/* a line typed while watching */
-	RENDER_NOTE_LOST		/* reconnecting */
+	RENDER_NOTE_LOST,		/* reconnecting */
+	RENDER_NOTE_BAD_GAME,		/* /watch without a game number */
+	RENDER_NOTE_BAD_CODE,		/* /join without a room code */
+	RENDER_NOTE_BAD_LEVEL		/* /ai with another word */
 };
 
 int	render_board(char *, size_t, const char *,
@@ -66,6 +69,7 @@ int	render_prompt(char *, size_t, enum render_prompt,
 int	render_note(char *, size_t, enum render_note,
 	    const struct render_view *);
 int	render_last(const char *, const char *, int);
+int	render_renamed(char *, size_t, const char *);
 int	render_refusal(char *, size_t, enum proto_verb, const char *,
 	    const struct proto_event *);
 

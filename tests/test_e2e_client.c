@@ -1869,6 +1869,82 @@ test_client_say_chat(void **state)
 	assert_string_equal(pl.errbuf, "");
 }
 
+/*
+ * The options' commands from a pipe, in the queue: each acted on as it
+ * comes (no prompt is waited for), wrong arguments caught by the client,
+ * the server's answers shown; then quit.
+ */
+static void
+test_client_slash_in_queue(void **state)
+{
+	char		 port[16], want[256];
+	const char	*args[] = { "127.0.0.1", port, NULL };
+	size_t		 at;
+
+	(void)state;
+	server_start("20");
+	port_string(port, sizeof port, srv.port);
+	player_start(args, INPUT_PIPE);
+	player_write("/help\n/games\n/name bob\n/watch x\n/join K7QX0M9P\n"
+	    "/ai hard\n/name a b\n/name bo\n/room\n");
+	at = player_expect("Your room code is ", 0);
+	player_write("quit\n");
+	assert_int_equal(player_end(), 0);
+	output_has("/help\nCommands, in the queue or in a match:\n"
+	    "  /say TEXT           send TEXT to your opponent\n");
+	output_has("  /name NAME          change your name\n");
+	output_has("/games\n");
+	output_has("No games are being played.\n");
+	output_has("/name bob\n");
+	output_has("You are now called bob.\n");
+	output_has("You are now called bo.\n");
+	output_has("/watch x\nUse /watch N, with a game number from "
+	    "/games.\n");
+	output_has("/join K7QX0M9P\nUse /join CODE, with your friend's room "
+	    "code, such as K7QX-2M9P.\n");
+	output_has("/ai hard\nUse /ai, /ai easy or /ai perfect.\n");
+	output_has("/name a b\nA name is 1 to 16 letters, digits, '_' or "
+	    "'-'.\n");
+	output_has("/room\n");
+	snprintf(want, sizeof want, " -- give it to your friend.\nThey join "
+	    "with: ttt-client --join %.9s 127.0.0.1 %s\n", pl.outbuf + at,
+	    port);
+	output_has(want);
+	output_has("quit\n" THANKS);
+	assert_string_equal(pl.errbuf, "");
+	assert_int_equal(harness_stop(&srv), 0);
+	srv_up = 0;
+}
+
+/*
+ * The options' commands in a match: /ai after a move is refused by the
+ * server, and told in the client's words; the game goes on.
+ */
+static void
+test_client_slash_in_match(void **state)
+{
+	char		 port[16], result[1024];
+	const char	*args[] = { "127.0.0.1", port, NULL };
+
+	(void)state;
+	server_start("21");
+	port_string(port, sizeof port, srv.port);
+	opponent_join(NULL);
+	player_start(args, INPUT_PIPE);
+	player_write("A1\n/ai\nA2\nA3\nn\n");
+	player_close_input();
+	assert_int_equal(opponent_mark(), 'X');
+	opponent_play('X', result, sizeof result);
+	assert_string_equal(result,
+	    "RESULT WIN O p2 p2 wins! better luck next time p1!");
+	assert_int_equal(player_end(), 0);
+	output_has("/ai\n");
+	output_has("You are in a game; finish it, /resign or quit first.\n");
+	assert_null(strstr(pl.outbuf, "RESIGN"));
+	output_has("p2 wins! better luck next time p1!\n");
+	assert_string_equal(pl.errbuf, "");
+}
+
 /* /resign gives the game up: the resign RESULT to both, then AGAIN?. */
 static void
 test_client_resign(void **state)
@@ -2417,6 +2493,8 @@ main(void)
 		cmocka_unit_test_teardown(test_client_room_and_join, teardown),
 		cmocka_unit_test_teardown(test_client_refusals_without_input,
 		    teardown),
+		cmocka_unit_test_teardown(test_client_slash_in_queue, teardown),
+		cmocka_unit_test_teardown(test_client_slash_in_match, teardown),
 		cmocka_unit_test_teardown(test_client_say_chat, teardown),
 		cmocka_unit_test_teardown(test_client_resign, teardown),
 		cmocka_unit_test_teardown(test_client_watch, teardown),

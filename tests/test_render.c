@@ -719,6 +719,20 @@ test_render_board_winning_line(void **state)
 	}
 }
 
+/* /name's answer, the name made safe. */
+static void
+test_render_renamed(void **state)
+{
+	char	buf[RENDER_MAX];
+
+	(void)state;
+	assert_int_equal(render_renamed(buf, sizeof buf, "bob"),
+	    (int)strlen("You are now called bob.\n"));
+	assert_string_equal(buf, "You are now called bob.\n");
+	render_renamed(buf, sizeof buf, "J\xc3\xb6rg\x1b");
+	assert_string_equal(buf, "You are now called J\xc3\xb6rg?.\n");
+}
+
 /* Names are shown in UTF-8, and made safe as any server text. */
 static void
 test_render_event_utf8_names(void **state)
@@ -918,6 +932,12 @@ test_render_events_rooms_chat(void **state)
 		    "PORT\n" },
 		{ "ERR NO_ROOM No room with that code is open.", TTT_EMPTY,
 		    "No room with that code is open.\n" },
+		/* The client's commands, not the protocol's. */
+		{ "ERR IN_GAME You are in a game; finish it, RESIGN or QUIT "
+		    "first.", TTT_X, "You are in a game; finish it, /resign "
+		    "or quit first.\n" },
+		{ "ERR IN_GAME", TTT_X, "You are in a game; finish it, /resign "
+		    "or quit first.\n" },
 		{ "RESULT WIN O bob alice resigned.", TTT_X,
 		    "alice resigned.\n" },
 		{ "INFO bob lost the connection. Waiting up to 30 seconds for "
@@ -980,9 +1000,22 @@ test_render_notes_chat(void **state)
 	} cases[] = {
 		{ RENDER_NOTE_BAD_TEXT,
 		    "A chat line is 1 to 200 printable ASCII characters.\n" },
-		{ RENDER_NOTE_SLASH_HELP, "While you play: /say TEXT sends "
-		    "TEXT to your opponent, /resign gives up the game, quit "
-		    "leaves.\n" },
+		{ RENDER_NOTE_SLASH_HELP, "Commands, in the queue or in a "
+		    "match:\n"
+		    "  /say TEXT           send TEXT to your opponent\n"
+		    "  /resign             give up the game\n"
+		    "  /games              list the games being played\n"
+		    "  /watch N            watch game N (/leave stops)\n"
+		    "  /room               make a private room for a friend\n"
+		    "  /join CODE          play in a friend's room\n"
+		    "  /ai [easy|perfect]  play the computer\n"
+		    "  /name NAME          change your name\n"
+		    "  /help               this list; quit leaves\n" },
+		{ RENDER_NOTE_BAD_GAME,
+		    "Use /watch N, with a game number from /games.\n" },
+		{ RENDER_NOTE_BAD_CODE, "Use /join CODE, with your friend's "
+		    "room code, such as K7QX-2M9P.\n" },
+		{ RENDER_NOTE_BAD_LEVEL, "Use /ai, /ai easy or /ai perfect.\n" },
 		{ RENDER_NOTE_SLASH_UNKNOWN,
 		    "Unknown command. Type /help for the list.\n" },
 		{ RENDER_NOTE_WATCHING,
@@ -1086,6 +1119,7 @@ main(void)
 		cmocka_unit_test(test_render_event_control_bytes),
 		cmocka_unit_test(test_render_event_utf8),
 		cmocka_unit_test(test_render_event_utf8_names),
+		cmocka_unit_test(test_render_renamed),
 		cmocka_unit_test(test_render_board_winning_line),
 		cmocka_unit_test(test_render_event_bad_kind),
 		cmocka_unit_test(test_render_event_turn_without_mark),
