@@ -200,7 +200,11 @@ client_event(struct client *c, const struct proto_event *ev)
 		c->why = c->whybuf;
 		return;
 	}
-	out_print(c, text);
+	/* On a terminal a question is the player's line's prompt. */
+	if (!c->edit || !((ev->kind == PROTO_EV_TURN &&
+	    c->view.mine != TTT_EMPTY && ev->mark == c->view.mine) ||
+	    ev->kind == PROTO_EV_AGAINQ))
+		out_print(c, text);
 
 	switch (ev->kind) {
 	case PROTO_EV_HELLO:
@@ -211,12 +215,12 @@ client_event(struct client *c, const struct proto_event *ev)
 		c->prompt = CLIENT_PROMPT_NONE;
 		if (c->view.mine != TTT_EMPTY && ev->mark == c->view.mine) {
 			c->prompt = CLIENT_PROMPT_MOVE;
-			c->shown = 1;
+			c->shown = !c->edit;
 		}
 		break;
 	case PROTO_EV_AGAINQ:
 		c->prompt = CLIENT_PROMPT_AGAIN;
-		c->shown = 1;
+		c->shown = !c->edit;
 		break;
 	case PROTO_EV_MATCH:
 	case PROTO_EV_START:

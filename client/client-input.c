@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "client-input.h"
+#include "edit.h"
 #include "slash.h"
 
 static int	client_kbline(struct client *, char *, size_t *);
@@ -26,7 +27,10 @@ static void	client_name(struct client *, char *, size_t);
 static void	client_slash(struct client *, const struct slash *);
 static void	client_answer(struct client *, char *, size_t);
 
-/* Show the open question unless it is on screen already. */
+/*
+ * Show the open question unless it is on screen already; on a terminal
+ * it is the prompt of the player's line (none if no question is open).
+ */
 void
 client_show(struct client *c)
 {
@@ -37,6 +41,14 @@ client_show(struct client *c)
 	};
 	char				text[RENDER_MAX];
 
+	if (c->edit) {
+		text[0] = '\0';
+		if (c->prompt != CLIENT_PROMPT_NONE)
+			render_prompt(text, sizeof text, which[c->prompt],
+			    &c->view);
+		edit_prompt(text);
+		return;
+	}
 	if (c->prompt == CLIENT_PROMPT_NONE || c->shown)
 		return;
 	render_prompt(text, sizeof text, which[c->prompt], &c->view);

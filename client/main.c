@@ -3,6 +3,7 @@
  * line (args.c) and the environment, then hands over to client.c, or to
  * ping.c for --ping.
  */
+#include <locale.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -97,6 +98,8 @@ main(int argc, char **argv)
 		break;
 	}
 	signal(SIGPIPE, SIG_IGN);
+	/* What the player types and the names shown, in the terminal's encoding. */
+	setlocale(LC_CTYPE, "");
 	if (opts.mode == CLIENT_MODE_PING)
 		return (ping_run(opts.host, opts.port));
 	opts.colour = colour_wanted();

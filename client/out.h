@@ -27,6 +27,7 @@ enum client_prompt {
 struct client {
 	int			 fd;		/* -1 while reconnecting */
 	int			 tty;		/* standard input is a terminal */
+	int			 edit;		/* its line kept by libedit */
 	const struct client_opts *opts;
 	struct render_view	 view;		/* how to draw */
 	char			 cells[TTT_CELLS + 1];	/* last BOARD */

@@ -730,6 +730,40 @@ test_client_quit_mid_game(void **state)
 }
 
 /*
+ * SIGINT (Control-C) mid-game is a quit, not a lost connection: the
+ * opponent gets the quit's forfeit at once (no wait for a lost player),
+ * and the client ends with the server's goodbye and status 0.
+ */
+static void
+test_client_sigint_quits(void **state)
+{
+	char		 port[16], line[1024];
+	size_t		 at;
+	const char	*args[] = { "127.0.0.1", port, NULL };
+
+	(void)state;
+	server_start("5");
+	port_string(port, sizeof port, srv.port);
+	opponent_join(NULL);
+	player_start(args, INPUT_PIPE);
+	assert_int_equal(opponent_mark(), 'X');
+	expect_skip_to(&opp, "START ", line, sizeof line);
+	if (line[6] == 'X')
+		assert_int_equal(conn_send(&opp, "MOVE C1"), 0);
+	at = player_expect(PROMPT_MOVE, 0);
+	player_write("b2\n");
+	expect_skip_to(&opp, "TURN X Enter", line, sizeof line);
+	player_expect("Waiting for p1 to move...\n", at);
+	assert_int_equal(kill(pl.pid, SIGINT), 0);
+	expect_skip_to(&opp, "RESULT ", line, sizeof line);
+	assert_string_equal(line,
+	    "RESULT FORFEIT X p1 p2 quit the game. p1 wins!");
+	assert_int_equal(player_end(), 0);
+	output_has("Thank you for playing!\n");
+	assert_string_equal(pl.errbuf, "");
+}
+
+/*
  * The end of input is a quit only once no line is left: a line piped ahead
  * still waits for its prompt, and input that ends at a prompt quits there.
  */
@@ -2449,6 +2483,7 @@ main(void)
 		cmocka_unit_test_teardown(test_client_rematch, teardown),
 		cmocka_unit_test_teardown(test_client_named_first, teardown),
 		cmocka_unit_test_teardown(test_client_quit_mid_game, teardown),
+		cmocka_unit_test_teardown(test_client_sigint_quits, teardown),
 		cmocka_unit_test_teardown(test_client_eof_is_quit, teardown),
 		cmocka_unit_test_teardown(test_client_eof_quits_on_their_turn,
 		    teardown),
