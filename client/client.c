@@ -20,6 +20,7 @@
 #include <sys/types.h>
 
 #include <errno.h>
+#include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
@@ -35,6 +36,8 @@
 #define CLIENT_BYE_MS	2000	/* the wait for BYE after Control-C */
 
 static volatile sig_atomic_t	client_sigint;
+static int			client_sigfd[2] = { -1, -1 };	/* the
+					   handler's pipe to the poll */
 
 static void	client_sigint_cb(int);
 static void	client_interrupt(struct client *, long *);
@@ -46,8 +49,14 @@ static void	client_wait(struct client *, long);
 static void
 client_sigint_cb(int sig)
 {
+	int	saved = errno;
+	ssize_t	r;
+
 	(void)sig;
 	client_sigint++;
+	r = write(client_sigfd[1], "", 1);
+	(void)r;
+	errno = saved;
 }
 
 /*
@@ -141,23 +150,24 @@ client_reconnect(struct client *c)
 static void
 client_wait(struct client *c, long deadline)
 {
-	struct pollfd	pfd[2];
+	struct pollfd	pfd[3];
 	nfds_t		n = 0;
 	int		sock = -1, in = -1, timeout = -1;
 	ssize_t		r;
+	char		drain[16];
 
 	if (c->fd == -1)
 		timeout = (int)backoff_wait(&c->backoff, net_now_ms());
-	if (deadline != 0 && (timeout == -1 ||
-	    deadline - net_now_ms() < timeout))
-		timeout = (int)(deadline - net_now_ms());
-	if (deadline != 0 && timeout < 0)
-		timeout = 0;
 	else if (c->inlen < sizeof c->in) {
 		pfd[n].fd = c->fd;
 		pfd[n].events = POLLIN;
 		sock = (int)n++;
 	}
+	if (deadline != 0 && (timeout == -1 ||
+	    deadline - net_now_ms() < timeout))
+		timeout = (int)(deadline - net_now_ms());
+	if (deadline != 0 && timeout < 0)
+		timeout = 0;
 	if (!c->in_eof && !c->quitting && c->kblen < sizeof c->kb &&
 	    c->opts->mode != CLIENT_MODE_GAMES) {
 		pfd[n].fd = STDIN_FILENO;
@@ -168,11 +178,18 @@ client_wait(struct client *c, long deadline)
 		out_fail(c, "the server sent too much at once");
 		return;
 	}
+	/* Control-C wakes the poll even if it came just before it. */
+	pfd[n].fd = client_sigfd[0];
+	pfd[n].events = POLLIN;
+	n++;
 	if (poll(pfd, n, timeout) == -1) {
 		if (errno != EINTR)
 			out_fail(c, strerror(errno));
 		return;
 	}
+	if (pfd[n - 1].revents != 0)
+		while (read(client_sigfd[0], drain, sizeof drain) > 0)
+			continue;
 	if (sock != -1 && pfd[sock].revents != 0) {
 		r = recv(c->fd, c->in + c->inlen, sizeof c->in - c->inlen,
 		    MSG_DONTWAIT);
@@ -219,7 +236,16 @@ client_run(const struct client_opts *opts)
 	}
 	c.opts = opts;
 	c.tty = isatty(STDIN_FILENO);
-	/* Control-C interrupts poll(2) (no SA_RESTART): see client_interrupt. */
+	/* Control-C wakes poll(2) through a pipe: see client_interrupt. */
+	if (pipe(client_sigfd) == -1 ||
+	    fcntl(client_sigfd[0], F_SETFL, O_NONBLOCK) == -1 ||
+	    fcntl(client_sigfd[1], F_SETFL, O_NONBLOCK) == -1 ||
+	    fcntl(client_sigfd[0], F_SETFD, FD_CLOEXEC) == -1 ||
+	    fcntl(client_sigfd[1], F_SETFD, FD_CLOEXEC) == -1) {
+		fprintf(stderr, "ttt-client: %s\n", strerror(errno));
+		close(c.fd);
+		return (1);
+	}
 	memset(&sa, 0, sizeof sa);
 	sa.sa_handler = client_sigint_cb;
 	sigemptyset(&sa.sa_mask);
@@ -264,5 +290,8 @@ client_run(const struct client_opts *opts)
 		fprintf(stderr, "ttt-client: %s\n", c.why);
 	if (c.fd != -1)
 		close(c.fd);
+	signal(SIGINT, SIG_DFL);
+	close(client_sigfd[0]);
+	close(client_sigfd[1]);
 	return (c.status);
 }
