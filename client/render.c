@@ -101,6 +101,7 @@ static void	render_add(struct render_out *, const char *, ...)
 		    __attribute__((format(printf, 2, 3)));
 static size_t	render_utf8(const unsigned char *, size_t);
 static void	render_safe(struct render_out *, const char *, size_t);
+static size_t	render_width(const char *);
 static void	render_text(struct render_out *, const char *, size_t,
 		    const char *);
 static int	render_done(struct render_out *);
@@ -213,6 +214,23 @@ render_safe(struct render_out *o, const char *text, size_t len)
 		for (k = 0; k < n; k++)
 			render_char(o, text[i + k]);
 	}
+}
+
+/*
+ * How many characters the text takes on screen as render_safe shows it: a
+ * UTF-8 sequence is one, like a byte shown as '?'.
+ */
+static size_t
+render_width(const char *text)
+{
+	const unsigned char	*s = (const unsigned char *)text;
+	size_t			 i, n, len = strlen(text), w = 0;
+
+	for (i = 0; i < len; i += n, w++) {
+		if ((n = render_utf8(s + i, len - i)) == 0)
+			n = 1;
+	}
+	return (w);
 }
 
 /*
@@ -445,6 +463,7 @@ render_event(char *buf, size_t size, const struct proto_event *ev,
 {
 	struct render_out	o;
 	char			board[RENDER_MAX];
+	size_t			w;
 
 	if (v == NULL)
 		v = &render_plain;
@@ -509,9 +528,12 @@ render_event(char *buf, size_t size, const struct proto_event *ev,
 		render_token(&o, ev, v);
 		break;
 	case PROTO_EV_GAME:
+		/* "against" in one column whatever X's name, in characters. */
 		render_add(&o, "  %llu: ", ev->number);
 		render_safe(&o, ev->name, strlen(ev->name));
-		render_add(&o, " (X) against ");
+		w = render_width(ev->name);
+		render_add(&o, " (X)%*s against ",
+		    w < PROTO_NAME_MAX ? (int)(PROTO_NAME_MAX - w) : 0, "");
 		render_safe(&o, ev->name2, strlen(ev->name2));
 		render_add(&o, " (O), %d move%s\n", ev->moves,
 		    ev->moves == 1 ? "" : "s");

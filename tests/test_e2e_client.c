@@ -2043,7 +2043,7 @@ test_client_watch(void **state)
 	memcpy(id, pl.outbuf + at, n);
 	id[n] = '\0';
 	snprintf(want, sizeof want, "1 game is being played:\n  %s: p1 (X) "
-	    "against p2 (O), 0 moves\n", id);
+	    "              against p2 (O), 0 moves\n", id);
 	assert_string_equal(pl.outbuf, want);
 	assert_string_equal(pl.errbuf, "");
 

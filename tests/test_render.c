@@ -760,8 +760,21 @@ test_render_event_utf8_names(void **state)
 	snprintf(ev.name, sizeof ev.name, "\xe6\x97\xa5");
 	snprintf(ev.name2, sizeof ev.name2, "b\x07");
 	render_event(buf, sizeof buf, &ev, &v);
-	assert_string_equal(buf,
-	    "  4: \xe6\x97\xa5 (X) against b? (O), 1 move\n");
+	assert_string_equal(buf, "  4: \xe6\x97\xa5 (X)               "
+	    " against b? (O), 1 move\n");
+	/* Padded by characters, not bytes: J\xc3\xb6rg is four. */
+	snprintf(ev.name, sizeof ev.name, "J\xc3\xb6rg");
+	render_event(buf, sizeof buf, &ev, &v);
+	assert_string_equal(buf, "  4: J\xc3\xb6rg (X)            "
+	    " against b? (O), 1 move\n");
+	snprintf(ev.name, sizeof ev.name, "Joerg");
+	render_event(buf, sizeof buf, &ev, &v);
+	assert_string_equal(buf, "  4: Joerg (X)           "
+	    " against b? (O), 1 move\n");
+	snprintf(ev.name, sizeof ev.name, "a\x1b");	/* '?' is one too */
+	render_event(buf, sizeof buf, &ev, &v);
+	assert_string_equal(buf, "  4: a? (X)              "
+	    " against b? (O), 1 move\n");
 	ev.kind = PROTO_EV_RESULT;
 	ev.result = PROTO_RESULT_WIN;
 	ev.textlen = 0;
@@ -902,12 +915,13 @@ test_render_events_rooms_chat(void **state)
 	static const struct event_case cases[] = {
 		{ "CHAT alice good luck!", TTT_X, "alice: good luck!\n" },
 		{ "CHAT bob a\x1b[2Jb", TTT_O, "bob: a?[2Jb\n" },
-		{ "GAME 4 alice bob 3", TTT_EMPTY,
-		    "  4: alice (X) against bob (O), 3 moves\n" },
-		{ "GAME 7 p1 ai 1", TTT_EMPTY,
-		    "  7: p1 (X) against ai (O), 1 move\n" },
-		{ "GAME 9 p1 p2 0", TTT_EMPTY,
-		    "  9: p1 (X) against p2 (O), 0 moves\n" },
+		/* X's name padded to 16 characters: "against" lines up. */
+		{ "GAME 4 alice bob 3", TTT_EMPTY, "  4: alice (X)           "
+		    " against bob (O), 3 moves\n" },
+		{ "GAME 7 p1 ai 1", TTT_EMPTY, "  7: p1 (X)              "
+		    " against ai (O), 1 move\n" },
+		{ "GAME 9 abcdefghijklmnop p2 0", TTT_EMPTY,
+		    "  9: abcdefghijklmnop (X) against p2 (O), 0 moves\n" },
 		{ "OK GAMES 0", TTT_EMPTY, "No games are being played.\n" },
 		{ "OK GAMES 1", TTT_EMPTY, "1 game is being played:\n" },
 		{ "OK GAMES 12", TTT_EMPTY, "12 games are being played:\n" },
