@@ -1757,6 +1757,57 @@ fake_next(struct conn *fk)
 }
 
 /*
+ * After a result the match's score comes as an INFO line (UTF-8 in it
+ * shown as it is), and the client shows it, under the final board with its winning
+ * line marked: a fake server's match, lost by the client.
+ */
+static void
+test_client_score_after_result(void **state)
+{
+	static const char *const lines[] = {
+		"HELLO tttd/1 Hi",
+		"WAIT Waiting for an opponent...",
+		"MATCH O ann You play O against ann.",
+		"START X ann (X) moves first.",
+		"BOARD XXXOO....",
+		"RESULT WIN X ann ann wins! better luck next "
+		"time p2!",
+		"INFO Score: ann 1, p2 0, ties 0; J\xc3\xb6rg watches.",
+		"AGAIN? Play again? (y/n) or 'quit' to exit:",
+		NULL
+	};
+	static const char *const bye[] = {
+		"OK AGAIN n",
+		"BYE Thank you for playing!",
+		NULL
+	};
+	struct conn	 fk;
+	char		 port[16];
+	const char	*args[] = { "127.0.0.1", port, NULL };
+	int		 p;
+
+	(void)state;
+	fake_lfd = fake_listen(&p);
+	port_string(port, sizeof port, p);
+	player_start(args, INPUT_PIPE);
+	player_write("n\n");
+	player_close_input();
+	fake_next(&fk);
+	fake_says(&fk, lines);
+	fake_hears(&fk, "AGAIN n");
+	fake_says(&fk, bye);
+	assert_int_equal(player_end(), 0);
+	output_has("You are O, playing against ann.\n");
+	output_has("  1  [X]|[X]|[X]\n"
+	    "     ---+---+---\n"
+	    "  2   O | O |\x20\x20\n");
+	output_has("ann wins! better luck next time p2!\n"
+	    "Score: ann 1, p2 0, ties 0; J\xc3\xb6rg watches.\n" PROMPT_AGAIN "n\n"
+	    THANKS);
+	assert_string_equal(pl.errbuf, "");
+}
+
+/*
  * --ai plays the computer to a RESULT, at each level: the player tries the
  * cells in order (a taken one is refused and the next line tried), and the
  * perfect computer never loses.
@@ -2530,6 +2581,8 @@ main(void)
 		    teardown),
 		cmocka_unit_test_teardown(test_client_slash_in_queue, teardown),
 		cmocka_unit_test_teardown(test_client_slash_in_match, teardown),
+		cmocka_unit_test_teardown(test_client_score_after_result,
+		    teardown),
 		cmocka_unit_test_teardown(test_client_say_chat, teardown),
 		cmocka_unit_test_teardown(test_client_resign, teardown),
 		cmocka_unit_test_teardown(test_client_watch, teardown),
