@@ -106,13 +106,22 @@ edit_prompt(const char *prompt)
 	edit_show();
 }
 
-/* Erase the prompt and the typed text from the screen, to print there. */
+/*
+ * Erase the prompt and the typed text from the screen, to print there:
+ * up to the row they start on (they may wrap), then to the screen's end.
+ */
 void
 edit_hide(void)
 {
+	int	rows, cols, at;
+
 	if (!edit_on)
 		return;
-	fputs("\r\033[K", stdout);
+	rl_get_screen_size(&rows, &cols);
+	at = (int)strlen(edit_prompt_text) + (edit_typed ? rl_point : 0);
+	if (cols > 0 && at / cols > 0)
+		printf("\033[%dA", at / cols);
+	fputs("\r\033[J", stdout);
 }
 
 /* Draw the prompt and the typed text again, below what was printed. */

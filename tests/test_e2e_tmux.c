@@ -49,6 +49,12 @@
  */
 #define RUN_CLIENT_INT	"trap : INT; " RUN_CLIENT
 
+/* Typed text that wraps after a prompt on a 100-column screen. */
+#define LONG_TEXT_START	"startOfTheLongText::"
+#define LONG_TEXT_END	"ABCDEFGHIJKLMNOPQRST"
+#define LONG_TEXT	LONG_TEXT_START "0123456789abcdefghij0123456789" \
+			"abcdef" LONG_TEXT_END
+
 /* Prompts as capture-pane shows them: the blank after the colon is cut. */
 #define PROMPT_CELLS	"Enter your move (A1, B2, C3) or 'quit' to exit:"
 #define PROMPT_KEYPAD	"Enter your move (q, s, c) or 'quit' to exit:"
@@ -544,6 +550,25 @@ test_tmux_line_editing(void **state)
 		fail_msg("the half line is not below the board:\n%s", buf);
 	type(other, "lo");
 	screen_wait(mover, ": hello", 1);
+
+	/*
+	 * A line that wraps (49 + 75 columns of 100; capture-pane shows the
+	 * rows apart) is erased and redrawn whole, both rows.
+	 */
+	keys(other, "/say " LONG_TEXT);
+	screen_wait(other, LONG_TEXT_END "\n", 1);
+	type(mover, "/say ping");
+	screen_wait(other, ": ping\n", 1);
+	screen_wait(other, LONG_TEXT_END "\n", 1);
+	screen(other, 0, buf, sizeof buf);
+	if (harness_count(buf, LONG_TEXT_START) != 1 ||
+	    harness_count(buf, LONG_TEXT_END "\n") != 1)
+		fail_msg("the wrapped line is not drawn once:\n%s", buf);
+	board = last_at(buf, ": ping\n");
+	typed = last_at(buf, LONG_TEXT_END "\n");
+	if (typed < board)
+		fail_msg("the wrapped line is not below:\n%s", buf);
+	tmux("send-keys", "-t", other, "C-u", NULL);
 
 	/* Editing by characters: "caf\xc3\xa9", one BSpace, "e". */
 	keys(other, "/say caf\xc3\xa9");
