@@ -11,10 +11,10 @@
  * BOARD, TURN or AGAIN?), and play goes on.
  *
  * On a terminal (standard input and output) the player's line is
- * libedit's (edit.c).  Control-C leaves
- * politely: QUIT is sent, so the opponent sees a quit and not a lost
- * connection, and the client waits up to CLIENT_BYE_MS for the server's
- * BYE; a second Control-C, or no BYE in time, ends it at once.
+ * libedit's (edit.c).  Control-C leaves politely: QUIT is sent, so the
+ * opponent sees a quit and not a lost connection, and the client waits up
+ * to CLIENT_BYE_MS for the server's BYE; a second Control-C, or no BYE in
+ * time, ends it at once.
  */
 #include <sys/socket.h>
 #include <sys/types.h>
@@ -36,8 +36,8 @@
 #define CLIENT_BYE_MS	2000	/* the wait for BYE after Control-C */
 
 static volatile sig_atomic_t	client_sigint;
-static int			client_sigfd[2] = { -1, -1 };	/* the
-					   handler's pipe to the poll */
+static int			client_sigfd[2] = { -1, -1 };	/* wakes
+								   the poll */
 
 static void	client_sigint_cb(int);
 static void	client_interrupt(struct client *, long *);
@@ -45,7 +45,7 @@ static void	client_lost(struct client *);
 static void	client_reconnect(struct client *);
 static void	client_wait(struct client *, long);
 
-/* Control-C: noted, for the poll loop (its poll is interrupted). */
+/* Control-C: noted for the poll loop, and its poll woken by the pipe. */
 static void
 client_sigint_cb(int sig)
 {
