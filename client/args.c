@@ -234,9 +234,9 @@ enum args_action
 args_parse(int argc, char **argv, struct client_opts *opts, char *why,
     size_t whysize)
 {
-	const char	*args[2], *keys = NULL, *grace = NULL;
+	const char	*args[3], *keys = NULL, *grace = NULL;
 	const char	*modeopt = NULL, *value = NULL;
-	int		 i, r, nargs = 0, opts_on = 1;
+	int		 i, r, nargs = 0, opts_on = 1, at[3], ai_next = -1;
 
 	memset(opts, 0, sizeof *opts);
 	opts->keys = KEYS_CELLS;
@@ -267,16 +267,31 @@ args_parse(int argc, char **argv, struct client_opts *opts, char *why,
 		    whysize)) != 0)) {
 			if (r == -1)
 				return (ARGS_ERROR);
+			if (opts->mode == CLIENT_MODE_AI && value == NULL)
+				ai_next = i + 1;	/* a word, or a level */
 		} else if (opts_on && argv[i][0] == '-' && argv[i][1] != '\0') {
 			snprintf(why, whysize, "unknown option %s", argv[i]);
 			return (ARGS_USAGE);
-		} else if (nargs < 2)
+		} else if (nargs < 3) {
+			at[nargs] = i;
 			args[nargs++] = argv[i];
-		else {
+		} else {
 			snprintf(why, whysize, "unexpected argument %s",
 			    argv[i]);
 			return (ARGS_USAGE);
 		}
+	}
+	/* A third word right after --ai is a level that is not one. */
+	for (i = 0; nargs == 3 && i < 3; i++) {
+		if (at[i] == ai_next) {
+			snprintf(why, whysize, "bad level %s: use easy or perfect",
+			    args[i]);
+			return (ARGS_ERROR);
+		}
+	}
+	if (nargs == 3) {
+		snprintf(why, whysize, "unexpected argument %s", args[2]);
+		return (ARGS_USAGE);
 	}
 	if (nargs != 2)
 		return (ARGS_USAGE);

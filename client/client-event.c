@@ -12,6 +12,7 @@
 static int	client_awaited(struct client *, const struct proto_event *);
 static void	client_games(struct client *, const struct proto_event *);
 static void	client_hello(struct client *);
+static void	client_ok(struct client *, const struct proto_event *);
 static void	client_event(struct client *, const struct proto_event *);
 static int	client_closing_error(enum proto_error);
 
@@ -121,6 +122,40 @@ client_hello(struct client *c)
 	out_begin(c);
 }
 
+/*
+ * An OK to a command that starts something new (a slash command's, or the
+ * mode's): what the player was doing is over, with its question and seat;
+ * a new name is told.
+ */
+static void
+client_ok(struct client *c, const struct proto_event *ev)
+{
+	char	text[RENDER_MAX];
+
+	switch (ev->verb) {
+	case PROTO_WATCH:
+	case PROTO_ROOM:
+	case PROTO_PLAY:
+		c->watching = (ev->verb == PROTO_WATCH);
+		c->prompt = CLIENT_PROMPT_NONE;
+		c->token[0] = '\0';
+		c->view.mine = TTT_EMPTY;
+		break;
+	case PROTO_UNWATCH:
+		c->watching = 0;
+		break;
+	case PROTO_NAME:
+		if (c->renaming > 0) {
+			render_renamed(text, sizeof text, ev->name);
+			out_print(c, text);
+			c->renaming--;
+		}
+		break;
+	default:
+		break;
+	}
+}
+
 /* Act on one server event: show it, then open or close a question. */
 static void
 client_event(struct client *c, const struct proto_event *ev)
@@ -142,8 +177,9 @@ client_event(struct client *c, const struct proto_event *ev)
 		client_games(c, ev);
 		return;
 	}
-	if (c->watching && ev->kind == PROTO_EV_WAIT) {
-		/* Back in the queue: the match watched is over. */
+	if (c->watching && ev->kind == PROTO_EV_WAIT &&
+	    c->opts->mode == CLIENT_MODE_WATCH) {
+		/* Back in the queue: the match --watch watched is over. */
 		out_quit(c);
 		return;
 	}
@@ -164,22 +200,27 @@ client_event(struct client *c, const struct proto_event *ev)
 		c->why = c->whybuf;
 		return;
 	}
-	out_print(c, text);
+	/* On a terminal a question is the player's line's prompt. */
+	if (!c->edit || !((ev->kind == PROTO_EV_TURN &&
+	    c->view.mine != TTT_EMPTY && ev->mark == c->view.mine) ||
+	    ev->kind == PROTO_EV_AGAINQ))
+		out_print(c, text);
 
 	switch (ev->kind) {
 	case PROTO_EV_HELLO:
+		c->hello = 1;
 		client_hello(c);
 		break;
 	case PROTO_EV_TURN:
 		c->prompt = CLIENT_PROMPT_NONE;
 		if (c->view.mine != TTT_EMPTY && ev->mark == c->view.mine) {
 			c->prompt = CLIENT_PROMPT_MOVE;
-			c->shown = 1;
+			c->shown = !c->edit;
 		}
 		break;
 	case PROTO_EV_AGAINQ:
 		c->prompt = CLIENT_PROMPT_AGAIN;
-		c->shown = 1;
+		c->shown = !c->edit;
 		break;
 	case PROTO_EV_MATCH:
 	case PROTO_EV_START:
@@ -202,10 +243,12 @@ client_event(struct client *c, const struct proto_event *ev)
 		break;
 	case PROTO_EV_OK:
 		c->again_yes = (ev->verb == PROTO_AGAIN && ev->yes == 1);
-		if (ev->verb == PROTO_PLAY)
-			c->watching = 0;	/* "play ai" typed: a player now */
+		client_ok(c, ev);
 		break;
 	case PROTO_EV_ERR:
+		if (c->renaming > 0 && (ev->error == PROTO_EBAD_NAME ||
+		    ev->error == PROTO_ENAME_TAKEN))
+			c->renaming--;
 		/* A rejected move or answer is asked for again. */
 		if (c->quitting)
 			break;

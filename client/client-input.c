@@ -7,23 +7,30 @@
  * pipe it waits for the next prompt, unless it is a quit.  The end of
  * input with no line left is a quit, at any time.  A move is read in any
  * input style (keys.c) and always sent as MOVE <CELL>; the client's own
- * commands (/say, /resign, /help: slash.c) work at every prompt but the
- * name's, and so does "play ai", which the server suggests to a player
- * waiting alone.
+ * commands (/say, /resign, /games, /watch, /room, /join, /ai, /name,
+ * /help: slash.c) work at every prompt but the name's, and so does "play
+ * ai", which the server suggests to a player waiting alone.  From a pipe
+ * the ones that work anywhere (all but /say and /resign) are acted on as
+ * soon as they are the next line, like a quit, in the queue too.
  */
 #include <stdio.h>
 #include <string.h>
 
 #include "client-input.h"
+#include "edit.h"
 #include "slash.h"
 
 static int	client_kbline(struct client *, char *, size_t *);
-static int	client_kbquit(struct client *);
+static int	client_kbquit(struct client *, int);
+static int	client_eof_waits(struct client *);
 static void	client_name(struct client *, char *, size_t);
 static void	client_slash(struct client *, const struct slash *);
 static void	client_answer(struct client *, char *, size_t);
 
-/* Show the open question unless it is on screen already. */
+/*
+ * Show the open question unless it is on screen already; on a terminal
+ * it is the prompt of the player's line (none if no question is open).
+ */
 void
 client_show(struct client *c)
 {
@@ -34,6 +41,14 @@ client_show(struct client *c)
 	};
 	char				text[RENDER_MAX];
 
+	if (c->edit) {
+		text[0] = '\0';
+		if (c->prompt != CLIENT_PROMPT_NONE)
+			render_prompt(text, sizeof text, which[c->prompt],
+			    &c->view);
+		edit_prompt(text);
+		return;
+	}
 	if (c->prompt == CLIENT_PROMPT_NONE || c->shown)
 		return;
 	render_prompt(text, sizeof text, which[c->prompt], &c->view);
@@ -81,13 +96,15 @@ client_kbline(struct client *c, char *line, size_t *len)
 }
 
 /*
- * Look at the next input line without taking it: 1 if it is a quit, 0 if
- * not, -1 if no whole line is there yet.
+ * Look at the next input line without taking it: 1 if it is a quit (or,
+ * with slash_too, a slash command that works anywhere), 0 if not, -1 if no
+ * whole line is there yet.
  */
 static int
-client_kbquit(struct client *c)
+client_kbquit(struct client *c, int slash_too)
 {
 	struct proto_cmd	 cmd;
+	struct slash		 sl;
 	const char		*p = c->kb, *lf;
 	size_t			 n = c->kblen;
 
@@ -106,7 +123,23 @@ client_kbquit(struct client *c)
 		return (-1);
 	if (n > 0 && p[n - 1] == '\r')
 		n--;
+	if (slash_too && slash_queued(slash_parse(p, n, &sl)))
+		return (1);
 	return (proto_parse(p, n, &cmd) == PROTO_OK && cmd.verb == PROTO_QUIT);
+}
+
+/*
+ * Does the end of input wait for now?  Until the command of the player's
+ * mode (--join, --resume, --watch, ...) has its answer: a refusal then
+ * ends the client with its reason and status 1, as it would with input
+ * open.  Before the greeting the command is still to be sent.
+ */
+static int
+client_eof_waits(struct client *c)
+{
+	if (c->opts->mode == CLIENT_MODE_QUEUE || c->lost || c->fd == -1)
+		return (0);
+	return (!c->hello || c->await != PROTO_NONE);
 }
 
 /* Answer the name question: empty for none, else a valid name. */
@@ -132,11 +165,23 @@ client_name(struct client *c, char *line, size_t len)
 
 /*
  * Act on one of the client's own commands.  A chat line leaves the open
- * question open; resigning closes it, since the game is over.
+ * question open; resigning closes it, since the game is over.  The others
+ * leave it open too: the server's answer decides (OK, and what follows,
+ * closes it; an ERR, such as IN_GAME in a game, leaves it open).
  */
 static void
 client_slash(struct client *c, const struct slash *sl)
 {
+	static const enum render_note	notes[] = {
+		[SLASH_HELP] = RENDER_NOTE_SLASH_HELP,
+		[SLASH_BAD_TEXT] = RENDER_NOTE_BAD_TEXT,
+		[SLASH_BAD_GAME] = RENDER_NOTE_BAD_GAME,
+		[SLASH_BAD_CODE] = RENDER_NOTE_BAD_CODE,
+		[SLASH_BAD_LEVEL] = RENDER_NOTE_BAD_LEVEL,
+		[SLASH_BAD_NAME] = RENDER_NOTE_BAD_NAME,
+		[SLASH_UNKNOWN] = RENDER_NOTE_SLASH_UNKNOWN,
+	};
+
 	switch (sl->kind) {
 	case SLASH_SAY:
 		out_send(c, "SAY %.*s", (int)sl->textlen, sl->text);
@@ -145,14 +190,35 @@ client_slash(struct client *c, const struct slash *sl)
 		out_send(c, "RESIGN");
 		c->prompt = CLIENT_PROMPT_NONE;
 		break;
-	case SLASH_HELP:
-		out_note(c, RENDER_NOTE_SLASH_HELP);
+	case SLASH_GAMES:
+		out_send(c, "GAMES");
 		break;
-	case SLASH_BAD_TEXT:
-		out_note(c, RENDER_NOTE_BAD_TEXT);
+	case SLASH_WATCH:
+		out_send(c, "WATCH %s", sl->arg);
+		break;
+	case SLASH_LEAVE:
+		out_send(c, "UNWATCH");
+		break;
+	case SLASH_ROOM:
+		c->view.joining = 0;
+		out_send(c, "ROOM NEW");
+		break;
+	case SLASH_JOIN:
+		c->view.joining = 1;
+		out_send(c, "ROOM JOIN %s", sl->arg);
+		break;
+	case SLASH_AI:
+		out_send(c, "PLAY AI%s%s", sl->arg[0] != '\0' ? " " : "",
+		    sl->arg);
+		break;
+	case SLASH_NAME:
+		c->renaming++;
+		out_send(c, "NAME %s", sl->arg);
 		break;
 	default:
-		out_note(c, RENDER_NOTE_SLASH_UNKNOWN);
+		if ((unsigned)sl->kind < sizeof notes / sizeof notes[0] &&
+		    sl->kind != SLASH_NONE)
+			out_note(c, notes[sl->kind]);
 		break;
 	}
 }
@@ -231,7 +297,7 @@ client_answer(struct client *c, char *line, size_t len)
  * line, so that "quit" works at any time, in the queue too.  The same holds
  * on a terminal while the server has yet to answer the mode's command or
  * the connection is being made again.  The end of input with no line left
- * is a quit.
+ * is a quit, once the mode's command has its answer.
  */
 void
 client_input(struct client *c)
@@ -245,10 +311,13 @@ client_input(struct client *c)
 	while (!c->done && !c->quitting) {
 		if ((!c->tty && c->prompt == CLIENT_PROMPT_NONE) ||
 		    c->await != PROTO_NONE || c->fd == -1) {
-			quit = client_kbquit(c);
-			if (quit == 1 && client_kbline(c, line, &len))
+			quit = client_kbquit(c, c->await == PROTO_NONE &&
+			    c->fd != -1 && c->hello);
+			if (quit == 1 && client_kbline(c, line, &len)) {
 				client_answer(c, line, len);
-			else if (quit == -1 && c->in_eof)
+				continue;
+			} else if (quit == -1 && c->in_eof &&
+			    !client_eof_waits(c))
 				out_quit(c);
 			return;
 		}

@@ -9,12 +9,20 @@
  * on the schedule of backoff.c within the server's grace period, and sends
  * RESUME <token>; the server answers with the match as it stands (MATCH,
  * BOARD, TURN or AGAIN?), and play goes on.
+ *
+ * On a terminal (standard input and output) the player's line is
+ * libedit's (edit.c).  Control-C leaves politely: QUIT is sent, so the
+ * opponent sees a quit and not a lost connection, and the client waits up
+ * to CLIENT_BYE_MS for the server's BYE; a second Control-C, or no BYE in
+ * time, ends it at once.
  */
 #include <sys/socket.h>
 #include <sys/types.h>
 
 #include <errno.h>
+#include <fcntl.h>
 #include <poll.h>
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -22,11 +30,53 @@
 #include "client.h"
 #include "client-event.h"
 #include "client-input.h"
+#include "edit.h"
 #include "net.h"
 
+#define CLIENT_BYE_MS	2000	/* the wait for BYE after Control-C */
+
+static volatile sig_atomic_t	client_sigint;
+static int			client_sigfd[2] = { -1, -1 };	/* wakes
+								   the poll */
+
+static void	client_sigint_cb(int);
+static void	client_interrupt(struct client *, long *);
 static void	client_lost(struct client *);
 static void	client_reconnect(struct client *);
-static void	client_wait(struct client *);
+static void	client_wait(struct client *, long);
+
+/* Control-C: noted for the poll loop, and its poll woken by the pipe. */
+static void
+client_sigint_cb(int sig)
+{
+	int	saved = errno;
+	ssize_t	r;
+
+	(void)sig;
+	client_sigint++;
+	r = write(client_sigfd[1], "", 1);
+	(void)r;
+	errno = saved;
+}
+
+/*
+ * Act on Control-C: the first sends QUIT and gives the server until
+ * *deadline to say BYE; a second, or the deadline passed, ends the client.
+ */
+static void
+client_interrupt(struct client *c, long *deadline)
+{
+	if (client_sigint > 0 && *deadline == 0) {
+		client_sigint = 0;
+		*deadline = net_now_ms() + CLIENT_BYE_MS;
+		edit_cancel();
+		if (!c->quitting)
+			out_quit(c);
+		return;
+	}
+	if (*deadline != 0 && (client_sigint > 0 || net_now_ms() >= *deadline))
+		out_fail(c, "interrupted before the server said goodbye");
+}
 
 /*
  * The connection ended without BYE.  With a seat to take back (a token,
@@ -98,12 +148,13 @@ client_reconnect(struct client *c)
  * reconnecting, for input until the next try is due.
  */
 static void
-client_wait(struct client *c)
+client_wait(struct client *c, long deadline)
 {
-	struct pollfd	pfd[2];
+	struct pollfd	pfd[3];
 	nfds_t		n = 0;
 	int		sock = -1, in = -1, timeout = -1;
 	ssize_t		r;
+	char		drain[16];
 
 	if (c->fd == -1)
 		timeout = (int)backoff_wait(&c->backoff, net_now_ms());
@@ -112,6 +163,11 @@ client_wait(struct client *c)
 		pfd[n].events = POLLIN;
 		sock = (int)n++;
 	}
+	if (deadline != 0 && (timeout == -1 ||
+	    deadline - net_now_ms() < timeout))
+		timeout = (int)(deadline - net_now_ms());
+	if (deadline != 0 && timeout < 0)
+		timeout = 0;
 	if (!c->in_eof && !c->quitting && c->kblen < sizeof c->kb &&
 	    c->opts->mode != CLIENT_MODE_GAMES) {
 		pfd[n].fd = STDIN_FILENO;
@@ -122,11 +178,18 @@ client_wait(struct client *c)
 		out_fail(c, "the server sent too much at once");
 		return;
 	}
+	/* Control-C wakes the poll even if it came just before it. */
+	pfd[n].fd = client_sigfd[0];
+	pfd[n].events = POLLIN;
+	n++;
 	if (poll(pfd, n, timeout) == -1) {
 		if (errno != EINTR)
 			out_fail(c, strerror(errno));
 		return;
 	}
+	if (pfd[n - 1].revents != 0)
+		while (read(client_sigfd[0], drain, sizeof drain) > 0)
+			continue;
 	if (sock != -1 && pfd[sock].revents != 0) {
 		r = recv(c->fd, c->in + c->inlen, sizeof c->in - c->inlen,
 		    MSG_DONTWAIT);
@@ -137,8 +200,13 @@ client_wait(struct client *c)
 			c->sock_eof = 1;
 	}
 	if (in != -1 && pfd[in].revents != 0) {
-		r = read(STDIN_FILENO, c->kb + c->kblen,
-		    sizeof c->kb - c->kblen);
+		if (c->edit)
+			r = edit_read(c->kb + c->kblen, sizeof c->kb - c->kblen);
+		else
+			r = read(STDIN_FILENO, c->kb + c->kblen,
+			    sizeof c->kb - c->kblen);
+		if (c->edit && r == 0)
+			return;		/* a line is being typed */
 		if (r > 0)
 			c->kblen += (size_t)r;
 		else if (r == 0 || (errno != EAGAIN && errno != EINTR))
@@ -155,7 +223,9 @@ int
 client_run(const struct client_opts *opts)
 {
 	static struct client	c;
+	struct sigaction	sa;
 	char			why[RENDER_MAX];
+	long			bye = 0;
 
 	memset(&c, 0, sizeof c);
 	c.fd = net_connect(opts->host, opts->port, CLIENT_CONNECT_MS, why,
@@ -166,15 +236,38 @@ client_run(const struct client_opts *opts)
 	}
 	c.opts = opts;
 	c.tty = isatty(STDIN_FILENO);
+	/* Control-C wakes poll(2) through a pipe: see client_interrupt. */
+	if (pipe(client_sigfd) == -1 ||
+	    fcntl(client_sigfd[0], F_SETFL, O_NONBLOCK) == -1 ||
+	    fcntl(client_sigfd[1], F_SETFL, O_NONBLOCK) == -1 ||
+	    fcntl(client_sigfd[0], F_SETFD, FD_CLOEXEC) == -1 ||
+	    fcntl(client_sigfd[1], F_SETFD, FD_CLOEXEC) == -1) {
+		fprintf(stderr, "ttt-client: %s\n", strerror(errno));
+		close(c.fd);
+		return (1);
+	}
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = client_sigint_cb;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	/* The line editor draws: only with the screen a terminal too. */
+	if (c.tty && isatty(STDOUT_FILENO) && opts->mode != CLIENT_MODE_GAMES) {
+		c.edit = 1;
+		edit_start();
+	}
 	c.view.mine = TTT_EMPTY;
 	c.view.last = -1;
 	c.view.colour = opts->colour;
 	c.view.keys = opts->keys;
 	c.view.reconnect = opts->reconnect;
 	c.view.joining = (opts->mode == CLIENT_MODE_JOIN);
+	c.view.host = opts->host;
+	c.view.port = opts->port;
 	memset(c.cells, '.', TTT_CELLS);
 	for (;;) {
 		client_server(&c);
+		if (!c.done)
+			client_interrupt(&c, &bye);
 		if (!c.done && c.sock_eof)
 			client_lost(&c);
 		if (!c.done && c.fd == -1)
@@ -187,14 +280,18 @@ client_run(const struct client_opts *opts)
 			continue;	/* e.g. lines held while the name was asked */
 		client_show(&c);
 		fflush(stdout);
-		client_wait(&c);
+		client_wait(&c, bye);
 	}
 	if (c.shown)
 		fputc('\n', stdout);
+	edit_end();
 	fflush(stdout);
 	if (c.status != 0)
 		fprintf(stderr, "ttt-client: %s\n", c.why);
 	if (c.fd != -1)
 		close(c.fd);
+	signal(SIGINT, SIG_DFL);
+	close(client_sigfd[0]);
+	close(client_sigfd[1]);
 	return (c.status);
 }

@@ -3,6 +3,7 @@
  * line (args.c) and the environment, then hands over to client.c, or to
  * ping.c for --ping.
  */
+#include <locale.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -53,7 +54,8 @@ usage(FILE *f)
 	    "  --help        show this help\n"
 	    "  --version     show the version\n"
 	    "While playing, /say TEXT sends TEXT to your opponent, /resign gives\n"
-	    "up the game and /help lists these.\n"
+	    "up the game; /games, /watch N, /room, /join CODE, /ai [LEVEL] and\n"
+	    "/name NAME do what the options do; /help lists them all.\n"
 	    "On a terminal X and O are in colour and the last move is highlighted,\n"
 	    "unless the environment variable NO_COLOR is set and not empty.\n");
 }
@@ -96,6 +98,8 @@ main(int argc, char **argv)
 		break;
 	}
 	signal(SIGPIPE, SIG_IGN);
+	/* What the player types and the names shown, in the terminal's encoding. */
+	setlocale(LC_CTYPE, "");
 	if (opts.mode == CLIENT_MODE_PING)
 		return (ping_run(opts.host, opts.port));
 	opts.colour = colour_wanted();

@@ -9,15 +9,25 @@
 #include <stdarg.h>
 #include <stdio.h>
 
+#include "edit.h"
 #include "net.h"
 #include "out.h"
 
-/* Show text, first ending the line of a prompt that is on screen. */
+/*
+ * Show text, first ending the line of a prompt that is on screen; on a
+ * terminal, above the player's line, which is drawn again below it.
+ */
 void
 out_print(struct client *c, const char *text)
 {
 	if (*text == '\0')
 		return;
+	if (c->edit) {
+		edit_hide();
+		fputs(text, stdout);
+		edit_show();
+		return;
+	}
 	if (c->shown)
 		fputc('\n', stdout);
 	c->shown = 0;

@@ -27,6 +27,7 @@ enum client_prompt {
 struct client {
 	int			 fd;		/* -1 while reconnecting */
 	int			 tty;		/* standard input is a terminal */
+	int			 edit;		/* its line kept by libedit */
 	const struct client_opts *opts;
 	struct render_view	 view;		/* how to draw */
 	char			 cells[TTT_CELLS + 1];	/* last BOARD */
@@ -48,6 +49,8 @@ struct client {
 	 * aborts) are not shown, and input waits.
 	 */
 	enum proto_verb		 await;
+	int			 hello;		/* HELLO came */
+	int			 renaming;	/* /name lines not answered */
 	int			 watching;	/* OK WATCH came */
 	int			 games;		/* GAME lines still to come */
 	int			 games_end;	/* the list has just ended */

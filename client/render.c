@@ -1,12 +1,17 @@
 /*
  * render.c -- the text ttt-client shows: the board in the seed layout,
- * server events in words, prompts and notes.  Server text is shown as it
- * comes, with any byte that is not printable ASCII replaced by '?'.
+ * server events in words, prompts and notes.  Server text and names are
+ * shown as they come, printable ASCII and valid UTF-8 (names and chat may
+ * be in any script), with every other byte, control characters (C0, DEL,
+ * C1) and malformed UTF-8 each replaced by '?': nothing from the network
+ * reaches the terminal as an escape.
  *
  * With colour on, X and O are drawn in two colours and the last move in
  * bold reverse video (ANSI SGR sequences, which every terminal emulator in
- * use understands); with colour off the text is plain ASCII.  The key map
- * of the keypad and digits styles is drawn beside the board.
+ * use understands); with colour off the text is plain ASCII.  On a board
+ * with a winning line (the rules engine's ttt_line_of) its three cells are
+ * in bold reverse video, or, with colour off, in brackets: "[X]".  The key
+ * map of the keypad and digits styles is drawn beside the board.
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -28,7 +33,7 @@ struct render_out {
 #define RENDER_SGR_RESET	"\033[0m"
 
 static const struct render_view render_plain = {
-	TTT_EMPTY, -1, 0, KEYS_CELLS, 0, 0
+	TTT_EMPTY, -1, 0, KEYS_CELLS, 0, 0, NULL, NULL
 };
 
 /* The move prompt and the bad move note are the input style's own. */
@@ -53,12 +58,35 @@ static const enum proto_error render_note_errors[] = {
 
 static const char *render_notes[] = {
 	[RENDER_NOTE_NOT_YOUR_TURN] = "Please wait for your turn.",
-	[RENDER_NOTE_SLASH_HELP] = "While you play: /say TEXT sends TEXT to your opponent, /resign gives up the game, quit leaves.",
+	[RENDER_NOTE_SLASH_HELP] = "Commands, in the queue or in a match:\n"
+	    "  /say TEXT           send TEXT to your opponent\n"
+	    "  /resign             give up the game\n"
+	    "  /games              list the games being played\n"
+	    "  /watch N            watch game N (/leave stops)\n"
+	    "  /room               make a private room for a friend\n"
+	    "  /join CODE          play in a friend's room\n"
+	    "  /ai [easy|perfect]  play the computer\n"
+	    "  /name NAME          change your name\n"
+	    "  /help               this list; quit leaves",
 	[RENDER_NOTE_SLASH_UNKNOWN] =
 	    "Unknown command. Type /help for the list.",
 	[RENDER_NOTE_WATCHING] = "You are watching; type 'quit' to leave.",
 	[RENDER_NOTE_LOST] =
 	    "The connection to the server was lost; reconnecting...",
+	[RENDER_NOTE_BAD_GAME] =
+	    "Use /watch N, with a game number from /games.",
+	[RENDER_NOTE_BAD_CODE] =
+	    "Use /join CODE, with your friend's room code, such as K7QX-2M9P.",
+	[RENDER_NOTE_BAD_LEVEL] = "Use /ai, /ai easy or /ai perfect.",
+};
+
+/*
+ * Server errors told in the client's words where the server's speak of
+ * its commands (the client's are /resign and quit).
+ */
+static const char *render_errors[] = {
+	[PROTO_EIN_GAME] =
+	    "You are in a game; finish it, /resign or quit first.",
 };
 
 static const char *render_move_notes[] = {
@@ -71,6 +99,9 @@ static void	render_init(struct render_out *, char *, size_t);
 static void	render_char(struct render_out *, char);
 static void	render_add(struct render_out *, const char *, ...)
 		    __attribute__((format(printf, 2, 3)));
+static size_t	render_utf8(const unsigned char *, size_t);
+static void	render_safe(struct render_out *, const char *, size_t);
+static size_t	render_width(const char *);
 static void	render_text(struct render_out *, const char *, size_t,
 		    const char *);
 static int	render_done(struct render_out *);
@@ -84,6 +115,7 @@ static const char *render_question(enum render_prompt,
 static void	render_result(struct render_out *, const struct proto_event *);
 static void	render_ok(struct render_out *, const struct proto_event *,
 		    const struct render_view *);
+static void	render_server(struct render_out *, const struct render_view *);
 static void	render_token(struct render_out *, const struct proto_event *,
 		    const struct render_view *);
 
@@ -125,6 +157,83 @@ render_add(struct render_out *o, const char *fmt, ...)
 }
 
 /*
+ * The length of the one printable character at s (len bytes left): 1 for
+ * printable ASCII, 2 to 4 for a well-formed UTF-8 sequence (no overlong
+ * form, no surrogate, at most U+10FFFF) of a character that is not a C1
+ * control; 0 for anything else.
+ */
+static size_t
+render_utf8(const unsigned char *s, size_t len)
+{
+	unsigned long	cp;
+	size_t		n, i;
+
+	if (s[0] >= 0x20 && s[0] < 0x7f)
+		return (1);
+	if (s[0] >= 0xc2 && s[0] <= 0xdf) {
+		n = 2;
+		cp = s[0] & 0x1f;
+	} else if (s[0] >= 0xe0 && s[0] <= 0xef) {
+		n = 3;
+		cp = s[0] & 0x0f;
+	} else if (s[0] >= 0xf0 && s[0] <= 0xf4) {
+		n = 4;
+		cp = s[0] & 0x07;
+	} else
+		return (0);
+	if (len < n)
+		return (0);
+	for (i = 1; i < n; i++) {
+		if ((s[i] & 0xc0) != 0x80)
+			return (0);
+		cp = (cp << 6) | (s[i] & 0x3f);
+	}
+	if ((n == 3 && cp < 0x800) || (n == 4 && cp < 0x10000) ||
+	    cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff) || cp < 0xa0)
+		return (0);
+	return (n);
+}
+
+/*
+ * Append text from the network as it is, but every byte that does not
+ * begin a printable character (render_utf8) as '?'.
+ */
+static void
+render_safe(struct render_out *o, const char *text, size_t len)
+{
+	const unsigned char	*s = (const unsigned char *)text;
+	size_t			 i, n, k;
+
+	for (i = 0; i < len; i += n) {
+		n = render_utf8(s + i, len - i);
+		if (n == 0) {
+			render_char(o, '?');
+			n = 1;
+			continue;
+		}
+		for (k = 0; k < n; k++)
+			render_char(o, text[i + k]);
+	}
+}
+
+/*
+ * How many characters the text takes on screen as render_safe shows it: a
+ * UTF-8 sequence is one, like a byte shown as '?'.
+ */
+static size_t
+render_width(const char *text)
+{
+	const unsigned char	*s = (const unsigned char *)text;
+	size_t			 i, n, len = strlen(text), w = 0;
+
+	for (i = 0; i < len; i += n, w++) {
+		if ((n = render_utf8(s + i, len - i)) == 0)
+			n = 1;
+	}
+	return (w);
+}
+
+/*
  * Append server text and a newline, made printable; the fallback stands in
  * when the server sent no text, and nothing is added if there is neither.
  */
@@ -132,18 +241,12 @@ static void
 render_text(struct render_out *o, const char *text, size_t len,
     const char *fallback)
 {
-	size_t	i;
-
 	if (len == 0) {
 		if (fallback != NULL)
 			render_add(o, "%s\n", fallback);
 		return;
 	}
-	for (i = 0; i < len; i++) {
-		unsigned char	c = (unsigned char)text[i];
-
-		render_char(o, (c < 0x20 || c >= 0x7f) ? '?' : (char)c);
-	}
+	render_safe(o, text, len);
 	render_char(o, '\n');
 }
 
@@ -210,13 +313,12 @@ render_question(enum render_prompt which, const struct render_view *v)
 static void
 render_result(struct render_out *o, const struct proto_event *ev)
 {
-	char	fallback[PROTO_NAME_MAX + 16];
-
-	if (ev->result == PROTO_RESULT_TIE)
-		snprintf(fallback, sizeof fallback, "It's a tie!");
-	else
-		snprintf(fallback, sizeof fallback, "%s wins!", ev->name);
-	render_text(o, ev->text, ev->textlen, fallback);
+	if (ev->textlen == 0 && ev->result != PROTO_RESULT_TIE) {
+		render_safe(o, ev->name, strlen(ev->name));
+		render_add(o, " wins!\n");
+		return;
+	}
+	render_text(o, ev->text, ev->textlen, "It's a tie!");
 }
 
 /*
@@ -232,10 +334,13 @@ render_ok(struct render_out *o, const struct proto_event *ev,
 	case PROTO_ARGS_ROOM:
 		if (v->joining)
 			render_add(o, "You joined room %s.\n", ev->code);
-		else
+		else {
 			render_add(o, "Your room code is %s -- give it to your friend.\n"
-			    "They join with: ttt-client HOST PORT --join %s\n",
+			    "They join with: ttt-client --join %s",
 			    ev->code, ev->code);
+			render_server(o, v);
+			render_char(o, '\n');
+		}
 		break;
 	case PROTO_ARGS_COUNT:
 		if (ev->number == 0)
@@ -258,25 +363,37 @@ render_ok(struct render_out *o, const struct proto_event *ev,
 	}
 }
 
+/* " HOST PORT" of the view's server, for a command to run. */
+static void
+render_server(struct render_out *o, const struct render_view *v)
+{
+	const char	*host = v->host != NULL ? v->host : "HOST";
+	const char	*port = v->port != NULL ? v->port : "PORT";
+
+	render_char(o, ' ');
+	render_safe(o, host, strlen(host));
+	render_char(o, ' ');
+	render_safe(o, port, strlen(port));
+}
+
 /*
- * TOKEN: how to get the seat back.  A client that reconnects by itself
- * says so; otherwise the server's own words, which give its grace period.
+ * TOKEN: how to get the seat back, in the client's words (the server's
+ * speak of its RESUME command): a client that reconnects by itself says
+ * so, and either way the command line that takes the seat back from a new
+ * client.
  */
 static void
 render_token(struct render_out *o, const struct proto_event *ev,
     const struct render_view *v)
 {
-	char	fallback[128];
-
-	if (v->reconnect) {
-		render_add(o, "If you lose the connection, the client reconnects by itself; or type RESUME %s in a new session.\n",
+	if (v->reconnect)
+		render_add(o, "If you lose the connection, the client reconnects by itself; or run: ttt-client --resume %s",
 		    ev->code);
-		return;
-	}
-	snprintf(fallback, sizeof fallback,
-	    "If you lose the connection, type RESUME %s in a new session.",
-	    ev->code);
-	render_text(o, ev->text, ev->textlen, fallback);
+	else
+		render_add(o, "If you lose the connection, take your seat back with: ttt-client --resume %s",
+		    ev->code);
+	render_server(o, v);
+	render_char(o, '\n');
 }
 
 /*
@@ -291,7 +408,9 @@ render_board(char *buf, size_t size, const char *cells,
 {
 	struct render_out	o;
 	char			c[TTT_CELLS];
-	size_t			i, j, n;
+	size_t			i, j, n, k;
+	uint16_t		x = 0, oh = 0, line;
+	int			win;
 
 	if (v == NULL)
 		v = &render_plain;
@@ -300,18 +419,31 @@ render_board(char *buf, size_t size, const char *cells,
 		c[i] = ' ';
 		if (i < n && (cells[i] == 'X' || cells[i] == 'O'))
 			c[i] = cells[i];
+		if (c[i] == 'X')
+			x |= (uint16_t)(1u << i);
+		else if (c[i] == 'O')
+			oh |= (uint16_t)(1u << i);
 	}
+	/* A finished game's winning line, by the rules engine. */
+	if ((line = ttt_line_of(x)) == 0)
+		line = ttt_line_of(oh);
 	render_init(&o, buf, size);
 	render_add(&o, "      A   B   C\n");
 	for (i = 0; i < 3; i++) {
 		if (i > 0)
 			render_add(&o, "     ---+---+---\n");
-		render_add(&o, "  %zu   ", i + 1);
+		render_add(&o, "  %zu  ", i + 1);
 		for (j = 0; j < 3; j++) {
+			k = i * 3 + j;
+			win = (line >> k) & 1;
 			if (j > 0)
-				render_add(&o, " | ");
-			render_mark(&o, c[i * 3 + j],
-			    v->last == (int)(i * 3 + j), v);
+				render_char(&o, '|');
+			render_char(&o, win && !v->colour ? '[' : ' ');
+			render_mark(&o, c[k], win || v->last == (int)k, v);
+			if (win && !v->colour)
+				render_char(&o, ']');
+			else if (j < 2)
+				render_char(&o, ' ');
 		}
 		render_keymap(&o, i, v);
 		render_char(&o, '\n');
@@ -331,6 +463,7 @@ render_event(char *buf, size_t size, const struct proto_event *ev,
 {
 	struct render_out	o;
 	char			board[RENDER_MAX];
+	size_t			w;
 
 	if (v == NULL)
 		v = &render_plain;
@@ -344,7 +477,9 @@ render_event(char *buf, size_t size, const struct proto_event *ev,
 	case PROTO_EV_MATCH:
 		render_add(&o, "You are ");
 		render_mark(&o, ttt_mark_char(ev->mark), 0, v);
-		render_add(&o, ", playing against %s.\n", ev->name);
+		render_add(&o, ", playing against ");
+		render_safe(&o, ev->name, strlen(ev->name));
+		render_add(&o, ".\n");
 		break;
 	case PROTO_EV_BOARD:
 		render_board(board, sizeof board, ev->cells, v);
@@ -367,9 +502,14 @@ render_event(char *buf, size_t size, const struct proto_event *ev,
 		render_text(&o, ev->text, ev->textlen, "Goodbye.");
 		break;
 	case PROTO_EV_ERR:
-		render_text(&o, ev->text, ev->textlen,
-		    ev->error < PROTO_NERRORS ? proto_error_text(ev->error) :
-		    "The server reported an error.");
+		if ((unsigned)ev->error < sizeof render_errors /
+		    sizeof render_errors[0] && render_errors[ev->error] != NULL)
+			render_add(&o, "%s\n", render_errors[ev->error]);
+		else
+			render_text(&o, ev->text, ev->textlen,
+			    ev->error < PROTO_NERRORS ?
+			    proto_error_text(ev->error) :
+			    "The server reported an error.");
 		break;
 	case PROTO_EV_WAIT:
 	case PROTO_EV_START:
@@ -380,16 +520,35 @@ render_event(char *buf, size_t size, const struct proto_event *ev,
 		render_ok(&o, ev, v);
 		break;
 	case PROTO_EV_CHAT:
-		render_add(&o, "%s: ", ev->name);
+		render_safe(&o, ev->name, strlen(ev->name));
+		render_add(&o, ": ");
 		render_text(&o, ev->text, ev->textlen, "");
 		break;
 	case PROTO_EV_TOKEN:
 		render_token(&o, ev, v);
 		break;
 	case PROTO_EV_GAME:
-		render_add(&o, "  %llu: %s (X) against %s (O), %d move%s\n",
-		    ev->number, ev->name, ev->name2, ev->moves,
+		/* "against" in one column whatever X's name, in characters. */
+		render_add(&o, "  %llu: ", ev->number);
+		render_safe(&o, ev->name, strlen(ev->name));
+		w = render_width(ev->name);
+		render_add(&o, " (X)%*s against ",
+		    w < PROTO_NAME_CHARS ? (int)(PROTO_NAME_CHARS - w) : 0, "");
+		render_safe(&o, ev->name2, strlen(ev->name2));
+		render_add(&o, " (O), %d move%s", ev->moves,
 		    ev->moves == 1 ? "" : "s");
+		/* Seats held for players whose connection was lost. */
+		if (ev->away & 1) {
+			render_add(&o, ", ");
+			render_safe(&o, ev->name, strlen(ev->name));
+			render_add(&o, "%s", ev->away & 2 ? " and " : " away");
+		}
+		if (ev->away & 2) {
+			render_add(&o, "%s", ev->away & 1 ? "" : ", ");
+			render_safe(&o, ev->name2, strlen(ev->name2));
+			render_add(&o, " away");
+		}
+		render_add(&o, "\n");
 		break;
 	default:
 		break;
@@ -430,6 +589,19 @@ render_note(char *buf, size_t size, enum render_note which,
 		render_add(&o, "%s\n", proto_error_text(render_note_errors[which]));
 	else if ((unsigned)which < sizeof render_notes / sizeof render_notes[0])
 		render_add(&o, "%s\n", render_notes[which]);
+	return (render_done(&o));
+}
+
+/* What the player sees when the server takes a new name (/name). */
+int
+render_renamed(char *buf, size_t size, const char *name)
+{
+	struct render_out	o;
+
+	render_init(&o, buf, size);
+	render_add(&o, "You are now called ");
+	render_safe(&o, name, strlen(name));
+	render_add(&o, ".\n");
 	return (render_done(&o));
 }
 

@@ -21,9 +21,10 @@
  * (TTT_EMPTY before MATCH), the cell last played (-1: none), colour (X and
  * O in two colours, the last move highlighted) and the input style (the
  * move prompt, the bad move note, the key map); whether the client
- * reconnects by itself, and whether it joined a room or made it.  NULL
- * stands for the plain view: no mark, no last move, no colour, the cells
- * style, no reconnection, a room made.
+ * reconnects by itself, whether it joined a room or made it, and the
+ * server's host and port, for the commands it tells the player to run.
+ * NULL stands for the plain view: no mark, no last move, no colour, the
+ * cells style, no reconnection, a room made, "HOST PORT".
  */
 struct render_view {
 	enum ttt_mark	 mine;
@@ -32,6 +33,8 @@ struct render_view {
 	enum keys_style	 keys;
 	int		 reconnect;	/* TOKEN: the client reconnects itself */
 	int		 joining;	/* OK ROOM: joined, not made */
+	const char	*host;		/* the server, as the player named */
+	const char	*port;		/* it; NULL: "HOST" and "PORT" */
 };
 
 /* The questions the client asks; the text ends in a blank, no newline. */
@@ -51,7 +54,10 @@ enum render_note {
 	RENDER_NOTE_SLASH_HELP,		/* /help */
 	RENDER_NOTE_SLASH_UNKNOWN,	/* /anything else */
 	RENDER_NOTE_WATCHING,		/* a line typed while watching */
-	RENDER_NOTE_LOST		/* reconnecting */
+	RENDER_NOTE_LOST,		/* reconnecting */
+	RENDER_NOTE_BAD_GAME,		/* /watch without a game number */
+	RENDER_NOTE_BAD_CODE,		/* /join without a room code */
+	RENDER_NOTE_BAD_LEVEL		/* /ai with another word */
 };
 
 int	render_board(char *, size_t, const char *,
@@ -63,6 +69,7 @@ int	render_prompt(char *, size_t, enum render_prompt,
 int	render_note(char *, size_t, enum render_note,
 	    const struct render_view *);
 int	render_last(const char *, const char *, int);
+int	render_renamed(char *, size_t, const char *);
 int	render_refusal(char *, size_t, enum proto_verb, const char *,
 	    const struct proto_event *);
 

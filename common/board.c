@@ -10,17 +10,18 @@ const uint16_t ttt_lines[TTT_NLINES] = {
 	0x111, 0x054			/* diagonals A1-C3, C1-A3 */
 };
 
-static int	ttt_has_line(uint16_t);
-
-/* Is any winning line wholly inside this mask? */
-static int
-ttt_has_line(uint16_t mask)
+/*
+ * The first winning line wholly inside a mask of cells (one mark's), as a
+ * mask; 0 if there is none.
+ */
+uint16_t
+ttt_line_of(uint16_t mask)
 {
 	size_t	i;
 
 	for (i = 0; i < TTT_NLINES; i++) {
 		if ((mask & ttt_lines[i]) == ttt_lines[i])
-			return (1);
+			return (ttt_lines[i]);
 	}
 	return (0);
 }
@@ -58,7 +59,7 @@ ttt_board_play(struct ttt_board *b, enum ttt_mark mark, int cell)
 	mine = (mark == TTT_X) ? &b->x : &b->o;
 	*mine |= bit;
 	b->last = (uint8_t)cell;
-	if (ttt_has_line(*mine))
+	if (ttt_line_of(*mine) != 0)
 		b->outcome = (mark == TTT_X) ? TTT_WIN_X : TTT_WIN_O;
 	else if ((b->x | b->o) == TTT_FULL)
 		b->outcome = TTT_DRAW;

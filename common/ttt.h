@@ -53,6 +53,8 @@ int		 ttt_board_last(const struct ttt_board *);
 enum ttt_mark	 ttt_mark_other(enum ttt_mark);
 char		 ttt_mark_char(enum ttt_mark);
 
+uint16_t	 ttt_line_of(uint16_t);
+
 int		 ttt_cell_parse(const char *, size_t);
 void		 ttt_cell_name(int, char [3]);
 

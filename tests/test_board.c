@@ -192,6 +192,30 @@ test_board_win_every_line(void **state)
 	}
 }
 
+/*
+ * ttt_line_of, for every set of cells: a line of the eight wholly inside
+ * the set when there is one (the first, in the table's order), else 0.
+ */
+static void
+test_board_line_of(void **state)
+{
+	unsigned	mask, want, l, line;
+
+	(void)state;
+	for (mask = 0; mask < 512; mask++) {
+		want = 0;
+		for (l = 0; l < 8 && want == 0; l++) {
+			line = (1u << lines[l][0]) | (1u << lines[l][1]) |
+			    (1u << lines[l][2]);
+			if ((mask & line) == line)
+				want = line;
+		}
+		if (ttt_line_of((uint16_t)mask) != want)
+			fail_msg("mask %03x: line %03x, want %03x", mask,
+			    ttt_line_of((uint16_t)mask), want);
+	}
+}
+
 /* A full board with no line is a draw with no winner. */
 static void
 test_board_draw_full_board(void **state)
@@ -670,6 +694,7 @@ main(void)
 		cmocka_unit_test(test_board_cell_parse_invalid),
 		cmocka_unit_test(test_board_cell_name_round_trip),
 		cmocka_unit_test(test_board_mark_other_and_char),
+		cmocka_unit_test(test_board_line_of),
 		cmocka_unit_test(test_board_exhaustive_x_first),
 		cmocka_unit_test(test_board_exhaustive_o_first),
 	};

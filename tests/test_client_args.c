@@ -180,9 +180,17 @@ test_client_args_errors(void **state)
 		    NULL, "bad game number : use a number from the list of --games" },
 		{ { "h", "4000", "--ai=hard", NULL }, ARGS_ERROR, 0, NULL,
 		    NULL, "bad level hard: use easy or perfect" },
-		/* --ai takes only a level as its value; "hard" is an argument. */
-		{ { "h", "4000", "--ai", "hard", NULL }, ARGS_USAGE, 0, NULL,
-		    NULL, "unexpected argument hard" },
+		/* A word after --ai beyond HOST and PORT is a bad level. */
+		{ { "h", "4000", "--ai", "hard", NULL }, ARGS_ERROR, 0, NULL,
+		    NULL, "bad level hard: use easy or perfect" },
+		{ { "--ai", "hard", "h", "4000", NULL }, ARGS_ERROR, 0, NULL,
+		    NULL, "bad level hard: use easy or perfect" },
+		{ { "h", "4000", "x", "--ai", NULL }, ARGS_USAGE, 0, NULL,
+		    NULL, "unexpected argument x" },
+		{ { "h", "4000", "x", "y", NULL }, ARGS_USAGE, 0, NULL,
+		    NULL, "unexpected argument y" },
+		{ { "h", "99999", NULL }, ARGS_ERROR, 0, NULL,
+		    NULL, "bad port 99999: a number from 1 to 65535 is needed" },
 		{ { "h", "4000", "--room", "--join", "K7QX2M9P", NULL },
 		    ARGS_ERROR, 0, NULL, NULL,
 		    "--room and --join cannot be used together" },
@@ -254,6 +262,72 @@ test_client_args_reconnect(void **state)
 	}
 }
 
+/*
+ * The commands that do what the options do: their arguments checked as the
+ * options' are, and sent as the server shows them; which of them work
+ * anywhere (all but /say and /resign).
+ */
+static void
+test_client_slash_options(void **state)
+{
+	static const struct {
+		const char	*line;
+		enum slash_kind	 kind;
+		const char	*arg;
+		int		 queued;
+	} cases[] = {
+		{ "/games", SLASH_GAMES, "", 1 },
+		{ " /GAMES now", SLASH_GAMES, "", 1 },
+		{ "/watch 4", SLASH_WATCH, "4", 1 },
+		{ "/watch  12345678901234567890 ", SLASH_WATCH,
+		    "12345678901234567890", 1 },
+		{ "/watch 123456789012345678901", SLASH_BAD_GAME, "", 1 },
+		{ "/watch", SLASH_BAD_GAME, "", 1 },
+		{ "/watch x4", SLASH_BAD_GAME, "", 1 },
+		{ "/watch 4 5", SLASH_BAD_GAME, "", 1 },
+		{ "/leave", SLASH_LEAVE, "", 1 },
+		{ "/room", SLASH_ROOM, "", 1 },
+		{ "/Room new", SLASH_ROOM, "", 1 },
+		{ "/join k7qx2m9p", SLASH_JOIN, "K7QX-2M9P", 1 },
+		{ "/JOIN  K7QX-2M9P\t", SLASH_JOIN, "K7QX-2M9P", 1 },
+		{ "/join K7QX0M9P", SLASH_BAD_CODE, "", 1 },
+		{ "/join", SLASH_BAD_CODE, "", 1 },
+		{ "/join K7QX-2M9P x", SLASH_BAD_CODE, "", 1 },
+		{ "/ai", SLASH_AI, "", 1 },
+		{ "/ai EASY", SLASH_AI, "easy", 1 },
+		{ "/AI perfect ", SLASH_AI, "perfect", 1 },
+		{ "/ai hard", SLASH_BAD_LEVEL, "", 1 },
+		{ "/ai easy now", SLASH_BAD_LEVEL, "", 1 },
+		{ "/name bob", SLASH_NAME, "bob", 1 },
+		{ "/name  Bob_2-x ", SLASH_NAME, "Bob_2-x", 1 },
+		{ "/name", SLASH_BAD_NAME, "", 1 },
+		{ "/name a b", SLASH_BAD_NAME, "", 1 },
+		{ "/name 12345678901234567", SLASH_BAD_NAME, "", 1 },
+		{ "/help", SLASH_HELP, "", 1 },
+		{ "/nope", SLASH_UNKNOWN, "", 1 },
+		{ "/say hi", SLASH_SAY, "", 0 },
+		{ "/say", SLASH_BAD_TEXT, "", 0 },
+		{ "/resign", SLASH_RESIGN, "", 0 },
+		{ "games", SLASH_NONE, "", 0 },
+	};
+	struct slash	sl;
+	size_t		i;
+
+	(void)state;
+	for (i = 0; i < NCASES(cases); i++) {
+		if (slash_parse(cases[i].line, strlen(cases[i].line), &sl) !=
+		    cases[i].kind || sl.kind != cases[i].kind)
+			fail_msg("\"%s\": kind %d, want %d", cases[i].line,
+			    sl.kind, cases[i].kind);
+		if (strcmp(sl.arg, cases[i].arg) != 0)
+			fail_msg("\"%s\": argument \"%s\", want \"%s\"",
+			    cases[i].line, sl.arg, cases[i].arg);
+		if (slash_queued(sl.kind) != cases[i].queued)
+			fail_msg("\"%s\": queued %d", cases[i].line,
+			    slash_queued(sl.kind));
+	}
+}
+
 /* Lines typed at a prompt: the client's commands, and everything else. */
 static void
 test_client_slash(void **state)
@@ -280,6 +354,7 @@ test_client_slash(void **state)
 		{ "/", SLASH_UNKNOWN, NULL },
 		{ "/ say hi", SLASH_UNKNOWN, NULL },
 		{ "/quit", SLASH_UNKNOWN, NULL },
+		{ "/gamesx", SLASH_UNKNOWN, NULL },
 		{ "say hi", SLASH_NONE, NULL },
 		{ "b2", SLASH_NONE, NULL },
 		{ "quit", SLASH_NONE, NULL },
@@ -391,6 +466,7 @@ main(void)
 		cmocka_unit_test(test_client_args_errors),
 		cmocka_unit_test(test_client_args_reconnect),
 		cmocka_unit_test(test_client_slash),
+		cmocka_unit_test(test_client_slash_options),
 		cmocka_unit_test(test_client_slash_length),
 		cmocka_unit_test(test_client_backoff),
 		cmocka_unit_test(test_client_backoff_short),

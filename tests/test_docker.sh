@@ -56,9 +56,23 @@ echo "$runtime" | grep -q '^EXPOSE 4000' || fail "no EXPOSE 4000"
 echo "$runtime" | grep -A1 '^HEALTHCHECK' | grep -q 'ttt-client --ping .*TTTD_PORT' ||
     fail "no HEALTHCHECK with ttt-client --ping on \$TTTD_PORT"
 
-# Every library the binaries load comes from a runtime package, or from
-# libc6, which every Debian image has.
-have="libc6 $pkgs"
+# Every library the binaries load comes from a runtime package or one it
+# depends on (apt installs those too: libedit2 brings libbsd0 and
+# libtinfo6), or from libc6, which every Debian image has.
+have="libc6"
+todo=$pkgs
+while [ -n "$todo" ]; do
+	set -- $todo
+	todo=""
+	for p in "$@"; do
+		case " $have " in *" $p "*) continue ;; esac
+		have="$have $p"
+		deps=$(dpkg-query -W -f '${Pre-Depends}, ${Depends}' "$p" \
+		    2>/dev/null | tr ',' '\n' | sed 's/|.*//; s/(.*//; s/:any//' |
+		    tr -d ' ')
+		todo="$todo $deps"
+	done
+done
 for bin in "$build/server/tttd" "$build/client/ttt-client"; do
 	[ -x "$bin" ] || fail "no $bin: build first"
 	for lib in $(ldd "$bin" | awk '$2 == "=>" && $3 ~ /^\// { print $3 }'); do

@@ -567,7 +567,13 @@ test_client_plays_match(void **state)
 	    "     ---+---+---\n"
 	    "  3     |   |  \n");
 	output_has("  1   O |   | X\n");
-	output_has("p2 wins! better luck next time p1!\n" PROMPT_AGAIN "n\n"
+	/* The final board: the winning line in brackets, on a pipe. */
+	output_has("  1  [O]|   | X\n"
+	    "     ---+---+---\n"
+	    "  2  [O]| ");
+	output_has("  3  [O]| ");
+	output_has("p2 wins! better luck next time p1!\n"
+	    "Score: p1 0, p2 1, ties 0.\n" PROMPT_AGAIN "n\n"
 	    "Thank you for playing!\n");
 	/* Prompted on its own turns only: once per move it made. */
 	assert_int_equal(harness_count(pl.outbuf, PROMPT_MOVE), 3);
@@ -645,9 +651,10 @@ test_client_rematch(void **state)
 
 	at = player_expect(PROMPT_AGAIN "y\n", 0);
 	at = player_expect("p2 (O) moves first.\n", at);
-	at = player_expect("  1     | O | X\n     ---+---+---\n"
-	    "  2     | O |  \n     ---+---+---\n  3     | O | X\n", at);
-	player_expect("p2 wins! better luck next time p1!\n" PROMPT_AGAIN
+	at = player_expect("  1     |[O]| X\n     ---+---+---\n"
+	    "  2     |[O]|  \n     ---+---+---\n  3     |[O]| X\n", at);
+	player_expect("p2 wins! better luck next time p1!\n"
+	    "Score: p1 0, p2 2, ties 0.\n" PROMPT_AGAIN
 	    "no\nThank you for playing!\n", at);
 	assert_int_equal(harness_count(pl.outbuf, "p2 wins!"), 2);
 	assert_int_equal(harness_count(pl.outbuf, PROMPT_MOVE), 6);
@@ -718,9 +725,44 @@ test_client_quit_mid_game(void **state)
 	expect_skip_to(&opp, "RESULT ", line, sizeof line);
 	assert_string_equal(line,
 	    "RESULT FORFEIT X p1 p2 quit the game. p1 wins!");
+	expect_event(&opp, "INFO Score: p1 1, p2 0, ties 0.");
 	expect_prefix(&opp, "AGAIN? ");
 	assert_int_equal(player_end(), 0);
 	output_has(PROMPT_MOVE "  QuIt \nThank you for playing!\n");
+	assert_string_equal(pl.errbuf, "");
+}
+
+/*
+ * SIGINT (Control-C) mid-game is a quit, not a lost connection: the
+ * opponent gets the quit's forfeit at once (no wait for a lost player),
+ * and the client ends with the server's goodbye and status 0.
+ */
+static void
+test_client_sigint_quits(void **state)
+{
+	char		 port[16], line[1024];
+	size_t		 at;
+	const char	*args[] = { "127.0.0.1", port, NULL };
+
+	(void)state;
+	server_start("5");
+	port_string(port, sizeof port, srv.port);
+	opponent_join(NULL);
+	player_start(args, INPUT_PIPE);
+	assert_int_equal(opponent_mark(), 'X');
+	expect_skip_to(&opp, "START ", line, sizeof line);
+	if (line[6] == 'X')
+		assert_int_equal(conn_send(&opp, "MOVE C1"), 0);
+	at = player_expect(PROMPT_MOVE, 0);
+	player_write("b2\n");
+	expect_skip_to(&opp, "TURN X Enter", line, sizeof line);
+	player_expect("Waiting for p1 to move...\n", at);
+	assert_int_equal(kill(pl.pid, SIGINT), 0);
+	expect_skip_to(&opp, "RESULT ", line, sizeof line);
+	assert_string_equal(line,
+	    "RESULT FORFEIT X p1 p2 quit the game. p1 wins!");
+	assert_int_equal(player_end(), 0);
+	output_has("Thank you for playing!\n");
 	assert_string_equal(pl.errbuf, "");
 }
 
@@ -1125,14 +1167,23 @@ test_client_colour_on_terminal(void **state)
 	output_has("\033[31mX\033[0m");
 	/* The opponent's last move. */
 	output_has("\033[1;7;31mX\033[0m");
-	/* The winning board: A3, the client's last move, highlighted. */
+	/* Boards before the end: the client's last move highlighted. */
 	output_has("  1   \033[36mO\033[0m | ");
 	output_has("  2   \033[36mO\033[0m | ");
+	/*
+	 * The winning board: its line, column A, highlighted, in no
+	 * brackets: A1 and A2 were each the last move once, then the
+	 * three cells of the line.
+	 */
+	output_has("  1   \033[1;7;36mO\033[0m | ");
+	output_has("  2   \033[1;7;36mO\033[0m | ");
 	output_has("  3   \033[1;7;36mO\033[0m | ");
-	assert_int_equal(harness_count(pl.outbuf, "\033[1;7;36mO"), 3);
+	assert_int_equal(harness_count(pl.outbuf, "\033[1;7;36mO"), 5);
+	assert_null(strstr(pl.outbuf, "[O]"));
 	strip_terminal(pl.outbuf);
 	output_has("You are O, playing against p1.\n");
-	output_has("p2 wins! better luck next time p1!\n" PROMPT_AGAIN "n\n"
+	output_has("p2 wins! better luck next time p1!\n"
+	    "Score: p1 0, p2 1, ties 0.\n" PROMPT_AGAIN "n\n"
 	    THANKS);
 	assert_int_equal(harness_count(pl.outbuf, PROMPT_MOVE), 3);
 }
@@ -1239,7 +1290,9 @@ test_client_input_styles(void **state)
 		/* Column A is the client's: each style named A1, A2, A3. */
 		output_has("  1   O |   | X");
 		output_has("  2   O | ");
-		output_has("  3   O | ");
+		/* The final board, its winning line in brackets. */
+		output_has("  1  [O]|   | X");
+		output_has("  3  [O]| ");
 		output_has(PROMPT_AGAIN "q\nPlease enter y or n.\n"
 		    PROMPT_AGAIN "n\n" THANKS);
 		if (cases[i].map != NULL)
@@ -1304,6 +1357,46 @@ test_client_ping_refused(void **state)
 	    "127.0.0.1:%s: Connection refused\n", port);
 	assert_string_equal(pl.errbuf, want);
 	assert_string_equal(pl.outbuf, "");
+}
+
+/*
+ * With standard input closed (</dev/null) the command of --join, --resume
+ * and --watch still gets its answer: a refusal ends the client with the
+ * reason and status 1, not with a quiet goodbye.
+ */
+static void
+test_client_refusals_without_input(void **state)
+{
+	static const struct {
+		const char	*opt, *value, *why;
+	} cases[] = {
+		{ "--join", "zzzz-zzzz", "ttt-client: cannot join room "
+		    "ZZZZ-ZZZZ: No room with that code is open.\n" },
+		{ "--resume", "ZZZZZZZZ", "ttt-client: cannot get the seat "
+		    "back: That code does not match a seat you can resume.\n" },
+		{ "--watch", "99", "ttt-client: cannot watch game 99: No match "
+		    "with that number is being played.\n" },
+	};
+	char		 port[16];
+	const char	*args[5];
+	size_t		 i;
+
+	(void)state;
+	server_start("1");
+	port_string(port, sizeof port, srv.port);
+	for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		args[0] = "127.0.0.1";
+		args[1] = port;
+		args[2] = cases[i].opt;
+		args[3] = cases[i].value;
+		args[4] = NULL;
+		player_start(args, INPUT_NULL);
+		assert_int_equal(player_end(), 1);
+		assert_string_equal(pl.errbuf, cases[i].why);
+		assert_null(strstr(pl.outbuf, THANKS));
+	}
+	assert_int_equal(harness_stop(&srv), 0);
+	srv_up = 0;
 }
 
 /* --ping says PING after HELLO, and QUIT after OK PONG: a fake server. */
@@ -1668,6 +1761,57 @@ fake_next(struct conn *fk)
 }
 
 /*
+ * After a result the match's score comes as an INFO line (UTF-8 in it
+ * shown as it is), and the client shows it, under the final board with its winning
+ * line marked: a fake server's match, lost by the client.
+ */
+static void
+test_client_score_after_result(void **state)
+{
+	static const char *const lines[] = {
+		"HELLO tttd/1 Hi",
+		"WAIT Waiting for an opponent...",
+		"MATCH O ann You play O against ann.",
+		"START X ann (X) moves first.",
+		"BOARD XXXOO....",
+		"RESULT WIN X ann ann wins! better luck next "
+		"time p2!",
+		"INFO Score: ann 1, p2 0, ties 0; J\xc3\xb6rg watches.",
+		"AGAIN? Play again? (y/n) or 'quit' to exit:",
+		NULL
+	};
+	static const char *const bye[] = {
+		"OK AGAIN n",
+		"BYE Thank you for playing!",
+		NULL
+	};
+	struct conn	 fk;
+	char		 port[16];
+	const char	*args[] = { "127.0.0.1", port, NULL };
+	int		 p;
+
+	(void)state;
+	fake_lfd = fake_listen(&p);
+	port_string(port, sizeof port, p);
+	player_start(args, INPUT_PIPE);
+	player_write("n\n");
+	player_close_input();
+	fake_next(&fk);
+	fake_says(&fk, lines);
+	fake_hears(&fk, "AGAIN n");
+	fake_says(&fk, bye);
+	assert_int_equal(player_end(), 0);
+	output_has("You are O, playing against ann.\n");
+	output_has("  1  [X]|[X]|[X]\n"
+	    "     ---+---+---\n"
+	    "  2   O | O |\x20\x20\n");
+	output_has("ann wins! better luck next time p2!\n"
+	    "Score: ann 1, p2 0, ties 0; J\xc3\xb6rg watches.\n" PROMPT_AGAIN "n\n"
+	    THANKS);
+	assert_string_equal(pl.errbuf, "");
+}
+
+/*
  * --ai plays the computer to a RESULT, at each level: the player tries the
  * cells in order (a taken one is refused and the next line tried), and the
  * perfect computer never loses.
@@ -1741,8 +1885,8 @@ test_client_room_and_join(void **state)
 	assert_int_equal(strspn(code, PROTO_CODE_ALPHABET), 4);
 	assert_int_equal(code[4], '-');
 	assert_int_equal(strspn(code + 5, PROTO_CODE_ALPHABET), 4);
-	snprintf(want, sizeof want, "They join with: ttt-client HOST PORT "
-	    "--join %s\n", code);
+	snprintf(want, sizeof want, "They join with: ttt-client --join %s "
+	    "127.0.0.1 %s\n", code, port);
 	player_expect(want, at);
 	snprintf(want, sizeof want, "Waiting for a friend to join room "
 	    "%s...\n", code);
@@ -1773,7 +1917,8 @@ test_client_room_and_join(void **state)
 	player_swap();
 	assert_int_equal(player_end(), 0);
 	output_has("You are X, playing against bob.\n");
-	output_has("alice wins! better luck next time bob!\n" PROMPT_AGAIN);
+	output_has("alice wins! better luck next time bob!\n"
+	    "Score: alice 1, bob 0, ties 0.\n" PROMPT_AGAIN);
 	assert_string_equal(pl.errbuf, "");
 }
 
@@ -1814,6 +1959,82 @@ test_client_say_chat(void **state)
 	assert_string_equal(pl.errbuf, "");
 }
 
+/*
+ * The options' commands from a pipe, in the queue: each acted on as it
+ * comes (no prompt is waited for), wrong arguments caught by the client,
+ * the server's answers shown; then quit.
+ */
+static void
+test_client_slash_in_queue(void **state)
+{
+	char		 port[16], want[256];
+	const char	*args[] = { "127.0.0.1", port, NULL };
+	size_t		 at;
+
+	(void)state;
+	server_start("20");
+	port_string(port, sizeof port, srv.port);
+	player_start(args, INPUT_PIPE);
+	player_write("/help\n/games\n/name bob\n/watch x\n/join K7QX0M9P\n"
+	    "/ai hard\n/name a b\n/name bo\n/room\n");
+	at = player_expect("Your room code is ", 0);
+	player_write("quit\n");
+	assert_int_equal(player_end(), 0);
+	output_has("/help\nCommands, in the queue or in a match:\n"
+	    "  /say TEXT           send TEXT to your opponent\n");
+	output_has("  /name NAME          change your name\n");
+	output_has("/games\n");
+	output_has("No games are being played.\n");
+	output_has("/name bob\n");
+	output_has("You are now called bob.\n");
+	output_has("You are now called bo.\n");
+	output_has("/watch x\nUse /watch N, with a game number from "
+	    "/games.\n");
+	output_has("/join K7QX0M9P\nUse /join CODE, with your friend's room "
+	    "code, such as K7QX-2M9P.\n");
+	output_has("/ai hard\nUse /ai, /ai easy or /ai perfect.\n");
+	output_has("/name a b\nA name is 1 to 16 letters, digits, '_' or "
+	    "'-'.\n");
+	output_has("/room\n");
+	snprintf(want, sizeof want, " -- give it to your friend.\nThey join "
+	    "with: ttt-client --join %.9s 127.0.0.1 %s\n", pl.outbuf + at,
+	    port);
+	output_has(want);
+	output_has("quit\n" THANKS);
+	assert_string_equal(pl.errbuf, "");
+	assert_int_equal(harness_stop(&srv), 0);
+	srv_up = 0;
+}
+
+/*
+ * The options' commands in a match: /ai after a move is refused by the
+ * server, and told in the client's words; the game goes on.
+ */
+static void
+test_client_slash_in_match(void **state)
+{
+	char		 port[16], result[1024];
+	const char	*args[] = { "127.0.0.1", port, NULL };
+
+	(void)state;
+	server_start("21");
+	port_string(port, sizeof port, srv.port);
+	opponent_join(NULL);
+	player_start(args, INPUT_PIPE);
+	player_write("A1\n/ai\nA2\nA3\nn\n");
+	player_close_input();
+	assert_int_equal(opponent_mark(), 'X');
+	opponent_play('X', result, sizeof result);
+	assert_string_equal(result,
+	    "RESULT WIN O p2 p2 wins! better luck next time p1!");
+	assert_int_equal(player_end(), 0);
+	output_has("/ai\n");
+	output_has("You are in a game; finish it, /resign or quit first.\n");
+	assert_null(strstr(pl.outbuf, "RESIGN"));
+	output_has("p2 wins! better luck next time p1!\n");
+	assert_string_equal(pl.errbuf, "");
+}
+
 /* /resign gives the game up: the resign RESULT to both, then AGAIN?. */
 static void
 test_client_resign(void **state)
@@ -1836,12 +2057,13 @@ test_client_resign(void **state)
 	}
 	expect_skip_to(&opp, "RESULT ", line, sizeof line);
 	assert_string_equal(line, "RESULT WIN X p1 p2 resigned.");
+	expect_event(&opp, "INFO Score: p1 1, p2 0, ties 0.");
 	expect_prefix(&opp, "AGAIN? ");
 	/* The client answers no by itself and leaves. */
 	assert_int_equal(player_end(), 0);
 	expect_event(&opp, "INFO p2 left the match.");
-	output_has(PROMPT_MOVE "/resign\np2 resigned.\n" PROMPT_AGAIN "n\n"
-	    THANKS);
+	output_has(PROMPT_MOVE "/resign\np2 resigned.\n"
+	    "Score: p1 1, p2 0, ties 0.\n" PROMPT_AGAIN "n\n" THANKS);
 	assert_int_equal(harness_count(pl.outbuf, PROMPT_MOVE), 1);
 	assert_string_equal(pl.errbuf, "");
 }
@@ -1878,7 +2100,7 @@ test_client_watch(void **state)
 	memcpy(id, pl.outbuf + at, n);
 	id[n] = '\0';
 	snprintf(want, sizeof want, "1 game is being played:\n  %s: p1 (X) "
-	    "against p2 (O), 0 moves\n", id);
+	    "              against p2 (O), 0 moves\n", id);
 	assert_string_equal(pl.outbuf, want);
 	assert_string_equal(pl.errbuf, "");
 
@@ -1935,14 +2157,16 @@ test_client_reconnects(void **state)
 	    "RESULT WIN O p2 p2 wins! better luck next time p1!");
 	assert_int_equal(player_end(), 0);
 	output_has("If you lose the connection, the client reconnects by "
-	    "itself; or type RESUME ");
+	    "itself; or run: ttt-client --resume ");
 	output_has("The connection to the server was lost; reconnecting...\n");
 	output_has("You have your seat back.\n");
 	assert_int_equal(harness_count(pl.outbuf,
 	    "You are O, playing against p1.\n"), 2);
-	assert_int_equal(harness_count(pl.outbuf, "type RESUME "), 2);
+	assert_int_equal(harness_count(pl.outbuf, "ttt-client --resume "), 2);
+	assert_null(strstr(pl.outbuf, "RESUME"));
 	assert_int_equal(harness_count(pl.outbuf, PROMPT_MOVE), 3);
-	output_has("p2 wins! better luck next time p1!\n" PROMPT_AGAIN "n\n"
+	output_has("p2 wins! better luck next time p1!\n"
+	    "Score: p1 0, p2 1, ties 0.\n" PROMPT_AGAIN "n\n"
 	    THANKS);
 	assert_string_equal(pl.errbuf, "");
 }
@@ -2019,7 +2243,7 @@ test_client_resume_fake(void **state)
 		NULL
 	};
 	struct conn	 fk;
-	char		 port[16];
+	char		 port[16], want[512];
 	const char	*args[] = { "127.0.0.1", port, NULL };
 	int		 p;
 	size_t		 at;
@@ -2030,8 +2254,10 @@ test_client_resume_fake(void **state)
 	player_start(args, INPUT_PIPE);	/* input stays open */
 	fake_next(&fk);
 	fake_says(&fk, first);
-	at = player_expect("If you lose the connection, the client reconnects "
-	    "by itself; or type RESUME 2345-6789 in a new session.\n", 0);
+	snprintf(want, sizeof want, "If you lose the connection, the client "
+	    "reconnects by itself; or run: ttt-client --resume 2345-6789 "
+	    "127.0.0.1 %s\n", port);
+	at = player_expect(want, 0);
 	at = player_expect("Waiting for bob to move...\n", at);
 	close(fake_fd);
 	fake_fd = -1;
@@ -2061,9 +2287,10 @@ test_client_resume_fake(void **state)
 	assert_int_equal(harness_count(pl.outbuf,
 	    "Type 'quit' at any time to exit.\n"), 1);
 	/* The fresh TOKEN comes last: the prompt is asked again after it. */
-	output_has(PROMPT_MOVE "\nIf you lose the connection, the client "
-	    "reconnects by itself; or type RESUME 3456-789A in a new "
-	    "session.\n" PROMPT_MOVE "b2\n");
+	snprintf(want, sizeof want, PROMPT_MOVE "\nIf you lose the "
+	    "connection, the client reconnects by itself; or run: ttt-client "
+	    "--resume 3456-789A 127.0.0.1 %s\n" PROMPT_MOVE "b2\n", port);
+	output_has(want);
 	assert_int_equal(harness_count(pl.outbuf, PROMPT_MOVE), 2);
 }
 
@@ -2277,7 +2504,7 @@ test_client_room_hides_first_pairing(void **state)
 		NULL
 	};
 	struct conn	 fk;
-	char		 port[16];
+	char		 port[16], want[512];
 	const char	*args[] = { "127.0.0.1", port, "--room", NULL };
 	int		 p;
 
@@ -2292,11 +2519,12 @@ test_client_room_hides_first_pairing(void **state)
 	player_expect("Waiting for a friend to join room K7QX-2M9P...\n", 0);
 	fake_says(&fk, friend);
 	assert_int_equal(player_end(), 0);
-	output_has("Type 'quit' at any time to exit.\n"
+	snprintf(want, sizeof want, "Type 'quit' at any time to exit.\n"
 	    "Your room code is K7QX-2M9P -- give it to your friend.\n"
-	    "They join with: ttt-client HOST PORT --join K7QX-2M9P\n"
+	    "They join with: ttt-client --join K7QX-2M9P 127.0.0.1 %s\n"
 	    "Waiting for a friend to join room K7QX-2M9P...\n"
-	    "You are X, playing against amy.\n");
+	    "You are X, playing against amy.\n", port);
+	output_has(want);
 	assert_null(strstr(pl.outbuf, "zed"));
 	assert_null(strstr(pl.outbuf, "RESUME"));
 	assert_null(strstr(pl.outbuf, PROMPT_MOVE));
@@ -2313,6 +2541,7 @@ main(void)
 		cmocka_unit_test_teardown(test_client_rematch, teardown),
 		cmocka_unit_test_teardown(test_client_named_first, teardown),
 		cmocka_unit_test_teardown(test_client_quit_mid_game, teardown),
+		cmocka_unit_test_teardown(test_client_sigint_quits, teardown),
 		cmocka_unit_test_teardown(test_client_eof_is_quit, teardown),
 		cmocka_unit_test_teardown(test_client_eof_quits_on_their_turn,
 		    teardown),
@@ -2355,6 +2584,12 @@ main(void)
 		cmocka_unit_test_teardown(test_client_ai_plays_to_result,
 		    teardown),
 		cmocka_unit_test_teardown(test_client_room_and_join, teardown),
+		cmocka_unit_test_teardown(test_client_refusals_without_input,
+		    teardown),
+		cmocka_unit_test_teardown(test_client_slash_in_queue, teardown),
+		cmocka_unit_test_teardown(test_client_slash_in_match, teardown),
+		cmocka_unit_test_teardown(test_client_score_after_result,
+		    teardown),
 		cmocka_unit_test_teardown(test_client_say_chat, teardown),
 		cmocka_unit_test_teardown(test_client_resign, teardown),
 		cmocka_unit_test_teardown(test_client_watch, teardown),

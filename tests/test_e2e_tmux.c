@@ -42,11 +42,25 @@
 #define RUN_CLIENT	"c=$0; e=$1; shift; env \"$e\" \"$c\" \"$@\"; " \
 			"echo \"[ttt-client exited with status $?]\""
 
+/*
+ * The same, for a client that gets Control-C: the shell waits it out (a
+ * trap of its own; the client gets the default action, as from a shell
+ * prompt) and then says how it ended.
+ */
+#define RUN_CLIENT_INT	"trap : INT; " RUN_CLIENT
+
+/* Typed text that wraps after a prompt on a 100-column screen. */
+#define LONG_TEXT_START	"startOfTheLongText::"
+#define LONG_TEXT_END	"ABCDEFGHIJKLMNOPQRST"
+#define LONG_TEXT	LONG_TEXT_START "0123456789abcdefghij0123456789" \
+			"abcdef" LONG_TEXT_END
+
 /* Prompts as capture-pane shows them: the blank after the colon is cut. */
 #define PROMPT_CELLS	"Enter your move (A1, B2, C3) or 'quit' to exit:"
 #define PROMPT_KEYPAD	"Enter your move (q, s, c) or 'quit' to exit:"
 #define PROMPT_AGAIN	"Play again? (y/n) or 'quit' to exit:"
 #define RESULT_LINE	"p1 wins! better luck next time p2!"
+#define SCORE_LINE	"Score: p1 1, p2 0, ties 0."
 #define THANKS		"Thank you for playing!"
 
 static struct tttd_proc	srv;
@@ -69,6 +83,10 @@ static void	play(const char *, const char *, int *);
 static void	p1_saw(void);
 static void	p2_saw(void);
 static int	teardown(void **);
+static void	pane_open(const char *, const char *, const char *,
+		    const char *);
+static void	keys(const char *, const char *);
+static size_t	last_at(const char *, const char *);
 
 /* Is there an executable tmux in PATH? */
 static int
@@ -280,6 +298,77 @@ play(const char *session, const char *move, int *n)
 	type(session, move);
 }
 
+/*
+ * Start a session running ttt-client on tttd with --name name, the
+ * environment variable env set, the tmux server with the first one.
+ */
+static void
+pane_open(const char *session, const char *env, const char *name,
+    const char *keys_style)
+{
+	const char	*args[32];
+	char		 out[PATH_MAX];
+	int		 n = 0;
+
+	args[n++] = "new-session";
+	args[n++] = "-d";
+	args[n++] = "-x";
+	args[n++] = "100";
+	args[n++] = "-y";
+	args[n++] = "40";
+	args[n++] = "-s";
+	args[n++] = session;
+	args[n++] = "--";
+	args[n++] = "sh";
+	args[n++] = "-c";
+	args[n++] = RUN_CLIENT_INT;
+	args[n++] = harness_client_path();
+	args[n++] = env;
+	args[n++] = "--name";
+	args[n++] = name;
+	args[n++] = "--keys";
+	args[n++] = keys_style;
+	args[n++] = "127.0.0.1";
+	args[n++] = port;
+	if (!tmux_up) {
+		args[n++] = ";";
+		args[n++] = "set-option";
+		args[n++] = "-g";
+		args[n++] = "remain-on-exit";
+		args[n++] = "on";
+	}
+	args[n] = NULL;
+	if (tmux_run(args, out, sizeof out) != 0)
+		fail_msg("tmux new-session %s failed: %s", session, out);
+	if (!tmux_up) {
+		const char	*where[] = { "display-message", "-p", "-t",
+				    session, "#{socket_path}", NULL };
+
+		tmux_up = 1;
+		assert_int_equal(tmux_run(where, out, sizeof out), 0);
+		out[strcspn(out, "\n")] = '\0';
+		snprintf(sock_path, sizeof sock_path, "%s", out);
+	}
+}
+
+/* Type text into a session without Enter: keys as they are. */
+static void
+keys(const char *session, const char *text)
+{
+	tmux("send-keys", "-t", session, "-l", text, NULL);
+}
+
+/* Where the text last shows on the screen (its end); 0 if it does not. */
+static size_t
+last_at(const char *buf, const char *text)
+{
+	const char	*p, *last = NULL;
+
+	for (p = strstr(buf, text); p != NULL; p = strstr(p + 1, text))
+		last = p;
+	return (last == NULL ? 0 : (size_t)(last - buf) + strlen(text));
+}
+
 /* Whatever a failed test left running is ended. */
 static int
 teardown(void **state)
@@ -310,7 +399,9 @@ p1_saw(void)
 	screen("p1", 1, buf, sizeof buf);
 	assert_non_null(strstr(buf, "\033[31mX"));
 	assert_non_null(strstr(buf, "\033[36mO"));
-	/* A3, the last move, in bold reverse. */
+	/* The winning line, column A, in bold reverse. */
+	assert_non_null(strstr(buf, "  1   \033[1;7m\033[31mX"));
+	assert_non_null(strstr(buf, "  2   \033[1;7m\033[31mX"));
 	assert_non_null(strstr(buf, "  3   \033[1;7m\033[31mX"));
 }
 
@@ -324,6 +415,10 @@ p2_saw(void)
 	assert_non_null(strstr(buf, PROMPT_KEYPAD " e\n"));
 	assert_non_null(strstr(buf, PROMPT_KEYPAD " s\n"));
 	assert_non_null(strstr(buf, "  1   X |   | O   q w e\n"));
+	/* NO_COLOR: the winning line in brackets. */
+	assert_non_null(strstr(buf, "  1  [X]|   | O   q w e\n"
+	    "     ---+---+---\n"
+	    "  2  [X]| O |     a s d\n"));
 	assert_int_equal(harness_count(buf, PROMPT_CELLS), 0);
 	screen("p2", 1, buf, sizeof buf);
 	assert_null(strchr(buf, '\033'));
@@ -387,8 +482,8 @@ test_tmux_match(void **state)
 		if (i1 < 3)
 			play("p2", p2_moves[i2++], &n2);
 	}
-	screen_wait("p1", RESULT_LINE "\n" PROMPT_AGAIN, 1);
-	screen_wait("p2", RESULT_LINE "\n" PROMPT_AGAIN, 1);
+	screen_wait("p1", RESULT_LINE "\n" SCORE_LINE "\n" PROMPT_AGAIN, 1);
+	screen_wait("p2", RESULT_LINE "\n" SCORE_LINE "\n" PROMPT_AGAIN, 1);
 	p1_saw();
 	p2_saw();
 
@@ -408,11 +503,114 @@ test_tmux_match(void **state)
 	srv_up = 0;
 }
 
+/*
+ * What the player is typing survives the server's lines: bob types half a
+ * chat line while ann moves; the board comes, and below it bob's prompt
+ * with his half line, which he finishes.  Typed text is edited by
+ * characters (an é takes one BSpace), the client's commands work in a
+ * terminal (/help, /name, and /ai refused in a game in the client's
+ * words), and Control-C quits politely: its player's opponent sees a
+ * quit (before a first move, the match called off), not a lost
+ * connection, and the client ends with status 0.
+ */
+static void
+test_tmux_line_editing(void **state)
+{
+	static const char *const	 seed[] = { "--seed", "5", NULL };
+	static char			 buf[SCREEN_MAX];
+	const char			*mover, *other;
+	char				 moved[32];
+	size_t				 board, typed;
+
+	(void)state;
+	assert_int_equal(harness_start(&srv, seed), 0);
+	srv_up = 1;
+	snprintf(port, sizeof port, "%d", srv.port);
+	pane_open("ann", "LC_ALL=C.UTF-8", "ann", "cells");
+	screen_wait("ann", "Waiting for an opponent...", 1);
+	pane_open("bob", "LC_ALL=C.UTF-8", "bob", "cells");
+	screen_wait("ann", " moves first.", 1);
+	screen_wait("bob", " moves first.", 1);
+	screen("ann", 0, buf, sizeof buf);
+	mover = strstr(buf, "ann (X) moves first.") != NULL ? "ann" : "bob";
+	other = strcmp(mover, "ann") == 0 ? "bob" : "ann";
+	snprintf(moved, sizeof moved, "  2     | %c |",
+	    strcmp(mover, "ann") == 0 ? 'X' : 'O');
+	screen_wait(mover, PROMPT_CELLS, 1);
+
+	/* The other types half a line; the mover's move comes meanwhile. */
+	keys(other, "/say hel");
+	screen_wait(other, "/say hel", 1);
+	type(mover, "B2");
+	screen_wait(other, moved, 1);
+	screen_wait(other, PROMPT_CELLS " /say hel", 1);
+	screen(other, 0, buf, sizeof buf);
+	board = last_at(buf, moved);
+	typed = last_at(buf, PROMPT_CELLS " /say hel");
+	if (board == 0 || typed < board)
+		fail_msg("the half line is not below the board:\n%s", buf);
+	type(other, "lo");
+	screen_wait(mover, ": hello", 1);
+
+	/*
+	 * A line that wraps (49 + 75 columns of 100; capture-pane shows the
+	 * rows apart) is erased and redrawn whole, both rows.
+	 */
+	keys(other, "/say " LONG_TEXT);
+	screen_wait(other, LONG_TEXT_END "\n", 1);
+	type(mover, "/say ping");
+	screen_wait(other, ": ping\n", 1);
+	screen_wait(other, LONG_TEXT_END "\n", 1);
+	screen(other, 0, buf, sizeof buf);
+	if (harness_count(buf, LONG_TEXT_START) != 1 ||
+	    harness_count(buf, LONG_TEXT_END "\n") != 1)
+		fail_msg("the wrapped line is not drawn once:\n%s", buf);
+	board = last_at(buf, ": ping\n");
+	typed = last_at(buf, LONG_TEXT_END "\n");
+	if (typed < board)
+		fail_msg("the wrapped line is not below:\n%s", buf);
+	tmux("send-keys", "-t", other, "C-u", NULL);
+
+	/* Editing by characters: "caf\xc3\xa9", one BSpace, "e". */
+	keys(other, "/say caf\xc3\xa9");
+	tmux("send-keys", "-t", other, "BSpace", NULL);
+	type(other, "e");
+	screen_wait(mover, ": cafe", 1);
+
+	/* The client's commands in a terminal. */
+	type(other, "/help");
+	screen_wait(other, "Commands, in the queue or in a match:", 1);
+	screen_wait(other, "  /name NAME          change your name", 1);
+	type(other, "/name zed");
+	screen_wait(other, "You are now called zed.", 1);
+	type(mover, "/ai");
+	screen_wait(mover, "You are in a game; finish it, /resign or quit "
+	    "first.", 1);
+
+	/* Control-C, with something typed: a quit the opponent is told. */
+	keys(other, "xyz");
+	screen_wait(other, "xyz", 1);
+	tmux("send-keys", "-t", other, "C-c", NULL);
+	screen_wait(other, "You are now called zed.\n" THANKS
+	    "\n[ttt-client exited with status 0]\n", 1);
+	/* zed had not moved yet: a quit then calls the match off. */
+	screen_wait(mover, "zed left before the first move. No result.", 1);
+	screen(mover, 0, buf, sizeof buf);
+	assert_null(strstr(buf, "lost the connection"));
+	type(mover, "quit");
+	screen_wait(mover, THANKS "\n[ttt-client exited with status 0]\n", 1);
+
+	tmux_stop();
+	assert_int_equal(harness_stop(&srv), 0);
+	srv_up = 0;
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_teardown(test_tmux_match, teardown),
+		cmocka_unit_test_teardown(test_tmux_line_editing, teardown),
 	};
 
 	if (!tmux_installed()) {

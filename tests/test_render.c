@@ -76,7 +76,7 @@ static const char mixed_digits[] =
     "  3     |   | O   31 32 33\n";
 
 /* The plain view of player X. */
-static const struct render_view plain_x = { TTT_X, -1, 0, KEYS_CELLS, 0, 0 };
+static const struct render_view plain_x = { TTT_X, -1, 0, KEYS_CELLS, 0, 0, NULL, NULL };
 
 static void	render_line(const char *, enum ttt_mark, char *, size_t);
 static void	strip_cr(char *);
@@ -88,7 +88,7 @@ static void	check_events(const struct event_case *, size_t);
 static void
 render_line(const char *line, enum ttt_mark mine, char *out, size_t size)
 {
-	struct render_view	v = { mine, -1, 0, KEYS_CELLS, 0, 0 };
+	struct render_view	v = { mine, -1, 0, KEYS_CELLS, 0, 0, NULL, NULL };
 	struct proto_event	ev;
 	int			n;
 
@@ -265,7 +265,7 @@ test_render_board_small_buffer(void **state)
 static void
 test_render_board_colour(void **state)
 {
-	const struct render_view	v = { TTT_X, 8, 1, KEYS_CELLS, 0, 0 };
+	const struct render_view	v = { TTT_X, 8, 1, KEYS_CELLS, 0, 0, NULL, NULL };
 	char				buf[RENDER_MAX];
 
 	(void)state;
@@ -283,7 +283,7 @@ test_render_board_colour(void **state)
 static void
 test_render_board_colour_off(void **state)
 {
-	struct render_view	v = { TTT_O, -1, 0, KEYS_CELLS, 0, 0 };
+	struct render_view	v = { TTT_O, -1, 0, KEYS_CELLS, 0, 0, NULL, NULL };
 	char			buf[RENDER_MAX];
 
 	(void)state;
@@ -304,7 +304,7 @@ static void
 test_render_board_last_move(void **state)
 {
 	static const char	 cells[] = "XOXXOOOXX";
-	struct render_view	 v = { TTT_X, -1, 1, KEYS_CELLS, 0, 0 };
+	struct render_view	 v = { TTT_X, -1, 1, KEYS_CELLS, 0, 0, NULL, NULL };
 	char			 buf[RENDER_MAX], before[RENDER_MAX];
 	char			 want[32];
 	const char		*hl;
@@ -337,7 +337,7 @@ test_render_board_last_move(void **state)
 static void
 test_render_board_key_maps(void **state)
 {
-	struct render_view	v = { TTT_X, -1, 0, KEYS_KEYPAD, 0, 0 };
+	struct render_view	v = { TTT_X, -1, 0, KEYS_KEYPAD, 0, 0, NULL, NULL };
 	char			buf[RENDER_MAX];
 
 	(void)state;
@@ -370,7 +370,7 @@ test_render_board_key_maps(void **state)
 static void
 test_render_board_colour_small_buffer(void **state)
 {
-	const struct render_view	v = { TTT_X, 8, 1, KEYS_KEYPAD, 0, 0 };
+	const struct render_view	v = { TTT_X, 8, 1, KEYS_KEYPAD, 0, 0, NULL, NULL };
 	char				buf[RENDER_MAX], small[20];
 	int				n;
 
@@ -387,7 +387,7 @@ test_render_board_colour_small_buffer(void **state)
 static void
 test_render_event_colour(void **state)
 {
-	struct render_view	 v = { TTT_EMPTY, 8, 1, KEYS_CELLS, 0, 0 };
+	struct render_view	 v = { TTT_EMPTY, 8, 1, KEYS_CELLS, 0, 0, NULL, NULL };
 	struct proto_event	 ev;
 	const char		*match = "MATCH X bob You play X against "
 				    "bob.";
@@ -423,7 +423,7 @@ test_render_prompts_styles(void **state)
 		"Enter your move (q, s, c) or 'quit' to exit: ",
 		"Enter your move (row and column, e.g. 1 3) or 'quit' to exit: ",
 	};
-	struct render_view		 v = { TTT_O, -1, 0, KEYS_CELLS, 0, 0 };
+	struct render_view		 v = { TTT_O, -1, 0, KEYS_CELLS, 0, 0, NULL, NULL };
 	struct proto_event		 ev;
 	const char			*turn = "TURN O Enter your move "
 					    "(A1, B2, C3) or 'quit' to exit:";
@@ -458,7 +458,7 @@ test_render_notes_styles(void **state)
 		"Invalid input. Accepted keys: q w e, a s d, z x c.\n",
 		"Invalid input. Type a row and a column from 1 to 3, e.g. 1 3 or 13.\n",
 	};
-	struct render_view		v = { TTT_O, -1, 0, KEYS_CELLS, 0, 0 };
+	struct render_view		v = { TTT_O, -1, 0, KEYS_CELLS, 0, 0, NULL, NULL };
 	char				buf[RENDER_MAX];
 	int				s;
 
@@ -612,9 +612,175 @@ test_render_event_control_bytes(void **state)
 
 	(void)state;
 	render_line("INFO a\x1b[2Jb\x7f\x01\xc3\xa9!", TTT_X, buf, sizeof buf);
-	assert_string_equal(buf, "a?[2Jb?\?\?\?!\n");
+	assert_string_equal(buf, "a?[2Jb??\xc3\xa9!\n");
 	render_line("RESULT TIE tie\tgame\r", TTT_X, buf, sizeof buf);
 	assert_string_equal(buf, "tie?game\n");
+}
+
+/*
+ * Valid UTF-8 is shown as it comes (two, three and four bytes); what is
+ * not (a C1 control such as the one-byte CSI U+009B, a lone continuation
+ * byte, an overlong form, a surrogate, past U+10FFFF, a sequence cut
+ * short) is a '?' a byte, so no escape gets through.
+ */
+static void
+test_render_event_utf8(void **state)
+{
+	static const struct event_case	cases[] = {
+		{ "INFO caf\xc3\xa9 \xe6\x97\xa5\xe6\x9c\xac \xf0\x9f\x98\x80",
+		    TTT_X, "caf\xc3\xa9 \xe6\x97\xa5\xe6\x9c\xac \xf0\x9f\x98\x80\n" },
+		{ "INFO a\xc2\x9b" "2Jb", TTT_X, "a??2Jb\n" },
+		{ "INFO a\xc2\xa0" "b", TTT_X, "a\xc2\xa0" "b\n" },
+		{ "INFO a\x80" "b", TTT_X, "a?b\n" },
+		{ "INFO a\xc0\xaf" "b", TTT_X, "a??b\n" },
+		{ "INFO a\xe0\x80\xaf" "b", TTT_X, "a???b\n" },
+		{ "INFO a\xed\xa0\x80" "b", TTT_X, "a???b\n" },
+		{ "INFO a\xf4\x90\x80\x80" "b", TTT_X, "a????b\n" },
+		{ "INFO a\xf0\x9f\x98", TTT_X, "a???\n" },
+		{ "INFO \xe6\x97x", TTT_X, "??x\n" },
+		{ "INFO \xff\xfe", TTT_X, "??\n" },
+	};
+
+	(void)state;
+	check_events(cases, sizeof cases / sizeof cases[0]);
+}
+
+/*
+ * A won board shows its line: the three cells in brackets with colour
+ * off, in bold reverse with colour on, for either mark and every line; a
+ * board without a line (ongoing, a tie) has neither.
+ */
+static void
+test_render_board_winning_line(void **state)
+{
+	static const char	x_col_a[] =
+	    "      A   B   C\n"
+	    "  1  [X]|   | O\n"
+	    "     ---+---+---\n"
+	    "  2  [X]| O |\x20\x20\n"
+	    "     ---+---+---\n"
+	    "  3  [X]|   |\x20\x20\n";
+	static const char	o_diag[] =
+	    "      A   B   C\n"
+	    "  1   X | X |[O]\n"
+	    "     ---+---+---\n"
+	    "  2   X |[O]|\x20\x20\n"
+	    "     ---+---+---\n"
+	    "  3  [O]|   | X\n";
+	static const char	x_row_3[] =
+	    "      A   B   C\n"
+	    "  1   O | O |\x20\x20\n"
+	    "     ---+---+---\n"
+	    "  2     |   |\x20\x20\n"
+	    "     ---+---+---\n"
+	    "  3  [X]|[X]|[X]\n";
+	struct render_view	 v = { TTT_X, -1, 0, KEYS_CELLS, 0, 0, NULL, NULL };
+	char			 buf[RENDER_MAX], cells[TTT_CELLS + 1];
+	int			 l, i, k;
+	static const int	 lines[8][3] = {
+		{ 0, 1, 2 }, { 3, 4, 5 }, { 6, 7, 8 }, { 0, 3, 6 },
+		{ 1, 4, 7 }, { 2, 5, 8 }, { 0, 4, 8 }, { 2, 4, 6 }
+	};
+
+	(void)state;
+	render_board(buf, sizeof buf, "X.OXO.X..", NULL);
+	assert_string_equal(buf, x_col_a);
+	render_board(buf, sizeof buf, "XXOXO.O.X", &v);
+	assert_string_equal(buf, o_diag);
+	render_board(buf, sizeof buf, "OO....XXX", &v);
+	assert_string_equal(buf, x_row_3);
+	/* No line: no brackets, ongoing or tied. */
+	render_board(buf, sizeof buf, "XOXXOOOXX", NULL);
+	assert_null(strchr(buf, '['));
+	render_board(buf, sizeof buf, "XX.OO....", NULL);
+	assert_null(strchr(buf, '['));
+	/* Colour: the line's three cells highlighted, and only they. */
+	v.colour = 1;
+	v.last = 6;
+	render_board(buf, sizeof buf, "X.OXO.X..", &v);
+	assert_int_equal(count(buf, "\033[1;7;31mX\033[0m"), 3);
+	assert_int_equal(count(buf, "\033[1;7;"), 3);
+	assert_null(strstr(buf, "[X]"));
+	strip_sgr(buf);
+	assert_non_null(strstr(buf, "  1   X |   | O\n"));
+	/* Every line, for each mark, marks exactly its three cells. */
+	v.colour = 0;
+	for (l = 0; l < 8; l++) {
+		for (k = 0; k < 2; k++) {
+			memset(cells, '.', TTT_CELLS);
+			cells[TTT_CELLS] = '\0';
+			for (i = 0; i < 3; i++)
+				cells[lines[l][i]] = k == 0 ? 'X' : 'O';
+			render_board(buf, sizeof buf, cells, &v);
+			assert_int_equal(count(buf, k == 0 ? "[X]" : "[O]"),
+			    3);
+			assert_int_equal(count(buf, "["), 3);
+		}
+	}
+}
+
+/* /name's answer, the name made safe. */
+static void
+test_render_renamed(void **state)
+{
+	char	buf[RENDER_MAX];
+
+	(void)state;
+	assert_int_equal(render_renamed(buf, sizeof buf, "bob"),
+	    (int)strlen("You are now called bob.\n"));
+	assert_string_equal(buf, "You are now called bob.\n");
+	render_renamed(buf, sizeof buf, "J\xc3\xb6rg\x1b");
+	assert_string_equal(buf, "You are now called J\xc3\xb6rg?.\n");
+}
+
+/* Names are shown in UTF-8, and made safe as any server text. */
+static void
+test_render_event_utf8_names(void **state)
+{
+	struct render_view	v = { TTT_X, -1, 0, KEYS_CELLS, 0, 0, NULL, NULL };
+	struct proto_event	ev;
+	char			buf[RENDER_MAX];
+
+	(void)state;
+	memset(&ev, 0, sizeof ev);
+	ev.kind = PROTO_EV_CHAT;
+	snprintf(ev.name, sizeof ev.name, "J\xc3\xb6rg");
+	ev.text = "hall\xc3\xb6";
+	ev.textlen = strlen(ev.text);
+	render_event(buf, sizeof buf, &ev, &v);
+	assert_string_equal(buf, "J\xc3\xb6rg: hall\xc3\xb6\n");
+	ev.kind = PROTO_EV_MATCH;
+	ev.mark = TTT_X;
+	snprintf(ev.name, sizeof ev.name, "a\x1b[2J\xc2\x9b");
+	render_event(buf, sizeof buf, &ev, &v);
+	assert_string_equal(buf, "You are X, playing against a?[2J??.\n");
+	ev.kind = PROTO_EV_GAME;
+	ev.number = 4;
+	ev.moves = 1;
+	snprintf(ev.name, sizeof ev.name, "\xe6\x97\xa5");
+	snprintf(ev.name2, sizeof ev.name2, "b\x07");
+	render_event(buf, sizeof buf, &ev, &v);
+	assert_string_equal(buf, "  4: \xe6\x97\xa5 (X)               "
+	    " against b? (O), 1 move\n");
+	/* Padded by characters, not bytes: J\xc3\xb6rg is four. */
+	snprintf(ev.name, sizeof ev.name, "J\xc3\xb6rg");
+	render_event(buf, sizeof buf, &ev, &v);
+	assert_string_equal(buf, "  4: J\xc3\xb6rg (X)            "
+	    " against b? (O), 1 move\n");
+	snprintf(ev.name, sizeof ev.name, "Joerg");
+	render_event(buf, sizeof buf, &ev, &v);
+	assert_string_equal(buf, "  4: Joerg (X)           "
+	    " against b? (O), 1 move\n");
+	snprintf(ev.name, sizeof ev.name, "a\x1b");	/* '?' is one too */
+	render_event(buf, sizeof buf, &ev, &v);
+	assert_string_equal(buf, "  4: a? (X)              "
+	    " against b? (O), 1 move\n");
+	ev.kind = PROTO_EV_RESULT;
+	ev.result = PROTO_RESULT_WIN;
+	ev.textlen = 0;
+	snprintf(ev.name, sizeof ev.name, "\xc3\xa9\x1b");
+	render_event(buf, sizeof buf, &ev, &v);
+	assert_string_equal(buf, "\xc3\xa9? wins!\n");
 }
 
 /* Events that mean nothing to a player render as nothing at all. */
@@ -749,18 +915,26 @@ test_render_events_rooms_chat(void **state)
 	static const struct event_case cases[] = {
 		{ "CHAT alice good luck!", TTT_X, "alice: good luck!\n" },
 		{ "CHAT bob a\x1b[2Jb", TTT_O, "bob: a?[2Jb\n" },
-		{ "GAME 4 alice bob 3", TTT_EMPTY,
-		    "  4: alice (X) against bob (O), 3 moves\n" },
-		{ "GAME 7 p1 ai 1", TTT_EMPTY,
-		    "  7: p1 (X) against ai (O), 1 move\n" },
-		{ "GAME 9 p1 p2 0", TTT_EMPTY,
-		    "  9: p1 (X) against p2 (O), 0 moves\n" },
+		/* X's name padded to 16 characters: "against" lines up. */
+		{ "GAME 4 alice bob 3", TTT_EMPTY, "  4: alice (X)           "
+		    " against bob (O), 3 moves\n" },
+		{ "GAME 7 p1 ai 1", TTT_EMPTY, "  7: p1 (X)              "
+		    " against ai (O), 1 move\n" },
+		{ "GAME 9 abcdefghijklmnop p2 0", TTT_EMPTY,
+		    "  9: abcdefghijklmnop (X) against p2 (O), 0 moves\n" },
+		/* Seats held for lost players (§9.4). */
+		{ "GAME 4 alice bob 3 away=O", TTT_EMPTY, "  4: alice (X)     "
+		    "       against bob (O), 3 moves, bob away\n" },
+		{ "GAME 4 alice bob 3 away=X", TTT_EMPTY, "  4: alice (X)     "
+		    "       against bob (O), 3 moves, alice away\n" },
+		{ "GAME 4 alice bob 3 away=XO", TTT_EMPTY, "  4: alice (X)    "
+		    "        against bob (O), 3 moves, alice and bob away\n" },
 		{ "OK GAMES 0", TTT_EMPTY, "No games are being played.\n" },
 		{ "OK GAMES 1", TTT_EMPTY, "1 game is being played:\n" },
 		{ "OK GAMES 12", TTT_EMPTY, "12 games are being played:\n" },
 		{ "OK ROOM K7QX-2M9P", TTT_EMPTY, "Your room code is K7QX-2M9P "
 		    "-- give it to your friend.\nThey join with: ttt-client "
-		    "HOST PORT --join K7QX-2M9P\n" },
+		    "--join K7QX-2M9P HOST PORT\n" },
 		{ "OK PLAY AI perfect", TTT_EMPTY,
 		    "You play the computer (perfect).\n" },
 		{ "OK PLAY AI easy", TTT_EMPTY,
@@ -772,13 +946,19 @@ test_render_events_rooms_chat(void **state)
 		{ "OK RESIGN", TTT_X, "" },
 		{ "TOKEN K7QX-2M9P Type RESUME K7QX-2M9P on a new connection "
 		    "within 30 seconds of losing this one to get your seat "
-		    "back.", TTT_X, "Type RESUME K7QX-2M9P on a new "
-		    "connection within 30 seconds of losing this one to get "
-		    "your seat back.\n" },
-		{ "TOKEN K7QX-2M9P", TTT_X, "If you lose the connection, type "
-		    "RESUME K7QX-2M9P in a new session.\n" },
+		    "back.", TTT_X, "If you lose the connection, take your "
+		    "seat back with: ttt-client --resume K7QX-2M9P HOST PORT\n" },
+		{ "TOKEN K7QX-2M9P", TTT_X, "If you lose the connection, take "
+		    "your seat back with: ttt-client --resume K7QX-2M9P HOST "
+		    "PORT\n" },
 		{ "ERR NO_ROOM No room with that code is open.", TTT_EMPTY,
 		    "No room with that code is open.\n" },
+		/* The client's commands, not the protocol's. */
+		{ "ERR IN_GAME You are in a game; finish it, RESIGN or QUIT "
+		    "first.", TTT_X, "You are in a game; finish it, /resign "
+		    "or quit first.\n" },
+		{ "ERR IN_GAME", TTT_X, "You are in a game; finish it, /resign "
+		    "or quit first.\n" },
 		{ "RESULT WIN O bob alice resigned.", TTT_X,
 		    "alice resigned.\n" },
 		{ "INFO bob lost the connection. Waiting up to 30 seconds for "
@@ -791,13 +971,16 @@ test_render_events_rooms_chat(void **state)
 }
 
 /*
- * The view decides two of them: a client that reconnects by itself says so
- * at TOKEN, and the player who joined a room is not told to hand it on.
+ * The view decides three things: a client that reconnects by itself says
+ * so at TOKEN, the player who joined a room is not told to hand it on, and
+ * the commands to run name the real server, in the client's words (never
+ * the protocol's RESUME).
  */
 static void
 test_render_events_view(void **state)
 {
-	struct render_view	 v = { TTT_X, -1, 0, KEYS_CELLS, 1, 0 };
+	struct render_view	 v = { TTT_X, -1, 0, KEYS_CELLS, 1, 0,
+				    "ttt.example.org", "4000" };
 	struct proto_event	 ev;
 	const char		*token = "TOKEN 2345-ABCD Type RESUME 2345-ABCD "
 				    "on a new connection.";
@@ -808,13 +991,21 @@ test_render_events_view(void **state)
 	assert_int_equal(proto_event_parse(token, strlen(token), &ev), 0);
 	render_event(buf, sizeof buf, &ev, &v);
 	assert_string_equal(buf, "If you lose the connection, the client "
-	    "reconnects by itself; or type RESUME 2345-ABCD in a new "
-	    "session.\n");
+	    "reconnects by itself; or run: ttt-client --resume 2345-ABCD "
+	    "ttt.example.org 4000\n");
 	v.reconnect = 0;
 	render_event(buf, sizeof buf, &ev, &v);
-	assert_string_equal(buf, "Type RESUME 2345-ABCD on a new "
-	    "connection.\n");
+	assert_string_equal(buf, "If you lose the connection, take your "
+	    "seat back with: ttt-client --resume 2345-ABCD ttt.example.org "
+	    "4000\n");
 	assert_int_equal(proto_event_parse(room, strlen(room), &ev), 0);
+	render_event(buf, sizeof buf, &ev, &v);
+	assert_string_equal(buf, "Your room code is K7QX-2M9P -- give it to "
+	    "your friend.\nThey join with: ttt-client --join K7QX-2M9P "
+	    "ttt.example.org 4000\n");
+	v.host = "::1";
+	render_event(buf, sizeof buf, &ev, &v);
+	assert_non_null(strstr(buf, "--join K7QX-2M9P ::1 4000\n"));
 	v.joining = 1;
 	render_event(buf, sizeof buf, &ev, &v);
 	assert_string_equal(buf, "You joined room K7QX-2M9P.\n");
@@ -830,9 +1021,22 @@ test_render_notes_chat(void **state)
 	} cases[] = {
 		{ RENDER_NOTE_BAD_TEXT,
 		    "A chat line is 1 to 200 characters, without TAB.\n" },
-		{ RENDER_NOTE_SLASH_HELP, "While you play: /say TEXT sends "
-		    "TEXT to your opponent, /resign gives up the game, quit "
-		    "leaves.\n" },
+		{ RENDER_NOTE_SLASH_HELP, "Commands, in the queue or in a "
+		    "match:\n"
+		    "  /say TEXT           send TEXT to your opponent\n"
+		    "  /resign             give up the game\n"
+		    "  /games              list the games being played\n"
+		    "  /watch N            watch game N (/leave stops)\n"
+		    "  /room               make a private room for a friend\n"
+		    "  /join CODE          play in a friend's room\n"
+		    "  /ai [easy|perfect]  play the computer\n"
+		    "  /name NAME          change your name\n"
+		    "  /help               this list; quit leaves\n" },
+		{ RENDER_NOTE_BAD_GAME,
+		    "Use /watch N, with a game number from /games.\n" },
+		{ RENDER_NOTE_BAD_CODE, "Use /join CODE, with your friend's "
+		    "room code, such as K7QX-2M9P.\n" },
+		{ RENDER_NOTE_BAD_LEVEL, "Use /ai, /ai easy or /ai perfect.\n" },
 		{ RENDER_NOTE_SLASH_UNKNOWN,
 		    "Unknown command. Type /help for the list.\n" },
 		{ RENDER_NOTE_WATCHING,
@@ -934,6 +1138,10 @@ main(void)
 		cmocka_unit_test(test_render_event_board),
 		cmocka_unit_test(test_render_event_fallbacks),
 		cmocka_unit_test(test_render_event_control_bytes),
+		cmocka_unit_test(test_render_event_utf8),
+		cmocka_unit_test(test_render_event_utf8_names),
+		cmocka_unit_test(test_render_renamed),
+		cmocka_unit_test(test_render_board_winning_line),
 		cmocka_unit_test(test_render_event_bad_kind),
 		cmocka_unit_test(test_render_event_turn_without_mark),
 		cmocka_unit_test(test_render_prompts),

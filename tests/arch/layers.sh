@@ -57,6 +57,7 @@ client-event 6 mesh
 client-input 6 mesh
 out 4
 net 3
+edit 3
 args 2 mesh
 render 2 mesh
 slash 2 mesh
