@@ -15,6 +15,8 @@
 #include "client.h"
 
 #define CONN_LINES_PER_CALL	16	/* then other connections get a turn */
+#define CONN_FLOOD_MAX		4096	/* bytes with no LF among them: the
+					   connection is closed */
 
 struct evbuffer;
 

@@ -115,7 +115,7 @@ static const struct {
 
 #define E_BAD_CHAR	"ERR BAD_CHAR Only printable ASCII is accepted."
 #define E_TOO_LONG	\
-	"ERR LINE_TOO_LONG Lines are limited to 256 bytes. Goodbye."
+	"ERR LINE_TOO_LONG Lines are limited to 256 bytes."
 #define E_NO_GAME	"ERR NO_GAME You are not in a game right now."
 #define T_WAIT		"WAIT Waiting for an opponent..."
 
