@@ -134,6 +134,21 @@ conn_input_bytes(struct client *c, const char *buf, size_t size, int *more)
 	return (size);
 }
 
+/*
+ * The user interrupted (telnet's IAC IP, Ctrl-C): the line being typed and
+ * any input not yet handled are dropped, and the client quits as if it had
+ * typed QUIT.
+ */
+void
+conn_interrupt(struct client *c, struct evbuffer *in)
+{
+	evbuffer_drain(in, evbuffer_get_length(in));
+	c->line_skipped = 0;
+	c->line_deadline = 0;
+	if (!(c->flags & CLIENT_CLOSING))
+		session_line(c, "QUIT", 4);
+}
+
 /* A deadline may have passed: a line left unfinished, or a clock. */
 void
 conn_timer(struct client *c)

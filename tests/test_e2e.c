@@ -664,11 +664,14 @@ test_e2e_syntax_errors_and_blank_lines(void **state)
 		SC("NAME bad!\r\n", E_BAD_NAME),
 		SC("NAME bad.name\r\n", E_BAD_NAME),
 		SC("name A-b_9\r\n", "OK NAME A-b_9"),
-		/* BAD_CHAR: NUL, ESC, 0xff, DEL, a lone CR; before all else. */
+		/*
+		 * BAD_CHAR: NUL, ESC, 0xfe, DEL, a lone CR; before all else.
+		 * (0xff is telnet's IAC: test_e2e_telnet.c.)
+		 */
 		SC("PI\0NG\r\n", E_BAD_CHAR),
 		SC("\x1b[A\r\n", E_BAD_CHAR),
-		SC("\xff\r\n", E_BAD_CHAR),
-		SC("PING \xff\r\n", E_BAD_CHAR),
+		SC("\xfe\r\n", E_BAD_CHAR),
+		SC("PING \xfe\r\n", E_BAD_CHAR),
 		SC("PING\x7f\r\n", E_BAD_CHAR),
 		SC("PI\rNG\r\n", E_BAD_CHAR),
 		SC("PING\r\r\n", E_BAD_CHAR),
@@ -1177,7 +1180,8 @@ test_e2e_no_spin_after_long_or_partial_line(void **state)
 
 /*
  * Send one 4 KiB chunk of garbage lines: random bytes, each line holding
- * at least one byte >= 0x80 and no LF but its own; returns the number of
+ * at least one byte >= 0x80 and no LF but its own, and no 0xff (telnet's
+ * IAC, which makes the client a telnet client); returns the number of
  * complete lines sent so far.
  */
 static int
@@ -1195,12 +1199,12 @@ garbage_chunk(struct conn *c, uint32_t *rng, int *left_in_line, int newlines)
 		}
 		if (*left_in_line == -1) {
 			*left_in_line = (int)(game_rand(rng) % 200);
-			buf[i] = (char)(0x80 | (game_rand(rng) & 0x7f));
+			buf[i] = (char)(0x80 | (game_rand(rng) % 0x7f));
 			continue;
 		}
 		do {
 			buf[i] = (char)(game_rand(rng) & 0xff);
-		} while (buf[i] == '\n');
+		} while (buf[i] == '\n' || buf[i] == '\xff');
 		if (newlines)
 			(*left_in_line)--;
 	}
