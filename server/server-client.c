@@ -68,6 +68,7 @@ static void	server_client_read_cb(evutil_socket_t, short, void *);
 static void	server_client_input(struct server_client *);
 static ssize_t	server_client_telnet(struct server_client *, char *, size_t,
 		    int *);
+static int	server_client_telnet_done(struct server_client *, int);
 static void	server_client_out(struct server_client *, const char *,
 		    size_t);
 static void	server_client_telnet_out(void *, const char *, size_t);
@@ -538,13 +539,8 @@ server_client_input(struct server_client *sc)
 			goto nomem;
 		more = conn_input(&sc->c, in);
 	}
-	if (sc->telnet != NULL) {
-		tn_marks(sc->telnet);	/* after the lines before them */
-		if (tnflags & TN_INTERRUPT) {
-			conn_interrupt(&sc->c, in);
-			return;
-		}
-	}
+	if (sc->telnet != NULL && server_client_telnet_done(sc, tnflags))
+		return;				/* Ctrl-C: quitting */
 	if (more)
 		event_active(sc->rev, EV_READ, 0);
 	return;
@@ -591,6 +587,22 @@ server_client_telnet(struct server_client *sc, char *buf, size_t n,
 	}
 	memcpy(buf, data, len);
 	return ((ssize_t)len);
+}
+
+/*
+ * Telnet, once the lines read have been handled: answer the marks asked
+ * for among them; Ctrl-C (IAC IP) quits.  Returns 1 when it did.
+ */
+static int
+server_client_telnet_done(struct server_client *sc, int flags)
+{
+	if (sc->c.flags & CLIENT_CLOSING)
+		return (0);
+	tn_marks(sc->telnet);
+	if (!(flags & TN_INTERRUPT))
+		return (0);
+	conn_interrupt(&sc->c, sc->in);
+	return (1);
 }
 
 /*

@@ -73,6 +73,7 @@ tn_new(tn_write_fn *write, void *arg)
 	return (tn);
 }
 
+/* Free a connection's telnet, and what libtelnet holds for it. */
 void
 tn_free(struct tn *tn)
 {
