@@ -180,6 +180,8 @@ session_too_long(struct client *c)
 	log_debug("client %llu: line too long", (unsigned long long)c->id);
 	if (session_flooding(c))
 		return;
+	if (c->place == PLACE_QUEUE)
+		clock_start(c, CLIENT_CLOCK_IDLE);	/* it is still there */
 	client_send(c, buf, proto_fmt_error(buf, sizeof buf,
 	    PROTO_ELINE_TOO_LONG));
 }

@@ -809,6 +809,30 @@ test_idle_clock(void **state)
 	want(f, "BYE Nobody came to play in time. Please try again later.\r\n");
 }
 
+/* An over-long line is a line too: it restarts the idle clock. */
+static void
+test_idle_clock_long_line(void **state)
+{
+	struct lobby_limits	 l;
+	struct world		*w;
+	struct fake		*f;
+	char			 buf[301];
+
+	lobby_default_limits(&l);
+	l.idle_ms = 5000;
+	w = *state = world_new(&l);
+	f = world_open(w, 0);
+	at(w, 4000);
+	memset(buf, 'x', sizeof buf);
+	buf[300] = '\n';
+	feed_read(f, buf, sizeof buf);
+	want(f, "ERR LINE_TOO_LONG");
+	at(w, 8999);
+	assert_false(f->closed);
+	at(w, 9000);
+	assert_true(f->closed);
+}
+
 /* Over the rate: RATE_LIMITED and dropped; kept up: BYE. */
 static void
 test_rate_limit(void **state)
@@ -2107,6 +2131,8 @@ main(void)
 		    world_free),
 		cmocka_unit_test_teardown(test_again_clock, world_free),
 		cmocka_unit_test_teardown(test_idle_clock, world_free),
+		cmocka_unit_test_teardown(test_idle_clock_long_line,
+		    world_free),
 		cmocka_unit_test_teardown(test_rate_limit, world_free),
 		cmocka_unit_test_teardown(
 		    test_rate_limited_move_changes_nothing, world_free),
