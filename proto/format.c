@@ -24,7 +24,7 @@ struct proto_error_entry {
 static const struct proto_error_entry proto_errors[PROTO_NERRORS] = {
 	[PROTO_OK] = { "OK", "" },
 	[PROTO_ELINE_TOO_LONG] = { "LINE_TOO_LONG",
-	    "Lines are limited to 256 bytes. Goodbye." },
+	    "Lines are limited to 256 bytes." },
 	[PROTO_EBAD_CHAR] = { "BAD_CHAR",
 	    "Only UTF-8 text without control characters is accepted." },
 	[PROTO_EUNKNOWN_COMMAND] = { "UNKNOWN_COMMAND",

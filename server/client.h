@@ -95,6 +95,8 @@ struct client {
 	int64_t			 clock_end;	/* ms: the clock runs out */
 	int64_t			 clock_warn;	/* ms: TURN warning; 0 = sent */
 	int64_t			 line_deadline;	/* ms: partial line; 0 = none */
+	uint32_t		 line_skipped;	/* bytes of an over-long line
+						   thrown away; 0 = none */
 	struct ratelimit	 rate;		/* lines accepted */
 	struct ratelimit	 abuse;		/* lines refused */
 	uint64_t		 lines;		/* lines received */

@@ -9,7 +9,15 @@
  * counted from its first byte by a deadline of our own (a read timeout
  * would restart with every byte, and a drip of one byte a second would
  * hold the connection forever).
+ *
+ * A line over the limit (a paste gone wrong) is thrown away as its bytes
+ * come, never held: only their count is kept, up to its LF, which gets it
+ * one LINE_TOO_LONG and reading goes on.  A line whose LF has not come
+ * within CONN_FLOOD_MAX bytes is no line but a flood: the connection is
+ * closed.  Its deadline still runs: it is a line begun.
  */
+#include <string.h>
+
 #include <event2/buffer.h>
 
 #include "conn.h"
@@ -17,6 +25,7 @@
 #include "session.h"
 
 static void	conn_partial(struct client *, size_t);
+static size_t	conn_skip(struct client *, const char *, size_t);
 
 /* Start or end the partial-line deadline after the input was framed. */
 static void
@@ -35,6 +44,34 @@ conn_partial(struct client *c, size_t pending)
 		c->line_deadline = lobby->ops->now() + lobby->limits.line_ms;
 		client_rearm(c);
 	}
+}
+
+/*
+ * Throw away the bytes of an over-long line up to its LF, and count them.
+ * Returns how many were used: all of them while the LF has not come, else
+ * up to and with the LF, once the line has had its answer.  A line whose
+ * LF is not within its first CONN_FLOOD_MAX bytes closes the connection
+ * (and everything is used), wherever the reads happen to split it.
+ */
+static size_t
+conn_skip(struct client *c, const char *buf, size_t size)
+{
+	const char	*lf = memchr(buf, '\n', size);
+	size_t		 n = lf != NULL ? (size_t)(lf - buf) : size;
+
+	if (n >= CONN_FLOOD_MAX - c->line_skipped) {
+		c->line_skipped = 0;
+		session_line_flood(c, CONN_FLOOD_MAX);
+		return (size);
+	}
+	if (lf == NULL) {
+		c->line_skipped += (uint32_t)n;
+		return (size);
+	}
+	c->line_skipped = 0;
+	c->line_deadline = 0;
+	session_too_long(c);
+	return (n + 1);
 }
 
 /*
@@ -74,21 +111,42 @@ conn_input_bytes(struct client *c, const char *buf, size_t size, int *more)
 			*more = off < size;
 			return (off);
 		}
-		switch (proto_scan(buf + off, size - off, &len)) {
-		case PROTO_SCAN_MORE:
-			conn_partial(c, size - off);
-			return (off);
-		case PROTO_SCAN_TOO_LONG:
-			session_too_long(c);
+		if (c->line_skipped == 0) {
+			switch (proto_scan(buf + off, size - off, &len)) {
+			case PROTO_SCAN_MORE:
+				conn_partial(c, size - off);
+				return (off);
+			case PROTO_SCAN_LINE:
+				c->line_deadline = 0;
+				session_line(c, buf + off, len);
+				off += len + 1;
+				continue;
+			case PROTO_SCAN_TOO_LONG:
+				break;		/* 257 bytes at least: skip */
+			}
+		}
+		off += conn_skip(c, buf + off, size - off);
+		if (off == size) {
+			conn_partial(c, c->line_skipped);
 			return (size);
-		case PROTO_SCAN_LINE:
-			c->line_deadline = 0;
-			session_line(c, buf + off, len);
-			off += len + 1;
-			break;
 		}
 	}
 	return (size);
+}
+
+/*
+ * The user interrupted (telnet's IAC IP, Ctrl-C): the line being typed and
+ * any input not yet handled are dropped, and the client quits as if it had
+ * typed QUIT.
+ */
+void
+conn_interrupt(struct client *c, struct evbuffer *in)
+{
+	evbuffer_drain(in, evbuffer_get_length(in));
+	c->line_skipped = 0;
+	c->line_deadline = 0;
+	if (!(c->flags & CLIENT_CLOSING))
+		session_line(c, "QUIT", 4);
 }
 
 /* A deadline may have passed: a line left unfinished, or a clock. */

@@ -1,7 +1,8 @@
 /*
  * conn.h -- a connection's input, free of sockets: lines taken off a
  * libevent buffer into the session, a bound on lines per call, the
- * partial-line deadline, and what is due when the client's timer fires.
+ * partial-line deadline, an interrupt, and what is due when the client's
+ * timer fires.
  *
  * The daemon calls these from its read and timer callbacks; the
  * fuzzer calls them with buffers it fills itself.
@@ -15,11 +16,14 @@
 #include "client.h"
 
 #define CONN_LINES_PER_CALL	16	/* then other connections get a turn */
+#define CONN_FLOOD_MAX		4096	/* bytes with no LF among them: the
+					   connection is closed */
 
 struct evbuffer;
 
 int	conn_input(struct client *, struct evbuffer *);
 size_t	conn_input_bytes(struct client *, const char *, size_t, int *);
 void	conn_timer(struct client *);
+void	conn_interrupt(struct client *, struct evbuffer *);
 
 #endif /* CONN_H */

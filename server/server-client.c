@@ -21,6 +21,12 @@
  * and drains what the peer still sends for a moment, so that the peer reads
  * our last line instead of a reset.
  *
+ * Telnet (telnet.c) is spoken once the client does, from its first IAC
+ * byte on: the bytes read are filtered, the marks it asks for answered,
+ * Ctrl-C taken as QUIT, and what is sent escaped.  Until then it costs a
+ * memchr per read, and a client that never sends 0xFF never gets a
+ * telnet byte.
+ *
  * Each connection has one timer, armed for its next deadline (a partial
  * line, its clock); conn.c decides what is due.  Once the connection is
  * closing, the timer takes it out of its match at once (it may have been
@@ -56,9 +62,16 @@
 #include "log.h"
 #include "server.h"
 #include "session.h"
+#include "telnet.h"
 
 static void	server_client_read_cb(evutil_socket_t, short, void *);
 static void	server_client_input(struct server_client *);
+static ssize_t	server_client_telnet(struct server_client *, char *, size_t,
+		    int *);
+static int	server_client_telnet_done(struct server_client *, int);
+static void	server_client_out(struct server_client *, const char *,
+		    size_t);
+static void	server_client_telnet_out(void *, const char *, size_t);
 static void	server_client_eof(struct server_client *);
 static void	server_client_write_cb(evutil_socket_t, short, void *);
 static void	server_client_timer_cb(evutil_socket_t, short, void *);
@@ -278,6 +291,7 @@ server_client_release_seat(struct server_client *sc)
 static void
 server_client_discard(struct server_client *sc)
 {
+	tn_free(sc->telnet);
 	if (sc->out != NULL)
 		evbuffer_free(sc->out);
 	if (sc->in != NULL)
@@ -315,16 +329,33 @@ server_client_free(struct server_client *sc)
 		event_base_loopbreak(s->base);
 }
 
-/*
- * The lobby's send op: queue bytes, written at the end of the callback.  A
- * peer that lets more than --max-output pile up is not reading: it is
- * closed (and leaves its match when it is freed), so output never grows
- * without bound.
- */
+/* The lobby's send op: a line, escaped when the client speaks telnet. */
 static void
 server_client_send(struct client *c, const char *buf, size_t len)
 {
 	struct server_client	*sc = server_client_of(c);
+
+	if (sc->telnet != NULL)
+		tn_send(sc->telnet, buf, len);	/* server_client_telnet_out */
+	else
+		server_client_out(sc, buf, len);
+}
+
+/* How telnet.c writes: its bytes as they are. */
+static void
+server_client_telnet_out(void *arg, const char *buf, size_t len)
+{
+	server_client_out(arg, buf, len);
+}
+
+/*
+ * Queue bytes, written at the end of the callback.  A peer that lets more
+ * than --max-output pile up is not reading: it is closed (and leaves its
+ * match when it is freed), so output never grows without bound.
+ */
+static void
+server_client_out(struct server_client *sc, const char *buf, size_t len)
+{
 	struct evbuffer	*out = sc->out;
 
 	if (len > 0 && evbuffer_add(out, buf, len) == -1)
@@ -480,7 +511,7 @@ server_client_input(struct server_client *sc)
 	size_t		 pending = evbuffer_get_length(in), used;
 	char		 buf[PROTO_SCAN_MAX];
 	ssize_t		 n = 0;
-	int		 more;
+	int		 more, tnflags = 0;
 
 	if (pending < sizeof buf) {
 		n = read(event_get_fd(sc->rev), buf, sizeof buf - pending);
@@ -495,6 +526,9 @@ server_client_input(struct server_client *sc)
 		if (n > 0)
 			sc->server->lobby.stats.bytes_in += (uint64_t)n;
 	}
+	if (n > 0 && (sc->telnet != NULL || tn_starts(buf, (size_t)n)) &&
+	    (n = server_client_telnet(sc, buf, (size_t)n, &tnflags)) == -1)
+		return;				/* freed */
 	if (pending == 0 && n > 0) {
 		used = conn_input_bytes(&sc->c, buf, (size_t)n, &more);
 		if (used < (size_t)n &&
@@ -505,6 +539,8 @@ server_client_input(struct server_client *sc)
 			goto nomem;
 		more = conn_input(&sc->c, in);
 	}
+	if (sc->telnet != NULL && server_client_telnet_done(sc, tnflags))
+		return;				/* Ctrl-C: quitting */
 	if (more)
 		event_active(sc->rev, EV_READ, 0);
 	return;
@@ -514,6 +550,59 @@ nomem:
 	log_warn("client %llu: out of memory for its input, closing",
 	    (unsigned long long)sc->c.id);
 	server_client_free(sc);
+}
+
+/*
+ * The client speaks telnet (from its first IAC byte on): take the commands
+ * out of the bytes read, leaving the data in their place.  Returns how
+ * many bytes of data there are, or -1 when the connection was broken by
+ * its telnet and is freed.
+ */
+static ssize_t
+server_client_telnet(struct server_client *sc, char *buf, size_t n,
+    int *flags)
+{
+	char	data[PROTO_SCAN_MAX];
+	size_t	len;
+
+	if (sc->telnet == NULL) {
+		if ((sc->telnet = tn_new(server_client_telnet_out, sc)) ==
+		    NULL) {
+			log_warn("client %llu: out of memory for telnet, "
+			    "closing", (unsigned long long)sc->c.id);
+			server_client_free(sc);
+			return (-1);
+		}
+		log_debug("client %llu: speaks telnet",
+		    (unsigned long long)sc->c.id);
+	}
+	len = tn_recv(sc->telnet, buf, n < sizeof data ? n : sizeof data,
+	    data, flags);
+	if (*flags & TN_BROKEN) {
+		log_warn("client %llu: %s breaks the telnet protocol (too many "
+		    "commands, or compression), closing",
+		    (unsigned long long)sc->c.id, sc->c.addr);
+		server_client_free(sc);
+		return (-1);
+	}
+	memcpy(buf, data, len);
+	return ((ssize_t)len);
+}
+
+/*
+ * Telnet, once the lines read have been handled: answer the marks asked
+ * for among them; Ctrl-C (IAC IP) quits.  Returns 1 when it did.
+ */
+static int
+server_client_telnet_done(struct server_client *sc, int flags)
+{
+	if (sc->c.flags & CLIENT_CLOSING)
+		return (0);
+	tn_marks(sc->telnet);
+	if (!(flags & TN_INTERRUPT))
+		return (0);
+	conn_interrupt(&sc->c, sc->in);
+	return (1);
 }
 
 /*

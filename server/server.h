@@ -48,6 +48,7 @@ struct evconnlistener;
 struct event;
 struct evbuffer;
 struct server;
+struct tn;
 
 /*
  * One connection (server-client.c): the seat layer's client, first, so
@@ -61,6 +62,7 @@ struct server_client {
 	struct event		*wev;		/* writable, while out is stuck */
 	struct evbuffer		*out;		/* not yet written */
 	struct evbuffer		*in;		/* at most one line, pending */
+	struct tn		*telnet;	/* once the client speaks it */
 	struct event		*timer;		/* the next deadline */
 	int64_t			 close_by;	/* ms, closing */
 	int64_t			 linger_until;	/* ms, SERVER_CLIENT_LINGER */

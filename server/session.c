@@ -89,10 +89,6 @@ session_line(struct client *c, const char *line, size_t len)
 	if (c->place == PLACE_QUEUE)
 		clock_start(c, CLIENT_CLOCK_IDLE);	/* it is still there */
 	err = proto_parse(line, len, &cmd);
-	if (err == PROTO_ELINE_TOO_LONG) {
-		session_too_long(c);
-		return;
-	}
 	if (err == PROTO_OK && cmd.verb != PROTO_NONE)
 		err = cmd_dispatch(c, &cmd);
 	else if (err == PROTO_EUNKNOWN_COMMAND && session_one_word(line, len) &&
@@ -169,12 +165,33 @@ session_bye(struct client *c, const char *text)
 	session_close(c);
 }
 
-/* A line over the limit: say why, then close. */
+/*
+ * A line over the limit has ended (its bytes were thrown away as they
+ * came): it counts as a line, and is answered unless over the rate limit.
+ */
 void
 session_too_long(struct client *c)
 {
-	log_info("client %llu: line too long from %s, closing",
-	    (unsigned long long)c->id, c->addr);
+	char	buf[PROTO_OUT_MAX];
+
+	if (c->flags & CLIENT_CLOSING)
+		return;
+	c->lines++;
+	log_debug("client %llu: line too long", (unsigned long long)c->id);
+	if (session_flooding(c))
+		return;
+	if (c->place == PLACE_QUEUE)
+		clock_start(c, CLIENT_CLOCK_IDLE);	/* it is still there */
+	client_send(c, buf, proto_fmt_error(buf, sizeof buf,
+	    PROTO_ELINE_TOO_LONG));
+}
+
+/* So many bytes without a line end are no line: say why, then close. */
+void
+session_line_flood(struct client *c, size_t bytes)
+{
+	log_info("client %llu: line too long from %s, no LF in %zu bytes, "
+	    "closing", (unsigned long long)c->id, c->addr, bytes);
 	session_fatal(c, PROTO_ELINE_TOO_LONG);
 }
 

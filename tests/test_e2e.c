@@ -40,7 +40,7 @@
 #define T_BYE_SHUTDOWN	"BYE Server shutting down."
 #define T_PONG		"OK PONG"
 
-#define E_TOO_LONG	"ERR LINE_TOO_LONG Lines are limited to 256 bytes. Goodbye."
+#define E_TOO_LONG	"ERR LINE_TOO_LONG Lines are limited to 256 bytes."
 #define E_BAD_CHAR	"ERR BAD_CHAR Only UTF-8 text without control characters is accepted."
 #define E_UNKNOWN	"ERR UNKNOWN_COMMAND Unknown command. Type HELP for the list of commands."
 #define E_BAD_CELL	"ERR BAD_CELL Invalid input. Accepted examples: A1, b2, C3."
@@ -674,13 +674,14 @@ test_e2e_syntax_errors_and_blank_lines(void **state)
 		SC("NAME bad.name\r\n", E_BAD_NAME),
 		SC("name A-b_9\r\n", "OK NAME A-b_9"),
 		/*
-		 * BAD_CHAR: NUL, ESC, 0xff, DEL, a lone CR, invalid UTF-8, a
-		 * bidi control; before all else.
+		 * BAD_CHAR: NUL, ESC, 0xfe, DEL, a lone CR, invalid UTF-8, a
+		 * bidi control; before all else.  (0xff is telnet's IAC:
+		 * test_e2e_telnet.c.)
 		 */
 		SC("PI\0NG\r\n", E_BAD_CHAR),
 		SC("\x1b[A\r\n", E_BAD_CHAR),
-		SC("\xff\r\n", E_BAD_CHAR),
-		SC("PING \xff\r\n", E_BAD_CHAR),
+		SC("\xfe\r\n", E_BAD_CHAR),
+		SC("PING \xfe\r\n", E_BAD_CHAR),
 		SC("PING\x7f\r\n", E_BAD_CHAR),
 		SC("PI\rNG\r\n", E_BAD_CHAR),
 		SC("PING\r\r\n", E_BAD_CHAR),
@@ -958,9 +959,12 @@ test_e2e_name_before_pairing_shows_in_match(void **state)
 	e2e_stop(e, tp);
 }
 
-/* 10a. Lines: 256 bytes are fine, longer ones are answered and closed. */
+/*
+ * 10a. Lines: 256 bytes are fine; a longer one is answered when its LF
+ * comes, and the connection goes on.
+ */
 static void
-test_e2e_line_too_long_closes_gracefully(void **state)
+test_e2e_line_too_long_answered(void **state)
 {
 	struct e2e		*e = *state;
 	struct tttd_proc	*tp = e2e_server(e, NULL);
@@ -968,30 +972,45 @@ test_e2e_line_too_long_closes_gracefully(void **state)
 	struct game		 g;
 	char			 buf[512];
 
-	/* 300 bytes and no newline; length is judged before bytes. */
+	/* 300 bytes; length is judged before bytes.  Nothing until the LF. */
 	a = CONNECT(e, tp);
 	memset(buf, 'A', 300);
 	buf[10] = '\x1b';
-	buf[20] = '\xff';
+	buf[20] = '\x80';
 	write_at(__LINE__, a, buf, 300);
+	WANT_QUIET(a);
+	WRITE(a, "still the same line\r\n");
 	WANT_RAW(a, E_TOO_LONG);
+	SEND(a, "PING");
+	WANT_RAW(a, T_PONG);
+	SEND(a, "QUIT");		/* before anyone is paired with it */
+	WANT_RAW(a, T_BYE);
 	WANT_EOF(a);
 
-	/* 257 bytes, then LF. */
+	/* 257 bytes, then LF; the next line in the same write is read. */
 	b = CONNECT(e, tp);
 	memset(buf, ' ', sizeof buf);
 	memcpy(buf, "PING", 4);
 	buf[257] = '\n';
-	write_at(__LINE__, b, buf, 258);
+	memcpy(buf + 258, "PING\n", 5);
+	write_at(__LINE__, b, buf, 263);
 	WANT_RAW(b, E_TOO_LONG);
-	WANT_EOF(b);
+	WANT_RAW(b, T_PONG);
+	SEND(b, "QUIT");
+	WANT_RAW(b, T_BYE);
 
-	/* 256 bytes, a CR and more: too long. */
+	/* 256 bytes, a CR and more: too long, answered at its LF. */
 	d = CONNECT(e, tp);
+	memset(buf, ' ', sizeof buf);
+	memcpy(buf, "PING", 4);
 	write_at(__LINE__, d, buf, 256);
 	WRITE(d, "\rX");
+	WANT_QUIET(d);
+	WRITE(d, "\nPING\n");
 	WANT_RAW(d, E_TOO_LONG);
-	WANT_EOF(d);
+	WANT_RAW(d, T_PONG);
+	SEND(d, "QUIT");
+	WANT_RAW(d, T_BYE);
 
 	/* 256 bytes, with CRLF and with LF; then a line in pieces. */
 	c = CONNECT(e, tp);
@@ -1015,14 +1034,60 @@ test_e2e_line_too_long_closes_gracefully(void **state)
 	WRITE(c, "\n");
 	WANT_RAW(c, T_PONG);
 
-	/* In a game: the dropped player's opponent wins by forfeit. */
+	/* In a game: a pasted line is refused, and the game goes on. */
 	game_init(&g, c, CONNECT(e, tp), "p1", "p2");
 	GAME_MATCH(&g);
 	GAME_START(&g, -1);
 	memset(buf, 'b', 300);
-	write_at(__LINE__, c, buf, 300);
-	WANT_RAW(c, E_TOO_LONG);
-	WANT_EOF(c);
+	memcpy(buf, "MOVE B2 ", 8);
+	buf[299] = '\n';
+	write_at(__LINE__, g.p[g.turn], buf, 300);
+	WANT_RAW(g.p[g.turn], E_TOO_LONG);
+	WANT_QUIET(g.p[1 - g.turn]);
+	GAME_PLAY(&g, S_FIRST_WINS);
+	e2e_stop(e, tp);
+}
+
+/*
+ * 10a'. No line end in 4096 bytes is a flood, not a line: ERR, then a
+ * graceful close, wherever the reads split it; an LF among the first
+ * 4096 bytes still only gets the ERR.  The dropped player's opponent
+ * wins by forfeit.
+ */
+static void
+test_e2e_line_flood_closes_gracefully(void **state)
+{
+	struct e2e		*e = *state;
+	struct tttd_proc	*tp = e2e_server(e, NULL);
+	struct conn		*a, *b;
+	struct game		 g;
+	static char		 buf[5000];
+
+	/* 4095 bytes and the LF: the longest line that is only refused. */
+	a = CONNECT(e, tp);
+	memset(buf, 'A', sizeof buf);
+	buf[4095] = '\n';
+	write_at(__LINE__, a, buf, 4096);
+	WANT_RAW(a, E_TOO_LONG);
+	SEND(a, "PING");
+	WANT_RAW(a, T_PONG);
+	/* 4096 bytes without an LF, in pieces: closed before the LF comes. */
+	write_at(__LINE__, a, buf, 1000);
+	usleep(50000);
+	write_at(__LINE__, a, buf, 3000);
+	usleep(50000);
+	WANT_QUIET(a);
+	write_at(__LINE__, a, buf, 96);
+	WANT_RAW(a, E_TOO_LONG);
+	WANT_EOF(a);
+
+	/* In a game: 5000 bytes without an LF. */
+	PAIR(e, tp, &g);
+	b = g.p[0];
+	memset(buf, 'b', sizeof buf);
+	write_at(__LINE__, b, buf, sizeof buf);
+	WANT_RAW(b, E_TOO_LONG);
+	WANT_EOF(b);
 	WANT_RAW(g.p[1], "RESULT FORFEIT O p2 p1 lost the connection. "
 	    "p2 wins!");
 	g.score[1]++;
@@ -1081,16 +1146,17 @@ test_e2e_line_too_long_error_survives_flood(void **state)
 }
 
 /*
- * 11. No busy loop: with an over-long line answered (and more bytes after
- * it) and a partial line pending, the idle server uses (almost) no CPU.
+ * 11. No busy loop: with an over-long line being skipped, a flood closed
+ * (and more bytes after it) and a partial line pending, the idle server
+ * uses (almost) no CPU.
  */
 static void
 test_e2e_no_spin_after_long_or_partial_line(void **state)
 {
 	struct e2e		*e = *state;
 	struct tttd_proc	*tp = e2e_server(e, NULL);
-	struct conn		*a, *b;
-	char			 buf[300];
+	struct conn		*a, *b, *s;
+	static char		 buf[4096];
 	long			 t0, t1;
 
 	a = CONNECT(e, tp);
@@ -1098,6 +1164,12 @@ test_e2e_no_spin_after_long_or_partial_line(void **state)
 	write_at(__LINE__, a, buf, sizeof buf);
 	WANT_RAW(a, E_TOO_LONG);
 	(void)conn_write(a, buf, sizeof buf);	/* may fail: closing */
+
+	s = CONNECT(e, tp);		/* in a room of its own: not paired */
+	SEND(s, "ROOM NEW");
+	WANT_PREFIX(s, "OK ROOM ");
+	WANT_PREFIX(s, "WAIT ");
+	write_at(__LINE__, s, buf, 300);
 
 	b = CONNECT(e, tp);
 	memset(buf, ' ', 200);
@@ -1115,14 +1187,17 @@ test_e2e_no_spin_after_long_or_partial_line(void **state)
 	/* The partial line was kept: completing it works. */
 	WRITE(b, "\r\n");
 	WANT_RAW(b, T_PONG);
+	WRITE(s, "\n");
+	WANT_RAW(s, E_TOO_LONG);
 	WANT_EOF(a);
 	e2e_stop(e, tp);
 }
 
 /*
  * Send one 4 KiB chunk of garbage lines: random bytes, each line starting
- * with a UTF-8 continuation byte (never valid there) and holding no LF but
- * its own; returns the number of complete lines sent so far.
+ * with a UTF-8 continuation byte (never valid there, and never 0xff,
+ * telnet's IAC, which makes the client a telnet client) and holding no LF
+ * but its own; returns the number of complete lines sent so far.
  */
 static int
 garbage_chunk(struct conn *c, uint32_t *rng, int *left_in_line, int newlines)
@@ -1144,7 +1219,7 @@ garbage_chunk(struct conn *c, uint32_t *rng, int *left_in_line, int newlines)
 		}
 		do {
 			buf[i] = (char)(game_rand(rng) & 0xff);
-		} while (buf[i] == '\n');
+		} while (buf[i] == '\n' || buf[i] == '\xff');
 		if (newlines)
 			(*left_in_line)--;
 	}
@@ -1549,7 +1624,8 @@ main(void)
 		T(test_e2e_server_full_refuses_then_accepts),
 		T(test_e2e_name_in_match_renames_everywhere),
 		T(test_e2e_name_before_pairing_shows_in_match),
-		T(test_e2e_line_too_long_closes_gracefully),
+		T(test_e2e_line_too_long_answered),
+		T(test_e2e_line_flood_closes_gracefully),
 		T(test_e2e_line_too_long_error_survives_flood),
 		T(test_e2e_no_spin_after_long_or_partial_line),
 		T(test_e2e_garbage_bytes_do_not_disturb_others),

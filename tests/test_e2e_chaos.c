@@ -115,7 +115,7 @@ static const struct {
 
 #define E_BAD_CHAR	"ERR BAD_CHAR Only UTF-8 text without control characters is accepted."
 #define E_TOO_LONG	\
-	"ERR LINE_TOO_LONG Lines are limited to 256 bytes. Goodbye."
+	"ERR LINE_TOO_LONG Lines are limited to 256 bytes."
 #define E_NO_GAME	"ERR NO_GAME You are not in a game right now."
 #define T_WAIT		"WAIT Waiting for an opponent..."
 
@@ -852,11 +852,11 @@ chaos_tick(struct chaos *ch, struct chaos_client *cl, long now)
 		if (cl->garbage_left < 0)
 			break;
 		n = 1 + (int)(chaos_rng(&ch->rng) % 40);
-		g[0] = "\x00\xff\x1b\x01\x7f\x80"[chaos_rng(&ch->rng) % 6];
+		g[0] = "\x00\xfe\x1b\x01\x7f\x80"[chaos_rng(&ch->rng) % 6];
 		for (i = 1; i < n; i++) {
 			do {
 				g[i] = (char)(chaos_rng(&ch->rng) & 0xff);
-			} while (g[i] == '\n');
+			} while (g[i] == '\n' || g[i] == '\xff');	/* IAC */
 		}
 		if (chaos_rng(&ch->rng) % 2)
 			g[n++] = '\r';

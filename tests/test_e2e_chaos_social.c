@@ -2045,11 +2045,11 @@ sc_tick(struct chaos *ch, struct sc_client *cl, long now)
 			break;
 		}
 		n = 1 + (int)(chaos_rng(&ch->rng) % 40);
-		g[0] = "\x00\xff\x1b\x01\x7f\x80\r"[chaos_rng(&ch->rng) % 7];
+		g[0] = "\x00\xfe\x1b\x01\x7f\x80\r"[chaos_rng(&ch->rng) % 7];
 		for (i = 1; i < n; i++) {
 			do {
 				g[i] = (char)(chaos_rng(&ch->rng) & 0xff);
-			} while (g[i] == '\n');
+			} while (g[i] == '\n' || g[i] == '\xff');	/* IAC */
 		}
 		/*
 		 * A lone CR before the LF would make a blank line, which

@@ -8,7 +8,12 @@
  * plays with --keys keypad and NO_COLOR=1.  p1 wins down column A whoever
  * starts, quits at "Play again?"; p2 answers a keypad key there, then n.
  *
- * Exits 77 (ctest's SKIP_RETURN_CODE) when tmux is not installed.
+ * Then two players in the real telnet(1): one presses Ctrl-C mid-game,
+ * sees BYE (telnet shows nothing at all until its mark is answered), and
+ * the other sees that it quit (protocol.md §1.9).
+ *
+ * Exits 77 (ctest's SKIP_RETURN_CODE) when tmux is not installed; the
+ * telnet test is skipped when telnet is not.
  */
 #include <sys/types.h>
 #include <sys/wait.h>
@@ -70,13 +75,14 @@ static char		sock[64];	/* tmux -L: a private server */
 static char		sock_path[PATH_MAX];	/* where tmux put it */
 static int		tmux_up;
 
-static int	tmux_installed(void);
+static int	installed(const char *);
 static int	tmux_run(const char *const *, char *, size_t);
 static void	tmux(const char *, ...);
 static void	screen(const char *, int, char *, size_t);
 static void	screen_wait(const char *, const char *, int);
 static void	type(const char *, const char *);
 static void	tmux_start(void);
+static void	tmux_started(const char *);
 static void	tmux_stop(void);
 static void	pane_exited(const char *);
 static void	play(const char *, const char *, int *);
@@ -88,9 +94,9 @@ static void	pane_open(const char *, const char *, const char *,
 static void	keys(const char *, const char *);
 static size_t	last_at(const char *, const char *);
 
-/* Is there an executable tmux in PATH? */
+/* Is there an executable program of this name in PATH? */
 static int
-tmux_installed(void)
+installed(const char *prog)
 {
 	const char	*path = getenv("PATH"), *p, *colon;
 	char		 file[PATH_MAX];
@@ -103,7 +109,7 @@ tmux_installed(void)
 		if (colon == NULL)
 			colon = p + strlen(p);
 		len = (size_t)(colon - p);
-		snprintf(file, sizeof file, "%.*s/tmux", (int)len, p);
+		snprintf(file, sizeof file, "%.*s/%s", (int)len, p, prog);
 		if (len > 0 && access(file, X_OK) == 0)
 			return (1);
 	}
@@ -246,15 +252,22 @@ type(const char *session, const char *text)
 static void
 tmux_start(void)
 {
-	const char	*args[] = { "display-message", "-p", "-t", "p1",
-			    "#{socket_path}", NULL };
-	char		 out[PATH_MAX];
-
 	tmux_up = 1;
 	tmux("new-session", "-d", "-x", "100", "-y", "40", "-s", "p1", "--",
 	    "sh", "-c", RUN_CLIENT, harness_client_path(), "-uNO_COLOR",
 	    "127.0.0.1", port, ";", "set-option", "-g", "remain-on-exit", "on",
 	    NULL);
+	tmux_started("p1");
+}
+
+/* The tmux server runs, with this session: note its socket's path. */
+static void
+tmux_started(const char *session)
+{
+	const char	*args[] = { "display-message", "-p", "-t", session,
+			    "#{socket_path}", NULL };
+	char		 out[PATH_MAX];
+
 	assert_int_equal(tmux_run(args, out, sizeof out), 0);
 	out[strcspn(out, "\n")] = '\0';
 	snprintf(sock_path, sizeof sock_path, "%s", out);
@@ -605,15 +618,85 @@ test_tmux_line_editing(void **state)
 	srv_up = 0;
 }
 
+/*
+ * A telnet player types a line and waits for the server's reply to it:
+ * the nth line starting with OK or ERR on its screen.
+ */
+static void
+telnet_line(const char *session, const char *text, int n)
+{
+	static char	buf[SCREEN_MAX];
+	long		deadline = harness_now_ms() + TMUX_WAIT_MS;
+
+	type(session, text);
+	for (;;) {
+		screen(session, 0, buf, sizeof buf);
+		if (harness_count(buf, "\nOK ") + harness_count(buf, "\nERR ") >=
+		    n)
+			return;
+		if (harness_now_ms() >= deadline) {
+			fprintf(stderr, "session %s, its screen:\n%s\n",
+			    session, buf);
+			fail_msg("session %s: no reply to \"%s\"", session,
+			    text);
+		}
+		usleep(50000);
+	}
+}
+
+/*
+ * Ctrl-C in the real telnet, mid-game: telnet sends IAC IP IAC DO
+ * TIMING-MARK and shows nothing more until the mark is answered; the
+ * server answers it, says BYE and closes, and the opponent sees a quit.
+ */
+static void
+test_tmux_telnet_ctrl_c(void **state)
+{
+	static const char *const	 seed[] = { "--seed", "5", NULL };
+	int				 i;
+
+	(void)state;
+	if (!installed("telnet"))
+		skip();
+	assert_int_equal(harness_start(&srv, seed), 0);
+	srv_up = 1;
+	snprintf(port, sizeof port, "%d", srv.port);
+	tmux_up = 1;
+	tmux("new-session", "-d", "-x", "100", "-y", "40", "-s", "t1", "--",
+	    "telnet", "127.0.0.1", port, ";", "set-option", "-g",
+	    "remain-on-exit", "on", NULL);
+	tmux_started("t1");
+	screen_wait("t1", "WAIT Waiting for an opponent...", 1);
+	tmux("new-session", "-d", "-x", "100", "-y", "40", "-s", "t2", "--",
+	    "telnet", "127.0.0.1", port, NULL);
+	screen_wait("t1", "MATCH X p2", 1);
+	screen_wait("t2", "MATCH O p1", 1);
+	/* Whoever starts, both have moved after these (B2 and A1). */
+	for (i = 1; i <= 2; i++) {
+		telnet_line("t1", i == 1 ? "b2" : "a1", i);
+		telnet_line("t2", i == 1 ? "b2" : "a1", i);
+	}
+	/* Half a line, then Ctrl-C. */
+	tmux("send-keys", "-t", "t1", "-l", "PI", NULL);
+	tmux("send-keys", "-t", "t1", "C-c", NULL);
+	screen_wait("t1", "BYE Thank you for playing!\n"
+	    "Connection closed by foreign host.", 1);
+	screen_wait("t2", "RESULT FORFEIT O p2 p1 quit the game. p2 wins!", 1);
+	tmux_stop();
+	assert_int_equal(harness_stop(&srv), 0);
+	srv_up = 0;
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_teardown(test_tmux_match, teardown),
 		cmocka_unit_test_teardown(test_tmux_line_editing, teardown),
+		cmocka_unit_test_teardown(test_tmux_telnet_ctrl_c, teardown),
 	};
 
-	if (!tmux_installed()) {
+	if (!installed("tmux")) {
 		printf("tmux is not installed: test_e2e_tmux skipped\n");
 		return (TMUX_SKIP);
 	}

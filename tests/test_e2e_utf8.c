@@ -279,7 +279,7 @@ test_utf8_refused_lines(void **state)
 		"SAY a\xe2\x80\xa8" "b",		/* LINE SEPARATOR */
 		"SAY caf\xc3",				/* cut short */
 		"SAY \xa9t\xc3\xa9",			/* stray continuation */
-		"NAME \xff",
+		"NAME \xfe",				/* never in UTF-8 (0xff: telnet) */
 		"PING \xe2\x80\xae",
 	};
 	static const char *const bad_name[] = {

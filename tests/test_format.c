@@ -176,10 +176,9 @@ static const struct fmt_case cases[] = {
 
 	{ .what = "err line too long", .kind = F_ERROR,
 	  .err = PROTO_ELINE_TOO_LONG,
-	  .want = "ERR LINE_TOO_LONG Lines are limited to 256 bytes. "
-	      "Goodbye.\r\n",
+	  .want = "ERR LINE_TOO_LONG Lines are limited to 256 bytes.\r\n",
 	  .ev = { .kind = PROTO_EV_ERR, .error = PROTO_ELINE_TOO_LONG,
-	      .text = "Lines are limited to 256 bytes. Goodbye." } },
+	      .text = "Lines are limited to 256 bytes." } },
 	{ .what = "err bad char", .kind = F_ERROR, .err = PROTO_EBAD_CHAR,
 	  .want = "ERR BAD_CHAR Only UTF-8 text without control characters "
 	      "is accepted.\r\n",

@@ -169,6 +169,29 @@ feed(struct fake *f, const char *bytes)
 		;
 }
 
+/*
+ * Bytes as the daemon reads them: no more at a time than fits beside what
+ * is pending in one line's room (PROTO_SCAN_MAX).
+ */
+static void
+feed_read(struct fake *f, const char *bytes, size_t len)
+{
+	size_t	n;
+
+	while (len > 0 && !f->closed) {
+		n = PROTO_SCAN_MAX - evbuffer_get_length(f->in);
+		if (n > len)
+			n = len;
+		evbuffer_add(f->in, bytes, n);
+		bytes += n;
+		len -= n;
+		while (conn_input(&f->c, f->in))
+			;
+		assert_true(f->closed ||
+		    evbuffer_get_length(f->in) < PROTO_SCAN_MAX);
+	}
+}
+
 /* Move the clock to an absolute offset (ms) and run every timer. */
 static void
 at(struct world *w, int64_t ms)
@@ -483,7 +506,7 @@ test_input_no_alloc_per_line(void **state)
 /*
  * Bytes straight from a read: at most CONN_LINES_PER_CALL lines, the rest
  * left to the caller; a partial line is left and starts its deadline; an
- * overlong one closes, and everything is used.
+ * overlong one is thrown away as it comes: everything is used.
  */
 static void
 test_bytes_lines_per_call_bounded(void **state)
@@ -513,13 +536,92 @@ test_bytes_lines_per_call_bounded(void **state)
 	assert_int_equal(more, 0);
 	assert_int_equal(count(f, "OK PONG"), 2 * CONN_LINES_PER_CALL + 1);
 	assert_int_equal(f->c.line_deadline, fake_clock + w->lobby.limits.line_ms);
-	/* A line past the limit: answered, closed, every byte used. */
+	/* A line past the limit: every byte used, no answer before its LF. */
+	clear(f);
 	memset(buf, 'x', sizeof buf);
 	used = conn_input_bytes(&f->c, buf, sizeof buf, &more);
 	assert_int_equal(used, sizeof buf);
 	assert_int_equal(more, 0);
-	assert_true(f->closed);
-	want(f, "ERR LINE_TOO_LONG");
+	assert_int_equal(f->outlen, 0);
+	/* Its LF: answered; the line after it is read as ever. */
+	used = conn_input_bytes(&f->c, "xx\nPING\nPI", 11, &more);
+	assert_int_equal(used, 8);
+	assert_false(f->closed);
+	want_seq(f, "ERR LINE_TOO_LONG Lines are limited to 256 bytes.\r\n",
+	    "OK PONG\r\n", NULL);
+}
+
+/*
+ * An over-long line is skipped up to its LF, however the reads split it,
+ * without holding its bytes: one LINE_TOO_LONG, and the connection goes
+ * on.  4,096 bytes without an LF are a flood: LINE_TOO_LONG and closed,
+ * whether or not the LF comes next in the same read.
+ */
+static void
+test_long_line_skipped_flood_closes(void **state)
+{
+	struct world	*w = *state = world_new(NULL);
+	struct fake	*f = world_open(w, 0), *g = world_open(w, 1);
+	char		 buf[CONN_FLOOD_MAX + 8];
+	int		 i;
+
+	memset(buf, 'x', sizeof buf);
+	clear(f);
+	/* 4,095 bytes, then the LF, read in pieces. */
+	feed_read(f, buf, CONN_FLOOD_MAX - 1);
+	assert_int_equal(f->outlen, 0);
+	assert_int_not_equal(f->c.line_deadline, 0);	/* a line begun */
+	feed(f, "\nPING\n");
+	assert_false(f->closed);
+	want_seq(f, "ERR LINE_TOO_LONG Lines are limited to 256 bytes.\r\n",
+	    "OK PONG\r\n", NULL);
+	assert_int_equal(count(f, "ERR LINE_TOO_LONG Lines are limited to "
+	    "256 bytes."), 1);
+	assert_int_equal(f->c.line_deadline, 0);
+	/* Two over-long lines in one read: two answers. */
+	clear(f);
+	buf[300] = '\n';
+	buf[601] = '\n';
+	(void)conn_input_bytes(&f->c, buf, 602, &i);
+	assert_int_equal(count(f, "ERR LINE_TOO_LONG Lines are limited to "
+	    "256 bytes."), 2);
+	assert_false(f->closed);
+	/* 4,096 bytes and the LF right after them: a flood all the same. */
+	memset(buf, 'x', sizeof buf);
+	buf[CONN_FLOOD_MAX] = '\n';
+	clear(g);
+	assert_int_equal(conn_input_bytes(&g->c, buf, 300, &i), 300);
+	(void)conn_input_bytes(&g->c, buf, CONN_FLOOD_MAX - 300 + 1, &i);
+	assert_true(g->closed);
+	assert_string_equal(g->out,
+	    "ERR LINE_TOO_LONG Lines are limited to 256 bytes.\r\n");
+}
+
+/* An over-long line counts against the rate limit, as any line does. */
+static void
+test_long_line_rate_limited(void **state)
+{
+	struct lobby_limits	 l;
+	struct world		*w;
+	struct fake		*f;
+	char			 buf[301];
+	int			 i;
+
+	lobby_default_limits(&l);
+	l.rate = 1;
+	l.burst = 3;
+	w = *state = world_new(&l);
+	f = world_open(w, 0);
+	clear(f);
+	memset(buf, 'x', sizeof buf);
+	buf[300] = '\n';
+	for (i = 0; i < 5; i++)
+		feed_read(f, buf, sizeof buf);
+	assert_int_equal(count(f, "ERR LINE_TOO_LONG Lines are limited to "
+	    "256 bytes."), 3);
+	assert_int_equal(count(f, "ERR RATE_LIMITED Too many commands. "
+	    "Please slow down."), 2);
+	assert_false(f->closed);
 }
 
 /* Slowloris: the deadline runs from the first byte; more bytes don't help. */
@@ -729,6 +831,30 @@ test_idle_clock(void **state)
 	at(w, 9000);
 	assert_true(f->closed);
 	want(f, "BYE Nobody came to play in time. Please try again later.\r\n");
+}
+
+/* An over-long line is a line too: it restarts the idle clock. */
+static void
+test_idle_clock_long_line(void **state)
+{
+	struct lobby_limits	 l;
+	struct world		*w;
+	struct fake		*f;
+	char			 buf[301];
+
+	lobby_default_limits(&l);
+	l.idle_ms = 5000;
+	w = *state = world_new(&l);
+	f = world_open(w, 0);
+	at(w, 4000);
+	memset(buf, 'x', sizeof buf);
+	buf[300] = '\n';
+	feed_read(f, buf, sizeof buf);
+	want(f, "ERR LINE_TOO_LONG");
+	at(w, 8999);
+	assert_false(f->closed);
+	at(w, 9000);
+	assert_true(f->closed);
 }
 
 /* Over the rate: RATE_LIMITED and dropped; kept up: BYE. */
@@ -2193,6 +2319,10 @@ main(void)
 		    world_free),
 		cmocka_unit_test_teardown(test_bytes_lines_per_call_bounded,
 		    world_free),
+		cmocka_unit_test_teardown(test_long_line_skipped_flood_closes,
+		    world_free),
+		cmocka_unit_test_teardown(test_long_line_rate_limited,
+		    world_free),
 		cmocka_unit_test_teardown(test_partial_line_deadline,
 		    world_free),
 		cmocka_unit_test_teardown(test_finished_line_restarts_deadline,
@@ -2202,6 +2332,8 @@ main(void)
 		    world_free),
 		cmocka_unit_test_teardown(test_again_clock, world_free),
 		cmocka_unit_test_teardown(test_idle_clock, world_free),
+		cmocka_unit_test_teardown(test_idle_clock_long_line,
+		    world_free),
 		cmocka_unit_test_teardown(test_rate_limit, world_free),
 		cmocka_unit_test_teardown(
 		    test_rate_limited_move_changes_nothing, world_free),

@@ -27,6 +27,7 @@ main 8
 options 7
 server 6 mesh
 server-client 6 mesh
+telnet 6 mesh
 conn 5
 session 4
 cmd 3

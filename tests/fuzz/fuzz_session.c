@@ -422,6 +422,12 @@ fuzz_feed(int i, const uint8_t *p, size_t len)
 			CHECK(s->closed);
 		else
 			CHECK(evbuffer_get_length(s->in) < PROTO_SCAN_MAX);
+		/* An over-long line is skipped, never held, and bounded. */
+		CHECK(s->c->line_skipped < CONN_FLOOD_MAX);
+		if (s->c->line_skipped != 0 && !s->closed)
+			CHECK(evbuffer_get_length(s->in) == 0 &&
+			    (s->c->line_deadline != 0 ||
+			    fuzz_lobby.limits.line_ms <= 0));
 		fuzz_check_world();
 	}
 }
