@@ -1026,6 +1026,79 @@ test_social_games_lists_matches(void **state)
 }
 
 /*
+ * §9.4: watching is social.  The players are told who comes and goes; a
+ * watcher with a name chats with the other watchers (not the players),
+ * one without is told to choose a name; GAMES marks a seat held for a
+ * player whose connection was lost.
+ */
+static void
+test_social_watchers_told_chat_and_away(void **state)
+{
+	struct e2e		*s = *state;
+	struct tttd_proc	*tp = e2e_server(s, NULL);
+	struct game		 g;
+	struct conn		*w1, *w2;
+	char			 got[LINE_SIZE], lines[4][64], want[64];
+	unsigned long		 id;
+
+	PAIR(s, tp, &g, "alice", "bob", 30);
+	w1 = CONNECT(s, tp);
+	SEND(w1, "NAME wanda");
+	WANT_RAW(w1, "OK NAME wanda");
+	id = GAME_ID(w1, "alice", "bob");
+	SEND(w1, "WATCH %lu", id);
+	WANT_RAW(w1, "OK WATCH %lu", id);
+	WANT_PREFIX(w1, "INFO You are watching ", got);
+	WANT_BOARD(w1, g.cells);
+	WANT_PREFIX(w1, "TURN ", got);
+	GAME_WATCHED(&g, "wanda");
+	w2 = CONNECT(s, tp);
+	SEND(w2, "WATCH %lu", id);
+	WANT_RAW(w2, "OK WATCH %lu", id);
+	WANT_PREFIX(w2, "INFO You are watching ", got);
+	WANT_BOARD(w2, g.cells);
+	WANT_PREFIX(w2, "TURN ", got);
+	GAME_WATCHED(&g, "Someone");
+
+	/* The watchers talk among themselves. */
+	SEND(w2, "SAY who wins?");
+	WANT_RAW(w2, E_NO_NAME);
+	SEND(w1, "SAY alice, surely");
+	WANT_RAW(w1, "OK SAY");
+	WANT_RAW(w2, "CHAT wanda alice, surely");
+	WANT_QUIET(w1);
+	WANT_QUIET(g.p[0]);
+	WANT_QUIET(g.p[1]);
+	/* A player's chat reaches both watchers, as before. */
+	SEND(g.p[0], "SAY thanks");
+	WANT_RAW(g.p[0], "OK SAY");
+	WANT_RAW(g.p[1], "CHAT alice thanks");
+	WANT_RAW(w1, "CHAT alice thanks");
+	WANT_RAW(w2, "CHAT alice thanks");
+
+	/* bob's connection drops: his seat is held, and GAMES says so. */
+	conn_close(g.p[1]);
+	g.p[1] = NULL;
+	WANT_RAW(g.p[0], "INFO bob lost the connection. Waiting up to 30 "
+	    "seconds for them to come back.");
+	WANT_PREFIX(w1, "INFO bob lost the connection.", got);
+	WANT_PREFIX(w2, "INFO bob lost the connection.", got);
+	assert_int_equal(games_at(__LINE__, w2, 4, lines), 1);
+	snprintf(want, sizeof want, "GAME %lu alice bob 0 away=O", id);
+	assert_string_equal(lines[0], want);
+
+	/* wanda leaves, then the other one: alice is told each time. */
+	SEND(w1, "UNWATCH");
+	WANT_RAW(w1, "OK UNWATCH");
+	WANT_RAW(w1, T_WAIT);
+	WANT_RAW(g.p[0], "INFO wanda stopped watching.");
+	SEND(w2, "QUIT");
+	WANT_RAW(w2, T_BYE);
+	WANT_RAW(g.p[0], "INFO Someone stopped watching.");
+	e2e_stop(s, tp);
+}
+
+/*
  * §9.4: WATCH shows INFO, BOARD and TURN (the wait form), then streams
  * the match's BOARD, TURN, RESULT, START, CHAT and INFO lines but never
  * AGAIN?; a watcher cannot play, chat or answer; UNWATCH puts it in the
@@ -2709,6 +2782,7 @@ main(void)
 		T(test_social_room_has_no_queue_clock),
 		T(test_social_games_lists_matches),
 		T(test_social_watch_streams_match),
+		T(test_social_watchers_told_chat_and_away),
 		T(test_social_watcher_that_never_reads),
 		T(test_social_games_lists_at_most_100),
 		T(test_social_resume_after_drop),
