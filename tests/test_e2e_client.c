@@ -686,13 +686,38 @@ test_client_named_first(void **state)
 	assert_int_equal(conn_send(&opp, "n"), 0);
 	expect_skip_to(&opp, "BYE ", NULL, 0);
 	assert_int_equal(player_end(), 0);
-	/* Paired before its NAME arrived, bob is p2 at first. */
-	if (strstr(pl.outbuf, "You are X, playing against bob.\n") == NULL) {
-		output_has("You are X, playing against p2.\n");
-		output_has("p2 is now known as bob.\n");
-	}
+	/* bob's NAME came with his connection: it is in the MATCH line. */
+	output_has("You are X, playing against bob.\n");
+	assert_null(strstr(pl.outbuf, "known as"));
 	output_has("alice wins! better luck next time bob!\n");
 	assert_string_equal(pl.errbuf, "");
+}
+
+/*
+ * --name, arriving second: the player who was waiting reads the name in
+ * its MATCH line (a new connection is paired half a second after it
+ * comes, protocol.md §6.1), never "p2 is now known as carol".
+ */
+static void
+test_client_named_second(void **state)
+{
+	char		 port[16], line[1024];
+	const char	*args[] = { "127.0.0.1", port, "--name", "carol",
+			    NULL };
+
+	(void)state;
+	server_start("4");
+	port_string(port, sizeof port, srv.port);
+	opponent_join(NULL);
+	assert_true(conn_quiet(&opp, 700));	/* alone in the queue */
+	player_start(args, INPUT_PIPE);
+	expect_skip_to(&opp, "MATCH ", line, sizeof line);
+	assert_string_equal(line, "MATCH X carol You play X against carol.");
+	player_expect("You are O, playing against p1.\n", 0);
+	conn_close(&opp);
+	player_close_input();
+	assert_int_equal(player_end(), 0);
+	assert_null(strstr(pl.outbuf, "known as"));
 }
 
 /*
@@ -2540,6 +2565,7 @@ main(void)
 		    teardown),
 		cmocka_unit_test_teardown(test_client_rematch, teardown),
 		cmocka_unit_test_teardown(test_client_named_first, teardown),
+		cmocka_unit_test_teardown(test_client_named_second, teardown),
 		cmocka_unit_test_teardown(test_client_quit_mid_game, teardown),
 		cmocka_unit_test_teardown(test_client_sigint_quits, teardown),
 		cmocka_unit_test_teardown(test_client_eof_is_quit, teardown),
