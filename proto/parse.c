@@ -184,11 +184,8 @@ proto_name_valid(const char *s, size_t len)
 int
 proto_is_http(const char *line, size_t len)
 {
-	static const char *const	 methods[] = { "GET", "HEAD", "POST",
-					    "PUT", "DELETE", "CONNECT", "OPTIONS",
-					    "TRACE", "PATCH", "PRI" };
-	struct proto_word		 w[PROTO_MAX_WORDS];
-	size_t				 i, n;
+	struct proto_word	 w[PROTO_MAX_WORDS];
+	size_t			 n;
 
 	if (len > 0 && line[len - 1] == '\r')
 		len--;
@@ -197,9 +194,26 @@ proto_is_http(const char *line, size_t len)
 		return (0);
 	if (n == 3 && w[2].len > 5 && memcmp(w[2].p, "HTTP/", 5) == 0)
 		return (1);
+	return (proto_is_http_start(line, len));
+}
+
+/*
+ * Does this start of a line begin as an HTTP request does: an HTTP method
+ * in upper case, then a blank?  For a first line too long to be read
+ * whole, such as a request for a long URL.
+ */
+int
+proto_is_http_start(const char *line, size_t len)
+{
+	static const char *const	 methods[] = { "GET", "HEAD", "POST",
+					    "PUT", "DELETE", "CONNECT", "OPTIONS",
+					    "TRACE", "PATCH", "PRI" };
+	size_t				 i, m;
+
 	for (i = 0; i < sizeof methods / sizeof methods[0]; i++) {
-		if (w[0].len == strlen(methods[i]) &&
-		    memcmp(w[0].p, methods[i], w[0].len) == 0)
+		m = strlen(methods[i]);
+		if (len > m && memcmp(line, methods[i], m) == 0 &&
+		    (line[m] == ' ' || line[m] == '\t'))
 			return (1);
 	}
 	return (0);

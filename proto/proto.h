@@ -178,6 +178,7 @@ enum proto_error proto_parse(const char *, size_t, struct proto_cmd *);
 int		 proto_name_valid(const char *, size_t);
 int		 proto_code_valid(const char *, size_t, size_t, char *);
 int		 proto_is_http(const char *, size_t);
+int		 proto_is_http_start(const char *, size_t);
 
 /* format.c */
 const char	*proto_error_code(enum proto_error);

@@ -78,6 +78,16 @@ clock_cap(struct client *c, int64_t by)
 	client_rearm(c);
 }
 
+/* The clock's early word is due again at ms (if before its end). */
+void
+clock_rewarn(struct client *c, int64_t at)
+{
+	if (c->clock == CLIENT_CLOCK_NONE || at >= c->clock_end)
+		return;
+	c->clock_warn = at;
+	client_rearm(c);
+}
+
 /* What is left of a running turn clock in ms (at least 1); 0 if none. */
 int64_t
 clock_turn_left(const struct client *c)

@@ -23,6 +23,7 @@ void	clock_start(struct client *, enum client_clock);
 void	clock_resume(struct client *, enum client_clock, int64_t);
 void	clock_stop(struct client *);
 void	clock_cap(struct client *, int64_t);
+void	clock_rewarn(struct client *, int64_t);
 int64_t	clock_turn_left(const struct client *);
 enum clock_due clock_due(struct client *, int64_t, enum client_clock *,
 	    int64_t *);

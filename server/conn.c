@@ -122,7 +122,11 @@ conn_input_bytes(struct client *c, const char *buf, size_t size, int *more)
 				off += len + 1;
 				continue;
 			case PROTO_SCAN_TOO_LONG:
-				break;		/* 257 bytes at least: skip */
+				/* 257 bytes at least: skip, unless HTTP. */
+				if (session_long_start(c, buf + off,
+				    size - off))
+					return (size);
+				break;
 			}
 		}
 		off += conn_skip(c, buf + off, size - off);

@@ -166,6 +166,24 @@ session_bye(struct client *c, const char *text)
 }
 
 /*
+ * The start of a line already too long to be read whole: a first line
+ * that begins as an HTTP request does (a long URL) is one, refused as
+ * such, so that it is never paired.  1 if so: the connection is closing.
+ */
+int
+session_long_start(struct client *c, const char *start, size_t len)
+{
+	if (c->lines != 0 || (c->flags & CLIENT_CLOSING) ||
+	    !proto_is_http_start(start, len))
+		return (0);
+	c->lines++;
+	log_warn("client %llu: HTTP request from %s, closing",
+	    (unsigned long long)c->id, c->addr);
+	session_fatal(c, PROTO_ENOT_HTTP);
+	return (1);
+}
+
+/*
  * A line over the limit has ended (its bytes were thrown away as they
  * came): it counts as a line, and is answered unless over the rate limit.
  */
@@ -237,10 +255,15 @@ session_clock_warn(struct client *c, enum client_clock kind, int64_t left_ms)
 	if (kind == CLIENT_CLOCK_IDLE) {
 		/*
 		 * Not alone: a newcomer is about to be paired with it (or it
-		 * is the newcomer).  Its next line in the queue offers again.
+		 * is the newcomer).  Asked again once that newcomer has had
+		 * its half second, in case it was a probe and went.
 		 */
-		if (c->lobby->nqueued + c->lobby->nfresh > 1)
+		if (c->lobby->nqueued + c->lobby->nfresh > 1) {
+			clock_rewarn(c, c->lobby->ops->now() +
+			    (c->lobby->limits.fresh_ms > 0 ?
+			    c->lobby->limits.fresh_ms : LOBBY_FRESH_MS));
 			return;
+		}
 		c->flags |= CLIENT_OFFERED;
 		if (c->lobby->limits.idle_ms <= 0)
 			clock_stop(c);		/* it ran for the offer only */

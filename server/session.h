@@ -15,6 +15,7 @@ void	session_open(struct lobby *, struct client *);
 void	session_refuse(struct lobby *, struct client *, enum proto_error);
 void	session_line(struct client *, const char *, size_t);
 void	session_too_long(struct client *);
+int	session_long_start(struct client *, const char *, size_t);
 void	session_line_flood(struct client *, size_t);
 void	session_line_timeout(struct client *);
 void	session_clock(struct client *, int64_t);

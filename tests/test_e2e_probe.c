@@ -110,6 +110,12 @@ test_probe_http_request(void **state)
 	SEND(h, "%s", "");
 	line_want_at(__LINE__, 1, h, E_NOT_HTTP);
 	line_want_eof_at(__LINE__, h);
+	/* A long URL: a first line too long to be read whole. */
+	h = CONNECT(e, tp);
+	SEND(h, "GET /%0400d HTTP/1.1", 7);
+	SEND(h, "Host: localhost:4000");
+	line_want_at(__LINE__, 1, h, E_NOT_HTTP);
+	line_want_eof_at(__LINE__, h);
 	WANT_QUIET(a, PROBE_QUIET_MS);
 	assert_int_equal(probe_stat(__LINE__, a, "matches_live"), 0);
 	e2e_stop(e, tp);

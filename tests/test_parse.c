@@ -827,6 +827,16 @@ test_parse_http(void **state)
 	}
 	/* Never reads past the length. */
 	assert_false(proto_is_http("GET / HTTP/1.1", 3));
+	/* The start of a line too long to read whole: the method, a blank. */
+	assert_true(proto_is_http_start("GET /aaaa", 9));
+	assert_true(proto_is_http_start("POST\t/x", 8));
+	assert_true(proto_is_http_start("GET ", 4));
+	assert_false(proto_is_http_start("GET", 3));
+	assert_false(proto_is_http_start("GET / HTTP/1.1", 3));
+	assert_false(proto_is_http_start("GETTY /", 7));
+	assert_false(proto_is_http_start("get /", 5));
+	assert_false(proto_is_http_start("SAY GET /", 9));
+	assert_false(proto_is_http_start(" GET /", 6));
 }
 
 /*

@@ -1017,6 +1017,72 @@ test_fresh_probe_never_paired(void **state)
 	assert_int_equal(w->lobby.nqueued, 1);
 }
 
+/*
+ * A request for a long URL: its first line is too long to read whole, and
+ * is still an HTTP request, refused as one, and never paired.
+ */
+static void
+test_fresh_long_http_never_paired(void **state)
+{
+	struct world	*w = *state = world_new_fresh();
+	struct fake	*a = world_open(w, 0), *h;
+	char		 line[512];
+
+	at(w, 1000);
+	lobby_expire(&w->lobby);
+	h = world_open(w, 1);
+	snprintf(line, sizeof line, "GET /%0300d HTTP/1.1\r\nHost: x\r\n",
+	    0);
+	feed_read(h, line, strlen(line));
+	want(h, "ERR NOT_HTTP ");
+	want_no(h, "LINE_TOO_LONG");
+	assert_true(h->closed);
+	at(w, 2000);
+	lobby_expire(&w->lobby);
+	want_no(a, "MATCH");
+	/* Not on a later line: a player's long line is only too long. */
+	world_open(w, 2);
+	feed(&w->f[2], "PING\n");
+	feed_read(&w->f[2], line, strlen(line));
+	want(&w->f[2], "ERR LINE_TOO_LONG ");
+	assert_false(w->f[2].closed);
+}
+
+/*
+ * The offer of the computer goes to a player alone in the queue: due while
+ * a newcomer has its half second, it waits for that; the newcomer was a
+ * probe and went, so the offer comes.
+ */
+static void
+test_fresh_probe_delays_ai_offer(void **state)
+{
+	struct lobby_limits	 l;
+	struct world		*w;
+	struct fake		*a, *p;
+
+	lobby_default_limits(&l);
+	l.ai_offer_ms = 2000;
+	world_fresh = 1;
+	w = *state = world_new(&l);
+	world_fresh = 0;
+	a = world_open(w, 0);
+	at(w, 1000);
+	lobby_expire(&w->lobby);
+	at(w, 1800);
+	p = world_open(w, 1);
+	at(w, 2000);
+	want_no(a, "PLAY AI");
+	at(w, 2100);
+	session_lost(&p->c);
+	p->open = 0;
+	at(w, 2499);
+	want_no(a, "PLAY AI");
+	at(w, 2500);
+	want(a, "INFO Nobody else is here yet. Type PLAY AI to play the "
+	    "computer.\r\n");
+	assert_int_equal(count_prefix(a, "INFO Nobody"), 1);
+}
+
 /* A name sent at once is the name in the opponent's MATCH line. */
 static void
 test_fresh_name_in_match(void **state)
@@ -2343,6 +2409,10 @@ main(void)
 		cmocka_unit_test_teardown(test_fresh_probe_never_paired,
 		    world_free),
 		cmocka_unit_test_teardown(test_fresh_name_in_match, world_free),
+		cmocka_unit_test_teardown(test_fresh_long_http_never_paired,
+		    world_free),
+		cmocka_unit_test_teardown(test_fresh_probe_delays_ai_offer,
+		    world_free),
 		cmocka_unit_test_teardown(test_fresh_leaves_for_ai, world_free),
 		cmocka_unit_test_teardown(test_limits_off, world_free),
 		cmocka_unit_test_teardown(
