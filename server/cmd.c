@@ -255,6 +255,7 @@ cmd_watch(struct client *c, const struct proto_cmd *cmd)
 	enum proto_error err;
 	enum ttt_mark	 mover;
 	char		 buf[PROTO_OUT_MAX];
+	int		 again;
 
 	m = keytab_find(&c->lobby->ids, cmd->game);
 	if (m == NULL || !match_live(m))
@@ -264,6 +265,9 @@ cmd_watch(struct client *c, const struct proto_cmd *cmd)
 		return (PROTO_EWATCHERS_FULL);
 	if (m == c->match)
 		return (PROTO_EIN_GAME);
+	/* The match it watches already: the snapshot again, no notices. */
+	if ((again = m == c->watching))
+		watch_stop(c);
 	if ((err = cmd_switch(c)) != PROTO_OK)
 		return (err);
 	cmd_ok(c, cmd);
@@ -275,7 +279,7 @@ cmd_watch(struct client *c, const struct proto_cmd *cmd)
 		client_send(c, buf, proto_fmt_turn(buf, sizeof buf, mover, 0,
 		    match_name(m, mover == TTT_O)));
 	}
-	watch_start(c, m);
+	watch_start(c, m, !again);
 	return (PROTO_OK);
 }
 

@@ -105,7 +105,7 @@ void		 match_announce(struct match *, const char *, int);
 void		 match_tell_others(struct match *, int, const char *, int);
 
 /* watch.c */
-void		 watch_start(struct client *, struct match *);
+void		 watch_start(struct client *, struct match *, int);
 void		 watch_stop(struct client *);
 void		 watch_leave(struct client *);
 void		 watch_chat(struct client *, const char *, int);

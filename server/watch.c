@@ -12,16 +12,17 @@
 
 static void	watch_tell_players(struct client *, const char *);
 
-/* Start watching a live match; its players are told. */
+/* Start watching a live match; its players are told, if tell. */
 void
-watch_start(struct client *c, struct match *m)
+watch_start(struct client *c, struct match *m, int tell)
 {
 	c->watching = m;
 	place_set(c, PLACE_WATCH);
 	TAILQ_INSERT_TAIL(&m->watchers, c, watch_entry);
 	m->nwatchers++;
 	c->lobby->nwatchers++;
-	watch_tell_players(c, "is watching");
+	if (tell)
+		watch_tell_players(c, "is watching");
 }
 
 /*

@@ -2238,6 +2238,11 @@ test_watch(void **state)
 	want_no(h, "CHAT hal");
 	want_no(&w->f[0], "CHAT");
 	want_no(&w->f[1], "CHAT");
+	/* WATCH of the match it watches: the snapshot again, no notice. */
+	clear(&w->f[0]);
+	feed(h, "WATCH 1\n");
+	want(h, "OK WATCH 1");
+	want_no(&w->f[0], "watching");
 	feed(h, "UNWATCH\n");
 	want(&w->f[0], "INFO hal stopped watching.\r\n");
 	want(&w->f[1], "INFO hal stopped watching.\r\n");
