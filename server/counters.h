@@ -10,10 +10,14 @@
 
 struct lobby;
 
-/* One counter: its name in STAT lines, and its value now. */
+/*
+ * One counter: its name in STAT lines, its value now, and whether it is a
+ * gauge (a number of things now) or a count since start (/metrics says).
+ */
 struct counter {
 	const char		*name;
 	unsigned long long	 value;
+	int			 gauge;	/* goes up and down (else only up) */
 };
 
 size_t	counters_get(const struct lobby *, struct counter *, size_t);
