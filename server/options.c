@@ -44,7 +44,8 @@ enum options_id {
 	OPT_RESUME_GRACE,
 	OPT_AI_OFFER,
 	OPT_EARLY_DRAW,
-	OPT_MAX_WATCHERS
+	OPT_MAX_WATCHERS,
+	OPT_HTTP_PORT
 };
 
 struct options_spec {
@@ -59,6 +60,9 @@ struct options_spec {
 static const struct options_spec options_table[] = {
 	{ OPT_PORT, "port", "N", OPTIONS_NUMBER, 0, 65535,
 	    "TCP port; 0 picks a free one" },
+	{ OPT_HTTP_PORT, "http-port", "N", OPTIONS_NUMBER, 0, 65535,
+	    "HTTP port (the page, /ws, /healthz, /metrics); 0: off; any: a "
+	    "free one" },
 	{ OPT_BIND, "bind", "ADDR", OPTIONS_TEXT, 0, 0,
 	    "address to listen on (\"\": every IPv4 and IPv6 one)" },
 	{ OPT_SEED, "seed", "N", OPTIONS_NUMBER, 0, UINT64_MAX,
@@ -115,6 +119,7 @@ options_defaults(struct server_config *cfg)
 {
 	memset(cfg, 0, sizeof *cfg);
 	cfg->port = 4000;
+	cfg->http_port = SERVER_HTTP_PORT;
 	cfg->max_clients = SERVER_MAX_CLIENTS;
 	cfg->max_per_addr = SERVER_MAX_PER_ADDR;
 	cfg->output_max = SERVER_OUTPUT_MAX;
@@ -197,6 +202,10 @@ options_set(struct server_config *cfg, const struct options_spec *o,
 	int64_t			 ms = 0;
 	int			 level;
 
+	if (o->id == OPT_HTTP_PORT && strcmp(arg, "any") == 0) {
+		cfg->http_port = SERVER_HTTP_ANY;
+		return (0);
+	}
 	switch (o->kind) {
 	case OPTIONS_NUMBER:
 	case OPTIONS_SWITCH:
@@ -219,6 +228,9 @@ options_set(struct server_config *cfg, const struct options_spec *o,
 	switch (o->id) {
 	case OPT_PORT:
 		cfg->port = (int)v;
+		break;
+	case OPT_HTTP_PORT:
+		cfg->http_port = (int)v;
 		break;
 	case OPT_SEED:
 		cfg->seed = v;
@@ -284,6 +296,12 @@ options_show(const struct server_config *cfg, const struct options_spec *o,
 	switch (o->id) {
 	case OPT_PORT:
 		snprintf(buf, size, "%d", cfg->port);
+		return;
+	case OPT_HTTP_PORT:
+		if (cfg->http_port == SERVER_HTTP_ANY)
+			snprintf(buf, size, "any");
+		else
+			snprintf(buf, size, "%d", cfg->http_port);
 		return;
 	case OPT_BIND:
 		snprintf(buf, size, "%s", cfg->bind != NULL ? cfg->bind :

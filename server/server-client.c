@@ -38,6 +38,15 @@
  * connection: a client that must go because of what another one did (its
  * output over the cap) is only marked closing, and goes from its own
  * callbacks.
+ *
+ * HTTP (--http-port) comes in on connections of its own: one request is
+ * read (http.c), answered and the connection closed; or, for GET /ws, the
+ * same connection goes on as a WebSocket (ws.c), a player like any other
+ * but for its client_ops (server_client_ws_ops): each line it is sent is
+ * one text message, each text message it sends is one line for the
+ * session.  It holds a player slot from its accept (an HTTP request too,
+ * while it is open), and has the same output buffer, cap, timer and
+ * lingering close as a TCP player.
  */
 #include <sys/socket.h>
 #include <sys/types.h>
@@ -59,10 +68,12 @@
 #include <event2/util.h>
 
 #include "conn.h"
+#include "http.h"
 #include "log.h"
 #include "server.h"
 #include "session.h"
 #include "telnet.h"
+#include "ws.h"
 
 static void	server_client_read_cb(evutil_socket_t, short, void *);
 static void	server_client_input(struct server_client *);
@@ -94,12 +105,30 @@ static void	server_client_addr(struct sockaddr *, char *, size_t);
 static enum proto_error server_client_admit(struct server *,
 		    const struct addrkey *);
 static void	server_client_refuse_fast(struct server *, int,
-		    enum proto_error);
+		    enum proto_error, int);
+static void	server_client_http_input(struct server_client *);
+static void	server_client_http_end(struct server_client *, int);
+static void	server_client_http_reply(struct server_client *, size_t);
+static void	server_client_ws_open(struct server_client *, const char *,
+		    size_t);
+static void	server_client_ws_input(struct server_client *);
+static void	server_client_ws_feed(struct server_client *, const char *,
+		    size_t);
+static void	server_client_ws_send(struct client *, const char *, size_t);
+static void	server_client_ws_close(struct client *);
+static void	server_client_ws_write(void *, const char *, size_t);
+static void	server_client_ws_message(void *, const char *, size_t);
 
 /* How the world reaches a connection, and what it needs of the daemon. */
 static const struct client_ops server_client_client_ops = {
 	server_client_send,
 	server_client_close,
+	server_client_rearm
+};
+/* How the world reaches a WebSocket player: the same but for send, close. */
+static const struct client_ops server_client_ws_ops = {
+	server_client_ws_send,
+	server_client_ws_close,
 	server_client_rearm
 };
 const struct lobby_ops server_client_ops = {
@@ -197,12 +226,20 @@ server_client_admit(struct server *s, const struct addrkey *key)
  * refusals; they are logged as a count, at most once a second.
  */
 static void
-server_client_refuse_fast(struct server *s, int fd, enum proto_error why)
+server_client_refuse_fast(struct server *s, int fd, enum proto_error why,
+    int http)
 {
-	char	buf[PROTO_OUT_MAX];
-	int	n = proto_fmt_error(buf, sizeof buf, why);
-	int64_t	now = server_client_now();
+	static const char	busy[] = "HTTP/1.1 503 Service Unavailable\r\n"
+				    "Content-Length: 0\r\n"
+				    "Connection: close\r\n\r\n";
+	char			buf[PROTO_OUT_MAX];
+	int			n = proto_fmt_error(buf, sizeof buf, why);
+	int64_t			now = server_client_now();
 
+	if (http) {
+		memcpy(buf, busy, sizeof busy - 1);
+		n = (int)sizeof busy - 1;
+	}
 	(void)send(fd, buf, (size_t)n, MSG_DONTWAIT | MSG_NOSIGNAL);
 	evutil_closesocket(fd);
 	s->lobby.stats.connections_total++;
@@ -218,9 +255,14 @@ server_client_refuse_fast(struct server *s, int fd, enum proto_error why)
 	}
 }
 
-/* A new connection from the listener: a player, or refused. */
+/*
+ * A new connection from a listener: a player, or refused; from the HTTP
+ * listener (http), a request to read first, which holds a player slot
+ * too.
+ */
 void
-server_client_accept(struct server *s, int fd, struct sockaddr *sa, int len)
+server_client_accept(struct server *s, int fd, struct sockaddr *sa, int len,
+    int http)
 {
 	struct server_client	*sc;
 	struct addrkey		 key;
@@ -230,7 +272,7 @@ server_client_accept(struct server *s, int fd, struct sockaddr *sa, int len)
 	addrkey_from(&key, sa);
 	why = server_client_admit(s, &key);
 	if (why != PROTO_OK && s->nrefused >= SERVER_REFUSED_MAX) {
-		server_client_refuse_fast(s, fd, why);
+		server_client_refuse_fast(s, fd, why, http);
 		return;
 	}
 	server_client_tune(fd);
@@ -246,8 +288,10 @@ server_client_accept(struct server *s, int fd, struct sockaddr *sa, int len)
 	    server_client_write_cb, sc);
 	sc->in = evbuffer_new();
 	sc->out = evbuffer_new();
+	if (http)
+		sc->http = http_req_new();
 	if (sc->timer == NULL || sc->rev == NULL || sc->wev == NULL ||
-	    sc->in == NULL || sc->out == NULL) {
+	    sc->in == NULL || sc->out == NULL || (http && sc->http == NULL)) {
 		log_error("out of memory: refusing a connection");
 		server_client_discard(sc);
 		evutil_closesocket(fd);
@@ -269,10 +313,27 @@ server_client_accept(struct server *s, int fd, struct sockaddr *sa, int len)
 		sc->flags |= SERVER_CLIENT_NOSEAT | SERVER_CLIENT_REFUSED;
 		s->nrefused++;
 		s->lobby.stats.connections_rejected++;
-		session_refuse(&s->lobby, &sc->c, why);
+		if (http) {
+			log_warn("client %llu: refused http from %s: %s",
+			    (unsigned long long)sc->c.id, sc->c.addr,
+			    why == PROTO_ESERVER_FULL ? "server full" :
+			    "too many connections from its address");
+			s->lobby.stats.errors++;
+			server_client_http_end(sc, 503);
+		} else
+			session_refuse(&s->lobby, &sc->c, why);
 		return;
 	}
 	s->lobby.stats.connections_current++;	/* the players counted */
+	if (http) {
+		/* The whole request within --line-timeout, from the start. */
+		log_debug("client %llu: http from %s",
+		    (unsigned long long)sc->c.id, sc->c.addr);
+		if (s->lobby.limits.line_ms > 0)
+			server_client_aim(sc->timer, server_client_now() +
+			    s->lobby.limits.line_ms);
+		return;
+	}
 	session_open(&s->lobby, &sc->c);
 }
 
@@ -292,6 +353,8 @@ static void
 server_client_discard(struct server_client *sc)
 {
 	tn_free(sc->telnet);
+	http_req_free(sc->http);
+	ws_free(sc->ws);
 	if (sc->out != NULL)
 		evbuffer_free(sc->out);
 	if (sc->in != NULL)
@@ -312,7 +375,8 @@ server_client_free(struct server_client *sc)
 	struct server	*s = sc->server;
 	evutil_socket_t	 fd;
 
-	session_lost(&sc->c);
+	if (sc->c.lobby != NULL)	/* else an HTTP request, no player */
+		session_lost(&sc->c);
 	log_info("client %llu: disconnected from %s", (unsigned long long)sc->c.id,
 	    sc->c.addr);
 	server_client_release_seat(sc);
@@ -491,6 +555,10 @@ server_client_read_cb(evutil_socket_t fd, short what, void *arg)
 		server_client_free(sc);
 	else if (sc->flags & SERVER_CLIENT_LINGER)
 		server_client_drain(sc);		/* may free it */
+	else if (sc->http != NULL)
+		server_client_http_input(sc);		/* may free it */
+	else if (sc->ws != NULL)
+		server_client_ws_input(sc);		/* may free it */
 	else
 		server_client_input(sc);		/* may free it */
 	server_client_flush_all(s);
@@ -633,7 +701,11 @@ server_client_timer_cb(evutil_socket_t fd, short what, void *arg)
 	(void)what;
 	if (sc->c.flags & CLIENT_CLOSING)
 		server_client_closing(sc);
-	else {
+	else if (sc->http != NULL) {
+		log_info("client %llu: %s sent no whole HTTP request in time, "
+		    "closing", (unsigned long long)sc->c.id, sc->c.addr);
+		server_client_http_end(sc, 408);
+	} else {
 		conn_timer(&sc->c);
 		server_client_rearm(&sc->c, client_deadline(&sc->c));
 	}
@@ -647,7 +719,8 @@ server_client_timer_cb(evutil_socket_t fd, short what, void *arg)
 static void
 server_client_closing(struct server_client *sc)
 {
-	session_lost(&sc->c);
+	if (sc->c.lobby != NULL)
+		session_lost(&sc->c);
 	if (server_client_now() >= sc->close_by)
 		server_client_free(sc);
 	else
@@ -732,4 +805,201 @@ server_client_lobby_cb(evutil_socket_t fd, short what, void *arg)
 	(void)what;
 	lobby_expire(&s->lobby);
 	server_client_flush_all(s);
+}
+
+/*
+ * The server is stopping: a player gets BYE and is closed; an HTTP
+ * request not answered yet is closed.
+ */
+void
+server_client_shutdown(struct server_client *sc)
+{
+	if (sc->c.lobby != NULL)
+		session_shutdown(&sc->c);
+	else if (!(sc->c.flags & CLIENT_CLOSING)) {
+		sc->c.flags |= CLIENT_CLOSING;
+		server_client_shut(sc);
+	}
+}
+
+/*
+ * An HTTP request's bytes: read what is there (never more than
+ * SERVER_HTTP_READ at once) and parse it; a whole request is answered,
+ * a bad one refused.  A peer that goes before its request is whole is
+ * simply freed.
+ */
+static void
+server_client_http_input(struct server_client *sc)
+{
+	struct server	*s = sc->server;
+	char		 buf[SERVER_HTTP_READ];
+	ssize_t		 n;
+	size_t		 used, before;
+
+	n = read(event_get_fd(sc->rev), buf, sizeof buf);
+	if (n == -1 && (errno == EAGAIN || errno == EINTR))
+		return;
+	if (n <= 0) {
+		server_client_free(sc);
+		return;
+	}
+	s->lobby.stats.bytes_in += (uint64_t)n;
+	switch (http_req_feed(sc->http, buf, (size_t)n, &used)) {
+	case HTTP_MORE:
+		return;
+	case HTTP_BAD:
+		server_client_http_end(sc, 400);
+		return;
+	case HTTP_TOO_BIG:
+		server_client_http_end(sc, 431);
+		return;
+	case HTTP_DONE:
+		break;
+	}
+	before = evbuffer_get_length(sc->out);
+	if (http_respond(sc->http, &s->lobby, sc->out) == HTTP_UPGRADE) {
+		log_debug("client %llu: GET /ws: a WebSocket",
+		    (unsigned long long)sc->c.id);
+		server_client_http_reply(sc, before);
+		server_client_ws_open(sc, buf + used, (size_t)n - used);
+		return;
+	}
+	log_info("client %llu: %s GET %s", (unsigned long long)sc->c.id,
+	    sc->c.addr, http_req_path(sc->http));
+	sc->c.flags |= CLIENT_CLOSING;
+	server_client_http_reply(sc, before);
+	server_client_shut(sc);
+}
+
+/* A response is in the output (from before on): count it, write it. */
+static void
+server_client_http_reply(struct server_client *sc, size_t before)
+{
+	sc->server->lobby.stats.bytes_out +=
+	    evbuffer_get_length(sc->out) - before;
+	server_client_out(sc, NULL, 0);		/* on the dirty list */
+}
+
+/* End an HTTP connection with an error status (400, 408, 431, 503). */
+static void
+server_client_http_end(struct server_client *sc, int status)
+{
+	size_t	before = evbuffer_get_length(sc->out);
+
+	if (status != 503)
+		log_info("client %llu: %s: HTTP %d, closing",
+		    (unsigned long long)sc->c.id, sc->c.addr, status);
+	sc->c.flags |= CLIENT_CLOSING;
+	http_status(sc->out, status);
+	server_client_http_reply(sc, before);
+	server_client_shut(sc);
+}
+
+/*
+ * The handshake is answered: the connection is a WebSocket player from
+ * now on, greeted and queued like any other; bytes that came after the
+ * request are its first frames.
+ */
+static void
+server_client_ws_open(struct server_client *sc, const char *rest,
+    size_t len)
+{
+	http_req_free(sc->http);
+	sc->http = NULL;
+	evtimer_del(sc->timer);
+	if ((sc->ws = ws_new(server_client_ws_write, server_client_ws_message,
+	    sc)) == NULL) {
+		log_warn("client %llu: out of memory for a WebSocket, closing",
+		    (unsigned long long)sc->c.id);
+		sc->c.flags |= CLIENT_CLOSING;
+		server_client_shut(sc);
+		return;
+	}
+	sc->c.ops = &server_client_ws_ops;
+	session_open(&sc->server->lobby, &sc->c);
+	if (len > 0)
+		server_client_ws_feed(sc, rest, len);
+}
+
+/* A WebSocket is readable: one read(2), its frames to ws.c. */
+static void
+server_client_ws_input(struct server_client *sc)
+{
+	char	buf[SERVER_HTTP_READ];
+	ssize_t	n;
+
+	n = read(event_get_fd(sc->rev), buf, sizeof buf);
+	if (n == -1 && (errno == EAGAIN || errno == EINTR))
+		return;
+	if (n == -1) {
+		server_client_free(sc);		/* reset */
+		return;
+	}
+	if (n == 0) {
+		/* As server_client_eof: leave now, deliver what is queued. */
+		session_lost(&sc->c);
+		sc->c.flags |= CLIENT_CLOSING;
+		server_client_shut(sc);
+		return;
+	}
+	sc->server->lobby.stats.bytes_in += (uint64_t)n;
+	server_client_ws_feed(sc, buf, (size_t)n);
+}
+
+/*
+ * Frames read: their messages are lines for the session (ws.c calls
+ * server_client_ws_message).  When the WebSocket is over (the peer's
+ * close, or a bad frame, answered with its close code), the player has
+ * left as if its connection were closed.
+ */
+static void
+server_client_ws_feed(struct server_client *sc, const char *buf, size_t len)
+{
+	if (ws_recv(sc->ws, buf, len) == 0 || (sc->c.flags & CLIENT_CLOSING))
+		return;
+	log_info("client %llu: WebSocket from %s closed (code %d)",
+	    (unsigned long long)sc->c.id, sc->c.addr, ws_close_code(sc->ws));
+	session_lost(&sc->c);
+	sc->c.flags |= CLIENT_CLOSING;
+	server_client_shut(sc);
+}
+
+/*
+ * A text message: one line, as on TCP.  Over the line limit it is never
+ * executed: LINE_TOO_LONG, and the game goes on (a message over
+ * WS_MESSAGE_MAX never comes this far: wslay closes with 1009).
+ */
+static void
+server_client_ws_message(void *arg, const char *line, size_t len)
+{
+	struct server_client	*sc = arg;
+
+	if (len > PROTO_LINE_MAX)
+		session_too_long(&sc->c);
+	else
+		session_line(&sc->c, line, len);
+}
+
+/* The world's send op for a WebSocket: one text message per line. */
+static void
+server_client_ws_send(struct client *c, const char *buf, size_t len)
+{
+	ws_send(server_client_of(c)->ws, buf, len);
+}
+
+/* How ws.c writes: its frames as they are, under --max-output. */
+static void
+server_client_ws_write(void *arg, const char *buf, size_t len)
+{
+	server_client_out(arg, buf, len);
+}
+
+/* The world's close op for a WebSocket: a close frame (1000), then close. */
+static void
+server_client_ws_close(struct client *c)
+{
+	struct server_client	*sc = server_client_of(c);
+
+	ws_close(sc->ws, WS_CLOSE_NORMAL);
+	server_client_shut(sc);
 }

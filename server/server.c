@@ -21,9 +21,10 @@
 #include "counters.h"
 #include "log.h"
 #include "server.h"
-#include "session.h"
 
 static void	server_accept_cb(struct evconnlistener *, evutil_socket_t,
+		    struct sockaddr *, int, void *);
+static void	server_accept_http_cb(struct evconnlistener *, evutil_socket_t,
 		    struct sockaddr *, int, void *);
 static void	server_accept_error_cb(struct evconnlistener *, void *);
 static void	server_accept_resume_cb(evutil_socket_t, short, void *);
@@ -31,13 +32,15 @@ static void	server_signal_cb(evutil_socket_t, short, void *);
 static void	server_log_counters(struct server *);
 static void	server_deadline_cb(evutil_socket_t, short, void *);
 static struct evconnlistener *server_listen_on(struct server *,
-		    struct addrinfo *, int, int *);
+		    struct addrinfo *, int, int, int *);
 static int	server_listen_absent(int);
 static int	server_listen_try(struct server *,
-		    const struct server_config *, struct addrinfo *, int *,
-		    struct addrinfo **);
+		    const struct server_config *, int, struct addrinfo *,
+		    int *, struct addrinfo **);
 static void	server_unlisten(struct server *);
-static int	server_listen(struct server *, const struct server_config *);
+static void	server_unlisten_some(struct server *, int);
+static int	server_listen(struct server *, const struct server_config *,
+		    int);
 static int	server_bound_port(struct evconnlistener *);
 static uint64_t	server_random(void);
 
@@ -52,7 +55,22 @@ server_accept_cb(struct evconnlistener *l, evutil_socket_t fd,
 	if (s->accept_starved)
 		log_info("accepting connections again");
 	s->accept_starved = 0;
-	server_client_accept(s, fd, sa, len);
+	server_client_accept(s, fd, sa, len, 0);
+	server_client_flush_all(s);
+}
+
+/* A new connection on --http-port: an HTTP request, or a WebSocket. */
+static void
+server_accept_http_cb(struct evconnlistener *l, evutil_socket_t fd,
+    struct sockaddr *sa, int len, void *arg)
+{
+	struct server	*s = arg;
+
+	(void)l;
+	if (s->accept_starved)
+		log_info("accepting connections again");
+	s->accept_starved = 0;
+	server_client_accept(s, fd, sa, len, 1);
 	server_client_flush_all(s);
 }
 
@@ -80,6 +98,8 @@ server_accept_error_cb(struct evconnlistener *l, void *arg)
 	s->accept_starved = 1;
 	for (i = 0; i < s->nlisteners; i++)
 		evconnlistener_disable(s->listeners[i]);
+	for (i = 0; i < s->nhttp_listeners; i++)
+		evconnlistener_disable(s->http_listeners[i]);
 	evtimer_add(s->accept_timer, &tv);
 }
 
@@ -94,6 +114,8 @@ server_accept_resume_cb(evutil_socket_t fd, short what, void *arg)
 	(void)what;
 	for (i = 0; i < s->nlisteners; i++)
 		evconnlistener_enable(s->listeners[i]);
+	for (i = 0; i < s->nhttp_listeners; i++)
+		evconnlistener_enable(s->http_listeners[i]);
 }
 
 /* The signals tttd handles (server_signal_cb); any other has its default. */
@@ -170,11 +192,12 @@ server_bound_port(struct evconnlistener *l)
 }
 
 /*
- * Bind one listener to an address and port: NULL on failure, with the
- * reason in *err.
+ * Bind one listener to an address and port, for players or (http) for
+ * HTTP: NULL on failure, with the reason in *err.
  */
 static struct evconnlistener *
-server_listen_on(struct server *s, struct addrinfo *ai, int port, int *err)
+server_listen_on(struct server *s, struct addrinfo *ai, int port, int http,
+    int *err)
 {
 	struct evconnlistener	*l;
 	unsigned		 flags = LEV_OPT_CLOSE_ON_FREE |
@@ -187,7 +210,8 @@ server_listen_on(struct server *s, struct addrinfo *ai, int port, int *err)
 	} else if (ai->ai_family == AF_INET)
 		((struct sockaddr_in *)ai->ai_addr)->sin_port =
 		    htons((uint16_t)port);
-	l = evconnlistener_new_bind(s->base, server_accept_cb, s, flags,
+	l = evconnlistener_new_bind(s->base, http ? server_accept_http_cb :
+	    server_accept_cb, s, flags,
 	    SERVER_BACKLOG, ai->ai_addr, (int)ai->ai_addrlen);
 	if (l == NULL) {
 		*err = EVUTIL_SOCKET_ERROR();
@@ -212,21 +236,27 @@ server_listen_absent(int err)
  * One try at listening on every address of res, or with --bind on its
  * first one the host has: 0 (the port in *port, the first address in
  * *first), -1 (logged), or 1 when --port 0 picked a port on the first
- * address that is taken on another one, to try again.
+ * address that is taken on another one, to try again.  The game port, or
+ * (http) --http-port.
  */
 static int
 server_listen_try(struct server *s, const struct server_config *cfg,
-    struct addrinfo *res, int *port, struct addrinfo **first)
+    int http, struct addrinfo *res, int *port, struct addrinfo **first)
 {
-	struct addrinfo		*ai;
-	struct evconnlistener	*l;
-	char			 host[NI_MAXHOST];
-	int			 err = 0, p = cfg->port;
+	struct addrinfo		 *ai;
+	struct evconnlistener	 *l;
+	struct evconnlistener	**ls = http ? s->http_listeners : s->listeners;
+	int			 *nls = http ? &s->nhttp_listeners :
+				     &s->nlisteners;
+	char			  host[NI_MAXHOST];
+	int			  err = 0, want = http ? (cfg->http_port ==
+				     SERVER_HTTP_ANY ? 0 : cfg->http_port) :
+				     cfg->port, p = want;
 
 	*first = NULL;
-	for (ai = res; ai != NULL && s->nlisteners < SERVER_MAX_LISTENERS;
+	for (ai = res; ai != NULL && *nls < SERVER_MAX_LISTENERS;
 	    ai = ai->ai_next) {
-		if ((l = server_listen_on(s, ai, p, &err)) == NULL) {
+		if ((l = server_listen_on(s, ai, p, http, &err)) == NULL) {
 			if (getnameinfo(ai->ai_addr, ai->ai_addrlen, host,
 			    sizeof host, NULL, 0, NI_NUMERICHOST) != 0)
 				snprintf(host, sizeof host, "?");
@@ -235,13 +265,13 @@ server_listen_try(struct server *s, const struct server_config *cfg,
 				    evutil_socket_error_to_string(err));
 				continue;
 			}
-			if (cfg->port == 0 && p != 0 && err == EADDRINUSE)
+			if (want == 0 && p != 0 && err == EADDRINUSE)
 				return (1);
 			log_error("cannot listen on %s port %d: %s", host, p,
 			    evutil_socket_error_to_string(err));
 			return (-1);
 		}
-		s->listeners[s->nlisteners++] = l;
+		ls[(*nls)++] = l;
 		if (p == 0)
 			p = server_bound_port(l);
 		if (*first == NULL)
@@ -253,15 +283,25 @@ server_listen_try(struct server *s, const struct server_config *cfg,
 	return (0);
 }
 
-/* Close the listeners. */
+/* Close the listeners of one port (http: --http-port's). */
+static void
+server_unlisten_some(struct server *s, int http)
+{
+	struct evconnlistener	**ls = http ? s->http_listeners : s->listeners;
+	int			 *nls = http ? &s->nhttp_listeners :
+				     &s->nlisteners, i;
+
+	for (i = 0; i < *nls; i++)
+		evconnlistener_free(ls[i]);
+	*nls = 0;
+}
+
+/* Close the listeners, of both ports. */
 static void
 server_unlisten(struct server *s)
 {
-	int	i;
-
-	for (i = 0; i < s->nlisteners; i++)
-		evconnlistener_free(s->listeners[i]);
-	s->nlisteners = 0;
+	server_unlisten_some(s, 0);
+	server_unlisten_some(s, 1);
 }
 
 /*
@@ -271,27 +311,30 @@ server_unlisten(struct server *s)
  * one of them, say) ends tttd, for a server that half listens refuses
  * whole families of players.  With --port 0, the first listener picks a
  * free port and the others take the same one, or all try again.  Prints
- * the one start-up line.
+ * its start-up line: "listening on", or for --http-port (http) "http on".
  */
 static int
-server_listen(struct server *s, const struct server_config *cfg)
+server_listen(struct server *s, const struct server_config *cfg, int http)
 {
 	struct addrinfo		 hints, *res, *first = NULL;
 	char			 port[16], host[NI_MAXHOST], where[NI_MAXHOST + 16];
-	int			 rc, p = cfg->port, tries = 0;
+	int			 rc, p = http ? cfg->http_port : cfg->port, tries = 0;
+	int			*nls = http ? &s->nhttp_listeners : &s->nlisteners;
 
 	memset(&hints, 0, sizeof hints);
 	hints.ai_family = AF_UNSPEC;
 	hints.ai_socktype = SOCK_STREAM;
 	hints.ai_flags = AI_PASSIVE | AI_NUMERICSERV;
+	if (p == SERVER_HTTP_ANY)
+		p = 0;
 	snprintf(port, sizeof port, "%d", p);
 	if ((rc = getaddrinfo(cfg->bind, port, &hints, &res)) != 0) {
 		log_error("--bind %s: %s", cfg->bind ? cfg->bind : "*",
 		    gai_strerror(rc));
 		return (-1);
 	}
-	while ((rc = server_listen_try(s, cfg, res, &p, &first)) == 1) {
-		server_unlisten(s);
+	while ((rc = server_listen_try(s, cfg, http, res, &p, &first)) == 1) {
+		server_unlisten_some(s, http);
 		if (++tries == SERVER_LISTEN_TRIES) {
 			log_error("cannot listen on one free port on every "
 			    "address after %d tries", tries);
@@ -299,7 +342,7 @@ server_listen(struct server *s, const struct server_config *cfg)
 			break;
 		}
 	}
-	if (rc == 0 && s->nlisteners == 0) {
+	if (rc == 0 && *nls == 0) {
 		log_error("nothing to listen on");
 		rc = -1;
 	}
@@ -314,9 +357,15 @@ server_listen(struct server *s, const struct server_config *cfg)
 	freeaddrinfo(res);
 	if (rc != 0)
 		return (-1);
-	printf("tttd %s listening on %s\n", TTTD_VERSION, where);
+	if (http) {
+		printf("tttd %s http on %s\n", TTTD_VERSION, where);
+		log_info("http on %s: the page at /, a WebSocket at /ws",
+		    where);
+	} else {
+		printf("tttd %s listening on %s\n", TTTD_VERSION, where);
+		log_info("listening on %s", where);
+	}
 	fflush(stdout);
-	log_info("listening on %s", where);
 	return (0);
 }
 
@@ -366,7 +415,9 @@ server_init(struct server *s, const struct server_config *cfg)
 	if (s->shutdown_timer == NULL || s->accept_timer == NULL ||
 	    s->lobby_timer == NULL)
 		return (-1);
-	return (server_listen(s, cfg));
+	if (server_listen(s, cfg, 0) == -1)
+		return (-1);
+	return (cfg->http_port != 0 ? server_listen(s, cfg, 1) : 0);
 }
 
 /* Run until shut down. */
@@ -398,7 +449,7 @@ server_shutdown(struct server *s)
 	}
 	evtimer_add(s->shutdown_timer, &tv);
 	TAILQ_FOREACH(sc, &s->clients, entry)
-		session_shutdown(&sc->c);
+		server_client_shutdown(sc);
 }
 
 /* Free everything, connections first. */

@@ -19,7 +19,11 @@
 #define SERVER_CLIENT_REFUSED	0x4	/* refused: ERR, then closed */
 #define SERVER_CLIENT_DIRTY	0x8	/* output queued since the last flush */
 
-#define SERVER_MAX_LISTENERS	8
+#define SERVER_MAX_LISTENERS	8	/* of each port */
+#define SERVER_HTTP_PORT	8080	/* default --http-port */
+#define SERVER_HTTP_ANY		(-1)	/* --http-port any: a free port */
+#define SERVER_HTTP_READ	4096	/* bytes read at once, HTTP or a
+					   WebSocket */
 #define SERVER_LISTEN_TRIES	8	/* --port 0: ports tried, free on
 					   every address */
 #define SERVER_NSIGNALS		5	/* INT, TERM, HUP, USR1, USR2 */
@@ -49,6 +53,8 @@ struct event;
 struct evbuffer;
 struct server;
 struct tn;
+struct http_req;
+struct ws;
 
 /*
  * One connection (server-client.c): the seat layer's client, first, so
@@ -63,6 +69,9 @@ struct server_client {
 	struct evbuffer		*out;		/* not yet written */
 	struct evbuffer		*in;		/* at most one line, pending */
 	struct tn		*telnet;	/* once the client speaks it */
+	struct http_req		*http;		/* --http-port: the request
+						   being read */
+	struct ws		*ws;		/* after GET /ws */
 	struct event		*timer;		/* the next deadline */
 	int64_t			 close_by;	/* ms, closing */
 	int64_t			 linger_until;	/* ms, SERVER_CLIENT_LINGER */
@@ -75,6 +84,7 @@ TAILQ_HEAD(server_client_list, server_client);
 struct server_config {
 	const char	*bind;		/* NULL = every address */
 	int		 port;
+	int		 http_port;	/* 0 = off; SERVER_HTTP_ANY: a free one */
 	uint64_t	 seed;
 	int		 seed_given;	/* else it is random */
 	int		 log_level;	/* enum log_level */
@@ -88,6 +98,8 @@ struct server {
 	struct event_base	*base;
 	struct evconnlistener	*listeners[SERVER_MAX_LISTENERS];
 	int			 nlisteners;
+	struct evconnlistener	*http_listeners[SERVER_MAX_LISTENERS];
+	int			 nhttp_listeners;
 	struct event		*signals[SERVER_NSIGNALS]; /* server.c's
 						   server_signals */
 	struct event		*shutdown_timer;
@@ -116,7 +128,9 @@ void	server_free(struct server *);
 void	server_shutdown(struct server *);
 
 /* server-client.c */
-void	server_client_accept(struct server *, int, struct sockaddr *, int);
+void	server_client_accept(struct server *, int, struct sockaddr *, int,
+	    int);
+void	server_client_shutdown(struct server_client *);
 void	server_client_free(struct server_client *);
 void	server_client_flush_all(struct server *);
 void	server_client_lobby_cb(int, short, void *);

@@ -77,6 +77,17 @@ harness_start_nofile(struct tttd_proc *p, const char *const *extra,
 	return (harness_spawn(p, extra, nofile, 1));
 }
 
+/* How many line ends the first len bytes of buf hold. */
+static int
+harness_count_n(const char *buf, size_t len)
+{
+	int	n = 0;
+
+	while (len-- > 0)
+		n += *buf++ == '\n';
+	return (n);
+}
+
 /*
  * Start tttd on an ephemeral port of 127.0.0.1 with extra flags; v1: as
  * tttd 1.1.0 played, a lost connection forfeiting at once and no TOKEN
@@ -87,11 +98,11 @@ harness_spawn(struct tttd_proc *p, const char *const *extra,
     unsigned long nofile, int v1)
 {
 	const char	*argv[64];
-	int		 out[2], err[2], n = 0, i;
-	char		 line[256];
+	int		 out[2], err[2], n = 0, i, lines = 1;
+	char		 line[512];
 	size_t		 len = 0;
 	long		 deadline;
-	char		*colon;
+	char		*colon, *nl;
 
 	signal(SIGPIPE, SIG_IGN);
 	memset(p, 0, sizeof *p);
@@ -102,12 +113,18 @@ harness_spawn(struct tttd_proc *p, const char *const *extra,
 	argv[n++] = "0";
 	argv[n++] = "--bind";
 	argv[n++] = "127.0.0.1";
+	argv[n++] = "--http-port";	/* off, unless the test asks */
+	argv[n++] = "0";
 	if (v1) {
 		argv[n++] = "--resume-grace";
 		argv[n++] = "0";
 	}
-	for (i = 0; extra != NULL && extra[i] != NULL && n < 62; i++)
+	for (i = 0; extra != NULL && extra[i] != NULL && n < 62; i++) {
 		argv[n++] = extra[i];
+		if (strcmp(extra[i], "--http-port") == 0 && extra[i + 1] !=
+		    NULL)
+			lines = strcmp(extra[i + 1], "0") != 0 ? 2 : 1;
+	}
 	argv[n] = NULL;
 
 	p->pid = fork();
@@ -134,9 +151,12 @@ harness_spawn(struct tttd_proc *p, const char *const *extra,
 	p->err_fd = err[0];
 	fcntl(p->err_fd, F_SETFL, O_NONBLOCK);
 
-	/* The first stdout line: "tttd <version> listening on ADDR:PORT". */
+	/*
+	 * The first stdout line: "tttd <version> listening on ADDR:PORT";
+	 * with --http-port, the second: "tttd <version> http on ADDR:PORT".
+	 */
 	deadline = harness_now_ms() + HARNESS_TIMEOUT_MS;
-	while (len < sizeof line - 1 && memchr(line, '\n', len) == NULL) {
+	while (len < sizeof line - 1 && harness_count_n(line, len) < lines) {
 		struct pollfd	pfd = { out[0], POLLIN, 0 };
 		ssize_t		r;
 
@@ -149,6 +169,12 @@ harness_spawn(struct tttd_proc *p, const char *const *extra,
 	}
 	close(out[0]);
 	line[len] = '\0';
+	if ((nl = strchr(line, '\n')) != NULL) {
+		*nl = '\0';
+		if (lines == 2 && (colon = strrchr(nl + 1, ':')) != NULL &&
+		    strstr(nl + 1, " http on ") != NULL)
+			p->http_port = atoi(colon + 1);
+	}
 	colon = strrchr(line, ':');
 	if (strncmp(line, "tttd ", 5) != 0 || strstr(line, " listening on ") ==
 	    NULL || colon == NULL) {
@@ -157,6 +183,8 @@ harness_spawn(struct tttd_proc *p, const char *const *extra,
 		return (-1);
 	}
 	p->port = atoi(colon + 1);
+	if (lines == 2 && p->http_port <= 0)
+		return (-1);
 	return (p->port > 0 ? 0 : -1);
 }
 

@@ -14,6 +14,7 @@
 struct tttd_proc {
 	pid_t	pid;
 	int	port;
+	int	http_port;	/* with --http-port any among the extras */
 	int	err_fd;		/* the server's stderr (its log), readable */
 };
 
@@ -26,7 +27,11 @@ struct conn {
 const char	*harness_tttd_path(void);
 const char	*harness_client_path(void);
 
-/* Start tttd --port 0 --bind 127.0.0.1 plus the NULL-terminated extra args. */
+/*
+ * Start tttd --port 0 --bind 127.0.0.1 --http-port 0 plus the
+ * NULL-terminated extra args; with "--http-port", "any" among them, HTTP
+ * on a free port too (http_port).
+ */
 int	harness_start(struct tttd_proc *, const char *const *);
 /*
  * The same as tttd 1.1.0 played (the suites written for it): with

@@ -28,6 +28,8 @@ options 7
 server 6 mesh
 server-client 6 mesh
 telnet 6 mesh
+http 6 mesh
+ws 6 mesh
 conn 5
 session 4
 cmd 3
@@ -49,6 +51,7 @@ ratelimit 1 mesh
 addrtab 1 mesh
 addrlimit 1 mesh
 mix 1 mesh
+page 1 mesh
 EOF
 cat >"$tmp/client" <<'EOF'
 main 9

@@ -72,7 +72,7 @@ run() {
 start_tttd() {
 	_log=$tmp/tttd-$1.log
 	shift
-	bench_start "$tmp/tttd.out" "$_log" "$tttd" --port 0 \
+	bench_start "$tmp/tttd.out" "$_log" "$tttd" --port 0 --http-port 0 \
 	    --bind 127.0.0.1 --rate-limit 0 --max-per-addr 0 \
 	    --max-clients 20000 "$@"
 	pid=$bench_pid

@@ -82,7 +82,7 @@ cg_start() {
 	bench_start "$tmp/$1.stdout" "$tmp/$1.log" valgrind --tool=callgrind \
 	    --callgrind-out-file="$tmp/$1.callgrind" \
 	    --log-file="$tmp/$1.valgrind" \
-	    "$tttd" --port 0 --bind 127.0.0.1 --rate-limit 0 \
+	    "$tttd" --port 0 --http-port 0 --bind 127.0.0.1 --rate-limit 0 \
 	    --max-per-addr 0 --seed 1 --log-level "$loglevel" \
 	    --line-timeout 0 --turn-timeout 0 --again-timeout 0 \
 	    --idle-timeout 0 --ai-offer 0 --resume-grace 0

@@ -13,7 +13,7 @@ half=$((conns / 2))
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/tttd-scale.XXXXXX")
 trap 'kill $pid 2>/dev/null; rm -rf "$tmp"' EXIT
 
-"$build/server/tttd" --port 0 --bind 127.0.0.1 --rate-limit 0 \
+"$build/server/tttd" --port 0 --http-port 0 --bind 127.0.0.1 --rate-limit 0 \
     --max-per-addr 0 --max-clients $((conns + 100)) >"$tmp/out" 2>"$tmp/log" &
 pid=$!
 i=0

@@ -33,7 +33,7 @@ check() {
 	[ -n "$v" ] && [ "$v" -gt 0 ] || fail "$1: $2 is not above 0"
 }
 
-bench_start "$tmp/tttd.out" "$tmp/tttd.log" "$build/server/tttd" --port 0 \
+bench_start "$tmp/tttd.out" "$tmp/tttd.log" "$build/server/tttd" --port 0 --http-port 0 \
     --bind 127.0.0.1 --rate-limit 0 --max-per-addr 0 --max-clients 20000
 tttd=$bench_pid
 port=$(bench_port "$tmp/tttd.out" "$tttd") || fail "tttd did not start"
