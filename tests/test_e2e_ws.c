@@ -1,0 +1,470 @@
+/*
+ * test_e2e_ws.c -- tttd's --http-port over real sockets: the page,
+ * /healthz, /metrics and the HTTP errors, and WebSocket players (framed by
+ * hand, tests/ws_client.c) in the same queue and matches as TCP ones,
+ * under the same limits, and refused with the RFC's close codes when their
+ * frames are bad.
+ */
+#include <sys/socket.h>
+#include <sys/types.h>
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "harness.h"
+#include "ws_client.h"
+
+#define HTTP_OUT	(256 * 1024)
+
+/* The server, started with HTTP on a free port, and the test's buffers. */
+struct wsfix {
+	struct tttd_proc	 srv;
+	struct conn		 a, b, c;
+	char			 out[HTTP_OUT];
+};
+
+static const char *const ws_extra[] = {
+	"--http-port", "any", NULL
+};
+
+static int
+ws_setup_with(void **state, const char *const *extra)
+{
+	struct wsfix	*f;
+
+	if ((f = calloc(1, sizeof *f)) == NULL)
+		return (-1);
+	f->a.fd = f->b.fd = f->c.fd = -1;
+	if (harness_start(&f->srv, extra) == -1) {
+		free(f);
+		return (-1);
+	}
+	*state = f;
+	return (0);
+}
+
+static int
+ws_setup(void **state)
+{
+	return (ws_setup_with(state, ws_extra));
+}
+
+/* A per-address cap of 2 players, TCP and WebSocket together. */
+static int
+ws_setup_cap(void **state)
+{
+	static const char *const	extra[] = {
+		"--http-port", "any", "--max-per-addr", "2", NULL
+	};
+
+	return (ws_setup_with(state, extra));
+}
+
+/* A slow request is cut off like a slow line. */
+static int
+ws_setup_slow(void **state)
+{
+	static const char *const	extra[] = {
+		"--http-port", "any", "--line-timeout", "0.3", NULL
+	};
+
+	return (ws_setup_with(state, extra));
+}
+
+static int
+ws_teardown(void **state)
+{
+	struct wsfix	*f = *state;
+
+	if (f->a.fd != -1)
+		conn_close(&f->a);
+	if (f->b.fd != -1)
+		conn_close(&f->b);
+	if (f->c.fd != -1)
+		conn_close(&f->c);
+	assert_int_equal(harness_stop(&f->srv), 0);
+	free(f);
+	return (0);
+}
+
+/* GET path: the whole response (to EOF) in f->out; its status code. */
+static int
+ws_get(struct wsfix *f, const char *path)
+{
+	char	req[512];
+	int	n;
+
+	n = snprintf(req, sizeof req, "GET %s HTTP/1.1\r\nHost: t\r\n\r\n",
+	    path);
+	if (http_fetch(f->srv.http_port, req, (size_t)n, f->out,
+	    sizeof f->out) < 12 || strncmp(f->out, "HTTP/1.1 ", 9) != 0)
+		fail_msg("no HTTP response to GET %s: \"%s\"", path, f->out);
+	return (atoi(f->out + 9));
+}
+
+/* The body of the response in f->out. */
+static const char *
+ws_body(struct wsfix *f)
+{
+	const char	*p = strstr(f->out, "\r\n\r\n");
+
+	assert_non_null(p);
+	return (p + 4);
+}
+
+/* A STAT counter's value, asked with STATS by a TCP player. */
+static unsigned long long
+ws_stat(struct conn *c, const char *name)
+{
+	char	line[512], want[128];
+
+	conn_send(c, "STATS");
+	snprintf(want, sizeof want, "STAT %s ", name);
+	expect_skip_to(c, want, line, sizeof line);
+	expect_skip_to(c, "END", NULL, 0);
+	return (strtoull(line + strlen(want), NULL, 10));
+}
+
+/* GET /: the page, byte for byte as web/index.html, as HTML. */
+static void
+test_ws_http_page(void **state)
+{
+	struct wsfix	*f = *state;
+	FILE		*fp;
+	static char	 page[HTTP_OUT];
+	size_t		 n;
+
+	assert_int_equal(ws_get(f, "/"), 200);
+	assert_non_null(strstr(f->out,
+	    "\r\nContent-Type: text/html; charset=utf-8\r\n"));
+	assert_non_null(strstr(f->out, "\r\nCache-Control: no-cache\r\n"));
+	assert_non_null(fp = fopen(TTTD_PAGE_PATH, "rb"));
+	n = fread(page, 1, sizeof page - 1, fp);
+	fclose(fp);
+	page[n] = '\0';
+	assert_true(n > 0);
+	assert_string_equal(ws_body(f), page);
+}
+
+/*
+ * GET /healthz: 200 "ok", and the request is no player: a player waiting
+ * is not paired with it, and players_waiting does not change.
+ */
+static void
+test_ws_http_healthz(void **state)
+{
+	struct wsfix	*f = *state;
+
+	assert_int_equal(conn_open(&f->a, f->srv.port), 0);
+	expect_skip_to(&f->a, "WAIT ", NULL, 0);
+	usleep(600 * 1000);		/* past its first half second */
+	assert_int_equal(ws_stat(&f->a, "players_waiting"), 1);
+	assert_int_equal(ws_get(f, "/healthz"), 200);
+	assert_string_equal(ws_body(f), "ok\n");
+	assert_true(conn_quiet(&f->a, 700));	/* no MATCH */
+	assert_int_equal(ws_stat(&f->a, "players_waiting"), 1);
+	assert_int_equal(ws_stat(&f->a, "matches_live"), 0);
+}
+
+/*
+ * GET /metrics: every STATS counter as tttd_<name> with HELP and TYPE,
+ * equal to STATS where nothing moves in between.
+ */
+static void
+test_ws_http_metrics(void **state)
+{
+	static const char *const	names[] = {
+		"connections_total", "players_waiting", "matches_live",
+		"games_finished", "moves", "chats", "rooms_open"
+	};
+	struct wsfix			*f = *state;
+	char				 want[128];
+	const char			*p;
+	size_t				 i;
+
+	assert_int_equal(conn_open(&f->a, f->srv.port), 0);
+	expect_skip_to(&f->a, "WAIT ", NULL, 0);
+	conn_send(&f->a, "SAY hi");		/* NO_GAME: an error counted */
+	expect_skip_to(&f->a, "ERR NO_GAME", NULL, 0);
+	assert_int_equal(ws_get(f, "/metrics"), 200);
+	assert_non_null(strstr(f->out, "\r\nContent-Type: text/plain; "
+	    "version=0.0.4"));
+	assert_non_null(strstr(f->out, "# TYPE tttd_players_waiting gauge\n"));
+	assert_non_null(strstr(f->out, "# TYPE tttd_games_finished counter\n"));
+	assert_non_null(strstr(f->out, "# HELP tttd_errors "));
+	for (i = 0; i < sizeof names / sizeof names[0]; i++) {
+		snprintf(want, sizeof want, "\ntttd_%s ", names[i]);
+		assert_non_null(p = strstr(f->out, want));
+		assert_int_equal(strtoull(p + strlen(want), NULL, 10),
+		    ws_stat(&f->a, names[i]));
+	}
+	snprintf(want, sizeof want, "\ntttd_errors ");
+	assert_non_null(p = strstr(f->out, want));
+	assert_true(strtoull(p + strlen(want), NULL, 10) >= 1);
+}
+
+/* 404, 405 (with Allow), 431, and 400 for a bad handshake. */
+static void
+test_ws_http_errors(void **state)
+{
+	struct wsfix	*f = *state;
+	static char	 big[HTTP_OUT];
+	int		 n;
+
+	assert_int_equal(ws_get(f, "/nope"), 404);
+	assert_int_equal(ws_get(f, "/index.php?x=1"), 404);
+
+	snprintf(big, sizeof big, "POST / HTTP/1.1\r\nHost: t\r\n"
+	    "Content-Length: 2\r\n\r\nhi");
+	n = http_fetch(f->srv.http_port, big, strlen(big), f->out,
+	    sizeof f->out);
+	assert_true(n > 0);
+	assert_memory_equal(f->out, "HTTP/1.1 405 ", 13);
+	assert_non_null(strstr(f->out, "\r\nAllow: GET\r\n"));
+
+	n = snprintf(big, sizeof big, "GET / HTTP/1.1\r\nX-Big: ");
+	memset(big + n, 'a', 9000);
+	memcpy(big + n + 9000, "\r\n\r\n", 5);
+	assert_true(http_fetch(f->srv.http_port, big, strlen(big), f->out,
+	    sizeof f->out) > 0);
+	assert_memory_equal(f->out, "HTTP/1.1 431 ", 13);
+
+	/* GET /ws without Sec-WebSocket-Key: 400, no WebSocket. */
+	n = snprintf(big, sizeof big, "GET /ws HTTP/1.1\r\nHost: t\r\n"
+	    "Upgrade: websocket\r\nConnection: Upgrade\r\n"
+	    "Sec-WebSocket-Version: 13\r\n\r\n");
+	assert_true(http_fetch(f->srv.http_port, big, (size_t)n, f->out,
+	    sizeof f->out) > 0);
+	assert_memory_equal(f->out, "HTTP/1.1 400 ", 13);
+	/* And version 8: 400. */
+	n = snprintf(big, sizeof big, "GET /ws HTTP/1.1\r\nHost: t\r\n"
+	    "Upgrade: websocket\r\nConnection: Upgrade\r\n"
+	    "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
+	    "Sec-WebSocket-Version: 8\r\n\r\n");
+	assert_true(http_fetch(f->srv.http_port, big, (size_t)n, f->out,
+	    sizeof f->out) > 0);
+	assert_memory_equal(f->out, "HTTP/1.1 400 ", 13);
+}
+
+/* A request not whole within --line-timeout: 408, closed. */
+static void
+test_ws_http_slow(void **state)
+{
+	struct wsfix	*f = *state;
+	char		 line[256];
+	long		 t0 = harness_now_ms();
+
+	assert_int_equal(conn_open(&f->a, f->srv.http_port), 0);
+	conn_write(&f->a, "GET / HTTP/1.1\r\nHost:", 21);
+	assert_true(conn_line(&f->a, line, sizeof line, 3000) > 0);
+	assert_string_equal(line, "HTTP/1.1 408 Request Timeout");
+	assert_true(conn_wait_closed(&f->a, 3000));
+	assert_true(harness_now_ms() - t0 < 2500);
+}
+
+/* The handshake, the greeting, PING as a line, and a ping frame. */
+static void
+test_ws_ping(void **state)
+{
+	struct wsfix	*f = *state;
+	char		 msg[1024];
+	int		 op;
+
+	assert_int_equal(wsc_open(&f->a, f->srv.http_port), 0);
+	assert_true(wsc_recv(&f->a, &op, msg, sizeof msg, HARNESS_TIMEOUT_MS)
+	    > 0);
+	assert_int_equal(op, WSC_TEXT);
+	assert_string_equal(msg,
+	    "HELLO tttd/1 Welcome to Tic Tac Toe, Ready for a game?");
+	wsc_skip_to(&f->a, "WAIT ", NULL, 0);
+	wsc_send(&f->a, "PING");
+	assert_int_equal(wsc_event(&f->a, msg, sizeof msg, HARNESS_TIMEOUT_MS),
+	    7);
+	assert_string_equal(msg, "OK PONG");
+	/* A ping frame: wslay's pong, with the same payload. */
+	wsc_frame(&f->a, WSC_PING, "abc", 3, 1);
+	assert_int_equal(wsc_recv(&f->a, &op, msg, sizeof msg,
+	    HARNESS_TIMEOUT_MS), 3);
+	assert_int_equal(op, WSC_PONG);
+	assert_string_equal(msg, "abc");
+	/* QUIT: BYE, then a close frame with 1000. */
+	wsc_send(&f->a, "QUIT");
+	wsc_skip_to(&f->a, "BYE ", NULL, 0);
+	assert_int_equal(wsc_close_code(&f->a, HARNESS_TIMEOUT_MS), 1000);
+}
+
+/* A player, on TCP or on a WebSocket, for one game. */
+struct player {
+	struct conn	*c;
+	int		 ws;
+};
+
+static void
+p_send(struct player *p, const char *line)
+{
+	if (p->ws)
+		wsc_send(p->c, line);
+	else
+		conn_send(p->c, line);
+}
+
+static void
+p_skip_to(struct player *p, const char *prefix, char *out, size_t size)
+{
+	if (p->ws)
+		wsc_skip_to(p->c, prefix, out, size);
+	else
+		expect_skip_to(p->c, prefix, out, size);
+}
+
+/*
+ * A whole game between a TCP player and a WebSocket player: the same
+ * queue, one match, and, midway, a WebSocket message over 256 bytes that
+ * gets LINE_TOO_LONG while the game goes on.
+ */
+static void
+test_ws_game_with_tcp(void **state)
+{
+	static const char	*moves[] = { "B1", "A1", "B2", "A2", "B3" };
+	struct wsfix		*f = *state;
+	struct player		 tcp = { &f->a, 0 }, ws = { &f->b, 1 }, *p[2];
+	char			 line[1024], big[301];
+	int			 i;
+
+	assert_int_equal(conn_open(&f->a, f->srv.port), 0);
+	conn_send(&f->a, "NAME alice");
+	expect_skip_to(&f->a, "OK NAME", NULL, 0);
+	assert_int_equal(wsc_open(&f->b, f->srv.http_port), 0);
+	wsc_send(&f->b, "NAME bob");
+	wsc_skip_to(&f->b, "OK NAME", NULL, 0);
+	expect_skip_to(&f->a, "MATCH ", line, sizeof line);
+	assert_non_null(strstr(line, " bob "));
+	wsc_skip_to(&f->b, "MATCH ", line, sizeof line);
+	assert_non_null(strstr(line, " alice "));
+
+	p_skip_to(&tcp, "TURN ", line, sizeof line);
+	p[0] = strstr(line, "Enter your move") != NULL ? &tcp : &ws;
+	p[1] = p[0] == &tcp ? &ws : &tcp;
+	for (i = 0; i < 5; i++) {
+		if (i == 1) {
+			/* Over the line limit: never executed. */
+			memset(big, 'x', sizeof big - 1);
+			big[sizeof big - 1] = '\0';
+			memcpy(big, "SAY ", 4);
+			wsc_send(&f->b, big);
+			wsc_skip_to(&f->b, "ERR LINE_TOO_LONG ", NULL, 0);
+		}
+		p_send(p[i % 2], moves[i]);
+		p_skip_to(p[i % 2], "OK MOVE", NULL, 0);
+	}
+	p_skip_to(p[0], "RESULT WIN ", NULL, 0);
+	p_skip_to(p[1], "RESULT WIN ", NULL, 0);
+	p_skip_to(p[0], "AGAIN? ", NULL, 0);
+	p_skip_to(p[1], "AGAIN? ", NULL, 0);
+	assert_int_equal(ws_stat(&f->a, "games_finished"), 1);
+}
+
+/* Send a frame, expect a close frame with the code, then the end. */
+static void
+ws_refused(struct wsfix *f, int op, const void *payload, size_t len,
+    int mask, int code)
+{
+	assert_int_equal(wsc_open(&f->a, f->srv.http_port), 0);
+	wsc_skip_to(&f->a, "WAIT ", NULL, 0);
+	wsc_frame(&f->a, op, payload, len, mask);
+	assert_int_equal(wsc_close_code(&f->a, HARNESS_TIMEOUT_MS), code);
+	assert_true(conn_wait_closed(&f->a, 5000));
+	conn_close(&f->a);
+	f->a.fd = -1;
+}
+
+/*
+ * Bad frames: unmasked (1002), a control frame over 125 bytes (1002),
+ * a text frame not in UTF-8 (1007), binary (1003), a message over 4 KiB
+ * (1009).  The server goes on serving.
+ */
+static void
+test_ws_bad_frames(void **state)
+{
+	struct wsfix	*f = *state;
+	static char	 big[5000];
+
+	ws_refused(f, WSC_TEXT, "PING", 4, 0, 1002);
+	memset(big, 'p', sizeof big);
+	ws_refused(f, WSC_PING, big, 126, 1, 1002);
+	ws_refused(f, WSC_TEXT, "SAY \xc3\x28", 6, 1, 1007);
+	ws_refused(f, WSC_BINARY, "PING", 4, 1, 1003);
+	memset(big, 'a', sizeof big);
+	ws_refused(f, WSC_TEXT, big, sizeof big, 1, 1009);
+	assert_int_equal(ws_get(f, "/healthz"), 200);
+}
+
+/*
+ * --max-per-addr 2 counts TCP and WebSocket players together: a TCP and a
+ * WebSocket player fill it; a third WebSocket is refused (503), and so is
+ * a third TCP player.
+ */
+static void
+test_ws_per_addr(void **state)
+{
+	struct wsfix	*f = *state;
+	char		 line[256];
+
+	assert_int_equal(conn_open(&f->a, f->srv.port), 0);
+	expect_skip_to(&f->a, "WAIT ", NULL, 0);
+	assert_int_equal(wsc_open(&f->b, f->srv.http_port), 0);
+	wsc_skip_to(&f->b, "WAIT ", NULL, 0);
+	assert_int_equal(ws_get(f, "/healthz"), 503);
+	assert_int_equal(conn_open(&f->c, f->srv.http_port), 0);
+	assert_int_equal(wsc_handshake(&f->c), -1);
+	conn_close(&f->c);
+	assert_int_equal(conn_open(&f->c, f->srv.port), 0);
+	assert_true(conn_line(&f->c, line, sizeof line, HARNESS_TIMEOUT_MS) >
+	    0);
+	assert_memory_equal(line, "ERR TOO_MANY_CONNECTIONS", 24);
+	conn_close(&f->c);
+	f->c.fd = -1;
+	/* The WebSocket gone, a TCP player fits again. */
+	wsc_send(&f->b, "QUIT");
+	assert_int_equal(wsc_close_code(&f->b, HARNESS_TIMEOUT_MS), 1000);
+	conn_close(&f->b);
+	f->b.fd = -1;
+	usleep(200 * 1000);
+	assert_int_equal(conn_open(&f->c, f->srv.port), 0);
+	expect_skip_to(&f->c, "HELLO ", NULL, 0);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest	tests[] = {
+		cmocka_unit_test_setup_teardown(test_ws_http_page, ws_setup,
+		    ws_teardown),
+		cmocka_unit_test_setup_teardown(test_ws_http_healthz, ws_setup,
+		    ws_teardown),
+		cmocka_unit_test_setup_teardown(test_ws_http_metrics, ws_setup,
+		    ws_teardown),
+		cmocka_unit_test_setup_teardown(test_ws_http_errors, ws_setup,
+		    ws_teardown),
+		cmocka_unit_test_setup_teardown(test_ws_http_slow,
+		    ws_setup_slow, ws_teardown),
+		cmocka_unit_test_setup_teardown(test_ws_ping, ws_setup,
+		    ws_teardown),
+		cmocka_unit_test_setup_teardown(test_ws_game_with_tcp,
+		    ws_setup, ws_teardown),
+		cmocka_unit_test_setup_teardown(test_ws_bad_frames, ws_setup,
+		    ws_teardown),
+		cmocka_unit_test_setup_teardown(test_ws_per_addr, ws_setup_cap,
+		    ws_teardown),
+	};
+
+	return (cmocka_run_group_tests(tests, NULL, NULL));
+}
