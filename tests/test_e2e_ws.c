@@ -8,6 +8,7 @@
 #include <sys/socket.h>
 #include <sys/types.h>
 
+#include <errno.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -74,6 +75,17 @@ ws_setup_slow(void **state)
 {
 	static const char *const	extra[] = {
 		"--http-port", "any", "--line-timeout", "0.3", NULL
+	};
+
+	return (ws_setup_with(state, extra));
+}
+
+/* No rate limit: the output cap is what stops a flood of HELP. */
+static int
+ws_setup_norate(void **state)
+{
+	static const char *const	extra[] = {
+		"--http-port", "any", "--rate-limit", "0", NULL
 	};
 
 	return (ws_setup_with(state, extra));
@@ -442,6 +454,43 @@ test_ws_per_addr(void **state)
 	expect_skip_to(&f->c, "HELLO ", NULL, 0);
 }
 
+/*
+ * --max-output holds for a WebSocket: one that sends HELP after HELP and
+ * reads nothing is closed for not reading, and the server goes on.
+ */
+static void
+test_ws_non_reader_is_dropped(void **state)
+{
+	static const uint8_t	frame[] = {	/* "HELP", masked by 0 */
+		0x81, 0x84, 0, 0, 0, 0, 'H', 'E', 'L', 'P'
+	};
+	struct wsfix		*f = *state;
+	static uint8_t		 chunk[1000 * sizeof frame];
+	char			 log[16384];
+	long			 deadline;
+	size_t			 sent = 0, i;
+
+	assert_int_equal(wsc_open(&f->a, f->srv.http_port), 0);
+	for (i = 0; i < 1000; i++)
+		memcpy(chunk + i * sizeof frame, frame, sizeof frame);
+	deadline = harness_now_ms() + HARNESS_TIMEOUT_MS;
+	while (sent < 4 * 1000 * 1000 && harness_now_ms() < deadline) {
+		ssize_t	w = send(f->a.fd, chunk, sizeof chunk,
+			    MSG_DONTWAIT | MSG_NOSIGNAL);
+
+		if (w > 0)
+			sent += (size_t)w;
+		else if (w == -1 && errno != EAGAIN && errno != EWOULDBLOCK)
+			break;		/* the server has closed */
+		else
+			usleep(1000);
+	}
+	harness_log_wait(&f->srv, log, sizeof log, "is not reading");
+	if (strstr(log, "is not reading") == NULL)
+		fail_msg("the output cap did not fire:\n%s", log);
+	assert_int_equal(ws_get(f, "/healthz"), 200);
+}
+
 int
 main(void)
 {
@@ -464,6 +513,8 @@ main(void)
 		    ws_teardown),
 		cmocka_unit_test_setup_teardown(test_ws_per_addr, ws_setup_cap,
 		    ws_teardown),
+		cmocka_unit_test_setup_teardown(test_ws_non_reader_is_dropped,
+		    ws_setup_norate, ws_teardown),
 	};
 
 	return (cmocka_run_group_tests(tests, NULL, NULL));
