@@ -1,0 +1,365 @@
+// test_browser.mjs TTTD_BIN -- tttd's own web page in a real browser:
+// Debian's chromium, headless, driven by playwright-core.  Each test starts
+// the real tttd on free loopback ports (its game port and its HTTP port)
+// and stops it.  Screenshots of the board go to $SHOT_DIR (default
+// ./browser-shots) for a person to look at.
+//
+// Exit status: 0 all passed, 1 a test failed, 77 (skip) when chromium or
+// playwright-core is not installed (.ci/install-deps installs both).
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync } from 'node:fs';
+import net from 'node:net';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const tttd = process.argv[2];
+const chromiumPath = process.env.CHROMIUM || '/usr/bin/chromium';
+const shotDir = process.env.SHOT_DIR || path.resolve('browser-shots');
+const STEP_MS = 10000;		// any one wait
+const TEST_MS = 60000;		// any one test
+
+if (!tttd || !existsSync(tttd)) {
+  console.error('usage: test_browser.mjs TTTD_BIN');
+  process.exit(2);
+}
+let chromium;
+try {
+  ({ chromium } = await import(path.join(here, 'node_modules',
+    'playwright-core', 'index.mjs')));
+} catch (e) {
+  console.log('playwright-core is not installed (npm ci in tests/browser): skipped');
+  process.exit(77);
+}
+if (!existsSync(chromiumPath)) {
+  console.log(`${chromiumPath} is not installed: skipped`);
+  process.exit(77);
+}
+mkdirSync(shotDir, { recursive: true });
+
+// A free loopback port: bind 0, read it, let it go.
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const s = net.createServer();
+    s.on('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const { port } = s.address();
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+function sleep(ms) { return new Promise((r) => setTimeout(r, ms)); }
+
+async function connectable(port) {
+  for (let i = 0; i < 100; i++) {
+    const ok = await new Promise((resolve) => {
+      const c = net.connect(port, '127.0.0.1');
+      c.on('connect', () => { c.destroy(); resolve(true); });
+      c.on('error', () => resolve(false));
+    });
+    if (ok) return;
+    await sleep(50);
+  }
+  throw new Error(`nothing listens on ${port}`);
+}
+
+// The real tttd on two free ports; stop() insists on exit status 0.
+async function startTttd(extra = []) {
+  const game = await freePort();
+  const http = await freePort();
+  const args = ['--port', String(game), '--http-port', String(http),
+    '--bind', '127.0.0.1', '--seed', '3', ...extra];
+  const proc = spawn(tttd, args, { stdio: ['ignore', 'ignore', 'pipe'] });
+  let log = '';
+  proc.stderr.on('data', (d) => { log += d; });
+  const exited = new Promise((resolve) => proc.on('exit', (code, sig) =>
+    resolve(sig ? `signal ${sig}` : code)));
+  await connectable(http);
+  return {
+    game, http, url: `http://127.0.0.1:${http}/`,
+    log: () => log,
+    async stop() {
+      proc.kill('SIGTERM');
+      const st = await Promise.race([exited, sleep(STEP_MS).then(() => 'timeout')]);
+      if (st === 'timeout') proc.kill('SIGKILL');
+      if (st !== 0) throw new Error(`tttd exited with ${st}; its log:\n${log}`);
+    },
+  };
+}
+
+// An nc player: raw TCP lines, as a person with nc would type them.
+class NcPlayer {
+  constructor(port) {
+    this.lines = [];
+    this.waiters = [];
+    this.buf = '';
+    this.sock = net.connect(port, '127.0.0.1');
+    this.sock.setEncoding('utf8');
+    this.sock.on('data', (d) => {
+      this.buf += d;
+      let i;
+      while ((i = this.buf.indexOf('\n')) >= 0) {
+        const line = this.buf.slice(0, i).replace(/\r$/, '');
+        this.buf = this.buf.slice(i + 1);
+        this.lines.push(line);
+        this.waiters = this.waiters.filter((w) => !w());
+      }
+    });
+  }
+  send(line) { this.sock.write(line + '\r\n'); }
+  // The first line from `from` on that starts with prefix.
+  async want(prefix, from = 0) {
+    const find = () => this.lines.findIndex((l, i) => i >= from && l.startsWith(prefix));
+    if (find() >= 0) return { line: this.lines[find()], at: find() };
+    await new Promise((resolve, reject) => {
+      const t = setTimeout(() => reject(new Error(
+        `nc player: no "${prefix}" in:\n${this.lines.join('\n')}`)), STEP_MS);
+      this.waiters.push(() => (find() >= 0 ? (clearTimeout(t), resolve(), true) : false));
+    });
+    return { line: this.lines[find()], at: find() };
+  }
+  close() { this.sock.destroy(); }
+}
+
+const pageErrors = [];		// the page's own JavaScript errors
+const cell = (page, name) => page.locator(`#board button[aria-label^="${name},"]`);
+
+async function markOf(page, name) {
+  const label = await cell(page, name).getAttribute('aria-label');
+  return label.split(', ')[1];
+}
+
+async function waitStatus(page, re) {
+  await page.waitForFunction((src) => new RegExp(src).test(
+    document.getElementById('status').textContent), re.source,
+  { timeout: STEP_MS });
+}
+
+async function myTurn(page) {
+  return /^Your move/.test(await page.textContent('#status'));
+}
+
+// Play the named cell by mouse and wait for the server's board to show it.
+async function click(page, name) {
+  await cell(page, name).click();
+  await page.waitForFunction((n) => !document.querySelector(
+    `#board button[aria-label^="${n},"]`).getAttribute('aria-label')
+    .endsWith('empty'), name, { timeout: STEP_MS });
+}
+
+async function openPage(browser, url, name) {
+  const ctx = await browser.newContext({ viewport: { width: 390, height: 844 } });
+  const page = await ctx.newPage();
+  page.on('pageerror', (e) => pageErrors.push(e.message));
+  await page.goto(url);
+  if (name) {
+    await page.fill('#name', name);
+    await page.click('#name-form button');
+    await page.waitForFunction((n) => document.getElementById('log')
+      .textContent.includes(`You are now called ${n}.`), name,
+    { timeout: STEP_MS });
+  }
+  return page;
+}
+
+// Two pages, mouse only: the one that moves first wins along row 1.
+async function testTwoPagesPlayToAWin(browser) {
+  const srv = await startTttd();
+  try {
+    const a = await openPage(browser, srv.url, 'ann');
+    const b = await openPage(browser, srv.url, 'bob');
+    await waitStatus(a, /You play/);
+    await waitStatus(b, /You play|Your move/);
+    await Promise.race([waitStatus(a, /^Your move/), waitStatus(b, /^Your move/)]);
+    const first = (await myTurn(a)) ? a : b;
+    const second = first === a ? b : a;
+    for (const [p, c] of [[first, 'A1'], [second, 'A2'], [first, 'B1'],
+      [second, 'B2'], [first, 'C1']]) {
+      await waitStatus(p, /^Your move/);
+      await click(p, c);
+    }
+    const winner = first === a ? 'ann' : 'bob';
+    for (const p of [a, b]) {
+      await waitStatus(p, new RegExp(`${winner} wins!`));
+      const wins = await p.locator('#board button.win').count();
+      if (wins !== 3) throw new Error(`${wins} cells of the winning line marked`);
+      await p.waitForFunction(() => /^Score: /.test(
+        document.getElementById('score').textContent), null, { timeout: STEP_MS });
+      await p.waitForSelector('#again-row:not([hidden])', { timeout: STEP_MS });
+    }
+    const live = await a.textContent('#announce');
+    if (!/wins!|Play again/.test(live)) throw new Error(`aria-live said "${live}"`);
+    await a.screenshot({ path: path.join(shotDir, 'two-pages-win.png') });
+    await b.screenshot({ path: path.join(shotDir, 'two-pages-loss.png') });
+  } finally {
+    await srv.stop();
+  }
+}
+
+// A page and an nc player meet in one match; the page wins or loses.
+async function testPageAgainstNc(browser) {
+  const srv = await startTttd();
+  try {
+    const nc = new NcPlayer(srv.game);
+    await nc.want('WAIT ');
+    nc.send('NAME carl');
+    const page = await openPage(browser, srv.url, 'pia');
+    const m = await nc.want('MATCH ');
+    if (!/MATCH [XO] pia /.test(m.line)) throw new Error(`nc got "${m.line}"`);
+    await waitStatus(page, /You play [XO] against carl/);
+    // The nc player plays column A, the page column C, whoever starts.
+    let ncCells = ['A1', 'A2', 'A3'], pageCells = ['C1', 'C2', 'C3'];
+    let from = 0;
+    for (;;) {
+      const turnNc = nc.lines.slice(from).some((l) => / Enter your move/.test(l) && l.startsWith('TURN'));
+      if (nc.lines.some((l) => l.startsWith('RESULT'))) break;
+      if (turnNc) {
+        from = nc.lines.length;
+        nc.send(ncCells.shift());
+        await nc.want('OK MOVE', from);
+        continue;
+      }
+      if (await myTurn(page)) {
+        await click(page, pageCells.shift());
+        continue;
+      }
+      await sleep(50);
+    }
+    const r = await nc.want('RESULT ');
+    const pageWon = / pia wins!/.test(r.line);
+    await waitStatus(page, pageWon ? /pia wins!/ : /carl wins!/);
+    await page.screenshot({ path: path.join(shotDir, 'page-vs-nc.png') });
+    nc.close();
+  } finally {
+    await srv.stop();
+  }
+}
+
+// "Make a room": its link, opened in a second page, joins that room.
+async function testRoomLink(browser) {
+  const srv = await startTttd();
+  try {
+    const maker = await openPage(browser, srv.url, 'mia');
+    await maker.click('#room-new');
+    await maker.waitForSelector('#room-box:not([hidden])', { timeout: STEP_MS });
+    const link = await maker.getAttribute('#room-link', 'href');
+    if (!/#room=[2-9A-Z]{4}-[2-9A-Z]{4}$/.test(link)) throw new Error(`link ${link}`);
+    // A stranger in the queue is not the one paired with the maker.
+    const nc = new NcPlayer(srv.game);
+    await nc.want('WAIT ');
+    const friend = await openPage(browser, link, null);
+    await waitStatus(friend, /You play [XO] against mia/);
+    await waitStatus(maker, /You play [XO] against p[12]/);
+    if (nc.lines.some((l) => l.startsWith('MATCH'))) throw new Error('the stranger was paired');
+    await friend.screenshot({ path: path.join(shotDir, 'room-joined.png') });
+    nc.close();
+  } finally {
+    await srv.stop();
+  }
+}
+
+// A page reloaded mid-game (F5) takes its seat back with its token.
+async function testReloadKeepsSeat(browser) {
+  const srv = await startTttd();
+  try {
+    const a = await openPage(browser, srv.url, 'rae');
+    const nc = new NcPlayer(srv.game);
+    nc.send('NAME sol');
+    await waitStatus(a, /You play [XO] against sol/);
+    const mover = await Promise.race([
+      waitStatus(a, /^Your move/).then(() => 'page'),
+      nc.want('TURN ').then((t) => (/Enter your move/.test(t.line) ? 'nc' : 'page')),
+    ]);
+    if (mover === 'nc') {
+      nc.send('B2');
+      await nc.want('OK MOVE');
+    }
+    await waitStatus(a, /^Your move/);
+    await click(a, 'A1');
+    const before = await a.evaluate(() => [...document.querySelectorAll('#board button')]
+      .map((b) => b.getAttribute('aria-label').split(', ')[1]).join(','));
+    await a.reload();
+    await a.waitForFunction((want) => [...document.querySelectorAll('#board button')]
+      .map((b) => b.getAttribute('aria-label').split(', ')[1]).join(',') === want,
+    before, { timeout: STEP_MS });
+    await waitStatus(a, /sol/);
+    await nc.want('INFO rae is back.');
+    if (nc.lines.some((l) => l.startsWith('RESULT'))) throw new Error('the reload lost the game');
+    await a.screenshot({ path: path.join(shotDir, 'reloaded.png') });
+    nc.close();
+  } finally {
+    await srv.stop();
+  }
+}
+
+// Keyboard only: Tab into the board, arrows and Enter, or type a cell.
+async function testKeyboardOnly(browser) {
+  const srv = await startTttd();
+  try {
+    const nc = new NcPlayer(srv.game);
+    await nc.want('WAIT ');
+    const page = await openPage(browser, srv.url, null);
+    await waitStatus(page, /You play [XO] against p[12]/);
+    const t = await Promise.race([
+      waitStatus(page, /^Your move/).then(() => 'page'),
+      nc.want('TURN ').then((l) => (/Enter your move/.test(l.line) ? 'nc' : 'page')),
+    ]);
+    if (t === 'nc') { nc.send('A3'); await nc.want('OK MOVE'); }
+    await waitStatus(page, /^Your move/);
+    // Typed: b then 2.
+    await page.keyboard.type('b2');
+    await page.waitForFunction(() => document.querySelector(
+      '#board button[aria-label^="B2,"]').getAttribute('aria-label') !== 'B2, empty',
+    null, { timeout: STEP_MS });
+    const mine = await markOf(page, 'B2');
+    let from = nc.lines.length;
+    await nc.want('TURN ', from);
+    nc.send(t === 'nc' ? 'C3' : 'A3');
+    await nc.want('OK MOVE', from);
+    await waitStatus(page, /^Your move/);
+    // Tab to the board, then arrows from B2 (the board's tab stop) to A1.
+    for (let i = 0; i < 40; i++) {
+      const inBoard = await page.evaluate(() => document.activeElement
+        && document.activeElement.parentElement
+        && document.activeElement.parentElement.id === 'board');
+      if (inBoard) break;
+      await page.keyboard.press('Tab');
+    }
+    await page.keyboard.press('ArrowUp');
+    await page.keyboard.press('ArrowLeft');
+    const focused = await page.evaluate(() => document.activeElement.getAttribute('aria-label'));
+    if (!focused.startsWith('A1,')) throw new Error(`focus on "${focused}", not A1`);
+    await page.keyboard.press('Enter');
+    await page.waitForFunction(() => document.querySelector(
+      '#board button[aria-label^="A1,"]').getAttribute('aria-label') !== 'A1, empty',
+    null, { timeout: STEP_MS });
+    if (await markOf(page, 'A1') !== mine) throw new Error('A1 is not the page\'s mark');
+    await page.screenshot({ path: path.join(shotDir, 'keyboard.png') });
+    nc.close();
+  } finally {
+    await srv.stop();
+  }
+}
+
+const tests = [testTwoPagesPlayToAWin, testPageAgainstNc, testRoomLink,
+  testReloadKeepsSeat, testKeyboardOnly];
+const browser = await chromium.launch({ executablePath: chromiumPath,
+  headless: true, args: ['--no-sandbox'] });
+let failed = 0;
+for (const t of tests) {
+  const t0 = Date.now();
+  try {
+    await Promise.race([t(browser), sleep(TEST_MS).then(() => {
+      throw new Error(`over ${TEST_MS} ms`);
+    })]);
+    if (pageErrors.length) throw new Error(`page errors: ${pageErrors.splice(0).join('; ')}`);
+    console.log(`ok ${t.name} (${Date.now() - t0} ms)`);
+  } catch (e) {
+    failed++;
+    console.log(`FAIL ${t.name}: ${e.stack || e}`);
+  }
+}
+await browser.close();
+console.log(`${tests.length - failed}/${tests.length} passed; screenshots in ${shotDir}`);
+process.exit(failed ? 1 : 0);
