@@ -136,6 +136,13 @@ async function waitStatus(page, re) {
   { timeout: STEP_MS });
 }
 
+// The match the page says it is in ("You play X against bob.").
+async function waitMatch(page, re) {
+  await page.waitForFunction((src) => new RegExp(src).test(
+    document.getElementById('match-line').textContent), re.source,
+  { timeout: STEP_MS });
+}
+
 async function myTurn(page) {
   return /^Your move/.test(await page.textContent('#status'));
 }
@@ -169,8 +176,8 @@ async function testTwoPagesPlayToAWin(browser) {
   try {
     const a = await openPage(browser, srv.url, 'ann');
     const b = await openPage(browser, srv.url, 'bob');
-    await waitStatus(a, /You play/);
-    await waitStatus(b, /You play|Your move/);
+    await waitMatch(a, /You play/);
+    await waitMatch(b, /You play|Your move/);
     await Promise.race([waitStatus(a, /^Your move/), waitStatus(b, /^Your move/)]);
     const first = (await myTurn(a)) ? a : b;
     const second = first === a ? b : a;
@@ -207,7 +214,7 @@ async function testPageAgainstNc(browser) {
     const page = await openPage(browser, srv.url, 'pia');
     const m = await nc.want('MATCH ');
     if (!/MATCH [XO] pia /.test(m.line)) throw new Error(`nc got "${m.line}"`);
-    await waitStatus(page, /You play [XO] against carl/);
+    await waitMatch(page, /You play [XO] against carl/);
     // The nc player plays column A, the page column C, whoever starts.
     let ncCells = ['A1', 'A2', 'A3'], pageCells = ['C1', 'C2', 'C3'];
     let from = 0;
@@ -249,8 +256,8 @@ async function testRoomLink(browser) {
     const nc = new NcPlayer(srv.game);
     await nc.want('WAIT ');
     const friend = await openPage(browser, link, null);
-    await waitStatus(friend, /You play [XO] against mia/);
-    await waitStatus(maker, /You play [XO] against p[12]/);
+    await waitMatch(friend, /You play [XO] against mia/);
+    await waitMatch(maker, /You play [XO] against p[12]/);
     if (nc.lines.some((l) => l.startsWith('MATCH'))) throw new Error('the stranger was paired');
     await friend.screenshot({ path: path.join(shotDir, 'room-joined.png') });
     nc.close();
@@ -266,7 +273,7 @@ async function testReloadKeepsSeat(browser) {
     const a = await openPage(browser, srv.url, 'rae');
     const nc = new NcPlayer(srv.game);
     nc.send('NAME sol');
-    await waitStatus(a, /You play [XO] against sol/);
+    await waitMatch(a, /You play [XO] against sol/);
     const mover = await Promise.race([
       waitStatus(a, /^Your move/).then(() => 'page'),
       nc.want('TURN ').then((t) => (/Enter your move/.test(t.line) ? 'nc' : 'page')),
@@ -283,7 +290,7 @@ async function testReloadKeepsSeat(browser) {
     await a.waitForFunction((want) => [...document.querySelectorAll('#board button')]
       .map((b) => b.getAttribute('aria-label').split(', ')[1]).join(',') === want,
     before, { timeout: STEP_MS });
-    await waitStatus(a, /sol/);
+    await waitMatch(a, /against sol/);
     await nc.want('INFO rae is back.');
     if (nc.lines.some((l) => l.startsWith('RESULT'))) throw new Error('the reload lost the game');
     await a.screenshot({ path: path.join(shotDir, 'reloaded.png') });
@@ -300,7 +307,7 @@ async function testKeyboardOnly(browser) {
     const nc = new NcPlayer(srv.game);
     await nc.want('WAIT ');
     const page = await openPage(browser, srv.url, null);
-    await waitStatus(page, /You play [XO] against p[12]/);
+    await waitMatch(page, /You play [XO] against p[12]/);
     const t = await Promise.race([
       waitStatus(page, /^Your move/).then(() => 'page'),
       nc.want('TURN ').then((l) => (/Enter your move/.test(l.line) ? 'nc' : 'page')),
@@ -308,12 +315,12 @@ async function testKeyboardOnly(browser) {
     if (t === 'nc') { nc.send('A3'); await nc.want('OK MOVE'); }
     await waitStatus(page, /^Your move/);
     // Typed: b then 2.
+    const from = nc.lines.length;
     await page.keyboard.type('b2');
     await page.waitForFunction(() => document.querySelector(
       '#board button[aria-label^="B2,"]').getAttribute('aria-label') !== 'B2, empty',
     null, { timeout: STEP_MS });
     const mine = await markOf(page, 'B2');
-    let from = nc.lines.length;
     await nc.want('TURN ', from);
     nc.send(t === 'nc' ? 'C3' : 'A3');
     await nc.want('OK MOVE', from);
