@@ -23,6 +23,7 @@ static const struct {
 	{ "--games",	CLIENT_MODE_GAMES,	0 },
 	{ "--resume",	CLIENT_MODE_RESUME,	1 },
 	{ "--ping",	CLIENT_MODE_PING,	0 },
+	{ "--healthz",	CLIENT_MODE_HEALTHZ,	0 },
 };
 
 static int	args_value(int, char **, int *, const char *, const char **,

@@ -25,7 +25,8 @@ enum client_mode {
 	CLIENT_MODE_WATCH,	/* --watch ID: WATCH ID */
 	CLIENT_MODE_GAMES,	/* --games: GAMES, then leave */
 	CLIENT_MODE_RESUME,	/* --resume TOKEN: RESUME TOKEN */
-	CLIENT_MODE_PING	/* --ping: the health check */
+	CLIENT_MODE_PING,	/* --ping: the health check */
+	CLIENT_MODE_HEALTHZ	/* --healthz: the same, over HTTP */
 };
 
 /* What main does after reading the arguments. */

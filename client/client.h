@@ -10,5 +10,6 @@
 
 int	client_run(const struct client_opts *);
 int	ping_run(const char *, const char *);
+int	ping_healthz(const char *, const char *);
 
 #endif /* CLIENT_H */

@@ -24,7 +24,7 @@ usage(FILE *f)
 	    "       ttt-client HOST PORT [...] --room | --join CODE | --ai [LEVEL]\n"
 	    "       ttt-client HOST PORT [...] --resume TOKEN\n"
 	    "       ttt-client HOST PORT --watch ID | --games\n"
-	    "       ttt-client --ping HOST PORT\n"
+	    "       ttt-client --ping HOST PORT | --healthz HOST HTTP-PORT\n"
 	    "       ttt-client --help | --version\n"
 	    "Play Tic Tac Toe on the tttd server at HOST:PORT.\n"
 	    "  --name NAME   play as NAME (1-16 letters, digits, _ or -);\n"
@@ -51,6 +51,8 @@ usage(FILE *f)
 	    "                server's --resume-grace); 0 is --no-reconnect\n"
 	    "  --ping        check that the server answers PING within 5 seconds:\n"
 	    "                exit 0 if it does, else 1 with the reason on stderr\n"
+	    "  --healthz     the same over HTTP: GET /healthz on tttd's HTTP port\n"
+	    "                (--http-port) must answer 200 within 5 seconds\n"
 	    "  --help        show this help\n"
 	    "  --version     show the version\n"
 	    "While playing, /say TEXT sends TEXT to your opponent, /resign gives\n"
@@ -102,6 +104,8 @@ main(int argc, char **argv)
 	setlocale(LC_CTYPE, "");
 	if (opts.mode == CLIENT_MODE_PING)
 		return (ping_run(opts.host, opts.port));
+	if (opts.mode == CLIENT_MODE_HEALTHZ)
+		return (ping_healthz(opts.host, opts.port));
 	opts.colour = colour_wanted();
 	return (client_run(&opts));
 }

@@ -2,6 +2,7 @@
  * ping.c -- ttt-client --ping: is a tttd server there and answering?  Meant
  * for health checks (a Docker HEALTHCHECK): connect, wait for HELLO, send
  * PING, expect OK PONG and leave with QUIT, all within PING_TIMEOUT_MS.
+ * --healthz asks tttd's HTTP port instead: GET /healthz, expect 200.
  * Silent when the server answers; otherwise one line on stderr says why.
  */
 #include <sys/socket.h>
@@ -187,6 +188,48 @@ ping_run(const char *host, const char *port)
 		return (1);
 	}
 	rc = ping_talk(&p);
+	close(p.fd);
+	if (rc == -1) {
+		fprintf(stderr, "ttt-client: %s:%s: %s\n", host, port, p.why);
+		return (1);
+	}
+	return (0);
+}
+
+/*
+ * Check that tttd's HTTP port at host:port answers GET /healthz with 200
+ * within PING_TIMEOUT_MS (it joins no queue).  Returns the exit status, as
+ * ping_run does.
+ */
+int
+ping_healthz(const char *host, const char *port)
+{
+	static struct ping	 p;
+	char			 req[512];
+	const char		*line;
+	size_t			 len;
+	int			 n, rc = -1;
+
+	memset(&p, 0, sizeof p);
+	p.deadline = net_now_ms() + PING_TIMEOUT_MS;
+	p.fd = net_connect(host, port, PING_TIMEOUT_MS, p.why, sizeof p.why);
+	if (p.fd == -1) {
+		fprintf(stderr, "ttt-client: %s\n", p.why);
+		return (1);
+	}
+	n = snprintf(req, sizeof req, "GET /healthz HTTP/1.1\r\nHost: %s\r\n"
+	    "Connection: close\r\n\r\n", host);
+	if (n < 0 || (size_t)n >= sizeof req)
+		snprintf(p.why, sizeof p.why, "host name too long");
+	else if (net_send(p.fd, req, (size_t)n, PING_TIMEOUT_MS) == -1)
+		snprintf(p.why, sizeof p.why, "the server closed the connection without answering");
+	else if (ping_line(&p, &line, &len) == 0) {
+		if (len >= 12 && memcmp(line, "HTTP/1.", 7) == 0 &&
+		    memcmp(line + 8, " 200", 4) == 0)
+			rc = 0;
+		else
+			ping_odd(&p, "the server answered", line, len);
+	}
 	close(p.fd);
 	if (rc == -1) {
 		fprintf(stderr, "ttt-client: %s:%s: %s\n", host, port, p.why);

@@ -53,8 +53,9 @@ user=$(echo "$runtime" | sed -n 's/^USER //p')
 [ -n "$user" ] && [ "$user" != root ] && [ "$user" != 0 ] ||
     fail "the runtime stage runs as root"
 echo "$runtime" | grep -q '^EXPOSE 4000' || fail "no EXPOSE 4000"
-echo "$runtime" | grep -A1 '^HEALTHCHECK' | grep -q 'ttt-client --ping .*TTTD_PORT' ||
-    fail "no HEALTHCHECK with ttt-client --ping on \$TTTD_PORT"
+echo "$runtime" | grep -A1 '^HEALTHCHECK' |
+    grep -q 'ttt-client --healthz .*TTTD_HTTP_PORT' ||
+    fail "no HEALTHCHECK with ttt-client --healthz on \$TTTD_HTTP_PORT"
 
 # Every library the binaries load comes from a runtime package or one it
 # depends on (apt installs those too: libedit2 brings libbsd0 and

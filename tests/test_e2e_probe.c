@@ -151,6 +151,40 @@ test_probe_client_ping(void **state)
 }
 
 /*
+ * ttt-client --healthz (the Docker health check) on the HTTP port: status
+ * 0, and nobody is paired with it; on a port that is not HTTP, status 1.
+ */
+static void
+test_probe_client_healthz(void **state)
+{
+	static const char *const	 extra[] = { "--http-port", "any", NULL };
+	struct e2e			*e = *state;
+	struct tttd_proc		*tp = e2e_server(e, extra);
+	struct conn			*a = probe_waiter(e, tp);
+	char				 port[16];
+	char				*argv[] = { "ttt-client", "--healthz",
+					    "127.0.0.1", port, NULL };
+	pid_t				 pid;
+	int				 status, i;
+
+	for (i = 0; i < 2; i++) {
+		snprintf(port, sizeof port, "%d", i == 0 ? tp->http_port :
+		    tp->port);
+		if (posix_spawn(&pid, harness_client_path(), NULL, NULL, argv,
+		    environ) != 0)
+			fail_msg("cannot run %s", harness_client_path());
+		if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status) ||
+		    WEXITSTATUS(status) != i)
+			fail_msg("ttt-client --healthz on the %s port: status "
+			    "%d", i == 0 ? "HTTP" : "game", status);
+	}
+	WANT_QUIET(a, PROBE_QUIET_MS);
+	assert_int_equal(probe_stat(__LINE__, a, "games_finished"), 0);
+	assert_int_equal(probe_stat(__LINE__, a, "players_waiting"), 1);
+	e2e_stop(e, tp);
+}
+
+/*
  * A real player is paired with the one waiting within a second, and the
  * name it sent at once is the name in the waiting player's MATCH line --
  * no "p2 is now known as bob" afterwards.
@@ -186,6 +220,8 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_probe_http_request,
 		    e2e_setup, e2e_teardown),
 		cmocka_unit_test_setup_teardown(test_probe_client_ping,
+		    e2e_setup, e2e_teardown),
+		cmocka_unit_test_setup_teardown(test_probe_client_healthz,
 		    e2e_setup, e2e_teardown),
 		cmocka_unit_test_setup_teardown(
 		    test_probe_player_paired_with_its_name, e2e_setup,
