@@ -1569,7 +1569,7 @@ test_client_arguments(void **state)
 	const char *const	help[] = { "--help", NULL };
 	static const char *const helps[] = {
 		"usage: ttt-client HOST PORT [--name NAME] [--keys STYLE]\n",
-		"       ttt-client --ping HOST PORT\n",
+		"       ttt-client --ping HOST PORT | --healthz HOST HTTP-PORT\n",
 		"       ttt-client --help | --version\n",
 		"  --name NAME ", "  --keys STYLE ", "  --ping ",
 		"  --help ", "  --version ",
