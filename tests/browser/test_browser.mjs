@@ -181,6 +181,8 @@ async function testTwoPagesPlayToAWin(browser) {
     await Promise.race([waitStatus(a, /^Your move/), waitStatus(b, /^Your move/)]);
     const first = (await myTurn(a)) ? a : b;
     const second = first === a ? b : a;
+    if (await a.isVisible('#again-row') || !(await a.isVisible('#resign')))
+      throw new Error('during a game: Play again? shown, or Resign not');
     for (const [p, c] of [[first, 'A1'], [second, 'A2'], [first, 'B1'],
       [second, 'B2'], [first, 'C1']]) {
       await waitStatus(p, /^Your move/);
@@ -349,8 +351,46 @@ async function testKeyboardOnly(browser) {
   }
 }
 
+// The games being played, and watching one: two nc players, a page.
+async function testListAndWatch(browser) {
+  const srv = await startTttd();
+  try {
+    const x = new NcPlayer(srv.game);
+    x.send('NAME xena');
+    const o = new NcPlayer(srv.game);
+    o.send('NAME otto');
+    await x.want('MATCH ');
+    await o.want('MATCH ');
+    const page = await openPage(browser, srv.url, 'vic');
+    await page.click('#games-list');
+    const watch = page.getByRole('button', { name: /^Watch game \d+$/ });
+    await watch.waitFor({ timeout: STEP_MS });
+    const item = await page.textContent('#games li');
+    if (!/xena \(X\) against otto \(O\)/.test(item)) throw new Error(`listed "${item}"`);
+    await watch.click();
+    await waitMatch(page, /You are watching game \d+: xena \(X\) against otto \(O\)\./);
+    await x.want('INFO vic is watching.');
+    // Whoever moves first plays B2: the page shows it.
+    const t = await x.want('TURN ');
+    const mover = / Enter your move/.test(t.line) ? x : o;
+    mover.send('B2');
+    await page.waitForFunction(() => document.querySelector(
+      '#board button[aria-label^="B2,"]').getAttribute('aria-label') !== 'B2, empty',
+    null, { timeout: STEP_MS });
+    const off = await cell(page, 'A1').getAttribute('aria-disabled');
+    if (off !== 'true') throw new Error('a watcher\'s board is playable');
+    if (await page.isVisible('#again-row') || await page.isVisible('#resign'))
+      throw new Error('a watcher is offered Play again? or Resign');
+    await page.screenshot({ path: path.join(shotDir, 'watching.png') });
+    x.close();
+    o.close();
+  } finally {
+    await srv.stop();
+  }
+}
+
 const tests = [testTwoPagesPlayToAWin, testPageAgainstNc, testRoomLink,
-  testReloadKeepsSeat, testKeyboardOnly];
+  testReloadKeepsSeat, testKeyboardOnly, testListAndWatch];
 const browser = await chromium.launch({ executablePath: chromiumPath,
   headless: true, args: ['--no-sandbox'] });
 let failed = 0;
