@@ -35,7 +35,8 @@ struct ping {
 static int	ping_line(struct ping *, const char **, size_t *);
 static int	ping_event(struct ping *, struct proto_event *);
 static void	ping_odd(struct ping *, const char *, const char *, size_t);
-static int	ping_talk(struct ping *);
+static int	ping_talk(struct ping *, const char *);
+static int	ping_http(struct ping *, const char *);
 
 /*
  * Take the next line from the server, waiting until the deadline: 0 with
@@ -127,10 +128,11 @@ ping_odd(struct ping *p, const char *what, const char *text, size_t len)
  * 0, or -1 with the reason in p->why.
  */
 static int
-ping_talk(struct ping *p)
+ping_talk(struct ping *p, const char *host)
 {
 	struct proto_event	ev;
 
+	(void)host;
 	if (ping_event(p, &ev) == -1)
 		return (-1);
 	if (ev.kind == PROTO_EV_ERR || ev.kind == PROTO_EV_BYE) {
@@ -170,12 +172,13 @@ ping_talk(struct ping *p)
 }
 
 /*
- * Check that the server at host:port answers PING within PING_TIMEOUT_MS.
- * Returns the exit status: 0 if it does, 1 with a one-line reason on stderr
- * if not.
+ * Connect to host:port and hold the conversation talk, all within
+ * PING_TIMEOUT_MS.  Returns the exit status: 0 if it went well, 1 with a
+ * one-line reason on stderr if not.
  */
-int
-ping_run(const char *host, const char *port)
+static int
+ping_check(const char *host, const char *port, int (*talk)(struct ping *,
+    const char *))
 {
 	static struct ping	p;
 	int			rc;
@@ -187,7 +190,7 @@ ping_run(const char *host, const char *port)
 		fprintf(stderr, "ttt-client: %s\n", p.why);
 		return (1);
 	}
-	rc = ping_talk(&p);
+	rc = talk(&p, host);
 	close(p.fd);
 	if (rc == -1) {
 		fprintf(stderr, "ttt-client: %s:%s: %s\n", host, port, p.why);
@@ -196,44 +199,47 @@ ping_run(const char *host, const char *port)
 	return (0);
 }
 
+/* --ping: the server at host:port answers PING within PING_TIMEOUT_MS. */
+int
+ping_run(const char *host, const char *port)
+{
+	return (ping_check(host, port, ping_talk));
+}
+
 /*
- * Check that tttd's HTTP port at host:port answers GET /healthz with 200
- * within PING_TIMEOUT_MS (it joins no queue).  Returns the exit status, as
- * ping_run does.
+ * GET /healthz, and a 200 for it: 0, or -1 with the reason in p->why.
+ * (tttd's HTTP port answers it without joining the queue.)
  */
+static int
+ping_http(struct ping *p, const char *host)
+{
+	char		 req[512];
+	const char	*line;
+	size_t		 len;
+	int		 n;
+
+	n = snprintf(req, sizeof req, "GET /healthz HTTP/1.1\r\nHost: %s\r\n"
+	    "Connection: close\r\n\r\n", host);
+	if (n < 0 || (size_t)n >= sizeof req) {
+		snprintf(p->why, sizeof p->why, "host name too long");
+		return (-1);
+	}
+	if (net_send(p->fd, req, (size_t)n, PING_TIMEOUT_MS) == -1) {
+		snprintf(p->why, sizeof p->why, "the server closed the connection without answering");
+		return (-1);
+	}
+	if (ping_line(p, &line, &len) == -1)
+		return (-1);
+	if (len >= 12 && memcmp(line, "HTTP/1.", 7) == 0 &&
+	    memcmp(line + 8, " 200", 4) == 0)
+		return (0);
+	ping_odd(p, "the server answered", line, len);
+	return (-1);
+}
+
+/* --healthz: tttd's HTTP port at host:port answers GET /healthz with 200. */
 int
 ping_healthz(const char *host, const char *port)
 {
-	static struct ping	 p;
-	char			 req[512];
-	const char		*line;
-	size_t			 len;
-	int			 n, rc = -1;
-
-	memset(&p, 0, sizeof p);
-	p.deadline = net_now_ms() + PING_TIMEOUT_MS;
-	p.fd = net_connect(host, port, PING_TIMEOUT_MS, p.why, sizeof p.why);
-	if (p.fd == -1) {
-		fprintf(stderr, "ttt-client: %s\n", p.why);
-		return (1);
-	}
-	n = snprintf(req, sizeof req, "GET /healthz HTTP/1.1\r\nHost: %s\r\n"
-	    "Connection: close\r\n\r\n", host);
-	if (n < 0 || (size_t)n >= sizeof req)
-		snprintf(p.why, sizeof p.why, "host name too long");
-	else if (net_send(p.fd, req, (size_t)n, PING_TIMEOUT_MS) == -1)
-		snprintf(p.why, sizeof p.why, "the server closed the connection without answering");
-	else if (ping_line(&p, &line, &len) == 0) {
-		if (len >= 12 && memcmp(line, "HTTP/1.", 7) == 0 &&
-		    memcmp(line + 8, " 200", 4) == 0)
-			rc = 0;
-		else
-			ping_odd(&p, "the server answered", line, len);
-	}
-	close(p.fd);
-	if (rc == -1) {
-		fprintf(stderr, "ttt-client: %s:%s: %s\n", host, port, p.why);
-		return (1);
-	}
-	return (0);
+	return (ping_check(host, port, ping_http));
 }

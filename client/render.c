@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "render.h"
+#include "utf8.h"
 
 /* A buffer being filled with snprintf semantics. */
 struct render_out {
@@ -158,38 +159,17 @@ render_add(struct render_out *o, const char *fmt, ...)
 
 /*
  * The length of the one printable character at s (len bytes left): 1 for
- * printable ASCII, 2 to 4 for a well-formed UTF-8 sequence (no overlong
- * form, no surrogate, at most U+10FFFF) of a character that is not a C1
- * control; 0 for anything else.
+ * printable ASCII, 2 to 4 for well-formed UTF-8 (proto's decoder: no
+ * overlong form, no surrogate, at most U+10FFFF) of a character that is
+ * not a C1 control; 0 for anything else.
  */
 static size_t
 render_utf8(const unsigned char *s, size_t len)
 {
-	unsigned long	cp;
-	size_t		n, i;
+	uint32_t	cp;
+	size_t		n = utf8_decode((const char *)s, len, &cp);
 
-	if (s[0] >= 0x20 && s[0] < 0x7f)
-		return (1);
-	if (s[0] >= 0xc2 && s[0] <= 0xdf) {
-		n = 2;
-		cp = s[0] & 0x1f;
-	} else if (s[0] >= 0xe0 && s[0] <= 0xef) {
-		n = 3;
-		cp = s[0] & 0x0f;
-	} else if (s[0] >= 0xf0 && s[0] <= 0xf4) {
-		n = 4;
-		cp = s[0] & 0x07;
-	} else
-		return (0);
-	if (len < n)
-		return (0);
-	for (i = 1; i < n; i++) {
-		if ((s[i] & 0xc0) != 0x80)
-			return (0);
-		cp = (cp << 6) | (s[i] & 0x3f);
-	}
-	if ((n == 3 && cp < 0x800) || (n == 4 && cp < 0x10000) ||
-	    cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff) || cp < 0xa0)
+	if (n == 0 || cp < 0x20 || (cp >= 0x7f && cp < 0xa0))
 		return (0);
 	return (n);
 }

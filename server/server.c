@@ -44,19 +44,25 @@ static int	server_listen(struct server *, const struct server_config *,
 static int	server_bound_port(struct evconnlistener *);
 static uint64_t	server_random(void);
 
-/* A new connection: hand it to server-client.c. */
+/* A new connection, game (http 0) or HTTP: hand it to server-client.c. */
+static void
+server_accept(struct server *s, evutil_socket_t fd, struct sockaddr *sa,
+    int len, int http)
+{
+	if (s->accept_starved)
+		log_info("accepting connections again");
+	s->accept_starved = 0;
+	server_client_accept(s, fd, sa, len, http);
+	server_client_flush_all(s);
+}
+
+/* A new connection on the game port. */
 static void
 server_accept_cb(struct evconnlistener *l, evutil_socket_t fd,
     struct sockaddr *sa, int len, void *arg)
 {
-	struct server	*s = arg;
-
 	(void)l;
-	if (s->accept_starved)
-		log_info("accepting connections again");
-	s->accept_starved = 0;
-	server_client_accept(s, fd, sa, len, 0);
-	server_client_flush_all(s);
+	server_accept(arg, fd, sa, len, 0);
 }
 
 /* A new connection on --http-port: an HTTP request, or a WebSocket. */
@@ -64,14 +70,8 @@ static void
 server_accept_http_cb(struct evconnlistener *l, evutil_socket_t fd,
     struct sockaddr *sa, int len, void *arg)
 {
-	struct server	*s = arg;
-
 	(void)l;
-	if (s->accept_starved)
-		log_info("accepting connections again");
-	s->accept_starved = 0;
-	server_client_accept(s, fd, sa, len, 1);
-	server_client_flush_all(s);
+	server_accept(arg, fd, sa, len, 1);
 }
 
 /*
