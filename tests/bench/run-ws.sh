@@ -109,12 +109,12 @@ done
 mem_pids=
 for n in mem-tcp mem-ws; do
 	grep '^RESULT' "$tmp/$n.out"
-	[ "$(bench_field "$tmp/$n.out" held)" = "$mem_conns" ] &&
-	    [ "$(bench_field "$tmp/$n.out" connect_errors)" = 0 ] &&
-	    [ "$(bench_field "$tmp/$n.out" drops)" = 0 ] || {
+	if [ "$(bench_field "$tmp/$n.out" held)" != "$mem_conns" ] ||
+	    [ "$(bench_field "$tmp/$n.out" connect_errors)" != 0 ] ||
+	    [ "$(bench_field "$tmp/$n.out" drops)" != 0 ]; then
 		echo "run-ws: $n: not every connection was held" >&2
 		status=1
-	}
+	fi
 done
 
 # run NAME PORT ttt-bench-args...: one measured run, its row: name, ops/s,
@@ -159,12 +159,12 @@ while [ "$r" -le "$rounds" ]; do
 	if [ $((r % 2)) = 1 ]; then order="tcp ws"; else order="ws tcp"; fi
 	for mode in ping game; do
 		for t in $order; do
-			if [ $t = ws ]; then
+			if [ "$t" = ws ]; then
 				set -- "$hport" --ws
 			else
 				set -- "$port"
 			fi
-			if [ $mode = ping ]; then
+			if [ "$mode" = ping ]; then
 				set -- "$@" --mode ping --conns "$ping_conns"
 			else
 				set -- "$@" --mode game --conns "$game_conns" \
