@@ -1,6 +1,7 @@
-# bench-lib.sh -- shell helpers for run-bench.sh and test_bench.sh: start a
-# server in the background, read its port from its first stdout line, stop
-# it.  Sourced, not run.
+# bench-lib.sh -- shell helpers for run-bench.sh, run-ws.sh and test_bench.sh:
+# start a server in the background, read its port from its first stdout
+# line or choose a free one for it, wait until it answers, stop it.
+# Sourced, not run.
 
 bench_pids=
 
@@ -65,4 +66,41 @@ bench_field() {
 # bench_cpu PID: the CPU time (user + system) of a process, in clock ticks.
 bench_cpu() {
 	awk '{ print $14 + $15 }' "/proc/$1/stat" 2>/dev/null || echo 0
+}
+
+# bench_port_busy PORT: is something listening on this TCP port?
+bench_port_busy() {
+	awk -v p="$(printf '%04X' "$1")" '
+	$4 == "0A" && substr($2, length($2) - 3) == p { busy = 1 }
+	END { exit !busy }' /proc/net/tcp /proc/net/tcp6 2>/dev/null
+}
+
+# bench_free_port [NOT]: a port from 20000 to 49999 that nothing listens
+# on (and not NOT), for a server that must be given its port.  Something
+# else may take it before the server does: be ready to try again.
+bench_free_port() {
+	while :; do
+		_p=$(awk -v s="$$$(date +%N)" \
+		    'BEGIN { srand(s % 2147483647); print 20000 + int(rand() * 30000) }')
+		[ "$_p" != "${1:-}" ] && ! bench_port_busy "$_p" && break
+	done
+	echo "$_p"
+}
+
+# bench_wait_ping PID BENCH OUT PORT [ARGS...]: wait up to 5 s, while PID
+# lives, until one PING to PORT gets its answer (ttt-bench BENCH with
+# ARGS, e.g. --ws; its output in OUT); fail if it never does.
+bench_wait_ping() {
+	_pid=$1
+	_bench=$2
+	_out=$3
+	shift 3
+	_i=0
+	while [ $_i -lt 50 ] && kill -0 "$_pid" 2>/dev/null; do
+		"$_bench" 127.0.0.1 "$@" --mode ping --conns 1 --ops 1 \
+		    --duration 1 --connect-timeout 1 >"$_out" 2>&1 && return 0
+		sleep 0.1
+		_i=$((_i + 1))
+	done
+	return 1
 }

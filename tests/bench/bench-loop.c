@@ -10,6 +10,12 @@
  * until every connection is up or has failed; then --duration seconds are
  * measured (or fewer: until --games games or --ops operations have been
  * counted), and everything is closed.
+ *
+ * With --ws a connection is not up until it has upgraded to a WebSocket
+ * (a connect error if refused); from then on its reads go through
+ * bench_ws_decode into lines and its lines through bench_ws_line into
+ * frames, here at the read and write points, so that bench-play.c sees
+ * the same lines either way.
  */
 #include <sys/epoll.h>
 #include <sys/socket.h>
@@ -20,6 +26,7 @@
 
 #include <errno.h>
 #include <signal.h>
+#include <stdio.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
@@ -41,7 +48,16 @@ static volatile sig_atomic_t bench_loop_stopped;
 static void	bench_loop_stop_cb(int);
 static void	bench_loop_start(struct bench *, int, int64_t);
 static void	bench_loop_connected(struct bench *, struct bconn *);
+static void	bench_loop_up(struct bench *, struct bconn *);
 static ssize_t	bench_loop_read(struct bench *, struct bconn *, char *, size_t);
+static void	bench_loop_write(struct bench *, struct bconn *, const char *,
+		    size_t);
+static uint64_t	bench_loop_ws_random(struct bench *);
+static void	bench_loop_ws_upgrade(struct bench *, struct bconn *);
+static void	bench_loop_ws_refused(struct bench *, struct bconn *,
+		    const uint8_t *, size_t);
+static ssize_t	bench_loop_ws_read(struct bench *, struct bconn *, char *,
+		    size_t);
 static void	bench_loop_input(struct bench *, struct bconn *);
 static void	bench_loop_output(struct bench *, struct bconn *);
 static void	bench_loop_watch(struct bench *, struct bconn *, int);
@@ -176,11 +192,101 @@ bench_loop_connected(struct bench *b, struct bconn *c)
 		bench_loop_lost(b, c, 1);
 		return;
 	}
+	if (b->ws != NULL)
+		bench_loop_ws_upgrade(b, c);
+	else
+		bench_loop_up(b, c);
+}
+
+/* A connection is up (connected, and with --ws upgraded): it may talk. */
+static void
+bench_loop_up(struct bench *b, struct bconn *c)
+{
 	c->state = BCONN_OPEN;
 	b->nconnecting--;
 	b->nopen++;
 	bench_loop_watch(b, c, 0);
 	bench_play_open(b, c);
+}
+
+/* --ws: the next 64 random bits for keys and masks (xorshift64). */
+static uint64_t
+bench_loop_ws_random(struct bench *b)
+{
+	uint64_t	x = b->ws_rng;
+
+	x ^= x << 13;
+	x ^= x >> 7;
+	x ^= x << 17;
+	b->ws_rng = x;
+	return (x);
+}
+
+/*
+ * --ws, connected: ask to upgrade (GET /ws with a fresh key) and wait for
+ * the answer; the request is the first thing on a new socket, so the
+ * socket takes it whole.
+ */
+static void
+bench_loop_ws_upgrade(struct bench *b, struct bconn *c)
+{
+	struct bws	*w = &b->ws[c - b->conns];
+	uint64_t	 r[2];
+	uint8_t		 raw[BENCH_WS_RAW_KEY];
+	char		 key[BENCH_WS_KEY_LEN + 1], req[512];
+	int		 len;
+	ssize_t		 n;
+
+	r[0] = bench_loop_ws_random(b);
+	r[1] = bench_loop_ws_random(b);
+	memcpy(raw, r, sizeof raw);
+	bench_ws_key(raw, key);
+	bench_ws_accept(key, w->accept);
+	c->state = BCONN_UPGRADING;
+	bench_loop_watch(b, c, 0);
+	len = bench_ws_request(req, sizeof req, b->opts->host, b->opts->port,
+	    key);
+	if (len == -1) {
+		errno = ENAMETOOLONG;	/* the host name */
+		bench_loop_lost(b, c, 1);
+		return;
+	}
+	n = write(c->fd, req, (size_t)len);
+	if (n != len) {
+		if (n >= 0)
+			errno = EAGAIN;
+		bench_loop_lost(b, c, 1);
+	}
+}
+
+/*
+ * --ws: the server did not upgrade: a connect error (EPROTO), and the
+ * first time, its first line on stderr.
+ */
+static void
+bench_loop_ws_refused(struct bench *b, struct bconn *c, const uint8_t *ans,
+    size_t len)
+{
+	const uint8_t	*nl;
+	size_t		 i;
+
+	if (!b->ws_refused) {
+		b->ws_refused = 1;
+		if ((nl = memchr(ans, '\n', len)) != NULL)
+			len = (size_t)(nl - ans);
+		if (len > 0 && ans[len - 1] == '\r')
+			len--;
+		if (len > 200)
+			len = 200;
+		fprintf(stderr, "ttt-bench: %s port %s did not upgrade to a WebSocket: \"",
+		    b->opts->host, b->opts->port);
+		for (i = 0; i < len; i++)
+			fputc(ans[i] >= 0x20 && ans[i] < 0x7f ? ans[i] : '?',
+			    stderr);
+		fprintf(stderr, "\"\n");
+	}
+	errno = EPROTO;
+	bench_loop_lost(b, c, 1);
 }
 
 /*
@@ -191,7 +297,7 @@ bench_loop_connected(struct bench *b, struct bconn *c)
 void
 bench_loop_lost(struct bench *b, struct bconn *c, int counted)
 {
-	if (c->state == BCONN_CONNECTING) {
+	if (c->state == BCONN_CONNECTING || c->state == BCONN_UPGRADING) {
 		if (b->connect_errno == 0)
 			b->connect_errno = errno != 0 ? errno : ETIMEDOUT;
 		b->nconnecting--;
@@ -264,26 +370,113 @@ bench_loop_read(struct bench *b, struct bconn *c, char *buf, size_t len)
 }
 
 /*
+ * --ws: one read, while upgrading first the answer to the upgrade (kept
+ * in c->in until it is whole), then frames: the lines of their text
+ * messages after the partial line kept in c->in, into buf (size bytes);
+ * pings are answered.  The length of the lines in buf, or -1 with nothing
+ * for the line code (nothing read yet, still upgrading, or lost).  After
+ * a close or a bad frame, w->ended: lost once the lines before it are
+ * taken.
+ */
+static ssize_t
+bench_loop_ws_read(struct bench *b, struct bconn *c, char *buf, size_t size)
+{
+	static uint8_t	 raw[BCONN_IN_MAX + BENCH_READ_MAX];
+	struct bws	*w = &b->ws[c - b->conns];
+	const uint8_t	*p = raw;
+	uint8_t		 frame[BENCH_WS_HDR_MAX + BENCH_WS_CTL_MAX];
+	uint64_t	 r;
+	char		*out;
+	size_t		 have = 0, len, left;
+	long		 head;
+	ssize_t		 n;
+
+	if (c->state == BCONN_UPGRADING) {
+		memcpy(raw, c->in, c->inlen);	/* the answer so far */
+		have = c->inlen;
+	}
+	n = bench_loop_read(b, c, (char *)raw + have, BENCH_READ_MAX);
+	if (n == -1 && (errno == EAGAIN || errno == EINTR))
+		return (-1);
+	if (n <= 0) {
+		if (n == 0)
+			errno = ECONNRESET;
+		bench_loop_lost(b, c, 1);
+		return (-1);
+	}
+	len = have + (size_t)n;
+	if (c->state == BCONN_UPGRADING) {
+		head = bench_ws_response((const char *)raw, len, w->accept);
+		if (head == 0 && len <= BCONN_IN_MAX) {
+			memcpy(c->in, raw, len);
+			c->inlen = (uint16_t)len;
+			return (-1);
+		}
+		if (head <= 0) {
+			bench_loop_ws_refused(b, c, raw, len);
+			return (-1);
+		}
+		c->inlen = 0;
+		bench_loop_up(b, c);
+		if (c->state != BCONN_OPEN)
+			return (-1);
+		p += head;
+		len -= (size_t)head;
+	}
+	memcpy(buf, c->in, c->inlen);
+	out = buf + c->inlen;
+	left = size - c->inlen;
+	for (;;) {
+		switch (bench_ws_decode(&w->rx, &p, &len, &out, &left)) {
+		case BENCH_WS_MORE:
+			return (out - buf);
+		case BENCH_WS_PING:
+			r = bench_loop_ws_random(b);
+			bench_loop_write(b, c, (const char *)frame,
+			    bench_ws_frame(frame, sizeof frame, BENCH_WS_OP_PONG,
+			    w->rx.ctl, w->rx.ctllen, (const uint8_t *)&r));
+			if (c->state != BCONN_OPEN)
+				return (-1);
+			break;
+		case BENCH_WS_BAD:
+			b->st.bad++;
+			w->ended = 1;
+			return (out - buf);
+		case BENCH_WS_CLOSE:
+			w->ended = 1;
+			return (out - buf);
+		}
+	}
+}
+
+/*
  * Readable: one read, then every complete line to bench-play.c; a partial
- * line is kept for the next read.  EOF or an error is a drop.
+ * line is kept for the next read.  EOF or an error is a drop; over a
+ * WebSocket, so are a close and a bad frame.
  */
 static void
 bench_loop_input(struct bench *b, struct bconn *c)
 {
-	static char	 buf[BCONN_IN_MAX + BENCH_READ_MAX];
+	static char	 buf[BCONN_IN_MAX + BENCH_READ_MAX + 2];
 	char		*p, *lf;
 	size_t		 end, len;
 	ssize_t		 n;
 
-	memcpy(buf, c->in, c->inlen);
-	n = bench_loop_read(b, c, buf + c->inlen, BENCH_READ_MAX);
-	if (n == -1 && (errno == EAGAIN || errno == EINTR))
-		return;
-	if (n <= 0) {
-		bench_loop_lost(b, c, 1);
-		return;
+	if (b->ws != NULL) {
+		if ((n = bench_loop_ws_read(b, c, buf, sizeof buf)) == -1)
+			return;
+		end = (size_t)n;
+	} else {
+		memcpy(buf, c->in, c->inlen);
+		n = bench_loop_read(b, c, buf + c->inlen, BENCH_READ_MAX);
+		if (n == -1 && (errno == EAGAIN || errno == EINTR))
+			return;
+		if (n <= 0) {
+			bench_loop_lost(b, c, 1);
+			return;
+		}
+		end = c->inlen + (size_t)n;
 	}
-	end = c->inlen + (size_t)n;
 	p = buf;
 	while ((lf = memchr(p, '\n', end - (size_t)(p - buf))) != NULL) {
 		len = (size_t)(lf - p);
@@ -303,11 +496,32 @@ bench_loop_input(struct bench *b, struct bconn *c)
 	memmove(c->in, p, len);
 	c->inlen = (uint16_t)len;
 	b->rx_ns = 0;
+	if (b->ws != NULL && b->ws[c - b->conns].ended)
+		bench_loop_lost(b, c, 1);	/* the server's close */
 }
 
-/* Send a line now, or keep what the socket does not take for EPOLLOUT. */
+/*
+ * Send a line now, or keep what the socket does not take for EPOLLOUT;
+ * with --ws, as one masked text frame.
+ */
 void
 bench_loop_send(struct bench *b, struct bconn *c, const char *s, size_t len)
+{
+	uint8_t		frame[BCONN_OUT_MAX];
+	uint64_t	r;
+
+	if (b->ws != NULL) {
+		r = bench_loop_ws_random(b);
+		len = bench_ws_line(frame, sizeof frame, s, len,
+		    (const uint8_t *)&r);
+		s = (const char *)frame;
+	}
+	bench_loop_write(b, c, s, len);
+}
+
+/* Send bytes now, or keep what the socket does not take for EPOLLOUT. */
+static void
+bench_loop_write(struct bench *b, struct bconn *c, const char *s, size_t len)
 {
 	ssize_t	n = 0;
 
@@ -402,7 +616,8 @@ bench_loop_expire(struct bench *b, int64_t now)
 
 	for (i = 0; i < b->started && b->nconnecting > 0; i++) {
 		c = &b->conns[i];
-		if (c->state == BCONN_CONNECTING && now >= c->connect_by) {
+		if ((c->state == BCONN_CONNECTING ||
+		    c->state == BCONN_UPGRADING) && now >= c->connect_by) {
 			errno = ETIMEDOUT;
 			bench_loop_lost(b, c, 1);
 		}
@@ -438,6 +653,11 @@ bench_loop_poll(struct bench *b, int ms)
 		c = &b->conns[evs[i].data.u32];
 		if (c->state == BCONN_CONNECTING) {
 			bench_loop_connected(b, c);
+			continue;
+		}
+		if (c->state == BCONN_UPGRADING) {
+			if (evs[i].events & (EPOLLIN | EPOLLHUP | EPOLLERR))
+				bench_loop_input(b, c);
 			continue;
 		}
 		if (c->state == BCONN_OPEN &&

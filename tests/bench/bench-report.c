@@ -76,8 +76,9 @@ bench_report_human(const struct bench *b, const struct bench_summary *s)
 	const struct bench_opts	*o = b->opts;
 	const struct bench_stats *st = &b->st;
 
-	printf("ttt-bench: %s mode, %d connections to %s port %s, think %d ms%s%s, %.2f s measured after a %.2f s ramp\n",
-	    s->mode, o->conns, o->host, o->port, o->think_ms,
+	printf("ttt-bench: %s mode, %d %s connections to %s port %s, think %d ms%s%s, %.2f s measured after a %.2f s ramp\n",
+	    s->mode, o->conns, o->ws ? "WebSocket" : "TCP", o->host, o->port,
+	    o->think_ms,
 	    o->busy_poll ? ", busy-polling" : "",
 	    o->kstamp ? ", kernel receive times" : "", s->seconds, s->ramp);
 	printf("connections: %llu held, %llu connect errors, %llu drops\n",
@@ -97,8 +98,8 @@ bench_report_human(const struct bench *b, const struct bench_summary *s)
 	    (unsigned long long)s->p50, (unsigned long long)s->p90,
 	    (unsigned long long)s->p99, (unsigned long long)s->p999,
 	    (unsigned long long)s->max);
-	printf("RESULT mode=%s conns=%d held=%llu connect_errors=%llu drops=%llu games=%llu forfeits=%llu ops=%llu ops_per_s=%.1f errs=%llu bad=%llu p50_us=%llu p90_us=%llu p99_us=%llu p999_us=%llu max_us=%llu seconds=%.2f\n",
-	    s->mode, o->conns, (unsigned long long)st->held,
+	printf("RESULT mode=%s transport=%s conns=%d held=%llu connect_errors=%llu drops=%llu games=%llu forfeits=%llu ops=%llu ops_per_s=%.1f errs=%llu bad=%llu p50_us=%llu p90_us=%llu p99_us=%llu p999_us=%llu max_us=%llu seconds=%.2f\n",
+	    s->mode, o->ws ? "ws" : "tcp", o->conns, (unsigned long long)st->held,
 	    (unsigned long long)st->connect_errors,
 	    (unsigned long long)st->drops, (unsigned long long)st->games,
 	    (unsigned long long)st->forfeits, (unsigned long long)st->ops,
@@ -115,8 +116,9 @@ bench_report_json(const struct bench *b, const struct bench_summary *s)
 {
 	const struct bench_stats *st = &b->st;
 
-	printf("{\"mode\":\"%s\",\"conns\":%d,\"think_ms\":%d,\"seconds\":%.3f,\"ramp_seconds\":%.3f,\"held\":%llu,\"connect_errors\":%llu,\"drops\":%llu,\"games\":%llu,\"forfeits\":%llu,\"ops\":%llu,\"ops_per_s\":%.1f,\"errs\":%llu,\"bad\":%llu,\"p50_us\":%llu,\"p90_us\":%llu,\"p99_us\":%llu,\"p999_us\":%llu,\"max_us\":%llu}\n",
-	    s->mode, b->opts->conns, b->opts->think_ms, s->seconds, s->ramp,
+	printf("{\"mode\":\"%s\",\"transport\":\"%s\",\"conns\":%d,\"think_ms\":%d,\"seconds\":%.3f,\"ramp_seconds\":%.3f,\"held\":%llu,\"connect_errors\":%llu,\"drops\":%llu,\"games\":%llu,\"forfeits\":%llu,\"ops\":%llu,\"ops_per_s\":%.1f,\"errs\":%llu,\"bad\":%llu,\"p50_us\":%llu,\"p90_us\":%llu,\"p99_us\":%llu,\"p999_us\":%llu,\"max_us\":%llu}\n",
+	    s->mode, b->opts->ws ? "ws" : "tcp", b->opts->conns,
+	    b->opts->think_ms, s->seconds, s->ramp,
 	    (unsigned long long)st->held,
 	    (unsigned long long)st->connect_errors,
 	    (unsigned long long)st->drops, (unsigned long long)st->games,

@@ -1,7 +1,7 @@
 /*
  * bench.h -- ttt-bench: many connections on one epoll loop, playing tttd
  * (game mode) or sending PING in a closed loop (ping mode), with latency
- * histograms and counters.
+ * histograms and counters; over TCP, or over WebSocket (--ws).
  */
 #ifndef BENCH_H
 #define BENCH_H
@@ -12,6 +12,7 @@
 #include <stdint.h>
 
 #include "bench-due.h"
+#include "bench-ws.h"
 #include "hist.h"
 #include "ttt.h"
 
@@ -47,6 +48,7 @@ struct bench_opts {
 	int			 progress;
 	int			 busy_poll;	/* never sleep in epoll_wait */
 	int			 kstamp;	/* replies timed by the kernel */
+	int			 ws;		/* WebSocket: GET /ws first */
 	struct sockaddr_storage	 dst;
 	socklen_t		 dstlen;
 	struct sockaddr_storage	 src[BENCH_SRC_MAX];
@@ -57,6 +59,7 @@ struct bench_opts {
 enum bconn_state {
 	BCONN_IDLE = 0,		/* not started yet */
 	BCONN_CONNECTING,
+	BCONN_UPGRADING,	/* --ws: connected, the 101 not in yet */
 	BCONN_OPEN,
 	BCONN_CLOSED
 };
@@ -78,6 +81,16 @@ struct bconn {
 	char		out[BCONN_OUT_MAX];
 };
 
+/*
+ * --ws: a connection's WebSocket state, beside its struct bconn (which
+ * meanwhile keeps the answer to the upgrade in its in[]).
+ */
+struct bws {
+	struct bench_ws_rx	rx;
+	uint8_t			ended;	/* a close, or a bad frame */
+	char			accept[BENCH_WS_ACCEPT_LEN + 1];
+};
+
 /* Counters; ops, games and latencies only while measuring. */
 struct bench_stats {
 	uint64_t	connect_errors;
@@ -94,6 +107,8 @@ struct bench_stats {
 struct bench {
 	const struct bench_opts	*opts;
 	struct bconn		*conns;
+	struct bws		*ws;		/* --ws: by connection; else
+						   NULL */
 	int			 epfd;
 	int			 started;	/* connections begun */
 	int			 nconnecting;
@@ -101,12 +116,14 @@ struct bench {
 	int			 measuring;
 	int			 finished;	/* --games or --ops reached */
 	int			 connect_errno;	/* the first connect error */
+	int			 ws_refused;	/* an upgrade was refused */
 	int64_t			 t0_ns;		/* the first connection */
 	int64_t			 start_ns;	/* measuring from */
 	int64_t			 stop_ns;	/* measuring until */
 	int64_t			 rx_ns;		/* --kstamp: the read's arrival */
 	struct bench_dueq	 dueq;		/* moves thought over */
 	uint64_t		 rng;		/* --think-jitter's xorshift */
+	uint64_t		 ws_rng;	/* --ws: keys and masks */
 	uint64_t		 prog_ops;	/* ops at the last progress line */
 	struct bench_stats	 st;
 };

@@ -4,7 +4,9 @@
 # ref-server for 2 s (in a closed loop, then open) and relays through
 # ref-server --relay for 2 s, each without a connect error, drop or ERR
 # line and with some work done; against a closed port it reports connect
-# errors and exits 1.  No timing is asserted.
+# errors and exits 1.  When tttd has an HTTP port (--http-port), games and
+# PINGs over WebSocket (--ws) too, and --ws against the line port is
+# refused.  No timing is asserted.
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 build=$1
@@ -93,4 +95,36 @@ if "$bench" 127.0.0.1 "$port" --mode ping --conns 3 --duration 0.1 \
 fi
 [ "$(bench_field "$tmp/refused.out" connect_errors)" = 3 ] ||
     fail "refused: connect_errors is not 3"
+
+# WebSocket, when this tttd has it: games and PINGs through its HTTP port;
+# its line port does not upgrade.
+if "$build/server/tttd" --help 2>&1 | grep -q -- --http-port; then
+	port=$(bench_free_port)
+	hport=$(bench_free_port "$port")
+	bench_start "$tmp/tttd-ws.out" "$tmp/tttd-ws.log" "$build/server/tttd" \
+	    --port "$port" --http-port "$hport" --bind 127.0.0.1 \
+	    --rate-limit 0 --max-per-addr 0 --max-clients 20000
+	tttd=$bench_pid
+	bench_wait_ping "$tttd" "$bench" "$tmp/probe.out" "$hport" --ws ||
+	    fail "tttd did not answer on its HTTP port $hport"
+	"$bench" 127.0.0.1 "$hport" --ws --mode game --conns 20 --duration 2 \
+	    >"$tmp/ws-game.out" 2>&1 || fail "ws-game: ttt-bench exited $?"
+	grep '^RESULT' "$tmp/ws-game.out"
+	check ws-game games
+	grep -q '^RESULT mode=game transport=ws ' "$tmp/ws-game.out" ||
+	    fail "ws-game: transport"
+	"$bench" 127.0.0.1 "$hport" --ws --mode ping --conns 20 --duration 2 \
+	    >"$tmp/ws-ping.out" 2>&1 || fail "ws-ping: ttt-bench exited $?"
+	grep '^RESULT' "$tmp/ws-ping.out"
+	check ws-ping ops
+	if "$bench" 127.0.0.1 "$port" --ws --mode ping --conns 2 \
+	    --duration 0.1 >"$tmp/ws-refused.out" 2>&1; then
+		fail "ws-refused: ttt-bench exited 0"
+	fi
+	[ "$(bench_field "$tmp/ws-refused.out" connect_errors)" = 2 ] ||
+	    fail "ws-refused: connect_errors is not 2"
+	bench_stop "$tttd" || fail "tttd exited $? on SIGTERM"
+else
+	echo "test_bench: tttd has no --http-port: WebSocket not tested"
+fi
 echo "test_bench: ok"

@@ -5,13 +5,17 @@
  *	ttt-bench HOST PORT --conns N --duration S [--games N] [--ops N]
  *	    [--ramp R] [--think MS] [--think-jitter PCT]
  *	    [--mode game|ping|relay] [--src ADDR,ADDR,...]
- *	    [--connect-timeout S] [--busy-poll] [--kstamp] [--progress]
- *	    [--json]
+ *	    [--connect-timeout S] [--ws] [--busy-poll] [--kstamp]
+ *	    [--progress] [--json]
+ *
+ * With --ws, PORT is tttd's HTTP port: each connection upgrades with
+ * GET /ws and then sends and reads its lines as WebSocket text messages.
  *
  * Exit status 0 when there was no connect error, drop, ERR line or bad
  * line, and --games or --ops (if given) was reached within --duration; 1
  * otherwise (and for usage errors).
  */
+#include <sys/random.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/types.h>
@@ -22,6 +26,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "bench.h"
 
@@ -38,6 +44,7 @@ enum bench_opt {
 	OPT_MODE,
 	OPT_SRC,
 	OPT_CONNECT_TIMEOUT,
+	OPT_WS,
 	OPT_BUSY_POLL,
 	OPT_KSTAMP,
 	OPT_PROGRESS,
@@ -57,6 +64,7 @@ static const struct option bench_longopts[] = {
 	{ "src",		required_argument,	NULL, OPT_SRC },
 	{ "connect-timeout",	required_argument,	NULL,
 	    OPT_CONNECT_TIMEOUT },
+	{ "ws",			no_argument,		NULL, OPT_WS },
 	{ "busy-poll",		no_argument,		NULL, OPT_BUSY_POLL },
 	{ "kstamp",		no_argument,		NULL, OPT_KSTAMP },
 	{ "progress",		no_argument,		NULL, OPT_PROGRESS },
@@ -72,12 +80,13 @@ static int	parse_dst(struct bench_opts *);
 static int	parse_src(struct bench_opts *, const char *);
 static int	parse_args(int, char **, struct bench_opts *, const char **);
 static int	fit_fd_limit(int);
+static uint64_t	ws_seed(void);
 
 /* The synopsis. */
 static void
 usage(FILE *f)
 {
-	fprintf(f, "usage: ttt-bench HOST PORT --conns N --duration SECS [--games N] [--ops N] [--ramp CONNS_PER_SEC] [--think MS] [--think-jitter PCT] [--mode game|ping|relay] [--src ADDR,ADDR,...] [--connect-timeout SECS] [--busy-poll] [--kstamp] [--progress] [--json]\n");
+	fprintf(f, "usage: ttt-bench HOST PORT --conns N --duration SECS [--games N] [--ops N] [--ramp CONNS_PER_SEC] [--think MS] [--think-jitter PCT] [--mode game|ping|relay] [--src ADDR,ADDR,...] [--connect-timeout SECS] [--ws] [--busy-poll] [--kstamp] [--progress] [--json]\n");
 }
 
 /* The long name of an option. */
@@ -234,6 +243,9 @@ parse_args(int argc, char **argv, struct bench_opts *o, const char **src)
 			    &o->connect_timeout) == -1)
 				goto bad;
 			break;
+		case OPT_WS:
+			o->ws = 1;
+			break;
 		case OPT_BUSY_POLL:
 			o->busy_poll = 1;
 			break;
@@ -292,6 +304,17 @@ fit_fd_limit(int n)
 	return (0);
 }
 
+/* --ws: a seed for the keys and masks, never 0 (xorshift). */
+static uint64_t
+ws_seed(void)
+{
+	uint64_t	seed = 0;
+
+	if (getrandom(&seed, sizeof seed, 0) != (ssize_t)sizeof seed)
+		seed = (uint64_t)time(NULL) << 20 ^ (uint64_t)getpid();
+	return (seed != 0 ? seed : 0x9e3779b97f4a7c15ULL);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -309,7 +332,12 @@ main(int argc, char **argv)
 	hist_init(&b.st.lat);
 	b.conns = calloc((size_t)o.conns, sizeof *b.conns);
 	b.rng = 0x9e3779b97f4a7c15ULL;
-	if (b.conns == NULL || bench_due_init(&b.dueq, o.conns) == -1) {
+	if (o.ws) {
+		b.ws = calloc((size_t)o.conns, sizeof *b.ws);
+		b.ws_rng = ws_seed();
+	}
+	if (b.conns == NULL || (o.ws && b.ws == NULL) ||
+	    bench_due_init(&b.dueq, o.conns) == -1) {
 		fprintf(stderr, "ttt-bench: out of memory\n");
 		return (1);
 	}
@@ -328,6 +356,7 @@ main(int argc, char **argv)
 		ok = 0;
 	}
 	bench_due_free(&b.dueq);
+	free(b.ws);
 	free(b.conns);
 	return (ok ? 0 : 1);
 }
