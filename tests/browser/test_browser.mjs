@@ -389,8 +389,28 @@ async function testListAndWatch(browser) {
   }
 }
 
+// A dropped connection: the page reconnects by itself and resumes.
+async function testDropReconnects(browser) {
+  const srv = await startTttd();
+  try {
+    const a = await openPage(browser, srv.url, 'dot');
+    const nc = new NcPlayer(srv.game);
+    nc.send('NAME eve');
+    await waitMatch(a, /You play [XO] against eve/);
+    await a.evaluate(() => st.ws.close());	// the network goes
+    await nc.want('INFO dot lost the connection.');
+    await nc.want('INFO dot is back.');
+    await waitMatch(a, /You play [XO] against eve/);
+    if (nc.lines.some((l) => l.startsWith('RESULT'))) throw new Error('the drop lost the game');
+    nc.close();
+  } finally {
+    await srv.stop();
+  }
+}
+
 const tests = [testTwoPagesPlayToAWin, testPageAgainstNc, testRoomLink,
-  testReloadKeepsSeat, testKeyboardOnly, testListAndWatch];
+  testReloadKeepsSeat, testKeyboardOnly, testListAndWatch,
+  testDropReconnects];
 const browser = await chromium.launch({ executablePath: chromiumPath,
   headless: true, args: ['--no-sandbox'] });
 let failed = 0;
