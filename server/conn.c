@@ -24,11 +24,13 @@
 #include "lobby.h"
 #include "session.h"
 
-static void	conn_partial(struct client *, size_t);
 static size_t	conn_skip(struct client *, const char *, size_t);
 
-/* Start or end the partial-line deadline after the input was framed. */
-static void
+/*
+ * Start or end the partial-line deadline after the input was framed:
+ * pending is what is held of a line (or a WebSocket message) begun.
+ */
+void
 conn_partial(struct client *c, size_t pending)
 {
 	struct lobby	*lobby = c->lobby;

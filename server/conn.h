@@ -21,6 +21,7 @@
 
 struct evbuffer;
 
+void	conn_partial(struct client *, size_t);
 int	conn_input(struct client *, struct evbuffer *);
 size_t	conn_input_bytes(struct client *, const char *, size_t, int *);
 void	conn_timer(struct client *);

@@ -32,7 +32,7 @@ counters_get(const struct lobby *l, struct counter *out, size_t max)
 		{ "rooms_open", l->rooms.n, 1 },
 		{ "watchers", l->nwatchers, 1 },
 		{ "players_away", l->naway, 1 },
-		{ "matches_ai", l->nai, 0 },
+		{ "matches_ai", l->nai, 1 },
 		{ "aborts", st->aborts, 0 },
 		{ "resigns", st->resigns, 0 },
 		{ "resumes", st->resumes, 0 },

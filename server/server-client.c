@@ -326,12 +326,17 @@ server_client_accept(struct server *s, int fd, struct sockaddr *sa, int len,
 	}
 	s->lobby.stats.connections_current++;	/* the players counted */
 	if (http) {
-		/* The whole request within --line-timeout, from the start. */
+		/*
+		 * The whole request within --line-timeout, from the start;
+		 * with no line limit, within its default all the same: an
+		 * HTTP connection holds a player slot, and no clock of the
+		 * game ever runs for it.
+		 */
 		log_debug("client %llu: http from %s",
 		    (unsigned long long)sc->c.id, sc->c.addr);
-		if (s->lobby.limits.line_ms > 0)
-			server_client_aim(sc->timer, server_client_now() +
-			    s->lobby.limits.line_ms);
+		server_client_aim(sc->timer, server_client_now() +
+		    (s->lobby.limits.line_ms > 0 ? s->lobby.limits.line_ms :
+		    LOBBY_LINE_MS));
 		return;
 	}
 	session_open(&s->lobby, &sc->c);
@@ -955,8 +960,19 @@ server_client_ws_input(struct server_client *sc)
 static void
 server_client_ws_feed(struct server_client *sc, const char *buf, size_t len)
 {
-	if (ws_recv(sc->ws, buf, len) == 0 || (sc->c.flags & CLIENT_CLOSING))
+	unsigned long	before = ws_messages(sc->ws);
+
+	if (ws_recv(sc->ws, buf, len) == 0 || (sc->c.flags & CLIENT_CLOSING)) {
+		/*
+		 * Bytes that ended no message begin one (a frame, or a
+		 * fragment of a message): --line-timeout runs, as for a
+		 * line begun on TCP, until a message comes whole.
+		 */
+		if (!(sc->c.flags & CLIENT_CLOSING))
+			conn_partial(&sc->c, ws_messages(sc->ws) == before ?
+			    len : 0);
 		return;
+	}
 	log_info("client %llu: WebSocket from %s closed (code %d)",
 	    (unsigned long long)sc->c.id, sc->c.addr, ws_close_code(sc->ws));
 	session_lost(&sc->c);

@@ -36,6 +36,7 @@ struct ws {
 	const char		*in;		/* bytes read, not yet taken */
 	size_t			 inlen;
 	int			 close_code;	/* ours, once we close; 0 */
+	unsigned long		 messages;	/* whole ones received, any kind */
 };
 
 static ssize_t	ws_recv_cb(wslay_event_context_ptr, uint8_t *, size_t, int,
@@ -86,6 +87,7 @@ ws_msg_cb(wslay_event_context_ptr ctx,
 	struct ws	*ws = arg;
 
 	(void)ctx;
+	ws->messages++;
 	if (ws->close_code != 0)
 		return;
 	switch (m->opcode) {
@@ -207,4 +209,11 @@ ws_close_code(const struct ws *ws)
 	if (wslay_event_get_close_sent(ws->ctx))
 		return (wslay_event_get_status_code_sent(ws->ctx));
 	return (0);
+}
+
+/* How many whole messages (control frames too) have come so far. */
+unsigned long
+ws_messages(const struct ws *ws)
+{
+	return (ws->messages);
 }

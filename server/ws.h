@@ -33,5 +33,6 @@ int		 ws_recv(struct ws *, const char *, size_t);
 void		 ws_send(struct ws *, const char *, size_t);
 void		 ws_close(struct ws *, int);
 int		 ws_close_code(const struct ws *);
+unsigned long	 ws_messages(const struct ws *);
 
 #endif /* WS_H */

@@ -80,6 +80,17 @@ ws_setup_slow(void **state)
 	return (ws_setup_with(state, extra));
 }
 
+/* No limit on lines: HTTP requests keep one of their own. */
+static int
+ws_setup_noline(void **state)
+{
+	static const char *const	extra[] = {
+		"--http-port", "any", "--line-timeout", "0", NULL
+	};
+
+	return (ws_setup_with(state, extra));
+}
+
 /* No rate limit: the output cap is what stops a flood of HELP. */
 static int
 ws_setup_norate(void **state)
@@ -211,6 +222,8 @@ test_ws_http_metrics(void **state)
 	    "version=0.0.4"));
 	assert_non_null(strstr(f->out, "# TYPE tttd_players_waiting gauge\n"));
 	assert_non_null(strstr(f->out, "# TYPE tttd_games_finished counter\n"));
+	/* A number of things now, which goes down as well: a gauge. */
+	assert_non_null(strstr(f->out, "# TYPE tttd_matches_ai gauge\n"));
 	assert_non_null(strstr(f->out, "# HELP tttd_errors "));
 	for (i = 0; i < sizeof names / sizeof names[0]; i++) {
 		snprintf(want, sizeof want, "\ntttd_%s ", names[i]);
@@ -266,6 +279,22 @@ test_ws_http_errors(void **state)
 	assert_memory_equal(f->out, "HTTP/1.1 400 ", 13);
 }
 
+/* No line limit: an HTTP request still has 10 s, then 408. */
+static void
+test_ws_http_no_line_limit(void **state)
+{
+	struct wsfix	*f = *state;
+	char		 line[256];
+	long		 t0 = harness_now_ms();
+
+	assert_int_equal(conn_open(&f->a, f->srv.http_port), 0);
+	assert_true(conn_quiet(&f->a, 2000));
+	assert_true(conn_line(&f->a, line, sizeof line, 12000) > 0);
+	assert_string_equal(line, "HTTP/1.1 408 Request Timeout");
+	assert_true(conn_wait_closed(&f->a, 3000));
+	assert_true(harness_now_ms() - t0 >= 9000);
+}
+
 /* A request not whole within --line-timeout: 408, closed. */
 static void
 test_ws_http_slow(void **state)
@@ -280,6 +309,37 @@ test_ws_http_slow(void **state)
 	assert_string_equal(line, "HTTP/1.1 408 Request Timeout");
 	assert_true(conn_wait_closed(&f->a, 3000));
 	assert_true(harness_now_ms() - t0 < 2500);
+}
+
+/*
+ * A WebSocket message begun and not finished within --line-timeout, a
+ * frame cut short or a message's first fragment alone, is cut off like a
+ * line begun on TCP: ERR LINE_TIMEOUT, then a close (1000).
+ */
+static void
+test_ws_slow_message(void **state)
+{
+	static const char	 part[] = "\x81\x84\x01\x02\x03";
+	static const char	 frag[] = "\x01\x82\x00\x00\x00\x00PI";
+	struct wsfix		*f = *state;
+	struct conn		*c;
+	char			 msg[1024];
+	long			 t0;
+	int			 i;
+
+	for (i = 0; i < 2; i++) {
+		c = i == 0 ? &f->a : &f->b;
+		assert_int_equal(wsc_open(c, f->srv.http_port), 0);
+		wsc_skip_to(c, "WAIT ", msg, sizeof msg);
+		t0 = harness_now_ms();
+		if (i == 0)		/* a frame's first 5 bytes */
+			conn_write(c, part, sizeof part - 1);
+		else			/* "PI", a first fragment (no FIN) */
+			conn_write(c, frag, sizeof frag - 1);
+		wsc_skip_to(c, "ERR LINE_TIMEOUT ", msg, sizeof msg);
+		assert_int_equal(wsc_close_code(c, 3000), 1000);
+		assert_true(harness_now_ms() - t0 < 2500);
+	}
 }
 
 /* The handshake, the greeting, PING as a line, and a ping frame. */
@@ -504,6 +564,10 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_ws_http_errors, ws_setup,
 		    ws_teardown),
 		cmocka_unit_test_setup_teardown(test_ws_http_slow,
+		    ws_setup_slow, ws_teardown),
+		cmocka_unit_test_setup_teardown(test_ws_http_no_line_limit,
+		    ws_setup_noline, ws_teardown),
+		cmocka_unit_test_setup_teardown(test_ws_slow_message,
 		    ws_setup_slow, ws_teardown),
 		cmocka_unit_test_setup_teardown(test_ws_ping, ws_setup,
 		    ws_teardown),
