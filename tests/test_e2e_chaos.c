@@ -131,6 +131,9 @@ struct chaos_result {
 enum chaos_state { CS_NEW, CS_OPEN, CS_DONE };
 
 struct chaos_client {
+	char			 last[12][96];	/* its last lines, sent '>' or
+						   read, for a failure */
+	int			 nlast;
 	struct conn		 conn;
 	int			 idx;
 	enum chaos_role		 role;
@@ -161,6 +164,9 @@ struct chaos_client {
 	int			 to_answer;	/* answer at act_at */
 	long			 act_at;
 	int			 forfeited;	/* game forfeited */
+	int			 crossing;	/* a move of ours crossed the
+						   game's end (abort, forfeit):
+						   its reply is still to come */
 	int			 asked;		/* AGAIN? open */
 	int			 moves;
 	int			 close_after;	/* closers' moves */
@@ -236,6 +242,8 @@ static void	chaos_result(struct chaos *, struct chaos_client *,
 static void	chaos_idle_bye(struct chaos *, struct chaos_client *);
 static void	chaos_turn_out(struct chaos *, struct chaos_client *);
 static void	chaos_line(struct chaos *, struct chaos_client *, char *);
+static void	chaos_note(struct chaos_client *, char, const char *);
+static int	chaos_say(struct chaos_client *, const char *);
 static int	chaos_line_cb(void *, char *);
 static void	chaos_read(struct chaos *, struct chaos_client *);
 static void	chaos_write(struct chaos *, struct chaos_client *, long);
@@ -251,12 +259,36 @@ chaos_fail(struct chaos *ch, struct chaos_client *cl, const char *fmt, ...)
 	va_list	ap;
 	char	who[64];
 
+	int	i, n;
+
 	if (cl != NULL)
 		snprintf(who, sizeof who, "%s (%s)", cl->name,
 		    chaos_roles[cl->role].name);
 	va_start(ap, fmt);
 	chaos_fails_vadd(&ch->fails, cl != NULL ? who : NULL, fmt, ap);
 	va_end(ap);
+	/* The first failure's client: what it said and heard last. */
+	if (cl == NULL || ch->fails.n != 1)
+		return;
+	n = cl->nlast < 12 ? cl->nlast : 12;
+	for (i = cl->nlast - n; i < cl->nlast; i++)
+		printf("chaos: %s: %s\n", cl->name, cl->last[i % 12]);
+}
+
+/* Queue a line to send, and keep it for chaos_fail. */
+static int
+chaos_say(struct chaos_client *cl, const char *line)
+{
+	chaos_note(cl, '>', line);
+	return (chaos_out_line(&cl->out, line));
+}
+
+/* Keep a line for chaos_fail: '<' read, '>' sent. */
+static void
+chaos_note(struct chaos_client *cl, char dir, const char *line)
+{
+	snprintf(cl->last[cl->nlast++ % 12], sizeof cl->last[0], "%c %s", dir,
+	    line);
 }
 
 /* Roles that play their games to the end and answer every question. */
@@ -305,7 +337,7 @@ chaos_open(struct chaos *ch, struct chaos_client *cl)
 		snprintf(line, sizeof line, "  name\t%s ", cl->name);
 	else
 		snprintf(line, sizeof line, "NAME %s", cl->name);
-	chaos_out_line(&cl->out, line);
+	chaos_say(cl, line);
 	cl->close_after = (int)(chaos_rng(&ch->rng) % 4);
 	cl->rematch_budget = (int)(chaos_rng(&ch->rng) % 3);
 	cl->garbage_left = 10 + (int)(chaos_rng(&ch->rng) % 21);
@@ -330,11 +362,11 @@ chaos_move(struct chaos *ch, struct chaos_client *cl)
 		while (chaos_rng(&ch->rng) % 2 == 0) {
 			k = (int)(chaos_rng(&ch->rng) % (sizeof chaos_invalid /
 			    sizeof chaos_invalid[0]));
-			chaos_out_line(&cl->out, chaos_invalid[k].line);
+			chaos_say(cl, chaos_invalid[k].line);
 			cl->want[chaos_invalid[k].reply]++;
 		}
 		if (chaos_rng(&ch->rng) % 4 == 0) {
-			chaos_out_line(&cl->out, "board");
+			chaos_say(cl, "board");
 			cl->want[Y_BOARD]++;
 		}
 	}
@@ -342,7 +374,7 @@ chaos_move(struct chaos *ch, struct chaos_client *cl)
 	k = cl->role == R_HONEST ? 0 : (int)(chaos_rng(&ch->rng) % 4);
 	snprintf(line, sizeof line, "%s%c%c", forms[k], "abcABC"[i % 3 + 3 *
 	    (int)(chaos_rng(&ch->rng) % 2)], '1' + i / 3);
-	chaos_out_line(&cl->out, line);
+	chaos_say(cl, line);
 	cl->moving = 1;
 }
 
@@ -361,13 +393,13 @@ chaos_answer(struct chaos *ch, struct chaos_client *cl)
 	if (cl->role == R_INVALID) {
 		k = (int)(chaos_rng(&ch->rng) % 4);
 		if (chaos_rng(&ch->rng) % 2 == 0) {
-			chaos_out_line(&cl->out, "AGAIN perhaps");
+			chaos_say(cl, "AGAIN perhaps");
 			cl->want[Y_BAD_ANSWER]++;
 		}
 	}
 	if (again && !cl->forfeited)
 		cl->rematches++;
-	chaos_out_line(&cl->out, again ? yes[k] : no[k]);
+	chaos_say(cl, again ? yes[k] : no[k]);
 	cl->asked = 0;
 }
 
@@ -434,6 +466,7 @@ chaos_result(struct chaos *ch, struct chaos_client *cl, const char *line)
 		return;
 	}
 	cl->in_game = 0;
+	cl->crossing = 0;	/* its reply has come, whatever it was */
 	opp = chaos_find(ch, cl->opp_name);
 	if (cl->nres == CHAOS_RESULTS)
 		return;
@@ -470,6 +503,7 @@ chaos_result(struct chaos *ch, struct chaos_client *cl, const char *line)
 		r->sym = sym;
 		snprintf(r->name, sizeof r->name, "%.23s", name);
 		cl->forfeited = 1;
+		cl->crossing |= cl->moving;
 		for (i = 0; chaos_reasons[i] != NULL; i++) {
 			if (strstr(line, chaos_reasons[i]) != NULL)
 				break;
@@ -568,6 +602,8 @@ chaos_line(struct chaos *ch, struct chaos_client *cl, char *line)
 	char	sym;
 	int	i;
 
+	if (line[0] != ' ')		/* the board's art aside */
+		chaos_note(cl, '<', line);
 	for (i = 0; line[i] != '\0'; i++) {
 		if ((unsigned char)line[i] < 0x20 ||
 		    (unsigned char)line[i] > 0x7e) {
@@ -613,6 +649,7 @@ chaos_line(struct chaos *ch, struct chaos_client *cl, char *line)
 		cl->aborts++;
 		cl->in_game = cl->to_move = 0;
 		cl->forfeited = 1;	/* a move of ours may cross it */
+		cl->crossing |= cl->moving;
 	} else if (strncmp(line, "INFO ", 5) == 0 && cl->in_game &&
 	    cl->mover == cl->sym && cl->t_turn != 0) {
 		/* The clock's warning: only an idler waits long enough. */
@@ -670,6 +707,17 @@ chaos_line(struct chaos *ch, struct chaos_client *cl, char *line)
 	} else if (strcmp(line, E_NO_GAME) == 0 && cl->moving &&
 	    cl->forfeited) {
 		cl->moving = 0;	/* our move crossed a leaving */
+		cl->crossing = 0;
+	} else if ((strcmp(line, E_NO_GAME) == 0 ||
+	    strcmp(line, E_NOT_YOUR_TURN) == 0 ||
+	    strncmp(line, "ERR TAKEN ", 10) == 0) && cl->crossing) {
+		/*
+		 * Our move crossed the end of the last match and came after
+		 * we were paired again at once (an abort puts us at the
+		 * front of the queue): not our turn in the new game, or,
+		 * played there, it took the cell our next move chose.
+		 */
+		cl->crossing = 0;
 	} else if (strncmp(line, "BYE ", 4) == 0) {
 		cl->bye = 1;
 		if (cl->role == R_IDLE)
@@ -845,7 +893,7 @@ chaos_tick(struct chaos *ch, struct chaos_client *cl, long now)
 			break;
 		cl->next_garbage = now + CHAOS_GARBAGE_MS;
 		if (cl->garbage_left == 0) {
-			chaos_out_line(&cl->out, "QUIT");
+			chaos_say(cl, "QUIT");
 			cl->garbage_left = -1;
 			break;
 		}
@@ -896,7 +944,7 @@ chaos_tick(struct chaos *ch, struct chaos_client *cl, long now)
 			return;
 		}
 		if (chaos_playing(cl->role))
-			chaos_out_line(&cl->out, "QUIT");
+			chaos_say(cl, "QUIT");
 	}
 	chaos_write(ch, cl, now);
 }
