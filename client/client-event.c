@@ -16,12 +16,15 @@ static void	client_ok(struct client *, const struct proto_event *);
 static void	client_event(struct client *, const struct proto_event *);
 static int	client_closing_error(enum proto_error);
 
-/* An error after which the server closes the connection. */
+/*
+ * An error after which the server closes the connection.  (LINE_TOO_LONG
+ * is not one: an over-long line is refused and the game goes on.)
+ */
 static int
 client_closing_error(enum proto_error e)
 {
 	return (e == PROTO_ESERVER_FULL || e == PROTO_ETOO_MANY_CONNECTIONS ||
-	    e == PROTO_ELINE_TOO_LONG || e == PROTO_ELINE_TIMEOUT);
+	    e == PROTO_ELINE_TIMEOUT);
 }
 
 /*

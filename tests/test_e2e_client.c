@@ -1786,6 +1786,50 @@ fake_next(struct conn *fk)
 }
 
 /*
+ * LINE_TOO_LONG no longer ends the connection: the client shows it like
+ * any refusal and plays on (a fake server's match, lost by the client).
+ */
+static void
+test_client_line_too_long_goes_on(void **state)
+{
+	static const char *const lines[] = {
+		"HELLO tttd/1 Hi",
+		"WAIT Waiting for an opponent...",
+		"ERR LINE_TOO_LONG Lines are limited to 256 bytes.",
+		"MATCH O ann You play O against ann.",
+		"START X ann (X) moves first.",
+		"BOARD XXXOO....",
+		"RESULT WIN X ann ann wins! better luck next time p2!",
+		"AGAIN? Play again? (y/n) or 'quit' to exit:",
+		NULL
+	};
+	static const char *const bye[] = {
+		"OK AGAIN n",
+		"BYE Thank you for playing!",
+		NULL
+	};
+	struct conn	 fk;
+	char		 port[16];
+	const char	*args[] = { "127.0.0.1", port, NULL };
+	int		 p;
+
+	(void)state;
+	fake_lfd = fake_listen(&p);
+	port_string(port, sizeof port, p);
+	player_start(args, INPUT_PIPE);
+	player_write("n\n");
+	player_close_input();
+	fake_next(&fk);
+	fake_says(&fk, lines);
+	fake_hears(&fk, "AGAIN n");
+	fake_says(&fk, bye);
+	assert_int_equal(player_end(), 0);
+	output_has("Lines are limited to 256 bytes.\n");
+	output_has("ann wins! better luck next time p2!\n");
+	assert_string_equal(pl.errbuf, "");
+}
+
+/*
  * After a result the match's score comes as an INFO line (UTF-8 in it
  * shown as it is), and the client shows it, under the final board with its winning
  * line marked: a fake server's match, lost by the client.
@@ -2615,6 +2659,8 @@ main(void)
 		cmocka_unit_test_teardown(test_client_slash_in_queue, teardown),
 		cmocka_unit_test_teardown(test_client_slash_in_match, teardown),
 		cmocka_unit_test_teardown(test_client_score_after_result,
+		    teardown),
+		cmocka_unit_test_teardown(test_client_line_too_long_goes_on,
 		    teardown),
 		cmocka_unit_test_teardown(test_client_say_chat, teardown),
 		cmocka_unit_test_teardown(test_client_resign, teardown),
