@@ -26,22 +26,8 @@
 #include "e2e_fix.h"
 #include "e2e_game.h"
 #include "e2e_line.h"
+#include "telnet_bytes.h"
 
-/* Telnet's bytes (RFC 854, 860, 1073, 1091), as C strings. */
-#define IAC		"\xff"
-#define DONT		"\xfe"
-#define DO		"\xfd"
-#define WONT		"\xfc"
-#define WILL		"\xfb"
-#define SB		"\xfa"
-#define SE		"\xf0"
-#define IP		"\xf4"
-#define NOP		"\xf1"
-#define O_ECHO		"\x01"
-#define O_SGA		"\x03"
-#define O_TM		"\x06"
-#define O_TTYPE		"\x18"
-#define O_NAWS		"\x1f"
 #define O_COMPRESS2	"\x56"
 #define CTRL_C		IAC IP IAC DO O_TM	/* what telnet sends */
 

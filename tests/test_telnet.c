@@ -13,17 +13,7 @@
 #include <cmocka.h>
 
 #include "telnet.h"
-
-#define IAC	"\xff"
-#define DONT	"\xfe"
-#define DO	"\xfd"
-#define WONT	"\xfc"
-#define WILL	"\xfb"
-#define SB	"\xfa"
-#define SE	"\xf0"
-#define IP	"\xf4"
-#define NOP	"\xf1"
-#define TM	"\x06"
+#include "telnet_bytes.h"
 
 /* What the telnet wrote, and what the last tn_recv gave. */
 struct fix {
@@ -131,17 +121,17 @@ test_telnet_every_mark_answered(void **state)
 	int		 i;
 
 	for (i = 0; i < 3; i++) {
-		RECV(f, IAC DO TM);
-		WROTE(f, IAC WILL TM);
+		RECV(f, IAC DO O_TM);
+		WROTE(f, IAC WILL O_TM);
 	}
 	/* Answered by tn_marks, not while the bytes are read. */
-	f->ndata = tn_recv(f->tn, "X\n" IAC DO TM IAC DO TM, 8, f->data,
+	f->ndata = tn_recv(f->tn, "X\n" IAC DO O_TM IAC DO O_TM, 8, f->data,
 	    &f->flags);
 	WROTE(f, "");
 	tn_marks(f->tn);
-	WROTE(f, IAC WILL TM IAC WILL TM);
+	WROTE(f, IAC WILL O_TM IAC WILL O_TM);
 	/* DONT TIMING-MARK needs no answer. */
-	RECV(f, IAC DONT TM);
+	RECV(f, IAC DONT O_TM);
 	WROTE(f, "");
 }
 
@@ -156,9 +146,9 @@ test_telnet_split_commands(void **state)
 	RECV(f, DO);
 	DATA(f, "");
 	WROTE(f, "");
-	RECV(f, TM "NG\r\n" IAC);
+	RECV(f, O_TM "NG\r\n" IAC);
 	DATA(f, "NG\r\n");
-	WROTE(f, IAC WILL TM);
+	WROTE(f, IAC WILL O_TM);
 	RECV(f, IAC "\n");
 	DATA(f, "\xff\n");
 }
@@ -169,10 +159,10 @@ test_telnet_interrupt(void **state)
 {
 	struct fix	*f = *state;
 
-	RECV(f, "PING\r\nMO" IAC IP "VE" IAC DO TM);
+	RECV(f, "PING\r\nMO" IAC IP "VE" IAC DO O_TM);
 	DATA(f, "PING\r\nMO");
 	assert_int_equal(f->flags, TN_INTERRUPT);
-	WROTE(f, IAC WILL TM);
+	WROTE(f, IAC WILL O_TM);
 	RECV(f, "PING\r\n");
 	DATA(f, "PING\r\n");
 	assert_int_equal(f->flags, 0);
@@ -213,7 +203,7 @@ test_telnet_commands_bounded(void **state)
 	recv_bytes(f, buf, 2);
 	assert_int_equal(f->flags, TN_BROKEN);
 	/* Broken: nothing more is read or written. */
-	RECV(f, "PING\r\n" IAC DO TM);
+	RECV(f, "PING\r\n" IAC DO O_TM);
 	assert_int_equal(f->ndata, 0);
 	WROTE(f, "");
 }
