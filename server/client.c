@@ -59,3 +59,13 @@ client_rearm(struct client *c)
 {
 	c->ops->rearm(c, client_deadline(c));
 }
+
+/*
+ * The world would queue the client: 1 if its home is another node, which
+ * was handed it back (the client is leaving this world).
+ */
+int
+client_home(struct client *c)
+{
+	return (c->ops->home != NULL && c->ops->home(c));
+}

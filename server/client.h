@@ -25,6 +25,10 @@
 #define CLIENT_OFFERED	0x2	/* offered PLAY AI during this queue stay */
 #define CLIENT_FRESH	0x4	/* PLACE_QUEUE: just connected, not yet paired
 				   (lobby->fresh) */
+#define CLIENT_POSTED	0x8	/* PLACE_QUEUE: the host seeks it an opponent
+				   on other nodes too (lobby_ops' alone) */
+#define CLIENT_REMOTE	0x10	/* a player connected to another node, which
+				   checked its lines and their rate */
 
 /*
  * Where a client is in the world: one place at a time, changed only
@@ -38,6 +42,8 @@ enum client_place {
 	PLACE_ROOM,		/* waiting in its private room */
 	PLACE_WATCH,		/* watching a match */
 	PLACE_MATCH,		/* holding a seat in a match */
+	PLACE_RELAY,		/* playing on another node: its lines are
+				   relayed there (lobby_ops' relay) */
 	PLACE_GONE		/* detached from the world for good */
 };
 
@@ -65,6 +71,12 @@ struct client_ops {
 	void	(*close)(struct client *);
 	/* The client's next deadline is now this (ms; 0: none): aim at it. */
 	void	(*rearm)(struct client *, int64_t);
+	/*
+	 * Optional: a player connected to another node is to wait in the
+	 * queue: hand it back to that node (1), which queues it; 0: queue
+	 * it here.
+	 */
+	int	(*home)(struct client *);
 };
 
 struct client {
@@ -106,6 +118,7 @@ TAILQ_HEAD(client_list, client);
 void	client_send(struct client *, const char *, int);
 void	client_close(struct client *);
 void	client_rearm(struct client *);
+int	client_home(struct client *);
 int64_t	client_deadline(const struct client *);
 
 #endif /* TTTD_CLIENT_H */

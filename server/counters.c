@@ -37,8 +37,15 @@ counters_get(const struct lobby *l, struct counter *out, size_t max)
 		{ "resigns", st->resigns, 0 },
 		{ "resumes", st->resumes, 0 },
 		{ "chats", st->chats, 0 },
+		/* With --redis only: the last two. */
+		{ "cluster_nodes", l->cluster.nodes, 1 },
+		{ "redis_connected", (unsigned long long)l->cluster.connected,
+		    1 },
 	};
 	size_t				 n = sizeof all / sizeof all[0];
+
+	if (!l->cluster.on)
+		n -= 2;
 
 	_Static_assert(sizeof all / sizeof all[0] <= COUNTERS_MAX,
 	    "COUNTERS_MAX is too small");

@@ -289,7 +289,7 @@ lobby_enqueue(struct lobby *lobby, struct client *c, int front)
 	char	buf[PROTO_OUT_MAX];
 
 	if (c->place == PLACE_QUEUE || c->place == PLACE_GONE ||
-	    (c->flags & CLIENT_CLOSING))
+	    (c->flags & CLIENT_CLOSING) || client_home(c))
 		return;
 	client_send(c, buf, proto_fmt_wait(buf, sizeof buf, NULL));
 	place_set(c, PLACE_QUEUE);
@@ -304,12 +304,34 @@ lobby_enqueue(struct lobby *lobby, struct client *c, int front)
 	lobby_pair(lobby);
 }
 
+/*
+ * Back at the front of the queue without a word: a player handed to
+ * another node for a match that did not happen after all (its opponent
+ * there had gone).  It has been told WAIT already.
+ */
+void
+lobby_join_again(struct lobby *lobby, struct client *c)
+{
+	if (c->place != PLACE_NONE || (c->flags & CLIENT_CLOSING))
+		return;
+	place_set(c, PLACE_QUEUE);
+	c->queued_at = lobby->ops->now();
+	clock_start(c, CLIENT_CLOCK_IDLE);
+	TAILQ_INSERT_HEAD(&lobby->queue, c, queue_entry);
+	lobby->nqueued++;
+	lobby_pair(lobby);
+}
+
 /* Take a player out of the queue, if it is there. */
 void
 lobby_leave(struct lobby *lobby, struct client *c)
 {
 	if (c->place != PLACE_QUEUE)
 		return;
+	if (c->flags & CLIENT_POSTED) {
+		c->flags &= ~CLIENT_POSTED;
+		lobby->ops->unqueued(lobby, c);
+	}
 	if (c->flags & CLIENT_FRESH) {
 		TAILQ_REMOVE(&lobby->fresh, c, queue_entry);
 		c->flags &= ~CLIENT_FRESH;
@@ -346,5 +368,11 @@ lobby_pair(struct lobby *lobby)
 		lobby_leave(lobby, p1);
 		lobby_leave(lobby, p2);
 		match_new(lobby, p1, p2);
+	}
+	/* One left, ready: the host may know of an opponent elsewhere. */
+	if (lobby->nqueued == 1 && lobby->ops->alone != NULL) {
+		p1 = TAILQ_FIRST(&lobby->queue);
+		if (!(p1->flags & (CLIENT_POSTED | CLIENT_CLOSING)))
+			lobby->ops->alone(lobby, p1);
 	}
 }

@@ -28,6 +28,25 @@ struct lobby_ops {
 	void	(*random)(void *, size_t);
 	/* The lobby's own next deadline changed (lobby_next_deadline). */
 	void	(*wake)(struct lobby *);
+
+	/* Optional, for a cluster of nodes (NULL: one node alone). */
+	/* A player ready to pair waits alone here: seek one elsewhere. */
+	void	(*alone)(struct lobby *, struct client *);
+	/* A CLIENT_POSTED player left the queue (paired, gone, ...). */
+	void	(*unqueued)(struct lobby *, struct client *);
+	/* A checked line of a PLACE_RELAY player: to its match's node. */
+	void	(*relay)(struct lobby *, struct client *, const char *,
+		    size_t);
+	/* A PLACE_RELAY player leaves (lost: hold its seat if it can). */
+	void	(*relay_end)(struct lobby *, struct client *,
+		    enum proto_leave, int);
+};
+
+/* What STATS tells of the cluster, kept up to date by the host. */
+struct lobby_cluster {
+	int		on;		/* --redis given */
+	unsigned	nodes;		/* live nodes seen */
+	int		connected;	/* to Redis */
 };
 
 /* Time limits and flood control; 0 turns each one off. */
@@ -124,6 +143,7 @@ struct lobby {
 						   per address */
 	struct ratelimit	 guesses[LOBBY_NSECRETS]; /* ... and from
 						   those addresses together */
+	struct lobby_cluster	 cluster;
 };
 
 int	lobby_init(struct lobby *, const struct lobby_ops *,
@@ -133,6 +153,7 @@ void	lobby_free(struct lobby *);
 void	lobby_join(struct lobby *, struct client *);
 void	lobby_join_new(struct lobby *, struct client *);
 void	lobby_join_front(struct lobby *, struct client *);
+void	lobby_join_again(struct lobby *, struct client *);
 void	lobby_leave(struct lobby *, struct client *);
 int	lobby_coin(struct lobby *);
 uint64_t lobby_ai_random(struct lobby *);

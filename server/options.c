@@ -14,6 +14,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cluster.h"
 #include "log.h"
 #include "options.h"
 
@@ -45,7 +46,10 @@ enum options_id {
 	OPT_AI_OFFER,
 	OPT_EARLY_DRAW,
 	OPT_MAX_WATCHERS,
-	OPT_HTTP_PORT
+	OPT_HTTP_PORT,
+	OPT_REDIS,
+	OPT_NODE,
+	OPT_REDIS_PREFIX
 };
 
 struct options_spec {
@@ -97,6 +101,13 @@ static const struct options_spec options_table[] = {
 	    "end a game that only a tie can end as a tie" },
 	{ OPT_MAX_WATCHERS, "max-watchers", "N", OPTIONS_NUMBER, 0, 1000000,
 	    "watchers of one match; 0: any" },
+	{ OPT_REDIS, "redis", "IP:PORT", OPTIONS_TEXT, 0, 0,
+	    "join the cluster of the nodes sharing this Redis (\"\": "
+	    "alone)" },
+	{ OPT_NODE, "node", "NAME", OPTIONS_TEXT, 0, 0,
+	    "this node's name in the cluster, unique among the live ones" },
+	{ OPT_REDIS_PREFIX, "redis-prefix", "P", OPTIONS_TEXT, 0, 0,
+	    "of the cluster's Redis keys and channels" },
 };
 #define OPTIONS_COUNT	(sizeof options_table / sizeof options_table[0])
 
@@ -104,6 +115,8 @@ static const struct options_spec *options_find(int);
 static int	options_number(const char *, unsigned long long,
 		    unsigned long long, unsigned long long *);
 static int	options_seconds(const char *, int64_t *);
+static int	options_text(struct server_config *,
+		    const struct options_spec *, const char *);
 static int	options_set(struct server_config *,
 		    const struct options_spec *, const char *);
 static void	options_show(const struct server_config *,
@@ -120,6 +133,7 @@ options_defaults(struct server_config *cfg)
 	memset(cfg, 0, sizeof *cfg);
 	cfg->port = 4000;
 	cfg->http_port = SERVER_HTTP_PORT;
+	cfg->redis_prefix = CLUSTER_PREFIX;
 	cfg->max_clients = SERVER_MAX_CLIENTS;
 	cfg->max_per_addr = SERVER_MAX_PER_ADDR;
 	cfg->output_max = SERVER_OUTPUT_MAX;
@@ -192,6 +206,37 @@ options_seconds(const char *s, int64_t *ms)
 	return (0);
 }
 
+/* A text option: -1 if it is bad. */
+static int
+options_text(struct server_config *cfg, const struct options_spec *o,
+    const char *arg)
+{
+	char	ip[64];
+	int	port;
+
+	switch (o->id) {
+	case OPT_REDIS:
+		if (arg[0] != '\0' && cluster_parse_addr(arg, ip, sizeof ip,
+		    &port) == -1)
+			return (-1);	/* a name would block the loop */
+		cfg->redis = arg[0] != '\0' ? arg : NULL;
+		return (0);
+	case OPT_NODE:
+		if (!cluster_valid_name(arg))
+			return (-1);
+		cfg->node = arg;
+		return (0);
+	case OPT_REDIS_PREFIX:
+		if (!cluster_valid_prefix(arg))
+			return (-1);
+		cfg->redis_prefix = arg;
+		return (0);
+	default:
+		cfg->bind = arg[0] != '\0' ? arg : NULL;
+		return (0);
+	}
+}
+
 /* Set one option from its text; -1 if the text is bad. */
 static int
 options_set(struct server_config *cfg, const struct options_spec *o,
@@ -222,8 +267,7 @@ options_set(struct server_config *cfg, const struct options_spec *o,
 		cfg->log_level = level;
 		return (0);
 	case OPTIONS_TEXT:
-		cfg->bind = arg[0] != '\0' ? arg : NULL;
-		return (0);
+		return (options_text(cfg, o, arg));
 	}
 	switch (o->id) {
 	case OPT_PORT:
@@ -355,6 +399,17 @@ options_show(const struct server_config *cfg, const struct options_spec *o,
 		return;
 	case OPT_MAX_WATCHERS:
 		snprintf(buf, size, "%u", l->max_watchers);
+		return;
+	case OPT_REDIS:
+		snprintf(buf, size, "%s", cfg->redis != NULL ? cfg->redis :
+		    "none: alone");
+		return;
+	case OPT_NODE:
+		snprintf(buf, size, "%s", cfg->node != NULL ? cfg->node :
+		    "HOSTNAME:PORT");
+		return;
+	case OPT_REDIS_PREFIX:
+		snprintf(buf, size, "%s", cfg->redis_prefix);
 		return;
 	}
 	snprintf(buf, size, "%lld.%03lld", (long long)(ms / 1000),

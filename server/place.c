@@ -11,7 +11,7 @@
  * connection, or was replaced by a RESUME elsewhere) enters no place
  * again.
  *
- *	NONE -> QUEUE | ROOM | WATCH | MATCH -> NONE
+ *	NONE -> QUEUE | ROOM | WATCH | MATCH | RELAY -> NONE
  *	any  -> GONE
  */
 #include "clock.h"
@@ -59,6 +59,10 @@ place_leave(struct client *c, enum proto_leave why, int hold)
 			match_abort(c);
 		else if (!hold || !resume_hold(c))
 			match_leave(c, why);
+		break;
+	case PLACE_RELAY:
+		place_set(c, PLACE_NONE);
+		c->lobby->ops->relay_end(c->lobby, c, why, hold);
 		break;
 	case PLACE_NONE:
 	case PLACE_GONE:

@@ -67,6 +67,7 @@
 #include <event2/event.h>
 #include <event2/util.h>
 
+#include "cluster.h"
 #include "conn.h"
 #include "http.h"
 #include "log.h"
@@ -84,6 +85,13 @@ static void	server_client_out(struct server_client *, const char *,
 		    size_t);
 static void	server_client_telnet_out(void *, const char *, size_t);
 static void	server_client_eof(struct server_client *);
+static struct server *server_client_server_of(struct lobby *);
+static void	server_client_alone(struct lobby *, struct client *);
+static void	server_client_unqueued(struct lobby *, struct client *);
+static void	server_client_relay(struct lobby *, struct client *,
+		    const char *, size_t);
+static void	server_client_relay_end(struct lobby *, struct client *,
+		    enum proto_leave, int);
 static void	server_client_write_cb(evutil_socket_t, short, void *);
 static void	server_client_timer_cb(evutil_socket_t, short, void *);
 static void	server_client_closing(struct server_client *);
@@ -123,18 +131,24 @@ static void	server_client_ws_message(void *, const char *, size_t);
 static const struct client_ops server_client_client_ops = {
 	server_client_send,
 	server_client_close,
-	server_client_rearm
+	server_client_rearm,
+	NULL			/* connected here: queued here */
 };
 /* How the world reaches a WebSocket player: the same but for send, close. */
 static const struct client_ops server_client_ws_ops = {
 	server_client_ws_send,
 	server_client_ws_close,
-	server_client_rearm
+	server_client_rearm,
+	NULL
 };
 const struct lobby_ops server_client_ops = {
 	server_client_now,
 	server_client_random,
-	server_client_wake
+	server_client_wake,
+	server_client_alone,
+	server_client_unqueued,
+	server_client_relay,
+	server_client_relay_end
 };
 
 /* The connection a client of the seat layer is: it comes first in it. */
@@ -509,6 +523,7 @@ server_client_flush_all(struct server *s)
 {
 	struct server_client	*sc;
 
+	cluster_flush(s->cluster);	/* may write to connections here */
 	while ((sc = TAILQ_FIRST(&s->dirty)) != NULL)
 		server_client_flush(sc);
 }
@@ -793,11 +808,57 @@ server_client_random(void *buf, size_t len)
 static void
 server_client_wake(struct lobby *lobby)
 {
-	struct server	*s = (struct server *)(void *)((char *)lobby -
-			    offsetof(struct server, lobby));
+	struct server	*s = server_client_server_of(lobby);
 
 	if (s->lobby_timer != NULL)
 		server_client_aim(s->lobby_timer, lobby_next_deadline(lobby));
+}
+
+/* The server a lobby is in. */
+static struct server *
+server_client_server_of(struct lobby *lobby)
+{
+	return ((struct server *)(void *)((char *)lobby -
+	    offsetof(struct server, lobby)));
+}
+
+/* The lobby's cluster ops: to the cluster, with --redis. */
+static void
+server_client_alone(struct lobby *lobby, struct client *c)
+{
+	struct server	*s = server_client_server_of(lobby);
+
+	if (s->cluster != NULL)
+		cluster_alone(s->cluster, c);
+}
+
+static void
+server_client_unqueued(struct lobby *lobby, struct client *c)
+{
+	struct server	*s = server_client_server_of(lobby);
+
+	if (s->cluster != NULL)
+		cluster_unqueued(s->cluster, c);
+}
+
+static void
+server_client_relay(struct lobby *lobby, struct client *c, const char *line,
+    size_t len)
+{
+	struct server	*s = server_client_server_of(lobby);
+
+	if (s->cluster != NULL)
+		cluster_relay(s->cluster, c, line, len);
+}
+
+static void
+server_client_relay_end(struct lobby *lobby, struct client *c,
+    enum proto_leave why, int hold)
+{
+	struct server	*s = server_client_server_of(lobby);
+
+	if (s->cluster != NULL)
+		cluster_relay_end(s->cluster, c, why, hold);
 }
 
 /* The lobby's timer: grace periods that ran out, new players to pair. */

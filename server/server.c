@@ -18,6 +18,7 @@
 #include <event2/listener.h>
 #include <event2/util.h>
 
+#include "cluster.h"
 #include "counters.h"
 #include "log.h"
 #include "server.h"
@@ -43,6 +44,8 @@ static int	server_listen(struct server *, const struct server_config *,
 		    int);
 static int	server_bound_port(struct evconnlistener *);
 static uint64_t	server_random(void);
+static int	server_join(struct server *, const struct server_config *);
+static void	server_flush_cb(void *);
 
 /* A new connection, game (http 0) or HTTP: hand it to server-client.c. */
 static void
@@ -415,9 +418,50 @@ server_init(struct server *s, const struct server_config *cfg)
 	if (s->shutdown_timer == NULL || s->accept_timer == NULL ||
 	    s->lobby_timer == NULL)
 		return (-1);
-	if (server_listen(s, cfg, 0) == -1)
+	if (server_listen(s, cfg, 0) == -1 ||
+	    (cfg->http_port != 0 && server_listen(s, cfg, 1) == -1))
 		return (-1);
-	return (cfg->http_port != 0 ? server_listen(s, cfg, 1) : 0);
+	return (cfg->redis != NULL ? server_join(s, cfg) : 0);
+}
+
+/* The cluster of --redis; the node's name is HOSTNAME:PORT by default. */
+static int
+server_join(struct server *s, const struct server_config *cfg)
+{
+	struct cluster_config	 cc;
+	struct cluster_host	 host = { server_flush_cb, s };
+	char			 ip[64], node[CLUSTER_NODE_MAX + 1];
+	char			 hostname[CLUSTER_NODE_MAX + 1];
+	int			 port;
+
+	if (cluster_parse_addr(cfg->redis, ip, sizeof ip, &port) == -1)
+		return (-1);		/* options.c checked it */
+	if (cfg->node == NULL) {
+		if (gethostname(hostname, sizeof hostname) == -1)
+			snprintf(hostname, sizeof hostname, "tttd");
+		hostname[sizeof hostname - 1] = '\0';
+		snprintf(node, sizeof node, "%.57s:%d", hostname,
+		    server_bound_port(s->listeners[0]));
+		if (!cluster_valid_name(node)) {
+			log_error("the host name \"%s\" makes no node name: "
+			    "give one with --node", hostname);
+			return (-1);
+		}
+	} else
+		snprintf(node, sizeof node, "%s", cfg->node);
+	cc.redis_ip = ip;
+	cc.redis_port = port;
+	cc.node = node;
+	cc.prefix = cfg->redis_prefix;
+	s->cluster = cluster_new(s->base, &s->lobby, &cc, &host);
+	return (s->cluster != NULL ? 0 : -1);
+}
+
+/* The cluster's flush: what the world sent, out. */
+static void
+server_flush_cb(void *arg)
+{
+	server_client_flush_all(arg);
 }
 
 /* Run until shut down. */
@@ -450,6 +494,7 @@ server_shutdown(struct server *s)
 	evtimer_add(s->shutdown_timer, &tv);
 	TAILQ_FOREACH(sc, &s->clients, entry)
 		server_client_shutdown(sc);
+	cluster_shutdown(s->cluster);
 }
 
 /* Free everything, connections first. */
@@ -461,6 +506,8 @@ server_free(struct server *s)
 
 	while ((sc = TAILQ_FIRST(&s->clients)) != NULL)
 		server_client_free(sc);
+	cluster_free(s->cluster);
+	s->cluster = NULL;
 	lobby_free(&s->lobby);
 	addrtab_free(&s->peers);
 	server_unlisten(s);

@@ -55,6 +55,7 @@ struct server;
 struct tn;
 struct http_req;
 struct ws;
+struct cluster;
 
 /*
  * One connection (server-client.c): the seat layer's client, first, so
@@ -92,6 +93,9 @@ struct server_config {
 	unsigned	 max_per_addr;	/* players from one address; 0 = any */
 	size_t		 output_max;	/* pending output bytes per client */
 	struct lobby_limits limits;	/* time limits, rate limit */
+	const char	*redis;		/* --redis IP:PORT; NULL = alone */
+	const char	*node;		/* NULL = HOSTNAME:PORT */
+	const char	*redis_prefix;
 };
 
 struct server {
@@ -109,6 +113,7 @@ struct server {
 	int			 shutting_down;
 
 	struct lobby		 lobby;
+	struct cluster		*cluster;	/* --redis; NULL = alone */
 	struct server_client_list clients;
 	struct server_client_list dirty;	/* output to write out */
 	unsigned		 nclients;	/* connections, refused too */

@@ -89,6 +89,13 @@ session_line(struct client *c, const char *line, size_t len)
 	if (c->place == PLACE_QUEUE)
 		clock_start(c, CLIENT_CLOCK_IDLE);	/* it is still there */
 	err = proto_parse(line, len, &cmd);
+	if (c->place == PLACE_RELAY && ((err == PROTO_OK &&
+	    cmd.verb != PROTO_NONE) || (err == PROTO_EUNKNOWN_COMMAND &&
+	    session_one_word(line, len)))) {
+		/* Checked here, answered by its match's node. */
+		c->lobby->ops->relay(c->lobby, c, line, len);
+		return;
+	}
 	if (err == PROTO_OK && cmd.verb != PROTO_NONE)
 		err = cmd_dispatch(c, &cmd);
 	else if (err == PROTO_EUNKNOWN_COMMAND && session_one_word(line, len) &&
@@ -127,8 +134,8 @@ session_flooding(struct client *c)
 	int64_t				 now;
 	char				 buf[PROTO_OUT_MAX];
 
-	if (l->rate == 0)
-		return (0);
+	if (l->rate == 0 || (c->flags & CLIENT_REMOTE))
+		return (0);	/* a remote player's node counts its lines */
 	now = c->lobby->ops->now();
 	if (ratelimit_take(&c->rate, l->rate, l->burst, now))
 		return (0);

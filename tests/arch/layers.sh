@@ -30,6 +30,8 @@ server-client 6 mesh
 telnet 6 mesh
 http 6 mesh
 ws 6 mesh
+cluster 6 mesh
+rlink 6 mesh
 conn 5
 session 4
 cmd 3

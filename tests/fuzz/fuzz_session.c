@@ -123,12 +123,14 @@ static void	fuzz_wake(struct lobby *);
 static const struct client_ops fuzz_client_ops = {
 	fuzz_send,
 	fuzz_close,
-	fuzz_rearm
+	fuzz_rearm,
+	NULL
 };
 static const struct lobby_ops fuzz_ops = {
 	fuzz_clock,
 	fuzz_random,
-	fuzz_wake
+	fuzz_wake,
+	NULL, NULL, NULL, NULL
 };
 
 static struct lobby		fuzz_lobby;

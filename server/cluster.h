@@ -1,0 +1,58 @@
+/*
+ * cluster.h -- every tttd that shares a Redis is one service (--redis):
+ * the node's name, one queue for all nodes, and the players of a match
+ * whose connection is on another node (remote seats), relayed both ways
+ * over Redis pub/sub.  docs/cluster.md has the design.
+ */
+#ifndef CLUSTER_H
+#define CLUSTER_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "client.h"
+#include "lobby.h"
+
+#define CLUSTER_PREFIX		"tttd:"	/* default --redis-prefix */
+#define CLUSTER_NODE_MAX	64	/* bytes of a node's name */
+#define CLUSTER_PREFIX_MAX	32	/* bytes of --redis-prefix */
+#define CLUSTER_BEAT_MS		1000	/* a node says it lives this often */
+#define CLUSTER_NODE_TTL_MS	5000	/* ... and is dead once silent this
+					   long: its name free, its queue
+					   entry void */
+#define CLUSTER_INST_LEN	16	/* hex digits of a node's instance */
+#define CLUSTER_MSG_MAX		(64 * 1024) /* bytes of one message */
+
+struct event_base;
+struct cluster;
+
+struct cluster_config {
+	const char	*redis_ip;	/* numeric */
+	int		 redis_port;
+	const char	*node;		/* its name */
+	const char	*prefix;	/* of every key and channel */
+};
+
+/* What the cluster needs of the daemon. */
+struct cluster_host {
+	/* Write out what the world sent (the end of a callback). */
+	void	(*flush)(void *);
+	void	*arg;
+};
+
+int		 cluster_valid_name(const char *);
+int		 cluster_valid_prefix(const char *);
+int		 cluster_parse_addr(const char *, char *, size_t, int *);
+struct cluster	*cluster_new(struct event_base *, struct lobby *,
+		    const struct cluster_config *, const struct cluster_host *);
+void		 cluster_free(struct cluster *);
+void		 cluster_flush(struct cluster *);
+void		 cluster_shutdown(struct cluster *);
+void		 cluster_alone(struct cluster *, struct client *);
+void		 cluster_unqueued(struct cluster *, struct client *);
+void		 cluster_relay(struct cluster *, struct client *, const char *,
+		    size_t);
+void		 cluster_relay_end(struct cluster *, struct client *,
+		    enum proto_leave, int);
+
+#endif /* CLUSTER_H */
