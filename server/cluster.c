@@ -63,6 +63,8 @@ struct cluster_remote {
 	struct event		*timer;		/* its clocks, its freeing */
 	struct evbuffer		*out;		/* lines not yet published */
 	int			 dirty;
+	int			 done;		/* closed, handed back or lost:
+						   nothing more to its node */
 	TAILQ_ENTRY(cluster_remote) dirty_entry;
 	TAILQ_ENTRY(cluster_remote) all_entry;
 };
@@ -598,6 +600,7 @@ cluster_remote_done(struct cluster_remote *r)
 {
 	static const struct timeval now_tv = { 0, 0 };
 
+	r->done = 1;
 	r->c.flags |= CLIENT_CLOSING;
 	keytab_del(&r->cl->remotes, &r->entry);
 	evtimer_add(r->timer, &now_tv);
@@ -626,7 +629,7 @@ cluster_remote_send(struct client *c, const char *buf, size_t len)
 {
 	struct cluster_remote	*r = (struct cluster_remote *)c;
 
-	if (c->flags & CLIENT_CLOSING)
+	if (r->done)
 		return;
 	c->stats->bytes_out += len;
 	evbuffer_add(r->out, buf, len);
@@ -672,7 +675,7 @@ cluster_remote_close(struct client *c)
 {
 	struct cluster_remote	*r = (struct cluster_remote *)c;
 
-	if (c->flags & CLIENT_CLOSING)
+	if (r->done)
 		return;
 	cluster_remote_flush(r);
 	cluster_send(r->cl, r->home, 'C', r->home_id, NULL, 0);
@@ -903,7 +906,7 @@ cluster_on_home(struct cluster *cl, char type, const char *from,
 	struct cluster_remote	*r = cluster_remote_find(cl, from, id);
 	int			 why = 0, hold = 0;
 
-	if (r == NULL || (r->c.flags & CLIENT_CLOSING))
+	if (r == NULL || r->done)
 		return;
 	if (type == 'I') {
 		session_line(&r->c, rest, len);
@@ -914,7 +917,7 @@ cluster_on_home(struct cluster *cl, char type, const char *from,
 		why = PROTO_LEAVE_DROP;
 	log_info("client %llu: %s left on its node", (unsigned long long)
 	    r->c.id, r->c.addr);
-	r->c.flags |= CLIENT_CLOSING;	/* nothing more reaches it */
+	r->done = 1;			/* nothing more reaches it */
 	place_detach(&r->c, (enum proto_leave)why, hold);
 	cluster_remote_done(r);
 }
@@ -995,7 +998,7 @@ cluster_lost_home(struct cluster_remote *r)
 {
 	log_warn("client %llu: %s's node %s is out of reach",
 	    (unsigned long long)r->c.id, r->c.addr, r->home);
-	r->c.flags |= CLIENT_CLOSING;
+	r->done = 1;
 	place_detach(&r->c, PROTO_LEAVE_DROP, 1);
 	cluster_remote_done(r);
 }
@@ -1037,7 +1040,7 @@ cluster_down(void *arg)
 	}
 	for (r = TAILQ_FIRST(&cl->all_remotes); r != NULL; r = rnext) {
 		rnext = TAILQ_NEXT(r, all_entry);
-		if (!(r->c.flags & CLIENT_CLOSING))
+		if (!r->done)
 			cluster_lost_home(r);
 	}
 	cl->host.flush(cl->host.arg);
@@ -1076,8 +1079,7 @@ cluster_forget_dead(struct cluster *cl, const redisReply *live)
 	}
 	for (r = TAILQ_FIRST(&cl->all_remotes); r != NULL; r = rnext) {
 		rnext = TAILQ_NEXT(r, all_entry);
-		if (!(r->c.flags & CLIENT_CLOSING) &&
-		    !cluster_live(live, r->home))
+		if (!r->done && !cluster_live(live, r->home))
 			cluster_lost_home(r);
 	}
 }
@@ -1134,8 +1136,8 @@ cluster_beat_reply(void *arg, redisReply *r)
 		if (lobby->nqueued == 1 &&
 		    !(TAILQ_FIRST(&lobby->queue)->flags & CLIENT_POSTED))
 			cluster_alone(cl, TAILQ_FIRST(&lobby->queue));
-		cl->host.flush(cl->host.arg);
 	}
+	cl->host.flush(cl->host.arg);
 }
 
 static void

@@ -1,0 +1,195 @@
+/*
+ * redis_proc.c -- a real redis-server for the cluster tests.
+ */
+#include <sys/socket.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+
+#include <netinet/in.h>
+#include <arpa/inet.h>
+
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <spawn.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "redis_proc.h"
+
+#define REDIS_WAIT_MS	5000	/* to answer PING after starting */
+
+extern char	**environ;
+
+static long
+redis_proc_now(void)
+{
+	struct timespec	ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (ts.tv_sec * 1000L + ts.tv_nsec / 1000000L);
+}
+
+/* A port of 127.0.0.1 free now (bound to 0 and let go). */
+static int
+redis_proc_free_port(void)
+{
+	struct sockaddr_in	sin;
+	socklen_t		len = sizeof sin;
+	int			fd, port = -1;
+
+	if ((fd = socket(AF_INET, SOCK_STREAM, 0)) == -1)
+		return (-1);
+	memset(&sin, 0, sizeof sin);
+	sin.sin_family = AF_INET;
+	sin.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	if (bind(fd, (struct sockaddr *)&sin, sizeof sin) == 0 &&
+	    getsockname(fd, (struct sockaddr *)&sin, &len) == 0)
+		port = ntohs(sin.sin_port);
+	close(fd);
+	return (port);
+}
+
+int
+redis_proc_cmd(const struct redis_proc *r, const char *cmd, char *reply,
+    size_t size)
+{
+	struct sockaddr_in	 sin;
+	struct pollfd		 pfd;
+	char			 buf[4096];
+	size_t			 len = 0;
+	ssize_t			 n;
+	char			*crlf;
+	int			 fd;
+	long			 deadline = redis_proc_now() + 2000;
+
+	if ((fd = socket(AF_INET, SOCK_STREAM, 0)) == -1)
+		return (-1);
+	memset(&sin, 0, sizeof sin);
+	sin.sin_family = AF_INET;
+	sin.sin_port = htons((uint16_t)r->port);
+	sin.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	if (connect(fd, (struct sockaddr *)&sin, sizeof sin) == -1 ||
+	    write(fd, cmd, strlen(cmd)) == -1 || write(fd, "\r\n", 2) == -1) {
+		close(fd);
+		return (-1);
+	}
+	pfd.fd = fd;
+	pfd.events = POLLIN;
+	while ((crlf = memchr(buf, '\n', len)) == NULL &&
+	    len < sizeof buf - 1 && redis_proc_now() < deadline) {
+		if (poll(&pfd, 1, 100) <= 0)
+			continue;
+		if ((n = read(fd, buf + len, sizeof buf - 1 - len)) <= 0)
+			break;
+		len += (size_t)n;
+	}
+	close(fd);
+	if (crlf == NULL)
+		return (-1);
+	len = (size_t)(crlf - buf);
+	if (len > 0 && buf[len - 1] == '\r')
+		len--;
+	if (len >= size)
+		len = size - 1;
+	memcpy(reply, buf, len);
+	reply[len] = '\0';
+	return ((int)len);
+}
+
+/* Run redis-server on r->port; 0 once it answers PING, else -1. */
+static int
+redis_proc_spawn(struct redis_proc *r)
+{
+	char				 port[16], pong[64];
+	const char			*argv[] = { "redis-server", "--port",
+					    port, "--bind", "127.0.0.1",
+					    "--save", "", "--appendonly", "no",
+					    "--daemonize", "no", NULL };
+	posix_spawn_file_actions_t	 fa;
+	long				 deadline;
+	int				 status;
+
+	snprintf(port, sizeof port, "%d", r->port);
+	posix_spawn_file_actions_init(&fa);
+	posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
+	posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
+	if (posix_spawnp(&r->pid, "redis-server", &fa, NULL,
+	    (char *const *)argv, environ) != 0) {
+		posix_spawn_file_actions_destroy(&fa);
+		r->pid = 0;
+		return (-1);
+	}
+	posix_spawn_file_actions_destroy(&fa);
+	deadline = redis_proc_now() + REDIS_WAIT_MS;
+	while (redis_proc_now() < deadline) {
+		if (waitpid(r->pid, &status, WNOHANG) == r->pid) {
+			r->pid = 0;	/* the port was taken, say */
+			return (-1);
+		}
+		if (redis_proc_cmd(r, "PING", pong, sizeof pong) > 0 &&
+		    strcmp(pong, "+PONG") == 0)
+			return (0);
+		usleep(20000);
+	}
+	redis_proc_kill(r);
+	return (-1);
+}
+
+int
+redis_proc_start(struct redis_proc *r)
+{
+	int	tries;
+
+	memset(r, 0, sizeof *r);
+	for (tries = 0; tries < 5; tries++) {
+		if ((r->port = redis_proc_free_port()) == -1)
+			continue;
+		snprintf(r->addr, sizeof r->addr, "127.0.0.1:%d", r->port);
+		if (redis_proc_spawn(r) == 0)
+			return (0);
+	}
+	return (-1);
+}
+
+int
+redis_proc_restart(struct redis_proc *r)
+{
+	if (r->pid != 0)
+		redis_proc_stop(r);
+	return (redis_proc_spawn(r));
+}
+
+static void
+redis_proc_end(struct redis_proc *r, int sig)
+{
+	long	deadline = redis_proc_now() + 5000;
+	int	status;
+
+	if (r->pid == 0)
+		return;
+	kill(r->pid, sig);
+	while (waitpid(r->pid, &status, WNOHANG) == 0) {
+		if (redis_proc_now() >= deadline) {
+			kill(r->pid, SIGKILL);
+			waitpid(r->pid, &status, 0);
+			break;
+		}
+		usleep(10000);
+	}
+	r->pid = 0;
+}
+
+void
+redis_proc_stop(struct redis_proc *r)
+{
+	redis_proc_end(r, SIGTERM);
+}
+
+void
+redis_proc_kill(struct redis_proc *r)
+{
+	redis_proc_end(r, SIGKILL);
+}

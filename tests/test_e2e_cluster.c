@@ -1,0 +1,388 @@
+/*
+ * test_e2e_cluster.c -- tttd nodes sharing a Redis are one service
+ * (docs/cluster.md): the real tttd, several of them, and a real
+ * redis-server the test starts on a free loopback port.  Two players
+ * waiting on two nodes are paired, the match runs on one node and the
+ * other relays its player, and neither player can tell: the bytes are the
+ * ones a single node sends.  A node's name is its own; Redis may die and
+ * come back, and a node may die, without a crash or a stuck player.
+ */
+#include <sys/types.h>
+
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include "harness.h"
+#include "e2e_fix.h"
+#include "e2e_game.h"
+#include "redis_proc.h"
+
+#define SEND(c, ...)		line_send_at(__LINE__, (c), __VA_ARGS__)
+#define WANT_QUIET(c, ms)	line_want_quiet_at(__LINE__, (c), (ms))
+
+#define S_FIRST_WINS	"A1 A2 B1 B2 C1"
+#define S_TIE		"A1 B1 C1 A2 B2 A3 B3 C3 C2"
+#define T_LOST_TOUCH	"INFO Lost touch with your match's server."
+#define CLUSTER_WAIT_MS	12000	/* a node's death seen (5 s), Redis back
+				   (backoff up to 5 s), with room */
+
+struct cl_fix {
+	struct e2e		*e;
+	struct redis_proc	 redis;
+};
+
+static int
+cl_setup(void **state)
+{
+	struct cl_fix	*f;
+
+	if ((f = calloc(1, sizeof *f)) == NULL)
+		return (-1);
+	if (e2e_setup((void **)&f->e) != 0)
+		return (-1);
+	if (redis_proc_start(&f->redis) == -1) {
+		fprintf(stderr, "cannot start redis-server\n");
+		return (-1);
+	}
+	*state = f;
+	return (0);
+}
+
+static int
+cl_teardown(void **state)
+{
+	struct cl_fix	*f = *state;
+	int		 rc;
+
+	rc = e2e_teardown((void **)&f->e);
+	redis_proc_stop(&f->redis);
+	free(f);
+	return (rc);
+}
+
+/* A node of the cluster: --redis, --node name, a fixed seed. */
+static struct tttd_proc *
+cl_node(struct cl_fix *f, const char *name)
+{
+	const char *const	args[] = { "--redis", f->redis.addr, "--node",
+				    name, "--seed", "7", NULL };
+
+	return (e2e_server(f->e, args));
+}
+
+/* STAT <name> asked on a connection (one not in a game's way). */
+static long
+cl_stat(int ln, struct conn *c, const char *name)
+{
+	char	line[LINE_SIZE], want[64];
+	long	v = -1;
+	size_t	n;
+
+	line_send_at(ln, c, "STATS");
+	line_want_at(ln, 1, c, "OK STATS");
+	n = (size_t)snprintf(want, sizeof want, "STAT %s ", name);
+	for (;;) {
+		if (line_read(c, line, sizeof line, HARNESS_TIMEOUT_MS) < 0)
+			fail_msg("line %d: STATS cut short", ln);
+		if (strcmp(line, "END") == 0)
+			break;
+		if (strncmp(line, want, n) == 0)
+			v = atol(line + n);
+	}
+	return (v);
+}
+
+/* Ask STATS on a fresh connection until the stat is v (or the time). */
+static void
+cl_wait_stat(int ln, struct cl_fix *f, struct tttd_proc *tp, const char *name,
+    long v)
+{
+	long	deadline = harness_now_ms() + CLUSTER_WAIT_MS, got = -1;
+	struct conn *c;
+
+	while (harness_now_ms() < deadline) {
+		c = e2e_connect_at(ln, f->e, tp);
+		got = cl_stat(ln, c, name);
+		SEND(c, "QUIT");
+		if (got == v)
+			return;
+		usleep(200000);
+	}
+	fail_msg("line %d: STAT %s stayed %ld, not %ld", ln, name, got, v);
+}
+
+/* A game on two nodes' players: §9's lines, tokens and art. */
+static void
+cl_game_init(struct game *g, struct conn *x, struct conn *o)
+{
+	game_init(g, x, o, "p1", "p2");
+	g->grace = 30;
+	g->art = 1;
+	g->plain = 1;
+	g->notice_any = 1;
+}
+
+/*
+ * x waits alone on one node; o comes to another: they are paired within
+ * a second of o's half second, x (who waited) playing X.
+ */
+static void
+cl_pair_at(int ln, struct cl_fix *f, struct tttd_proc *ta,
+    struct tttd_proc *tb, struct game *g)
+{
+	struct conn	*x = e2e_connect_at(ln, f->e, ta), *o;
+	long		 t0;
+
+	line_want_quiet_at(ln, x, 700);
+	o = e2e_connect_at(ln, f->e, tb);
+	t0 = harness_now_ms();
+	cl_game_init(g, x, o);
+	game_match_at(ln, g);
+	if (harness_now_ms() - t0 > 1500)
+		fail_msg("line %d: paired after %ld ms", ln,
+		    harness_now_ms() - t0);
+	game_start_at(ln, g, -1);
+}
+
+/* Two players on two nodes play two games and a rematch, as on one. */
+static void
+test_cluster_pairs_across_nodes(void **state)
+{
+	struct cl_fix		*f = *state;
+	struct tttd_proc	*a = cl_node(f, "a"), *b = cl_node(f, "b");
+	struct game		 g;
+
+	cl_wait_stat(__LINE__, f, a, "cluster_nodes", 2);
+	cl_wait_stat(__LINE__, f, b, "redis_connected", 1);
+	cl_pair_at(__LINE__, f, a, b, &g);
+	GAME_PLAY(&g, S_FIRST_WINS);
+	game_rematch_at(__LINE__, &g, !g.winner, "AGAIN y", "AGAIN y",
+	    g.winner);
+	GAME_PLAY(&g, S_TIE);
+	/* Chat crosses too, and QUIT of the relayed player ends it. */
+	SEND(g.p[0], "SAY good game");
+	WANT_RAW(g.p[0], "OK SAY");
+	WANT_RAW(g.p[1], "CHAT p1 good game");
+	SEND(g.p[0], "QUIT");
+	WANT_RAW(g.p[0], "BYE Thank you for playing!");
+	WANT_EOF(g.p[0]);
+	WANT_RAW(g.p[1], "INFO p1 left the match.");
+}
+
+/*
+ * Read everything a connection gets until it has been quiet a while:
+ * the TOKEN line (random) aside, the bytes as they came.
+ */
+static void
+cl_drain(struct conn *c, char *out, size_t size, int quiet_ms)
+{
+	char	line[LINE_SIZE];
+	size_t	len = strlen(out);
+	int	n;
+
+	while ((n = conn_rawline(c, line, sizeof line, quiet_ms)) >= 0) {
+		if (strncmp(line, "TOKEN ", 6) == 0)
+			continue;
+		if (len + (size_t)n + 2 < size) {
+			memcpy(out + len, line, (size_t)n);
+			len += (size_t)n;
+			out[len++] = '\n';
+			out[len] = '\0';
+		}
+	}
+}
+
+/* The same script on x and o, which may be on one node or two. */
+static void
+cl_script(struct cl_fix *f, struct tttd_proc *ta, struct tttd_proc *tb,
+    char *tx, char *to, size_t size)
+{
+	struct conn	*x, *o, *p[2];
+	const char	*moves[] = { "A1", "A2", "B1", "B2", "C1" };
+	char		 line[LINE_SIZE];
+	int		 i, first;
+
+	tx[0] = to[0] = '\0';
+	x = e2e_conn(f->e);
+	line_open_at(__LINE__, x, ta->port);
+	line_nodelay(x);
+	SEND(x, "NAME ann");
+	cl_drain(x, tx, size, 700);
+	o = e2e_conn(f->e);
+	line_open_at(__LINE__, o, tb->port);
+	line_nodelay(o);
+	SEND(o, "NAME bob");
+	cl_drain(o, to, size, 1200);
+	cl_drain(x, tx, size, 300);
+	p[0] = x;
+	p[1] = o;
+	first = strstr(tx, "START X") != NULL ? 0 : 1;
+	for (i = 0; i < 5; i++) {
+		SEND(p[(first + i) % 2], "MOVE %s", moves[i]);
+		cl_drain(p[0], tx, size, 250);
+		cl_drain(p[1], to, size, 250);
+	}
+	SEND(o, "SAY well played");
+	SEND(x, "NAME anna");
+	SEND(x, "MOVE B3");
+	SEND(o, "FOO");
+	SEND(o, "maybe");
+	SEND(o, "AGAIN n");
+	cl_drain(p[0], tx, size, 400);
+	cl_drain(p[1], to, size, 400);
+	(void)line;
+}
+
+/*
+ * A client cannot tell whether its opponent is on its node: the same
+ * script gets the same bytes from one node as from two (tokens aside).
+ */
+static void
+test_cluster_same_bytes_as_one_node(void **state)
+{
+	struct cl_fix		*f = *state;
+	const char *const	 alone[] = { "--seed", "7", NULL };
+	struct tttd_proc	*one = e2e_server(f->e, alone);
+	struct tttd_proc	*a = cl_node(f, "a"), *b = cl_node(f, "b");
+	static char		 x1[16384], o1[16384], x2[16384], o2[16384];
+
+	cl_wait_stat(__LINE__, f, a, "cluster_nodes", 2);
+	cl_script(f, one, one, x1, o1, sizeof x1);
+	cl_script(f, a, b, x2, o2, sizeof x2);
+	assert_non_null(strstr(x1, "RESULT WIN"));
+	assert_non_null(strstr(x1, "CHAT bob well played"));
+	assert_string_equal(x1, x2);
+	assert_string_equal(o1, o2);
+}
+
+/* Two live nodes may not share a name: the second will not start. */
+static void
+test_cluster_node_name_taken(void **state)
+{
+	struct cl_fix		*f = *state;
+	struct tttd_proc	*a = cl_node(f, "twin");
+	const char		*args[] = { "--port", "0",
+				    "--bind", "127.0.0.1", "--http-port", "0",
+				    "--redis", f->redis.addr, "--node", "twin",
+				    NULL };
+	char			 out[512];
+	struct conn		*c;
+
+	assert_int_equal(harness_run(args, out, sizeof out, 5000), 1);
+	/* The first goes on, in the cluster. */
+	c = CONNECT(f->e, a);
+	assert_int_equal(cl_stat(__LINE__, c, "redis_connected"), 1);
+	/* A bad --redis (a name, not an address) is refused at once. */
+	args[7] = "localhost:6379";
+	args[9] = "other";
+	assert_int_equal(harness_run(args, out, sizeof out, 5000), 2);
+}
+
+/*
+ * Redis dies: each node serves its own players (pairing, games), says
+ * redis_connected 0; Redis comes back empty: the nodes join again by
+ * themselves, and players on two nodes are paired again.
+ */
+static void
+test_cluster_redis_down_and_back(void **state)
+{
+	struct cl_fix		*f = *state;
+	struct tttd_proc	*a = cl_node(f, "a"), *b = cl_node(f, "b");
+	struct game		 g;
+
+	cl_wait_stat(__LINE__, f, a, "cluster_nodes", 2);
+	redis_proc_kill(&f->redis);
+	cl_wait_stat(__LINE__, f, a, "redis_connected", 0);
+	cl_pair_at(__LINE__, f, a, a, &g);
+	GAME_PLAY(&g, S_FIRST_WINS);
+	assert_int_equal(redis_proc_restart(&f->redis), 0);
+	cl_wait_stat(__LINE__, f, a, "cluster_nodes", 2);
+	cl_wait_stat(__LINE__, f, b, "redis_connected", 1);
+	cl_pair_at(__LINE__, f, b, a, &g);
+	GAME_PLAY(&g, S_TIE);
+}
+
+/*
+ * The relayed player's connection drops: its opponent is told, as on one
+ * node, and the player takes its seat back with RESUME on the match's
+ * node.
+ */
+static void
+test_cluster_remote_player_lost(void **state)
+{
+	struct cl_fix		*f = *state;
+	struct tttd_proc	*a = cl_node(f, "a"), *b = cl_node(f, "b");
+	struct game		 g;
+	struct conn		*back;
+
+	cl_wait_stat(__LINE__, f, a, "cluster_nodes", 2);
+	cl_pair_at(__LINE__, f, a, b, &g);	/* X on a, the match on b */
+	conn_close(g.p[0]);
+	WANT_RAW(g.p[1], "INFO p1 lost the connection. Waiting up to 30 "
+	    "seconds for them to come back.");
+	back = CONNECT(f->e, b);
+	SEND(back, "RESUME %s", g.token[0]);
+	WANT_RAW(back, "OK RESUME");
+	WANT_RAW(g.p[1], "INFO p1 is back.");
+}
+
+/*
+ * The match's node dies (SIGKILL): the player relayed from the other node
+ * is told within the node timeout, waits in its own node's queue, and is
+ * paired there again.
+ */
+static void
+test_cluster_owner_dies(void **state)
+{
+	struct cl_fix		*f = *state;
+	struct tttd_proc	*a = cl_node(f, "a"), *b = cl_node(f, "b");
+	struct game		 g;
+	char			 line[LINE_SIZE];
+	struct conn		*z;
+	int			 told = 0;
+	long			 deadline;
+
+	cl_wait_stat(__LINE__, f, a, "cluster_nodes", 2);
+	cl_pair_at(__LINE__, f, a, b, &g);
+	kill(b->pid, SIGKILL);
+	deadline = harness_now_ms() + CLUSTER_WAIT_MS;
+	while (!told && harness_now_ms() < deadline) {
+		if (conn_line(g.p[0], line, sizeof line, 1000) >= 0)
+			told = strcmp(line, T_LOST_TOUCH) == 0;
+	}
+	assert_true(told);
+	WANT_RAW(g.p[0], "WAIT Waiting for an opponent...");
+	z = CONNECT(f->e, a);
+	WANT_RAW(g.p[0], "MATCH X p2 You play X against p2.");
+	WANT_RAW(z, "MATCH O p1 You play O against p1.");
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest	tests[] = {
+		cmocka_unit_test_setup_teardown(test_cluster_pairs_across_nodes,
+		    cl_setup, cl_teardown),
+		cmocka_unit_test_setup_teardown(
+		    test_cluster_same_bytes_as_one_node, cl_setup, cl_teardown),
+		cmocka_unit_test_setup_teardown(test_cluster_node_name_taken,
+		    cl_setup, cl_teardown),
+		cmocka_unit_test_setup_teardown(
+		    test_cluster_redis_down_and_back, cl_setup, cl_teardown),
+		cmocka_unit_test_setup_teardown(
+		    test_cluster_remote_player_lost, cl_setup, cl_teardown),
+		cmocka_unit_test_setup_teardown(test_cluster_owner_dies,
+		    cl_setup, cl_teardown),
+	};
+
+	return (cmocka_run_group_tests(tests, NULL, NULL));
+}
