@@ -1,6 +1,7 @@
 /*
  * harness.c -- the real tttd on an ephemeral port, and socket helpers.
  */
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/types.h>
@@ -131,6 +132,8 @@ harness_spawn(struct tttd_proc *p, const char *const *extra,
 	if (p->pid == -1)
 		return (-1);
 	if (p->pid == 0) {
+		/* Killed with the test, even by SIGKILL (a ctest timeout). */
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
 		if (nofile != 0) {
 			struct rlimit	rl = { nofile, nofile };
 
@@ -262,6 +265,7 @@ harness_run(const char *const *args, char *out, size_t size, int timeout_ms)
 		return (-1);
 	}
 	if (pid == 0) {
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
 		dup2(fds[1], STDOUT_FILENO);
 		if ((devnull = open("/dev/null", O_WRONLY)) != -1)
 			dup2(devnull, STDERR_FILENO);

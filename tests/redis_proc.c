@@ -1,6 +1,7 @@
 /*
  * redis_proc.c -- a real redis-server for the cluster tests.
  */
+#include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/types.h>
 #include <sys/wait.h>
@@ -11,7 +12,6 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
-#include <spawn.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
@@ -20,8 +20,6 @@
 #include "redis_proc.h"
 
 #define REDIS_WAIT_MS	5000	/* to answer PING after starting */
-
-extern char	**environ;
 
 static long
 redis_proc_now(void)
@@ -103,26 +101,28 @@ redis_proc_cmd(const struct redis_proc *r, const char *cmd, char *reply,
 static int
 redis_proc_spawn(struct redis_proc *r)
 {
-	char				 port[16], pong[64];
-	const char			*argv[] = { "redis-server", "--port",
-					    port, "--bind", "127.0.0.1",
-					    "--save", "", "--appendonly", "no",
-					    "--daemonize", "no", NULL };
-	posix_spawn_file_actions_t	 fa;
-	long				 deadline;
-	int				 status;
+	char		 port[16], pong[64];
+	const char	*argv[] = { "redis-server", "--port", port, "--bind",
+			    "127.0.0.1", "--save", "", "--appendonly", "no",
+			    "--daemonize", "no", NULL };
+	long		 deadline;
+	int		 status, fd;
 
 	snprintf(port, sizeof port, "%d", r->port);
-	posix_spawn_file_actions_init(&fa);
-	posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
-	posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
-	if (posix_spawnp(&r->pid, "redis-server", &fa, NULL,
-	    (char *const *)argv, environ) != 0) {
-		posix_spawn_file_actions_destroy(&fa);
+	if ((r->pid = fork()) == -1) {
 		r->pid = 0;
 		return (-1);
 	}
-	posix_spawn_file_actions_destroy(&fa);
+	if (r->pid == 0) {
+		/* Killed with the test, even by SIGKILL (a ctest timeout). */
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		if ((fd = open("/dev/null", O_WRONLY)) != -1) {
+			dup2(fd, STDOUT_FILENO);
+			dup2(fd, STDERR_FILENO);
+		}
+		execvp(argv[0], (char *const *)argv);
+		_exit(127);
+	}
 	deadline = redis_proc_now() + REDIS_WAIT_MS;
 	while (redis_proc_now() < deadline) {
 		if (waitpid(r->pid, &status, WNOHANG) == r->pid) {

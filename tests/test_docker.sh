@@ -3,12 +3,16 @@
 # without a Docker engine: the paths the Dockerfile copies exist, its build
 # command is the README's, the runtime stage's packages provide every
 # library the built binaries load, and it runs as a non-root user with a
-# health check.
+# health check; and the cluster (compose.cluster.yml, Dockerfile.cluster,
+# haproxy.cfg) fits together.
 set -eu
 src=$1
 build=$2
 dockerfile=$src/docker/Dockerfile
 compose=$src/docker/compose.yml
+cluster=$src/docker/compose.cluster.yml
+cluster_dockerfile=$src/docker/Dockerfile.cluster
+haproxy_cfg=$src/docker/haproxy.cfg
 
 fail() {
 	echo "test_docker: $*" >&2
@@ -24,13 +28,17 @@ grep -q 'context: \.\.' "$compose" || fail "compose.yml: context is not .."
 grep -q 'dockerfile: docker/Dockerfile' "$compose" ||
     fail "compose.yml does not build docker/Dockerfile"
 grep -q 'restart: ' "$compose" || fail "compose.yml has no restart policy"
-grep '^COPY ' "$dockerfile" | grep -v -- '--from=' | while read -r _ rest; do
-	set -- $rest
-	while [ $# -gt 1 ]; do
-		[ -e "$src/$1" ] || fail "COPY $1: no such path in the repository"
-		shift
+copies_exist() {	# copies_exist DOCKERFILE
+	grep '^COPY ' "$1" | grep -v -- '--from=' | while read -r _ rest; do
+		set -- $rest
+		while [ $# -gt 1 ]; do
+			[ -e "$src/$1" ] ||
+			    fail "COPY $1: no such path in the repository"
+			shift
+		done
 	done
-done
+}
+copies_exist "$dockerfile"
 
 # The build stage builds as the README's first command does (without
 # running the server at its end).
@@ -90,4 +98,56 @@ for bin in "$build/server/tttd" "$build/client/ttt-client"; do
 		esac
 	done
 done
-echo "test_docker: Dockerfile and compose.yml check out (runtime: $have)"
+
+# The cluster: three nodes on one Redis behind HAProxy (docs/cluster.md).
+for f in "$cluster" "$cluster_dockerfile" "$haproxy_cfg"; do
+	[ -f "$f" ] || fail "no docker/${f##*/}"
+done
+copies_exist "$cluster_dockerfile"
+for d in $(sed -n 's/^ *dockerfile: *//p' "$cluster"); do
+	[ -f "$src/$d" ] || fail "compose.cluster.yml builds $d: no such file"
+done
+for t in $(sed -n 's/^ *target: *//p' "$cluster"); do
+	grep -q "^FROM .* AS $t\$" "$cluster_dockerfile" ||
+	    fail "compose.cluster.yml: no stage $t in Dockerfile.cluster"
+done
+# tttd wants a numeric --redis: Redis's fixed address, in the subnet.
+redis_ip=$(sed -n 's/^ *ipv4_address: *//p' "$cluster")
+[ -n "$redis_ip" ] || fail "compose.cluster.yml: Redis has no ipv4_address"
+grep -q "TTTD_REDIS: \"$redis_ip:6379\"" "$cluster" ||
+    fail "compose.cluster.yml: TTTD_REDIS is not $redis_ip:6379"
+grep -q "subnet: ${redis_ip%.*}.0/24" "$cluster" ||
+    fail "compose.cluster.yml: $redis_ip is not in the network's subnet"
+grep -q 'TTTD_MAX_PER_ADDR: "0"' "$cluster" ||
+    fail "compose.cluster.yml: behind HAProxy, TTTD_MAX_PER_ADDR must be 0"
+# Each node: a service, a name of its own, and HAProxy's default for it.
+for k in 1 2 3; do
+	grep -q "^  tttd$k:\$" "$cluster" ||
+	    fail "compose.cluster.yml: no service tttd$k"
+	[ "$(grep -c "TTTD_NODE: n$k\$" "$cluster")" = 1 ] ||
+	    fail "compose.cluster.yml: node name n$k not given once"
+	grep -q "\${TTTD_NODE$k-tttd$k:4000}" "$haproxy_cfg" ||
+	    fail "haproxy.cfg: TTTD_NODE$k does not default to tttd$k:4000"
+	grep -q "\${TTTD_NODE${k}_HTTP-tttd$k:8080}" "$haproxy_cfg" ||
+	    fail "haproxy.cfg: TTTD_NODE${k}_HTTP does not default to tttd$k:8080"
+done
+for port in 4000 8080; do
+	grep -q "\"$port:$port\"" "$cluster" ||
+	    fail "compose.cluster.yml: HAProxy does not publish $port"
+	grep -q "bind \"\${TTTD_LB_[A-Z_]*-:$port}\"" "$haproxy_cfg" ||
+	    fail "haproxy.cfg: no frontend on :$port by default"
+done
+grep -q '^ *mode tcp$' "$haproxy_cfg" || fail "haproxy.cfg: not in TCP mode"
+# HAProxy's own check of the file, with the Docker defaults (names that
+# do not resolve here only warn).
+haproxy=$(command -v haproxy || echo /usr/sbin/haproxy)
+if [ -x "$haproxy" ]; then
+	if ! "$haproxy" -c -q -f "$haproxy_cfg"; then
+		"$haproxy" -c -f "$haproxy_cfg" >&2 || true
+		fail "haproxy -c -f docker/haproxy.cfg failed"
+	fi
+else
+	echo "test_docker: haproxy not installed: haproxy.cfg not checked by it"
+fi
+
+echo "test_docker: Dockerfile, compose.yml and the cluster's files check out (runtime: $have)"

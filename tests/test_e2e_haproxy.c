@@ -1,0 +1,532 @@
+/*
+ * test_e2e_haproxy.c -- the cluster behind HAProxy, from the repository's
+ * own docker/haproxy.cfg run on loopback (issue 14): a real redis-server,
+ * three tttd nodes sharing it, and haproxy -db, the config's addresses
+ * given by its environment variables.  Players connect to the balancer
+ * only; they land on all three nodes, are paired across them, and play
+ * whole matches with the lines one node sends.  Exits 77 (skipped) when
+ * haproxy is not installed.
+ */
+#include <sys/prctl.h>
+#include <sys/socket.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+
+#include <netinet/in.h>
+#include <arpa/inet.h>
+
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include "harness.h"
+#include "e2e_fix.h"
+#include "e2e_game.h"
+#include "redis_proc.h"
+
+#define SEND(c, ...)		line_send_at(__LINE__, (c), __VA_ARGS__)
+#define WANT_QUIET(c, ms)	line_want_quiet_at(__LINE__, (c), (ms))
+
+#define S_FIRST_WINS	"A1 A2 B1 B2 C1"
+#define S_TIE		"A1 B1 C1 A2 B2 A3 B3 C3 C2"
+#define LB_NODES	3
+#define LB_PLAYERS	6
+#define LB_WAIT_MS	8000	/* for the cluster, HAProxy, a stat */
+
+struct lb_fix {
+	struct e2e		*e;
+	struct redis_proc	 redis;
+	struct tttd_proc	*node[LB_NODES];
+	pid_t			 haproxy;	/* also e->child[0] */
+	int			 port;		/* the game frontend */
+	int			 http_port;	/* the HTTP frontend */
+};
+
+static const char *const lb_names[LB_PLAYERS] = {
+	"alma", "bert", "cleo", "dirk", "elsa", "finn"
+};
+
+/* A port of 127.0.0.1 free now (bound to 0 and let go). */
+static int
+lb_free_port(void)
+{
+	struct sockaddr_in	sin;
+	socklen_t		len = sizeof sin;
+	int			fd, port = -1;
+
+	if ((fd = socket(AF_INET, SOCK_STREAM, 0)) == -1)
+		return (-1);
+	memset(&sin, 0, sizeof sin);
+	sin.sin_family = AF_INET;
+	sin.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	if (bind(fd, (struct sockaddr *)&sin, sizeof sin) == 0 &&
+	    getsockname(fd, (struct sockaddr *)&sin, &len) == 0)
+		port = ntohs(sin.sin_port);
+	close(fd);
+	return (port);
+}
+
+/* "127.0.0.1:<port>" into the environment (a child's, before exec). */
+static void
+lb_setenv(const char *name, int port)
+{
+	char	addr[32];
+
+	snprintf(addr, sizeof addr, "127.0.0.1:%d", port);
+	setenv(name, addr, 1);
+}
+
+/* GET /healthz over the HTTP frontend: 1 if it answered 200. */
+static int
+lb_healthz(int port, int timeout_ms)
+{
+	static const char	req[] = "GET /healthz HTTP/1.1\r\nHost: tttd\r\n"
+				    "Connection: close\r\n\r\n";
+	struct conn		*c;
+	char			 line[256];
+	int			 ok = 0;
+
+	if ((c = calloc(1, sizeof *c)) == NULL)
+		return (0);
+	if (conn_open_nb(c, port, timeout_ms) == 0 &&
+	    conn_write(c, req, sizeof req - 1) == 0 &&
+	    conn_line(c, line, sizeof line, timeout_ms) > 0)
+		ok = strcmp(line, "HTTP/1.1 200 OK") == 0;
+	conn_close(c);
+	free(c);
+	return (ok);
+}
+
+/*
+ * haproxy -db -f docker/haproxy.cfg, its frontends on free ports of
+ * 127.0.0.1 and its servers the three nodes: 0 once the HTTP frontend
+ * answers GET /healthz (both frontends are bound together, before
+ * HAProxy serves either), -1 if it exited (a port taken since) or the
+ * time ran out.  Asking the HTTP frontend leaves the game backend's
+ * connection counts, which leastconn goes by, untouched.
+ */
+static int
+lb_spawn(struct lb_fix *f)
+{
+	const char	*argv[] = { TTTD_HAPROXY_PATH, "-db", "-f",
+			    TTTD_HAPROXY_CFG, NULL };
+	char		 name[32];
+	long		 deadline;
+	int		 i, fd;
+
+	if ((f->port = lb_free_port()) == -1 ||
+	    (f->http_port = lb_free_port()) == -1)
+		return (-1);
+	if ((f->haproxy = fork()) == -1)
+		return (-1);
+	if (f->haproxy == 0) {
+		/* Gone with the test, whatever ends it. */
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		if ((fd = open("/dev/null", O_WRONLY)) != -1)
+			dup2(fd, STDOUT_FILENO);	/* the log; alerts: stderr */
+		lb_setenv("TTTD_LB_BIND", f->port);
+		lb_setenv("TTTD_LB_HTTP_BIND", f->http_port);
+		for (i = 0; i < LB_NODES; i++) {
+			snprintf(name, sizeof name, "TTTD_NODE%d", i + 1);
+			lb_setenv(name, f->node[i]->port);
+			snprintf(name, sizeof name, "TTTD_NODE%d_HTTP", i + 1);
+			lb_setenv(name, f->node[i]->http_port);
+		}
+		/* Not the 60,000 of the Docker default: the test's limit. */
+		setenv("TTTD_LB_MAXCONN", "1000", 1);
+		execv(argv[0], (char *const *)argv);
+		_exit(127);
+	}
+	f->e->child[0] = f->haproxy;
+	deadline = harness_now_ms() + LB_WAIT_MS;
+	while (harness_now_ms() < deadline) {
+		if (waitpid(f->haproxy, NULL, WNOHANG) == f->haproxy) {
+			f->haproxy = f->e->child[0] = 0;
+			return (-1);
+		}
+		if (lb_healthz(f->http_port, 1000))
+			return (0);
+		usleep(50000);
+	}
+	return (-1);
+}
+
+/* SIGTERM HAProxy and wait (SIGKILL after 5 s). */
+static void
+lb_stop(struct lb_fix *f)
+{
+	long	deadline = harness_now_ms() + 5000;
+
+	if (f->haproxy == 0)
+		return;
+	kill(f->haproxy, SIGTERM);
+	while (waitpid(f->haproxy, NULL, WNOHANG) == 0) {
+		if (harness_now_ms() >= deadline) {
+			kill(f->haproxy, SIGKILL);
+			waitpid(f->haproxy, NULL, 0);
+			break;
+		}
+		usleep(10000);
+	}
+	f->haproxy = f->e->child[0] = 0;
+}
+
+/* STAT <name> asked on a connection straight to a node. */
+static long
+lb_stat(int ln, struct conn *c, const char *name)
+{
+	char	line[LINE_SIZE], want[64];
+	long	v = -1;
+	size_t	n;
+
+	line_send_at(ln, c, "STATS");
+	line_want_at(ln, 1, c, "OK STATS");
+	n = (size_t)snprintf(want, sizeof want, "STAT %s ", name);
+	for (;;) {
+		if (line_read(c, line, sizeof line, HARNESS_TIMEOUT_MS) < 0)
+			fail_msg("line %d: STATS cut short", ln);
+		if (strcmp(line, "END") == 0)
+			break;
+		if (strncmp(line, want, n) == 0)
+			v = atol(line + n);
+	}
+	return (v);
+}
+
+/* STAT <name> of a node, on a connection of its own (QUIT at once). */
+static long
+lb_node_stat(int ln, struct lb_fix *f, int i, const char *name)
+{
+	struct conn	*c = e2e_connect_at(ln, f->e, f->node[i]);
+	long		 v;
+
+	v = lb_stat(ln, c, name);
+	line_send_at(ln, c, "QUIT");
+	conn_close(c);
+	return (v);
+}
+
+/*
+ * Wait until STAT <name> is v on every node: a health check's connection
+ * comes and goes, so a count is asked again until it holds.
+ */
+static void
+lb_wait_stat(int ln, struct lb_fix *f, const char *name, long v)
+{
+	long	deadline = harness_now_ms() + LB_WAIT_MS, got = -1;
+	int	i;
+
+	for (i = 0; i < LB_NODES; i++) {
+		while ((got = lb_node_stat(ln, f, i, name)) != v &&
+		    harness_now_ms() < deadline)
+			usleep(100000);
+		if (got != v)
+			fail_msg("line %d: node n%d: STAT %s is %ld, not %ld",
+			    ln, i + 1, name, got, v);
+	}
+}
+
+/* The sum of STAT <name> over the nodes. */
+static long
+lb_sum_stat(int ln, struct lb_fix *f, const char *name)
+{
+	long	sum = 0;
+	int	i;
+
+	for (i = 0; i < LB_NODES; i++)
+		sum += lb_node_stat(ln, f, i, name);
+	return (sum);
+}
+
+/*
+ * Redis, three nodes n1-n3 on it (--max-per-addr 0, as behind any
+ * balancer, and each with an HTTP port), the cluster whole (each counts
+ * three nodes), then HAProxy in front of them.
+ */
+static int
+lb_setup(void **state)
+{
+	struct lb_fix	*f;
+	const char	*names[LB_NODES] = { "n1", "n2", "n3" };
+	int		 i, tries;
+
+	if ((f = calloc(1, sizeof *f)) == NULL)
+		return (-1);
+	*state = f;
+	if (e2e_setup((void **)&f->e) != 0)
+		return (-1);
+	if (redis_proc_start(&f->redis) == -1) {
+		fprintf(stderr, "cannot start redis-server\n");
+		return (-1);
+	}
+	for (i = 0; i < LB_NODES; i++) {
+		const char *const	args[] = { "--redis", f->redis.addr,
+					    "--node", names[i], "--http-port",
+					    "any", "--max-per-addr", "0",
+					    NULL };
+
+		if (harness_start(&f->e->srv[i], args) != 0) {
+			f->e->srv[i].pid = 0;
+			fprintf(stderr, "cannot start tttd --node %s\n",
+			    names[i]);
+			return (-1);
+		}
+		f->node[i] = &f->e->srv[i];
+	}
+	lb_wait_stat(__LINE__, f, "cluster_nodes", LB_NODES);
+	for (tries = 0; tries < 5; tries++) {
+		if (lb_spawn(f) == 0)
+			return (0);
+		lb_stop(f);
+	}
+	fprintf(stderr, "cannot start %s -f %s\n", TTTD_HAPROXY_PATH,
+	    TTTD_HAPROXY_CFG);
+	return (-1);
+}
+
+/* HAProxy, then the nodes (e2e_teardown), then Redis. */
+static int
+lb_teardown(void **state)
+{
+	struct lb_fix	*f = *state;
+	int		 rc = 0;
+
+	if (f->e != NULL) {
+		lb_stop(f);
+		rc = e2e_teardown((void **)&f->e);
+	}
+	redis_proc_stop(&f->redis);
+	free(f);
+	return (rc);
+}
+
+/* A player through the balancer: greeted, then named. */
+static struct conn *
+lb_player(int ln, struct lb_fix *f, const char *name)
+{
+	struct conn	*c = e2e_conn(f->e);
+
+	if (conn_open_nb(c, f->port, HARNESS_TIMEOUT_MS) != 0)
+		fail_msg("line %d: cannot connect to HAProxy's port %d", ln,
+		    f->port);
+	line_greeted_at(ln, c);
+	line_send_at(ln, c, "NAME %s", name);
+	line_want_at(ln, 1, c, "OK NAME %s", name);
+	return (c);
+}
+
+/* A game between two players through the balancer: §9's lines and art. */
+static void
+lb_game_init(struct game *g, struct conn *x, struct conn *o,
+    const char *xname, const char *oname)
+{
+	game_init(g, x, o, xname, oname);
+	g->grace = 30;
+	g->art = 1;
+	g->plain = 1;
+	g->notice_any = 1;
+}
+
+/*
+ * QUIT, whatever the player was doing (paired meanwhile, say): the lines
+ * up to BYE are skipped, then the connection must close cleanly.
+ */
+static void
+lb_quit(int ln, struct conn *c)
+{
+	char	line[LINE_SIZE];
+	int	n = 0;
+
+	line_send_at(ln, c, "QUIT");
+	do {
+		if (line_read(c, line, sizeof line, HARNESS_TIMEOUT_MS) < 0 ||
+		    ++n > 100)
+			fail_msg("line %d: %s: no BYE after QUIT", ln,
+			    line_label(c));
+	} while (strcmp(line, T_BYE) != 0);
+	line_want_eof_at(ln, c);
+}
+
+/*
+ * Every node greets through the balancer: three connections held at once
+ * land one on each node (leastconn), each greeted (HELLO, its line,
+ * WAIT); and the HTTP frontend answers from every node.
+ */
+static void
+test_haproxy_each_node_greets(void **state)
+{
+	struct lb_fix	*f = *state;
+	struct conn	*c[LB_NODES];
+	int		 i;
+
+	for (i = 0; i < LB_NODES; i++)
+		c[i] = lb_player(__LINE__, f, lb_names[i]);
+	/* One player each, plus the connection asking. */
+	lb_wait_stat(__LINE__, f, "connections_current", 2);
+	for (i = 0; i < LB_NODES; i++)
+		lb_quit(__LINE__, c[i]);
+	for (i = 0; i < 2 * LB_NODES; i++)
+		assert_true(lb_healthz(f->http_port, HARNESS_TIMEOUT_MS));
+}
+
+/*
+ * Reads a player's MATCH line: its mark (X or O) and its opponent's name
+ * (64 bytes).
+ */
+static char
+lb_matched(int ln, struct conn *c, char *opponent)
+{
+	char	got[LINE_SIZE], want[LINE_SIZE], mark;
+	int	n;
+
+	line_want_prefix_at(ln, c, "MATCH ", got, sizeof got);
+	mark = got[6];
+	n = sscanf(got + 8, "%63s", opponent);
+	snprintf(want, sizeof want, "MATCH %c %s You play %c against %s.",
+	    mark, opponent, mark, opponent);
+	if ((mark != 'X' && mark != 'O') || n != 1 || strcmp(got, want) != 0)
+		fail_msg("line %d: %s: bad MATCH line \"%s\"", ln,
+		    line_label(c), got);
+	return (mark);
+}
+
+/* The match's tokens, read and told apart (game_match_at's second half). */
+static void
+lb_tokens(int ln, struct game *g)
+{
+	int	i;
+
+	for (i = 0; i < 2; i++)
+		game_want_token_at(ln, g->p[i], g->grace, g->token[i]);
+	if (strcmp(g->token[0], g->token[1]) == 0)
+		fail_msg("line %d: both seats got the token %s", ln,
+		    g->token[0]);
+}
+
+/*
+ * Players who came at once: their MATCH lines pair them two by two, by
+ * name, each X with the O that names it; the games come out X first.
+ */
+static void
+lb_pair_by_name(int ln, struct conn **p, const char *const *names, int n,
+    struct game *games)
+{
+	char	mark[LB_PLAYERS], opp[LB_PLAYERS][64];
+	int	i, j, ng = 0, found;
+
+	for (i = 0; i < n; i++)
+		mark[i] = lb_matched(ln, p[i], opp[i]);
+	for (i = 0; i < n; i++) {
+		if (mark[i] != 'X')
+			continue;
+		found = 0;
+		for (j = 0; j < n && !found; j++) {
+			found = mark[j] == 'O' &&
+			    strcmp(opp[i], names[j]) == 0 &&
+			    strcmp(opp[j], names[i]) == 0;
+			if (found)
+				lb_game_init(&games[ng++], p[i], p[j],
+				    names[i], names[j]);
+		}
+		if (!found)
+			fail_msg("line %d: %s plays X against %s, who does "
+			    "not play O against it", ln, names[i],
+			    opp[i]);
+	}
+	if (ng * 2 != n)
+		fail_msg("line %d: %d players made %d matches", ln, n, ng);
+}
+
+/*
+ * Six players through the balancer, two on each node: the first waits
+ * alone, the second lands on another node (leastconn) and they are
+ * paired across nodes within a second; four more come at once and pair
+ * off.  Each of the three matches plays a win, a rematch that the winner
+ * starts, and a tie; chat crosses; QUIT ends it.  The games are counted
+ * once, by the nodes that ran them.
+ */
+static void
+test_haproxy_matches_through_balancer(void **state)
+{
+	struct lb_fix	*f = *state;
+	struct conn	*p[LB_PLAYERS];
+	struct game	 g[LB_PLAYERS / 2];
+	long		 t0;
+	int		 i, k;
+
+	p[0] = lb_player(__LINE__, f, lb_names[0]);
+	WANT_QUIET(p[0], 700);
+	t0 = harness_now_ms();
+	p[1] = lb_player(__LINE__, f, lb_names[1]);
+	lb_game_init(&g[0], p[0], p[1], lb_names[0], lb_names[1]);
+	game_match_at(__LINE__, &g[0]);
+	if (harness_now_ms() - t0 > 1500)
+		fail_msg("paired after %ld ms", harness_now_ms() - t0);
+	for (i = 2; i < LB_PLAYERS; i++)
+		p[i] = lb_player(__LINE__, f, lb_names[i]);
+	lb_pair_by_name(__LINE__, p + 2, lb_names + 2, LB_PLAYERS - 2, g + 1);
+	for (k = 1; k < LB_PLAYERS / 2; k++)
+		lb_tokens(__LINE__, &g[k]);
+	/*
+	 * Two players on each node, plus the connection asking, which alone
+	 * waits (new for half a second): nobody is left out.
+	 */
+	lb_wait_stat(__LINE__, f, "connections_current", 3);
+	lb_wait_stat(__LINE__, f, "players_waiting", 1);
+
+	for (k = 0; k < LB_PLAYERS / 2; k++)
+		game_start_at(__LINE__, &g[k], -1);
+	for (k = 0; k < LB_PLAYERS / 2; k++)
+		GAME_PLAY(&g[k], S_FIRST_WINS);
+	for (k = 0; k < LB_PLAYERS / 2; k++)
+		game_rematch_at(__LINE__, &g[k], !g[k].winner, "AGAIN y",
+		    "AGAIN y", g[k].winner);
+	for (k = 0; k < LB_PLAYERS / 2; k++)
+		GAME_PLAY(&g[k], S_TIE);
+	/* Each game counted once, by the node that ran it. */
+	assert_int_equal(lb_sum_stat(__LINE__, f, "games_finished"), 6);
+	assert_int_equal(lb_sum_stat(__LINE__, f, "wins"), 3);
+	assert_int_equal(lb_sum_stat(__LINE__, f, "ties"), 3);
+	assert_int_equal(lb_sum_stat(__LINE__, f, "moves"), 3 * (5 + 9));
+	for (k = 0; k < LB_PLAYERS / 2; k++) {
+		SEND(g[k].p[1], "SAY good game");
+		WANT_RAW(g[k].p[1], "OK SAY");
+		WANT_RAW(g[k].p[0], "CHAT %s good game", g[k].name[1]);
+		SEND(g[k].p[0], "QUIT");
+		WANT_RAW(g[k].p[0], T_BYE);
+		WANT_EOF(g[k].p[0]);
+		WANT_RAW(g[k].p[1], "INFO %s left the match.", g[k].name[0]);
+		lb_quit(__LINE__, g[k].p[1]);
+	}
+	/* Everything stops in order, the nodes with status 0. */
+	lb_stop(f);
+	for (i = 0; i < LB_NODES; i++)
+		e2e_stop(f->e, f->node[i]);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest	tests[] = {
+		cmocka_unit_test_setup_teardown(test_haproxy_each_node_greets,
+		    lb_setup, lb_teardown),
+		cmocka_unit_test_setup_teardown(
+		    test_haproxy_matches_through_balancer, lb_setup,
+		    lb_teardown),
+	};
+
+	if (access(TTTD_HAPROXY_PATH, X_OK) != 0) {
+		printf("haproxy is not installed: skipped\n");
+		return (77);
+	}
+	return (cmocka_run_group_tests(tests, NULL, NULL));
+}
