@@ -29,6 +29,8 @@
 				   on other nodes too (lobby_ops' alone) */
 #define CLIENT_REMOTE	0x10	/* a player connected to another node, which
 				   checked its lines and their rate */
+#define CLIENT_HELD	0x20	/* its next lines wait (its last one went to
+				   the other nodes: lobby_ops' elsewhere) */
 
 /*
  * Where a client is in the world: one place at a time, changed only
@@ -77,6 +79,11 @@ struct client_ops {
 	 * it here.
 	 */
 	int	(*home)(struct client *);
+	/*
+	 * Optional: stop taking the client's lines (1) until told to go on
+	 * (0), those already read kept in order.  NULL: it cannot wait.
+	 */
+	void	(*hold)(struct client *, int);
 };
 
 struct client {

@@ -51,6 +51,7 @@
 #include "name.h"
 #include "place.h"
 #include "rlink.h"
+#include "room.h"
 #include "session.h"
 
 /* A player connected to another node, seated in a match here. */
@@ -76,6 +77,10 @@ struct cluster_local {
 	char			 owner[CLUSTER_INST_LEN + 1]; /* relayed to;
 						   "" while posted */
 	struct keytab_entry	 entry;		/* cl->locals, by client id */
+	int			 asking;	/* its last line went to the
+						   other nodes (X): held */
+	int64_t			 ask_until;	/* ms: nobody has it by then */
+	struct proto_cmd	 ask;		/* what it asked */
 	LIST_ENTRY(cluster_local) all_entry;
 };
 LIST_HEAD(cluster_local_list, cluster_local);
@@ -94,6 +99,10 @@ struct cluster {
 	int			 joined;	/* holds its name in Redis */
 	int			 taken_logged;
 	struct event		*beat;
+	struct event		*tick;		/* asks that time out */
+	int			 id_base_set;	/* match ids are the node's */
+	char			*games;		/* GAMES: the other nodes' */
+	size_t			 games_len;
 	struct keytab		 remotes;	/* (home, id) -> remote */
 	struct keytab		 locals;	/* client id -> local */
 	struct cluster_remote_list all_remotes;
@@ -115,6 +124,17 @@ static void	cluster_remote_free(struct cluster_remote *);
 static void	cluster_lost_owner(struct cluster *, struct cluster_local *);
 static void	cluster_lost_home(struct cluster_remote *);
 static void	cluster_forget_dead(struct cluster *, const redisReply *);
+static void	cluster_send_to(struct cluster *, const char *, char,
+		    uint64_t, const char *, size_t);
+static void	cluster_tick_cb(evutil_socket_t, short, void *);
+static void	cluster_games_publish(struct cluster *);
+static void	cluster_games_fetch(struct cluster *, const redisReply *);
+static void	cluster_ids_claim(struct cluster *);
+static void	cluster_ids_from(struct cluster *, uint64_t);
+static void	cluster_on_ask(struct cluster *, const char *, uint64_t,
+		    const char *, size_t);
+static void	cluster_on_answer(struct cluster *, char, const char *,
+		    uint64_t);
 
 static const struct rlink_ops cluster_link_ops = {
 	cluster_up,
@@ -126,7 +146,8 @@ static const struct client_ops cluster_remote_ops = {
 	cluster_remote_send,
 	cluster_remote_close,
 	cluster_remote_rearm,
-	cluster_remote_home
+	cluster_remote_home,
+	NULL			/* its node holds its lines */
 };
 
 /*
@@ -230,6 +251,39 @@ cluster_parse_addr(const char *s, char *ip, size_t iplen, int *port)
 }
 
 /*
+ * Match ids unique in the cluster: this start of the node is the k-th of
+ * all (INCR), and its matches are numbered from k * CLUSTER_ID_BLOCK.
+ */
+static void
+cluster_ids_from(struct cluster *cl, uint64_t k)
+{
+	if (cl->id_base_set || k == 0)
+		return;
+	cl->id_base_set = 1;
+	cl->lobby->next_match_id = k * CLUSTER_ID_BLOCK + 1;
+	log_info("node %s: match ids from %llu", cl->node,
+	    (unsigned long long)cl->lobby->next_match_id);
+}
+
+static void
+cluster_ids_reply(void *arg, redisReply *r)
+{
+	if (r != NULL && r->type == REDIS_REPLY_INTEGER)
+		cluster_ids_from(arg, (uint64_t)r->integer);
+}
+
+/* Joined later than at start: the number now. */
+static void
+cluster_ids_claim(struct cluster *cl)
+{
+	char		 key[CLUSTER_PREFIX_MAX + 16];
+	const char	*argv[] = { "INCR", key };
+
+	snprintf(key, sizeof key, "%snode_seq", cl->prefix);
+	(void)rlink_cmd(cl->link, cluster_ids_reply, cl, 2, argv, NULL);
+}
+
+/*
  * At start, before the loop: is the name free?  -1 if a live node has
  * it.  Redis out of reach is no reason not to start: the node serves its
  * own players and joins when Redis answers.
@@ -267,6 +321,12 @@ cluster_claim_now(struct cluster *cl, const struct cluster_config *cfg)
 		cl->joined = 1;
 	if (r != NULL)
 		freeReplyObject(r);
+	if (rv == 0 && cl->joined && (r = redisCommand(rc, "INCR %snode_seq",
+	    cl->prefix)) != NULL) {
+		if (r->type == REDIS_REPLY_INTEGER)
+			cluster_ids_from(cl, (uint64_t)r->integer);
+		freeReplyObject(r);
+	}
 	redisFree(rc);
 	return (rv);
 }
@@ -277,9 +337,12 @@ cluster_new(struct event_base *base, struct lobby *lobby,
 {
 	struct cluster		*cl;
 	char			 channel[CLUSTER_PREFIX_MAX + 32];
+	char			 all[CLUSTER_PREFIX_MAX + 8];
+	const char		*channels[] = { channel, all, NULL };
 	uint64_t		 r;
 	static const struct timeval beat = { CLUSTER_BEAT_MS / 1000,
 				    (CLUSTER_BEAT_MS % 1000) * 1000 };
+	static const struct timeval tick = { 0, CLUSTER_TICK_MS * 1000 };
 
 	if ((cl = calloc(1, sizeof *cl)) == NULL)
 		return (NULL);
@@ -295,6 +358,7 @@ cluster_new(struct event_base *base, struct lobby *lobby,
 	snprintf(cl->key_nodes, sizeof cl->key_nodes, "%snodes", cl->prefix);
 	snprintf(cl->key_queue, sizeof cl->key_queue, "%squeue", cl->prefix);
 	snprintf(channel, sizeof channel, "%sto:%s", cl->prefix, cl->inst);
+	snprintf(all, sizeof all, "%sall", cl->prefix);
 	TAILQ_INIT(&cl->all_remotes);
 	TAILQ_INIT(&cl->dirty);
 	LIST_INIT(&cl->all_locals);
@@ -306,8 +370,10 @@ cluster_new(struct event_base *base, struct lobby *lobby,
 	    keytab_init(&cl->locals, 64, r ^ 0x5851f42d4c957f2dULL) == -1 ||
 	    (cl->beat = event_new(base, -1, EV_PERSIST, cluster_beat_cb,
 	    cl)) == NULL || event_add(cl->beat, &beat) == -1 ||
+	    (cl->tick = event_new(base, -1, EV_PERSIST, cluster_tick_cb,
+	    cl)) == NULL || event_add(cl->tick, &tick) == -1 ||
 	    (cl->link = rlink_new(base, cfg->redis_ip, cfg->redis_port,
-	    channel, &cluster_link_ops, cl)) == NULL) {
+	    channels, &cluster_link_ops, cl)) == NULL) {
 		cluster_free(cl);
 		return (NULL);
 	}
@@ -334,6 +400,11 @@ cluster_free(struct cluster *cl)
 	}
 	if (cl->beat != NULL)
 		event_free(cl->beat);
+	if (cl->tick != NULL)
+		event_free(cl->tick);
+	free(cl->games);
+	cl->lobby->cluster.games = NULL;
+	cl->lobby->cluster.ngames = cl->lobby->cluster.games_more = 0;
 	keytab_free(&cl->remotes);
 	keytab_free(&cl->locals);
 	cl->lobby->cluster.on = 0;
@@ -360,18 +431,17 @@ cluster_shutdown(struct cluster *cl)
 
 /* ---- messages ---- */
 
-/* Publish to a node's channel: the type, this node, the id, the rest. */
+/* Publish on a channel: the type, this node, the id, the rest. */
 static void
-cluster_send(struct cluster *cl, const char *inst, char type, uint64_t id,
-    const char *rest, size_t len)
+cluster_send_to(struct cluster *cl, const char *channel, char type,
+    uint64_t id, const char *rest, size_t len)
 {
-	char	channel[CLUSTER_PREFIX_MAX + 32], head[64];
+	char	head[64];
 	char	*msg;
 	int	 n;
 
 	if (!rlink_up(cl->link))
 		return;
-	snprintf(channel, sizeof channel, "%sto:%s", cl->prefix, inst);
 	n = snprintf(head, sizeof head, "%c %s %" PRIu64 "%s", type, cl->inst,
 	    id, rest != NULL ? " " : "");
 	if (rest == NULL)
@@ -383,6 +453,17 @@ cluster_send(struct cluster *cl, const char *inst, char type, uint64_t id,
 		memcpy(msg + n, rest, len);
 	rlink_publish(cl->link, channel, msg, (size_t)n + len);
 	free(msg);
+}
+
+/* To a node's own channel. */
+static void
+cluster_send(struct cluster *cl, const char *inst, char type, uint64_t id,
+    const char *rest, size_t len)
+{
+	char	channel[CLUSTER_PREFIX_MAX + 32];
+
+	snprintf(channel, sizeof channel, "%sto:%s", cl->prefix, inst);
+	cluster_send_to(cl, channel, type, id, rest, len);
 }
 
 static struct cluster_local *
@@ -791,8 +872,8 @@ cluster_on_offer(struct cluster *cl, const char *from, uint64_t id,
 	char			 qs[24];
 
 	snprintf(qs, sizeof qs, "%" PRIu64, qid);
-	if (l == NULL || l->owner[0] != '\0' || (c = l->c)->place !=
-	    PLACE_QUEUE || (c->flags & CLIENT_CLOSING)) {
+	if (l == NULL || l->owner[0] != '\0' || l->asking || (c = l->c)->place
+	    != PLACE_QUEUE || (c->flags & CLIENT_CLOSING)) {
 		cluster_send(cl, from, 'N', qid, NULL, 0);
 		return;
 	}
@@ -824,8 +905,8 @@ cluster_on_seat(struct cluster *cl, const char *from, uint64_t id,
 		return;
 	if (n > 0)
 		snprintf(name, sizeof name, "%s", rest + n);
-	if (l == NULL || l->owner[0] != '\0' || (c = l->c)->place !=
-	    PLACE_QUEUE || (c->flags & CLIENT_CLOSING) ||
+	if (l == NULL || l->owner[0] != '\0' || l->asking || (c = l->c)->place
+	    != PLACE_QUEUE || (c->flags & CLIENT_CLOSING) ||
 	    (r = cluster_remote_new(cl, from, wid, addr, name)) == NULL) {
 		cluster_send(cl, from, 'B', wid, NULL, 0);
 		return;
@@ -869,9 +950,15 @@ cluster_on_owner(struct cluster *cl, char type, const char *from,
 	struct cluster_local	*l = cluster_local_find(cl, id);
 	struct client		*c;
 
-	if (l == NULL || strcmp(l->owner, from) != 0)
+	/* Asking, it may hear from the node that has what it asked for. */
+	if (l == NULL || (strcmp(l->owner, from) != 0 &&
+	    !(l->asking && type != 'H')))
 		return;
 	c = l->c;
+	if (l->asking && type == 'C') {
+		l->asking = 0;		/* and closed: its lines wait no more */
+		c->flags &= ~CLIENT_HELD;
+	}
 	switch (type) {
 	case 'L':
 		client_send(c, rest, (int)len);
@@ -968,6 +1055,13 @@ cluster_message(void *arg, const char *msg, size_t len)
 	case 'I':
 	case 'D':
 		cluster_on_home(cl, type, from, id, rest, len);
+		break;
+	case 'X':
+		cluster_on_ask(cl, from, id, rest, len);
+		break;
+	case 'A':
+	case 'R':
+		cluster_on_answer(cl, type, from, id);
 		break;
 	}
 	cl->host.flush(cl->host.arg);
@@ -1129,6 +1223,10 @@ cluster_beat_reply(void *arg, redisReply *r)
 	cl->joined = 1;
 	lobby->cluster.nodes = (unsigned)r->elements;
 	cluster_forget_dead(cl, r);
+	cluster_games_publish(cl);
+	cluster_games_fetch(cl, r);
+	if (!cl->id_base_set)
+		cluster_ids_claim(cl);
 	if (!was) {
 		log_info("node %s: in the cluster (%u nodes)", cl->node,
 		    lobby->cluster.nodes);
@@ -1149,4 +1247,324 @@ cluster_beat_cb(evutil_socket_t fd, short what, void *arg)
 	(void)what;
 	if (rlink_up(cl->link))
 		cluster_beat(cl);
+}
+
+/* ---- asking the other nodes: RESUME, ROOM JOIN, WATCH ---- */
+
+/*
+ * Nothing here for this RESUME, ROOM JOIN or WATCH: send the line to every
+ * node (X); the one that has the seat, room or match takes the player (a
+ * remote seat there: A), or refuses as it would (its ERR, then R); nobody
+ * answering within CLUSTER_ASK_MS means there is none.  The player's next
+ * lines wait meanwhile (the hold op).  1 if asked.
+ */
+int
+cluster_elsewhere(struct cluster *cl, struct client *c,
+    const struct proto_cmd *cmd)
+{
+	struct cluster_local	*l;
+	char			 msg[256], all[CLUSTER_PREFIX_MAX + 8];
+	int			 n;
+
+	if (!cl->joined || !rlink_up(cl->link) ||
+	    (c->place != PLACE_QUEUE && c->place != PLACE_NONE &&
+	    c->place != PLACE_WATCH && c->place != PLACE_MATCH) ||
+	    (l = cluster_local_add(cl, c)) == NULL || l->owner[0] != '\0' ||
+	    l->asking)
+		return (0);
+	switch (cmd->verb) {
+	case PROTO_RESUME:
+		n = snprintf(msg, sizeof msg, "%s %s\tRESUME %s", c->addr,
+		    c->name, cmd->code);
+		break;
+	case PROTO_ROOM:
+		n = snprintf(msg, sizeof msg, "%s %s\tROOM JOIN %s", c->addr,
+		    c->name, cmd->code);
+		break;
+	case PROTO_WATCH:
+		n = snprintf(msg, sizeof msg, "%s %s\tWATCH %llu", c->addr,
+		    c->name, cmd->game);
+		break;
+	default:
+		n = -1;
+		break;
+	}
+	if (n < 0 || (size_t)n >= sizeof msg) {
+		if (!(c->flags & CLIENT_POSTED))
+			cluster_local_del(cl, l);
+		return (0);
+	}
+	l->asking = 1;
+	l->ask = *cmd;
+	l->ask.text = NULL;
+	l->ask_until = cl->lobby->ops->now() + CLUSTER_ASK_MS;
+	c->ops->hold(c, 1);
+	snprintf(all, sizeof all, "%sall", cl->prefix);
+	cluster_send_to(cl, all, 'X', c->id, msg, (size_t)n);
+	return (1);
+}
+
+/* The ask is over: the player's next lines go on. */
+static void
+cluster_ask_done(struct cluster *cl, struct cluster_local *l)
+{
+	struct client	*c = l->c;
+
+	l->asking = 0;
+	if (l->owner[0] == '\0' && !(c->flags & CLIENT_POSTED))
+		cluster_local_del(cl, l);
+	if (c->flags & CLIENT_HELD)
+		c->ops->hold(c, 0);
+}
+
+/* Nobody had it: the answer one node gives, and the wrong guess counted. */
+static void
+cluster_ask_none(struct cluster *cl, struct cluster_local *l)
+{
+	struct client		*c = l->c;
+	struct lobby		*lobby = cl->lobby;
+	enum proto_error	 err = PROTO_ENO_SUCH_GAME;
+	char			 buf[PROTO_OUT_MAX];
+
+	if (l->ask.verb == PROTO_RESUME) {
+		lobby_guess_failed(lobby, LOBBY_TOKENS, c);
+		err = PROTO_EBAD_TOKEN;
+	} else if (l->ask.verb == PROTO_ROOM) {
+		lobby_guess_failed(lobby, LOBBY_ROOMS, c);
+		err = PROTO_ENO_ROOM;
+	}
+	lobby->stats.errors++;
+	client_send(c, buf, proto_fmt_error(buf, sizeof buf, err));
+	cluster_ask_done(cl, l);
+}
+
+/* X: another node's player asks for what may be here. */
+static void
+cluster_on_ask(struct cluster *cl, const char *from, uint64_t id,
+    const char *rest, size_t len)
+{
+	struct lobby		*lobby = cl->lobby;
+	struct cluster_remote	*r;
+	struct proto_cmd	 cmd;
+	struct match		*m;
+	const char		*tab, *line;
+	char			 addr[64], name[PROTO_NAME_MAX + 1];
+	size_t			 n;
+	int			 here = 0;
+
+	if (strcmp(from, cl->inst) == 0 ||
+	    (tab = memchr(rest, '\t', len)) == NULL ||
+	    sscanf(rest, "%63s", addr) != 1)
+		return;
+	line = tab + 1;
+	n = len - (size_t)(line - rest);
+	if (proto_parse(line, n, &cmd) != PROTO_OK)
+		return;
+	switch (cmd.verb) {
+	case PROTO_RESUME:
+		here = resume_find(lobby, cmd.code, &m) != -1;
+		break;
+	case PROTO_ROOM:
+		here = cmd.join && room_find(lobby, cmd.code) != NULL;
+		break;
+	case PROTO_WATCH:
+		here = (m = keytab_find(&lobby->ids, cmd.game)) != NULL &&
+		    match_live(m);
+		break;
+	default:
+		break;
+	}
+	if (!here)
+		return;
+	name[0] = '\0';
+	rest += strlen(addr) + 1;
+	if (rest < tab && (size_t)(tab - rest) <= PROTO_NAME_MAX) {
+		memcpy(name, rest, (size_t)(tab - rest));
+		name[tab - rest] = '\0';
+	}
+	if ((r = cluster_remote_find(cl, from, id)) != NULL ||
+	    (r = cluster_remote_new(cl, from, id, addr, name)) == NULL)
+		return;
+	log_info("client %llu: %s's player from instance %s: %.*s",
+	    (unsigned long long)r->c.id, addr, from, (int)n, line);
+	session_line(&r->c, line, n);
+	cluster_remote_flush(r);
+	if (r->done)
+		return;			/* closed (its node is told) */
+	if (r->c.place == PLACE_MATCH || r->c.place == PLACE_ROOM ||
+	    r->c.place == PLACE_WATCH) {
+		cluster_send(cl, from, 'A', id, NULL, 0);
+		return;
+	}
+	cluster_send(cl, from, 'R', id, NULL, 0);
+	cluster_remote_done(r);
+}
+
+/* A, R: the node that had it took the player, or refused. */
+static void
+cluster_on_answer(struct cluster *cl, char type, const char *from,
+    uint64_t id)
+{
+	struct cluster_local	*l = cluster_local_find(cl, id);
+	struct client		*c;
+	char			 rest[16];
+
+	if (l == NULL || !l->asking)
+		return;
+	c = l->c;
+	if (type == 'R') {
+		cluster_ask_done(cl, l);
+		return;
+	}
+	/* Its place here left as for any switch (cmd_switch), and relayed. */
+	snprintf(l->owner, sizeof l->owner, "%s", from);
+	place_leave(c, PROTO_LEAVE_QUIT, 0);
+	if (c->place != PLACE_NONE) {
+		snprintf(rest, sizeof rest, "%d %d", (int)PROTO_LEAVE_DROP, 1);
+		cluster_send(cl, from, 'D', id, rest, strlen(rest));
+		l->owner[0] = '\0';
+		cluster_ask_done(cl, l);
+		return;
+	}
+	place_set(c, PLACE_RELAY);
+	log_info("client %llu: to instance %s", (unsigned long long)c->id,
+	    from);
+	cluster_ask_done(cl, l);
+}
+
+/* Every CLUSTER_TICK_MS: asks nobody answered. */
+static void
+cluster_tick_cb(evutil_socket_t fd, short what, void *arg)
+{
+	struct cluster		*cl = arg;
+	struct cluster_local	*l, *next;
+	int64_t			 now = cl->lobby->ops->now();
+	int			 any = 0;
+
+	(void)fd;
+	(void)what;
+	for (l = LIST_FIRST(&cl->all_locals); l != NULL; l = next) {
+		next = LIST_NEXT(l, all_entry);
+		if (l->asking && now >= l->ask_until) {
+			cluster_ask_none(cl, l);
+			any = 1;
+		}
+	}
+	if (any)
+		cl->host.flush(cl->host.arg);
+}
+
+/* ---- GAMES: every node's matches ---- */
+
+/* This node's live matches, for the others: "<n>\n" and a line each. */
+static void
+cluster_games_publish(struct cluster *cl)
+{
+	struct lobby	*lobby = cl->lobby;
+	struct match	*m;
+	char		 key[CLUSTER_PREFIX_MAX + 32], ttl[16];
+	char		*buf;
+	size_t		 size = 32 + LOBBY_GAMES_MAX * (48 + 2 * 33), len;
+	const char	*argv[5];
+	size_t		 lens[5];
+	unsigned	 n = 0;
+
+	if ((buf = malloc(size)) == NULL)
+		return;
+	len = (size_t)snprintf(buf, size, "%u\n", lobby->nlive);
+	TAILQ_FOREACH(m, &lobby->live, live_entry) {
+		if (n++ == LOBBY_GAMES_MAX)
+			break;
+		len += (size_t)snprintf(buf + len, size - len,
+		    "%llu %s %s %d %d\n", (unsigned long long)m->id,
+		    match_name(m, 0), match_name(m, 1),
+		    ttt_board_moves(&m->board), (m->seat[0].away != NULL) |
+		    (m->seat[1].away != NULL) << 1);
+		if (len >= size)
+			break;
+	}
+	snprintf(key, sizeof key, "%sgames:%s", cl->prefix, cl->inst);
+	snprintf(ttl, sizeof ttl, "%d", CLUSTER_NODE_TTL_MS);
+	argv[0] = "SET"; lens[0] = 3;
+	argv[1] = key; lens[1] = strlen(key);
+	argv[2] = buf; lens[2] = len < size ? len : size - 1;
+	argv[3] = "PX"; lens[3] = 2;
+	argv[4] = ttl; lens[4] = strlen(ttl);
+	(void)rlink_cmd(cl->link, NULL, NULL, 5, argv, lens);
+	free(buf);
+}
+
+static void cluster_games_reply(void *, redisReply *);
+
+/* The other live nodes' lists (MGET). */
+static void
+cluster_games_fetch(struct cluster *cl, const redisReply *live)
+{
+	const char	*argv[1 + 64];
+	char		 keys[64][CLUSTER_PREFIX_MAX + 32];
+	size_t		 i;
+	int		 n = 0;
+
+	argv[n++] = "MGET";
+	for (i = 0; i < live->elements && n < 1 + 64; i++) {
+		if (live->element[i]->type != REDIS_REPLY_STRING ||
+		    strcmp(live->element[i]->str, cl->inst) == 0)
+			continue;
+		snprintf(keys[n - 1], sizeof keys[n - 1], "%sgames:%s",
+		    cl->prefix, live->element[i]->str);
+		argv[n] = keys[n - 1];
+		n++;
+	}
+	if (n == 1) {
+		cluster_games_reply(cl, NULL);
+		return;
+	}
+	(void)rlink_cmd(cl->link, cluster_games_reply, cl, n, argv, NULL);
+}
+
+/* Their lists, as GAME lines ready to send: at most LOBBY_GAMES_MAX. */
+static void
+cluster_games_reply(void *arg, redisReply *r)
+{
+	struct cluster	*cl = arg;
+	struct lobby	*lobby = cl->lobby;
+	char		*buf = NULL, x[PROTO_NAME_MAX * 4 + 1];
+	char		 o[PROTO_NAME_MAX * 4 + 1], line[PROTO_OUT_MAX];
+	const char	*p, *lf;
+	size_t		 i, len = 0, size = LOBBY_GAMES_MAX * PROTO_OUT_MAX;
+	unsigned	 lines = 0, more = 0, count;
+	unsigned long long id;
+	int		 moves, away, k;
+
+	if (r != NULL && r->type == REDIS_REPLY_ARRAY &&
+	    (buf = malloc(size)) != NULL) {
+		for (i = 0; i < r->elements; i++) {
+			if (r->element[i]->type != REDIS_REPLY_STRING ||
+			    sscanf(r->element[i]->str, "%u", &count) != 1)
+				continue;
+			p = strchr(r->element[i]->str, '\n');
+			while (p != NULL && (lf = strchr(p + 1, '\n')) !=
+			    NULL && lines < LOBBY_GAMES_MAX && count > 0) {
+				if (sscanf(p + 1, "%llu %64s %64s %d %d", &id,
+				    x, o, &moves, &away) == 5 &&
+				    (k = proto_fmt_game(line, sizeof line, id, x,
+				    o, moves, away)) > 0 &&
+				    len + (size_t)k <= size) {
+					memcpy(buf + len, line, (size_t)k);
+					len += (size_t)k;
+					lines++;
+					count--;
+				}
+				p = lf;
+			}
+			more += count;
+		}
+	}
+	free(cl->games);
+	cl->games = buf;
+	cl->games_len = len;
+	lobby->cluster.games = buf;
+	lobby->cluster.games_len = len;
+	lobby->cluster.ngames = lines;
+	lobby->cluster.games_more = more;
 }

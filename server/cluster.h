@@ -22,6 +22,12 @@
 					   entry void */
 #define CLUSTER_INST_LEN	16	/* hex digits of a node's instance */
 #define CLUSTER_MSG_MAX		(64 * 1024) /* bytes of one message */
+#define CLUSTER_ASK_MS		500	/* RESUME, ROOM JOIN, WATCH of
+					   nothing here: the other nodes'
+					   answer within this, or no such */
+#define CLUSTER_TICK_MS		100
+#define CLUSTER_ID_BLOCK	1000000000ULL /* match ids of node k (its
+					   start's number): k * this + n */
 
 struct event_base;
 struct cluster;
@@ -54,5 +60,7 @@ void		 cluster_relay(struct cluster *, struct client *, const char *,
 		    size_t);
 void		 cluster_relay_end(struct cluster *, struct client *,
 		    enum proto_leave, int);
+int		 cluster_elsewhere(struct cluster *, struct client *,
+		    const struct proto_cmd *);
 
 #endif /* CLUSTER_H */

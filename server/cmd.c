@@ -155,6 +155,24 @@ cmd_again(struct client *c, const struct proto_cmd *cmd)
 	return (PROTO_OK);
 }
 
+/*
+ * Not on this node: on another of its cluster, maybe.  1 if the host
+ * asks them (and answers the client), as it may when the player could
+ * switch (cmd_switch) and is not itself another node's.
+ */
+static int
+cmd_elsewhere(struct client *c, const struct proto_cmd *cmd)
+{
+	const struct match	*m = c->match;
+
+	if (c->lobby->ops->elsewhere == NULL || c->ops->hold == NULL ||
+	    (c->flags & CLIENT_REMOTE))
+		return (0);
+	if (m != NULL && m->state == MATCH_PLAYING && !match_may_abort(c))
+		return (0);
+	return (c->lobby->ops->elsewhere(c->lobby, c, cmd));
+}
+
 /* QUIT (or AGAIN no): BYE, leave whatever is open, close. */
 static enum proto_error
 cmd_quit(struct client *c, const struct proto_cmd *cmd)
@@ -199,6 +217,8 @@ cmd_room(struct client *c, const struct proto_cmd *cmd)
 		if (!lobby_guess_allowed(c->lobby, LOBBY_ROOMS, c))
 			return (PROTO_ERATE_LIMITED);
 		if ((maker = room_find(c->lobby, cmd->code)) == NULL) {
+			if (cmd_elsewhere(c, cmd))
+				return (PROTO_OK);
 			lobby_guess_failed(c->lobby, LOBBY_ROOMS, c);
 			return (PROTO_ENO_ROOM);
 		}
@@ -223,12 +243,18 @@ cmd_room(struct client *c, const struct proto_cmd *cmd)
 static enum proto_error
 cmd_games(struct client *c, const struct proto_cmd *cmd)
 {
+	const struct lobby_cluster *cl = &c->lobby->cluster;
 	struct match	*m;
-	unsigned	 live = c->lobby->nlive, n;
+	unsigned	 live = c->lobby->nlive, n, total;
 	char		 buf[PROTO_OUT_MAX], text[64];
+	const char	*p, *end, *lf;
 
 	(void)cmd;
-	n = live < LOBBY_GAMES_MAX ? live : LOBBY_GAMES_MAX;
+	/* This node's matches, then those of the others (a cluster's). */
+	total = live + cl->ngames + cl->games_more;
+	n = live + cl->ngames;
+	if (n > LOBBY_GAMES_MAX)
+		n = LOBBY_GAMES_MAX;
 	client_send(c, buf, proto_fmt_ok_games(buf, sizeof buf, n));
 	TAILQ_FOREACH(m, &c->lobby->live, live_entry) {
 		if (n == 0)
@@ -239,9 +265,14 @@ cmd_games(struct client *c, const struct proto_cmd *cmd)
 		    (m->seat[1].away != NULL) << 1));
 		n--;
 	}
-	if (live > LOBBY_GAMES_MAX) {
+	for (p = cl->games, end = p + cl->games_len; n > 0 && p < end &&
+	    (lf = memchr(p, '\n', (size_t)(end - p))) != NULL; p = lf + 1) {
+		client_send(c, p, (int)(lf + 1 - p));
+		n--;
+	}
+	if (total > LOBBY_GAMES_MAX) {
 		snprintf(text, sizeof text, "%u more matches not listed.",
-		    live - LOBBY_GAMES_MAX);
+		    total - LOBBY_GAMES_MAX);
 		client_send(c, buf, proto_fmt_info(buf, sizeof buf, text));
 	}
 	return (PROTO_OK);
@@ -259,7 +290,7 @@ cmd_watch(struct client *c, const struct proto_cmd *cmd)
 
 	m = keytab_find(&c->lobby->ids, cmd->game);
 	if (m == NULL || !match_live(m))
-		return (PROTO_ENO_SUCH_GAME);
+		return (cmd_elsewhere(c, cmd) ? PROTO_OK : PROTO_ENO_SUCH_GAME);
 	if (c->lobby->limits.max_watchers != 0 &&
 	    m->nwatchers >= c->lobby->limits.max_watchers && m != c->watching)
 		return (PROTO_EWATCHERS_FULL);
@@ -306,6 +337,8 @@ cmd_resume(struct client *c, const struct proto_cmd *cmd)
 	if (!lobby_guess_allowed(c->lobby, LOBBY_TOKENS, c))
 		return (PROTO_ERATE_LIMITED);
 	if ((seat = resume_find(c->lobby, cmd->code, &m)) == -1) {
+		if (cmd_elsewhere(c, cmd))
+			return (PROTO_OK);
 		lobby_guess_failed(c->lobby, LOBBY_TOKENS, c);
 		return (PROTO_EBAD_TOKEN);
 	}

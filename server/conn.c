@@ -108,7 +108,7 @@ conn_input_bytes(struct client *c, const char *buf, size_t size, int *more)
 	int	n;
 
 	*more = 0;
-	for (n = 0; !(c->flags & CLIENT_CLOSING); n++) {
+	for (n = 0; !(c->flags & (CLIENT_CLOSING | CLIENT_HELD)); n++) {
 		if (n == CONN_LINES_PER_CALL) {
 			*more = off < size;
 			return (off);
@@ -137,7 +137,8 @@ conn_input_bytes(struct client *c, const char *buf, size_t size, int *more)
 			return (size);
 		}
 	}
-	return (size);
+	/* Closing: the rest is nobody's.  Held: the rest waits its turn. */
+	return ((c->flags & CLIENT_CLOSING) ? size : off);
 }
 
 /*

@@ -40,6 +40,12 @@ struct lobby_ops {
 	/* A PLACE_RELAY player leaves (lost: hold its seat if it can). */
 	void	(*relay_end)(struct lobby *, struct client *,
 		    enum proto_leave, int);
+	/*
+	 * RESUME, ROOM JOIN or WATCH found nothing here: 1 if the host asks
+	 * the other nodes (it answers the client then), 0 to refuse now.
+	 */
+	int	(*elsewhere)(struct lobby *, struct client *,
+		    const struct proto_cmd *);
 };
 
 /* What STATS tells of the cluster, kept up to date by the host. */
@@ -47,6 +53,11 @@ struct lobby_cluster {
 	int		on;		/* --redis given */
 	unsigned	nodes;		/* live nodes seen */
 	int		connected;	/* to Redis */
+	const char	*games;		/* GAME lines of the other nodes'
+					   matches, CR LF each (GAMES) */
+	size_t		games_len;
+	unsigned	ngames;		/* lines in games */
+	unsigned	games_more;	/* their matches not in it */
 };
 
 /* Time limits and flood control; 0 turns each one off. */

@@ -35,7 +35,9 @@ struct rlink {
 	struct event_base	*base;
 	char			 ip[64];
 	int			 port;
-	char			*channel;
+	char			*channel[RLINK_CHANNELS];
+	int			 nchannels;
+	int			 subscribed;	/* confirmations so far */
 	const struct rlink_ops	*ops;
 	void			*arg;
 	enum rlink_state	 state;
@@ -81,12 +83,16 @@ rlink_now(void)
 	return ((int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000);
 }
 
-/* A link to Redis at ip:port, subscribed to channel once up. */
+/*
+ * A link to Redis at ip:port, subscribed to the channels (NULL-terminated,
+ * RLINK_CHANNELS at most) once up.
+ */
 struct rlink *
 rlink_new(struct event_base *base, const char *ip, int port,
-    const char *channel, const struct rlink_ops *ops, void *arg)
+    const char *const *channels, const struct rlink_ops *ops, void *arg)
 {
 	struct rlink		*link;
+	int			 i;
 	static const struct timeval tick = { 0, RLINK_TICK_MS * 1000 };
 
 	if ((link = calloc(1, sizeof *link)) == NULL)
@@ -97,8 +103,14 @@ rlink_new(struct event_base *base, const char *ip, int port,
 	link->ops = ops;
 	link->arg = arg;
 	link->backoff = RLINK_BACKOFF_MIN_MS;
-	if ((link->channel = strdup(channel)) == NULL ||
-	    (link->timer = event_new(base, -1, EV_PERSIST, rlink_tick_cb,
+	for (i = 0; i < RLINK_CHANNELS && channels[i] != NULL; i++) {
+		if ((link->channel[i] = strdup(channels[i])) == NULL) {
+			rlink_free(link);
+			return (NULL);
+		}
+		link->nchannels++;
+	}
+	if ((link->timer = event_new(base, -1, EV_PERSIST, rlink_tick_cb,
 	    link)) == NULL || event_add(link->timer, &tick) == -1) {
 		rlink_free(link);
 		return (NULL);
@@ -110,13 +122,16 @@ rlink_new(struct event_base *base, const char *ip, int port,
 void
 rlink_free(struct rlink *link)
 {
+	int	i;
+
 	if (link == NULL)
 		return;
 	link->ops = NULL;		/* tell nobody of the end */
 	rlink_down(link, NULL, NULL);
 	if (link->timer != NULL)
 		event_free(link->timer);
-	free(link->channel);
+	for (i = 0; i < link->nchannels; i++)
+		free(link->channel[i]);
 	free(link);
 }
 
@@ -137,11 +152,13 @@ static void
 rlink_connect(struct rlink *link)
 {
 	redisAsyncContext	*ac[2];
+	const char		*argv[1 + RLINK_CHANNELS];
 	int			 i;
 
 	link->state = RLINK_CONNECTING;
 	link->since = rlink_now();
 	link->cmd_ready = link->sub_ready = 0;
+	link->subscribed = 0;
 	for (i = 0; i < 2; i++) {
 		ac[i] = redisAsyncConnect(link->ip, link->port);
 		if (ac[i] == NULL || ac[i]->err) {
@@ -162,8 +179,11 @@ rlink_connect(struct rlink *link)
 	link->cmd = ac[0];
 	link->sub = ac[1];
 	/* Sent once connected; a subscription outlives no connection. */
-	redisAsyncCommand(link->sub, rlink_sub_cb, link, "SUBSCRIBE %s",
-	    link->channel);
+	argv[0] = "SUBSCRIBE";
+	for (i = 0; i < link->nchannels; i++)
+		argv[1 + i] = link->channel[i];
+	redisAsyncCommandArgv(link->sub, rlink_sub_cb, link,
+	    1 + link->nchannels, argv, NULL);
 }
 
 /*
@@ -297,6 +317,8 @@ rlink_sub_cb(redisAsyncContext *ac, void *r, void *arg)
 	    reply->element[0]->type != REDIS_REPLY_STRING)
 		return;
 	if (strcmp(reply->element[0]->str, "subscribe") == 0) {
+		if (++link->subscribed < link->nchannels)
+			return;
 		link->sub_ready = 1;
 		rlink_ready(link);
 	} else if (strcmp(reply->element[0]->str, "message") == 0 &&

@@ -29,15 +29,17 @@ struct rlink_ops {
 	void	(*up)(void *);
 	/* Lost (pending replies were each called with NULL first). */
 	void	(*down)(void *);
-	/* A message on the subscribed channel. */
+	/* A message on one of the subscribed channels. */
 	void	(*message)(void *, const char *, size_t);
 };
 
 /* A reply: the hiredis redisReply, or NULL if the link went down. */
 typedef void	rlink_reply_cb(void *, struct redisReply *);
 
+#define RLINK_CHANNELS		2	/* subscribed at most */
+
 struct rlink	*rlink_new(struct event_base *, const char *, int,
-		    const char *, const struct rlink_ops *, void *);
+		    const char *const *, const struct rlink_ops *, void *);
 void		 rlink_free(struct rlink *);
 int		 rlink_up(const struct rlink *);
 int		 rlink_cmd(struct rlink *, rlink_reply_cb *, void *, int,

@@ -92,6 +92,9 @@ static void	server_client_relay(struct lobby *, struct client *,
 		    const char *, size_t);
 static void	server_client_relay_end(struct lobby *, struct client *,
 		    enum proto_leave, int);
+static int	server_client_elsewhere(struct lobby *, struct client *,
+		    const struct proto_cmd *);
+static void	server_client_hold(struct client *, int);
 static void	server_client_write_cb(evutil_socket_t, short, void *);
 static void	server_client_timer_cb(evutil_socket_t, short, void *);
 static void	server_client_closing(struct server_client *);
@@ -132,14 +135,16 @@ static const struct client_ops server_client_client_ops = {
 	server_client_send,
 	server_client_close,
 	server_client_rearm,
-	NULL			/* connected here: queued here */
+	NULL,			/* connected here: queued here */
+	server_client_hold
 };
 /* How the world reaches a WebSocket player: the same but for send, close. */
 static const struct client_ops server_client_ws_ops = {
 	server_client_ws_send,
 	server_client_ws_close,
 	server_client_rearm,
-	NULL
+	NULL,
+	server_client_hold
 };
 const struct lobby_ops server_client_ops = {
 	server_client_now,
@@ -148,7 +153,8 @@ const struct lobby_ops server_client_ops = {
 	server_client_alone,
 	server_client_unqueued,
 	server_client_relay,
-	server_client_relay_end
+	server_client_relay_end,
+	server_client_elsewhere
 };
 
 /* The connection a client of the seat layer is: it comes first in it. */
@@ -601,6 +607,11 @@ server_client_input(struct server_client *sc)
 	ssize_t		 n = 0;
 	int		 more, tnflags = 0;
 
+	if (sc->c.flags & CLIENT_HELD) {
+		/* Later: take no more (the kernel holds them) till then. */
+		event_del(sc->rev);
+		return;
+	}
 	if (pending < sizeof buf) {
 		n = read(event_get_fd(sc->rev), buf, sizeof buf - pending);
 		if (n == 0) {
@@ -861,6 +872,36 @@ server_client_relay_end(struct lobby *lobby, struct client *c,
 		cluster_relay_end(s->cluster, c, why, hold);
 }
 
+static int
+server_client_elsewhere(struct lobby *lobby, struct client *c,
+    const struct proto_cmd *cmd)
+{
+	struct server	*s = server_client_server_of(lobby);
+
+	return (s->cluster != NULL && cluster_elsewhere(s->cluster, c, cmd));
+}
+
+/*
+ * The hold op: read no more of the client until told, its lines read
+ * already kept (in->, or as lines there for a WebSocket); then take them
+ * up again, in order.
+ */
+static void
+server_client_hold(struct client *c, int on)
+{
+	struct server_client	*sc = server_client_of(c);
+
+	if (on) {
+		c->flags |= CLIENT_HELD;
+		return;
+	}
+	c->flags &= ~CLIENT_HELD;
+	if (c->flags & CLIENT_CLOSING)
+		return;
+	event_add(sc->rev, NULL);
+	event_active(sc->rev, EV_READ, 0);		/* the lines kept */
+}
+
 /* The lobby's timer: grace periods that ran out, new players to pair. */
 void
 server_client_lobby_cb(evutil_socket_t fd, short what, void *arg)
@@ -994,6 +1035,19 @@ server_client_ws_input(struct server_client *sc)
 	char	buf[SERVER_HTTP_READ];
 	ssize_t	n;
 
+	if (sc->c.flags & CLIENT_HELD) {
+		event_del(sc->rev);	/* the rest waits in the kernel */
+		return;
+	}
+	if (evbuffer_get_length(sc->in) > 0) {
+		/* Messages kept while held, one line each: first. */
+		if (conn_input(&sc->c, sc->in) || (sc->c.flags & CLIENT_HELD) ||
+		    evbuffer_get_length(sc->in) > 0) {
+			if (!(sc->c.flags & (CLIENT_HELD | CLIENT_CLOSING)))
+				event_active(sc->rev, EV_READ, 0);
+			return;
+		}
+	}
 	n = read(event_get_fd(sc->rev), buf, sizeof buf);
 	if (n == -1 && (errno == EAGAIN || errno == EINTR))
 		return;
@@ -1051,6 +1105,18 @@ server_client_ws_message(void *arg, const char *line, size_t len)
 {
 	struct server_client	*sc = arg;
 
+	if (sc->c.flags & CLIENT_HELD) {
+		/*
+		 * Kept for later, in order, as a line (one read's messages at
+		 * most: reading stops while held).
+		 */
+		if (len <= PROTO_LINE_MAX && memchr(line, '\n', len) == NULL &&
+		    evbuffer_add(sc->in, line, len) == 0 &&
+		    evbuffer_add(sc->in, "\n", 1) == 0)
+			return;
+		if (len <= PROTO_LINE_MAX)
+			return;		/* out of memory, or a LF: dropped */
+	}
 	if (len > PROTO_LINE_MAX)
 		session_too_long(&sc->c);
 	else

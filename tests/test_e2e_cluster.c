@@ -335,6 +335,100 @@ test_cluster_remote_player_lost(void **state)
 	WANT_RAW(g.p[1], "INFO p1 is back.");
 }
 
+/* GAMES on node tp, until it lists a match of x and o: its id. */
+static unsigned long long
+cl_find_game(int ln, struct cl_fix *f, struct tttd_proc *tp, struct conn *w,
+    const char *x, const char *o)
+{
+	char			 line[LINE_SIZE], want[96];
+	unsigned long long	 id = 0;
+	long			 deadline = harness_now_ms() + 5000;
+	int			 n;
+
+	(void)f;
+	(void)tp;
+	snprintf(want, sizeof want, " %s %s ", x, o);
+	while (id == 0 && harness_now_ms() < deadline) {
+		line_send_at(ln, w, "GAMES");
+		if (line_read(w, line, sizeof line, HARNESS_TIMEOUT_MS) < 0 ||
+		    sscanf(line, "OK GAMES %d", &n) != 1)
+			fail_msg("line %d: GAMES: \"%s\"", ln, line);
+		while (n-- > 0) {
+			if (line_read(w, line, sizeof line,
+			    HARNESS_TIMEOUT_MS) < 0)
+				fail_msg("line %d: GAMES cut short", ln);
+			if (strstr(line, want) != NULL)
+				id = strtoull(line + 5, NULL, 10);
+		}
+		if (id == 0)
+			usleep(200000);
+	}
+	if (id == 0)
+		fail_msg("line %d: no GAME of %s and %s", ln, x, o);
+	return (id);
+}
+
+/*
+ * ROOM NEW on one node, ROOM JOIN on another (a line sent with it waits
+ * its turn); GAMES on any node lists the match, and WATCH works from
+ * there; RESUME on another node than the match's gives the seat back; a
+ * wrong code, token or id is refused as on one node.
+ */
+static void
+test_cluster_rooms_watch_resume(void **state)
+{
+	struct cl_fix		*f = *state;
+	struct tttd_proc	*a = cl_node(f, "a"), *b = cl_node(f, "b");
+	struct conn		*x, *o, *w, *back;
+	struct game		 g;
+	char			 got[LINE_SIZE], code[16], line[96];
+	unsigned long long	 id;
+
+	cl_wait_stat(__LINE__, f, a, "cluster_nodes", 2);
+	x = CONNECT(f->e, a);
+	SEND(x, "ROOM NEW");
+	line_want_prefix_at(__LINE__, x, "OK ROOM ", got, sizeof got);
+	snprintf(code, sizeof code, "%.15s", got + 8);
+	WANT_RAW(x, "WAIT Waiting for a friend to join room %s...", code);
+	o = CONNECT(f->e, b);
+	snprintf(line, sizeof line, "ROOM JOIN %s\r\nPING\r\n", code);
+	assert_int_equal(conn_write(o, line, strlen(line)), 0);
+	WANT_RAW(o, "OK ROOM %s", code);
+	cl_game_init(&g, x, o);
+	GAME_MATCH(&g);
+	GAME_START(&g, -1);
+	WANT_RAW(o, "OK PONG");	/* after the join, not before */
+
+	/* A third player on b sees the match of a, and watches it. */
+	w = CONNECT(f->e, b);
+	id = cl_find_game(__LINE__, f, b, w, "p1", "p2");
+	SEND(w, "WATCH %llu", id);
+	WANT_RAW(w, "OK WATCH %llu", id);
+	WANT_RAW(w, "INFO You are watching game %llu: p1 (X) against p2 (O).",
+	    id);
+	WANT(w, "BOARD .........");
+	WANT(w, "TURN %c Waiting for %s to move...", game_mark(g.turn),
+	    g.name[g.turn]);
+	GAME_WATCHED(&g, "Someone");
+
+	/* Wrong ones, as one node says (after asking the others). */
+	back = CONNECT(f->e, b);
+	SEND(back, "WATCH 12345");
+	WANT_RAW(back, "ERR NO_SUCH_GAME No match with that number is being "
+	    "played.");
+	SEND(back, "RESUME ZZZZZZZZ");
+	WANT_RAW(back, "ERR BAD_TOKEN That code does not match a seat you can "
+	    "resume.");
+
+	/* X (on a, the match's node) comes back through b. */
+	conn_close(x);
+	WANT_RAW(o, "INFO p1 lost the connection. Waiting up to 30 seconds "
+	    "for them to come back.");
+	SEND(back, "RESUME %s", g.token[0]);
+	WANT_RAW(back, "OK RESUME");
+	WANT_RAW(o, "INFO p1 is back.");
+}
+
 /*
  * The match's node dies (SIGKILL): the player relayed from the other node
  * is told within the node timeout, waits in its own node's queue, and is
@@ -381,6 +475,8 @@ main(void)
 		cmocka_unit_test_setup_teardown(
 		    test_cluster_remote_player_lost, cl_setup, cl_teardown),
 		cmocka_unit_test_setup_teardown(test_cluster_owner_dies,
+		    cl_setup, cl_teardown),
+		cmocka_unit_test_setup_teardown(test_cluster_rooms_watch_resume,
 		    cl_setup, cl_teardown),
 	};
 

@@ -124,13 +124,14 @@ static const struct client_ops fuzz_client_ops = {
 	fuzz_send,
 	fuzz_close,
 	fuzz_rearm,
+	NULL,
 	NULL
 };
 static const struct lobby_ops fuzz_ops = {
 	fuzz_clock,
 	fuzz_random,
 	fuzz_wake,
-	NULL, NULL, NULL, NULL
+	NULL, NULL, NULL, NULL, NULL
 };
 
 static struct lobby		fuzz_lobby;
