@@ -43,6 +43,7 @@
 #include <hiredis/hiredis.h>
 
 #include "cluster.h"
+#include "cmd.h"
 #include "conn.h"
 #include "keytab.h"
 #include "log.h"
@@ -78,7 +79,9 @@ struct cluster_local {
 						   "" while posted */
 	struct keytab_entry	 entry;		/* cl->locals, by client id */
 	int			 asking;	/* its last line went to the
-						   other nodes (X): held */
+						   other nodes (X), or its NAME
+						   to Redis: held */
+	int			 naming;	/* ... the NAME */
 	int64_t			 ask_until;	/* ms: nobody has it by then */
 	struct proto_cmd	 ask;		/* what it asked */
 	LIST_ENTRY(cluster_local) all_entry;
@@ -581,6 +584,16 @@ cluster_pair_cb(void *arg, redisReply *r)
 	cl->host.flush(cl->host.arg);
 }
 
+/* A connection is freed: whatever this node kept of it goes. */
+void
+cluster_forget(struct cluster *cl, struct client *c)
+{
+	struct cluster_local	*l = cluster_local_find(cl, c->id);
+
+	if (l != NULL)
+		cluster_local_del(cl, l);
+}
+
 /* A POSTED player left the queue: out of the shared one too. */
 void
 cluster_unqueued(struct cluster *cl, struct client *c)
@@ -952,7 +965,7 @@ cluster_on_owner(struct cluster *cl, char type, const char *from,
 
 	/* Asking, it may hear from the node that has what it asked for. */
 	if (l == NULL || (strcmp(l->owner, from) != 0 &&
-	    !(l->asking && type != 'H')))
+	    !(l->asking && !l->naming && type != 'H' && type != 'M')))
 		return;
 	c = l->c;
 	if (l->asking && type == 'C') {
@@ -967,6 +980,18 @@ cluster_on_owner(struct cluster *cl, char type, const char *from,
 		cluster_relay_back(cl, l);
 		place_detach(c, PROTO_LEAVE_QUIT, 0);
 		client_close(c);
+		break;
+	case 'M':
+		/* Renamed there: the name here too, if it is free here. */
+		if (len > 0 && len <= PROTO_NAME_MAX) {
+			char	name[PROTO_NAME_MAX + 1];
+
+			memcpy(name, rest, len);
+			name[len] = '\0';
+			if (strcmp(name, c->name) != 0 &&
+			    name_allowed(cl->lobby, c, name))
+				name_take(c, name);
+		}
 		break;
 	case 'H':
 		cluster_relay_back(cl, l);
@@ -1050,6 +1075,7 @@ cluster_message(void *arg, const char *msg, size_t len)
 	case 'L':
 	case 'C':
 	case 'H':
+	case 'M':
 		cluster_on_owner(cl, type, from, id, rest, len);
 		break;
 	case 'I':
@@ -1310,7 +1336,7 @@ cluster_ask_done(struct cluster *cl, struct cluster_local *l)
 {
 	struct client	*c = l->c;
 
-	l->asking = 0;
+	l->asking = l->naming = 0;
 	if (l->owner[0] == '\0' && !(c->flags & CLIENT_POSTED))
 		cluster_local_del(cl, l);
 	if (c->flags & CLIENT_HELD)
@@ -1567,4 +1593,162 @@ cluster_games_reply(void *arg, redisReply *r)
 	lobby->cluster.games_len = len;
 	lobby->cluster.ngames = lines;
 	lobby->cluster.games_more = more;
+}
+
+/* ---- names: one player a name in the whole cluster ---- */
+
+/*
+ * Take a name for a player ("<instance> <client id>") unless a player of
+ * a live node has it: 1, or 0.
+ */
+static const char cluster_name_lua[] =
+    "local v = redis.call('GET', KEYS[1]) "
+    "if v and v ~= ARGV[1] then "
+    "  local inst = string.match(v, '^(%S+) ') "
+    "  if inst and redis.call('ZSCORE', KEYS[2], inst) then return 0 end "
+    "end "
+    "redis.call('SET', KEYS[1], ARGV[1]) "
+    "return 1";
+
+/* Give a name back, if it is still the player's. */
+static const char cluster_unname_lua[] =
+    "if redis.call('GET', KEYS[1]) == ARGV[1] then "
+    "  redis.call('DEL', KEYS[1]) end "
+    "return 1";
+
+/* A name's key and its holder's value, for this node's client. */
+static void
+cluster_name_args(struct cluster *cl, const struct client *c,
+    const char *name, char *key, size_t keylen, char *val, size_t vallen)
+{
+	char	folded[NAME_FOLD_MAX];
+	size_t	n = name_folded(name, folded);
+
+	snprintf(key, keylen, "%sname:%.*s", cl->prefix, (int)n, folded);
+	snprintf(val, vallen, "%s %llu", cl->inst, (unsigned long long)c->id);
+}
+
+/* What a NAME check's reply is for. */
+struct cluster_naming {
+	struct cluster	*cl;
+	uint64_t	 id;
+	char		 name[PROTO_NAME_MAX + 1];
+};
+
+static void
+cluster_name_send(struct cluster *cl, const struct client *c,
+    const char *name, int claim, rlink_reply_cb *cb, void *arg)
+{
+	char		 key[CLUSTER_PREFIX_MAX + NAME_FOLD_MAX + 8], val[48];
+	char		 nodes[CLUSTER_PREFIX_MAX + 8];
+	const char	*argv[7];
+
+	cluster_name_args(cl, c, name, key, sizeof key, val, sizeof val);
+	snprintf(nodes, sizeof nodes, "%snodes", cl->prefix);
+	argv[0] = "EVAL";
+	argv[1] = claim ? cluster_name_lua : cluster_unname_lua;
+	argv[2] = claim ? "2" : "1";
+	argv[3] = key;
+	if (claim) {
+		argv[4] = nodes;
+		argv[5] = val;
+	} else
+		argv[4] = val;
+	if (rlink_cmd(cl->link, cb, arg, claim ? 6 : 5, argv, NULL) == -1 &&
+	    cb != NULL)
+		cb(arg, NULL);
+}
+
+static void cluster_name_reply(void *, redisReply *);
+
+/*
+ * NAME, free on this node: ask Redis whether a player of another node has
+ * it, the player's next lines held meanwhile.  1 if asked.
+ */
+int
+cluster_name_check(struct cluster *cl, struct client *c, const char *name)
+{
+	struct cluster_local	*l;
+	struct cluster_naming	*nm;
+
+	if (!cl->joined || !rlink_up(cl->link) ||
+	    (l = cluster_local_add(cl, c)) == NULL || l->owner[0] != '\0' ||
+	    l->asking)
+		return (0);
+	if ((nm = malloc(sizeof *nm)) == NULL) {
+		if (!(c->flags & CLIENT_POSTED))
+			cluster_local_del(cl, l);
+		return (0);
+	}
+	nm->cl = cl;
+	nm->id = c->id;
+	snprintf(nm->name, sizeof nm->name, "%s", name);
+	l->asking = 1;
+	l->naming = 1;
+	l->ask_until = INT64_MAX;	/* the link's own deadline holds */
+	c->ops->hold(c, 1);
+	cluster_name_send(cl, c, name, 1, cluster_name_reply, nm);
+	return (1);
+}
+
+/* Redis's answer (NULL: out of reach; the node's word is enough then). */
+static void
+cluster_name_reply(void *arg, redisReply *r)
+{
+	struct cluster_naming	*nm = arg;
+	struct cluster		*cl = nm->cl;
+	struct cluster_local	*l = cluster_local_find(cl, nm->id);
+	struct client		*c;
+	enum proto_error	 err = PROTO_OK;
+	char			 buf[PROTO_OUT_MAX];
+	int			 free_ok = r == NULL ||
+				     r->type != REDIS_REPLY_INTEGER ||
+				     r->integer == 1;
+
+	if (l == NULL || !l->naming) {
+		free(nm);
+		return;			/* gone meanwhile: it was let go */
+	}
+	c = l->c;
+	l->naming = 0;
+	if (!free_ok)
+		err = PROTO_ENAME_TAKEN;
+	else if (!name_allowed(cl->lobby, c, nm->name))
+		err = PROTO_ENAME_TAKEN;	/* taken here meanwhile */
+	else
+		err = cmd_rename(c, nm->name);
+	if (err != PROTO_OK) {
+		if (free_ok && r != NULL)
+			cluster_name_send(cl, c, nm->name, 0, NULL, NULL);
+		cl->lobby->stats.errors++;
+		client_send(c, buf, proto_fmt_error(buf, sizeof buf, err));
+	}
+	free(nm);
+	cluster_ask_done(cl, l);
+	cl->host.flush(cl->host.arg);
+}
+
+/*
+ * A name changed: this node's player's, claimed and given back in Redis
+ * (a remote seat's is its node's to tell Redis: told there, M).
+ */
+void
+cluster_name_changed(struct cluster *cl, struct client *c, const char *old,
+    const char *new)
+{
+	struct cluster_remote	*r;
+
+	if (c->flags & CLIENT_REMOTE) {
+		r = (struct cluster_remote *)c;
+		if (new != NULL && !r->done)
+			cluster_send(cl, r->home, 'M', r->home_id, new,
+			    strlen(new));
+		return;
+	}
+	if (!rlink_up(cl->link))
+		return;
+	if (old != NULL)
+		cluster_name_send(cl, c, old, 0, NULL, NULL);
+	if (new != NULL)
+		cluster_name_send(cl, c, new, 1, NULL, NULL);
 }

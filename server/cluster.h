@@ -53,6 +53,7 @@ struct cluster	*cluster_new(struct event_base *, struct lobby *,
 		    const struct cluster_config *, const struct cluster_host *);
 void		 cluster_free(struct cluster *);
 void		 cluster_flush(struct cluster *);
+void		 cluster_forget(struct cluster *, struct client *);
 void		 cluster_shutdown(struct cluster *);
 void		 cluster_alone(struct cluster *, struct client *);
 void		 cluster_unqueued(struct cluster *, struct client *);
@@ -62,5 +63,9 @@ void		 cluster_relay_end(struct cluster *, struct client *,
 		    enum proto_leave, int);
 int		 cluster_elsewhere(struct cluster *, struct client *,
 		    const struct proto_cmd *);
+int		 cluster_name_check(struct cluster *, struct client *,
+		    const char *);
+void		 cluster_name_changed(struct cluster *, struct client *,
+		    const char *, const char *);
 
 #endif /* CLUSTER_H */

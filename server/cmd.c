@@ -99,17 +99,31 @@ cmd_stats(struct client *c, const struct proto_cmd *cmd)
 static enum proto_error
 cmd_name(struct client *c, const struct proto_cmd *cmd)
 {
-	char	old[PROTO_NAME_MAX + 1] = "";
-
 	if (!name_allowed(c->lobby, c, cmd->name))
 		return (PROTO_ENAME_TAKEN);
+	/* Free here; another node's player may have it (a cluster's). */
+	if (c->lobby->ops->name_check != NULL && c->ops->hold != NULL &&
+	    !(c->flags & CLIENT_REMOTE) && strcmp(c->name, cmd->name) != 0 &&
+	    c->lobby->ops->name_check(c->lobby, c, cmd->name))
+		return (PROTO_OK);
+	return (cmd_rename(c, cmd->name));
+}
+
+/* The rename itself: NAME's checks passed, here and on other nodes. */
+enum proto_error
+cmd_rename(struct client *c, const char *name)
+{
+	struct proto_cmd	cmd = { .verb = PROTO_NAME };
+	char			old[PROTO_NAME_MAX + 1] = "";
+
+	snprintf(cmd.name, sizeof cmd.name, "%s", name);
 	if (c->match != NULL) {
 		snprintf(old, sizeof old, "%s", match_name(c->match, c->seat));
-		if (strcmp(old, cmd->name) != 0 && !cmd_chat_allowed(c, 1))
+		if (strcmp(old, cmd.name) != 0 && !cmd_chat_allowed(c, 1))
 			return (PROTO_ERATE_LIMITED);
 	}
-	name_take(c, cmd->name);
-	cmd_ok(c, cmd);
+	name_take(c, cmd.name);
+	cmd_ok(c, &cmd);
 	if (c->match != NULL)
 		match_renamed(c, old);
 	return (PROTO_OK);

@@ -8,5 +8,6 @@
 #include "proto.h"
 
 enum proto_error	cmd_dispatch(struct client *, const struct proto_cmd *);
+enum proto_error	cmd_rename(struct client *, const char *);
 
 #endif /* CMD_H */

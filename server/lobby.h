@@ -46,6 +46,15 @@ struct lobby_ops {
 	 */
 	int	(*elsewhere)(struct lobby *, struct client *,
 		    const struct proto_cmd *);
+	/*
+	 * NAME, free here: 1 if the host asks whether the other nodes have
+	 * it (then it renames the client with cmd_rename, or refuses).
+	 */
+	int	(*name_check)(struct lobby *, struct client *, const char *);
+	/* A client's name, as the other nodes must know: old gone, new on
+	   (either NULL). */
+	void	(*name_changed)(struct lobby *, struct client *, const char *,
+		    const char *);
 };
 
 /* What STATS tells of the cluster, kept up to date by the host. */

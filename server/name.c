@@ -19,8 +19,6 @@
 #include "name.h"
 #include "utf8.h"
 
-/* A folded name's bytes: folding keeps the number of characters. */
-#define NAME_FOLD_MAX	(PROTO_NAME_CHARS * UTF8_MAX + 1)
 
 static const char *const name_reserved[] = { "p1", "p2", "ai" };
 
@@ -78,9 +76,12 @@ name_take(struct client *c, const char *name)
 
 	name_drop(c);
 	snprintf(c->name, sizeof c->name, "%s", name);
-	if (c->name[0] != '\0')
+	if (c->name[0] != '\0') {
 		keytab_add(&lobby->names, &c->name_entry,
 		    name_key(lobby, c->name), c);
+		if (lobby->ops->name_changed != NULL)
+			lobby->ops->name_changed(lobby, c, NULL, c->name);
+	}
 }
 
 /* File a name (not a seat's own, "") under an owner: a seat held away. */
@@ -96,5 +97,16 @@ name_hold(struct lobby *lobby, struct keytab_entry *e, const char *name,
 void
 name_drop(struct client *c)
 {
-	keytab_del(&c->lobby->names, &c->name_entry);
+	struct lobby	*lobby = c->lobby;
+
+	if (c->name_entry.key != 0 && lobby->ops->name_changed != NULL)
+		lobby->ops->name_changed(lobby, c, c->name, NULL);
+	keytab_del(&lobby->names, &c->name_entry);
+}
+
+/* A name folded for other nodes (NAME_FOLD_MAX bytes): its length. */
+size_t
+name_folded(const char *name, char *b)
+{
+	return (name_fold(name, b));
 }

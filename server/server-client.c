@@ -95,6 +95,10 @@ static void	server_client_relay_end(struct lobby *, struct client *,
 static int	server_client_elsewhere(struct lobby *, struct client *,
 		    const struct proto_cmd *);
 static void	server_client_hold(struct client *, int);
+static int	server_client_name_check(struct lobby *, struct client *,
+		    const char *);
+static void	server_client_name_changed(struct lobby *, struct client *,
+		    const char *, const char *);
 static void	server_client_write_cb(evutil_socket_t, short, void *);
 static void	server_client_timer_cb(evutil_socket_t, short, void *);
 static void	server_client_closing(struct server_client *);
@@ -154,7 +158,9 @@ const struct lobby_ops server_client_ops = {
 	server_client_unqueued,
 	server_client_relay,
 	server_client_relay_end,
-	server_client_elsewhere
+	server_client_elsewhere,
+	server_client_name_check,
+	server_client_name_changed
 };
 
 /* The connection a client of the seat layer is: it comes first in it. */
@@ -402,6 +408,8 @@ server_client_free(struct server_client *sc)
 
 	if (sc->c.lobby != NULL)	/* else an HTTP request, no player */
 		session_lost(&sc->c);
+	if (s->cluster != NULL)
+		cluster_forget(s->cluster, &sc->c);
 	log_info("client %llu: disconnected from %s", (unsigned long long)sc->c.id,
 	    sc->c.addr);
 	server_client_release_seat(sc);
@@ -879,6 +887,25 @@ server_client_elsewhere(struct lobby *lobby, struct client *c,
 	struct server	*s = server_client_server_of(lobby);
 
 	return (s->cluster != NULL && cluster_elsewhere(s->cluster, c, cmd));
+}
+
+static int
+server_client_name_check(struct lobby *lobby, struct client *c,
+    const char *name)
+{
+	struct server	*s = server_client_server_of(lobby);
+
+	return (s->cluster != NULL && cluster_name_check(s->cluster, c, name));
+}
+
+static void
+server_client_name_changed(struct lobby *lobby, struct client *c,
+    const char *old, const char *new)
+{
+	struct server	*s = server_client_server_of(lobby);
+
+	if (s->cluster != NULL)
+		cluster_name_changed(s->cluster, c, old, new);
 }
 
 /*

@@ -31,6 +31,7 @@
 
 #define S_FIRST_WINS	"A1 A2 B1 B2 C1"
 #define S_TIE		"A1 B1 C1 A2 B2 A3 B3 C3 C2"
+#define T_NAME_TAKEN	"That name is taken; choose another."
 #define T_LOST_TOUCH	"INFO Lost touch with your match's server."
 #define CLUSTER_WAIT_MS	12000	/* a node's death seen (5 s), Redis back
 				   (backoff up to 5 s), with room */
@@ -208,7 +209,13 @@ cl_script(struct cl_fix *f, struct tttd_proc *ta, struct tttd_proc *tb,
 {
 	struct conn	*x, *o, *p[2];
 	const char	*moves[] = { "A1", "A2", "B1", "B2", "C1" };
-	char		 line[LINE_SIZE];
+	const struct {
+		int		 seat;
+		const char	*line;
+	} after[] = {
+		{ 1, "SAY well played" }, { 0, "NAME anna" }, { 0, "MOVE B3" },
+		{ 1, "FOO" }, { 1, "maybe" }, { 1, "AGAIN n" }
+	};
 	int		 i, first;
 
 	tx[0] = to[0] = '\0';
@@ -231,15 +238,12 @@ cl_script(struct cl_fix *f, struct tttd_proc *ta, struct tttd_proc *tb,
 		cl_drain(p[0], tx, size, 250);
 		cl_drain(p[1], to, size, 250);
 	}
-	SEND(o, "SAY well played");
-	SEND(x, "NAME anna");
-	SEND(x, "MOVE B3");
-	SEND(o, "FOO");
-	SEND(o, "maybe");
-	SEND(o, "AGAIN n");
-	cl_drain(p[0], tx, size, 400);
-	cl_drain(p[1], to, size, 400);
-	(void)line;
+	/* One at a time: the order of two players' lines is the test's. */
+	for (i = 0; i < 6; i++) {
+		SEND(p[after[i].seat], "%s", after[i].line);
+		cl_drain(p[0], tx, size, 300);
+		cl_drain(p[1], to, size, 300);
+	}
 }
 
 /*
@@ -430,6 +434,47 @@ test_cluster_rooms_watch_resume(void **state)
 }
 
 /*
+ * A name is one player's in the whole cluster, in any case: taken on one
+ * node, refused on another (the lines after NAME wait for the answer);
+ * free again once its player has gone.
+ */
+static void
+test_cluster_names_across_nodes(void **state)
+{
+	struct cl_fix		*f = *state;
+	struct tttd_proc	*a = cl_node(f, "a"), *b = cl_node(f, "b");
+	struct conn		*x, *y;
+	long			 deadline;
+	char			 line[LINE_SIZE];
+	int			 ok = 0;
+
+	cl_wait_stat(__LINE__, f, a, "cluster_nodes", 2);
+	x = CONNECT(f->e, a);
+	SEND(x, "NAME Zoë");
+	WANT_RAW(x, "OK NAME Zoë");
+	y = CONNECT(f->e, b);
+	assert_int_equal(conn_write(y, "NAME ZOË\r\nPING\r\n",
+	    strlen("NAME ZOË\r\nPING\r\n")), 0);
+	WANT_RAW(y, "ERR NAME_TAKEN " T_NAME_TAKEN);
+	WANT_RAW(y, "OK PONG");
+	SEND(y, "NAME zed");
+	WANT_RAW(y, "OK NAME zed");
+	/* Its player gone, the name is free on the other node. */
+	SEND(x, "QUIT");
+	WANT_RAW(x, "BYE Thank you for playing!");
+	deadline = harness_now_ms() + 3000;
+	while (!ok && harness_now_ms() < deadline) {
+		SEND(y, "NAME zoë");
+		if (line_read(y, line, sizeof line, HARNESS_TIMEOUT_MS) < 0)
+			fail_msg("no answer to NAME");
+		ok = strcmp(line, "OK NAME zoë") == 0;
+		if (!ok)
+			usleep(100000);
+	}
+	assert_true(ok);
+}
+
+/*
  * The match's node dies (SIGKILL): the player relayed from the other node
  * is told within the node timeout, waits in its own node's queue, and is
  * paired there again.
@@ -477,6 +522,8 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_cluster_owner_dies,
 		    cl_setup, cl_teardown),
 		cmocka_unit_test_setup_teardown(test_cluster_rooms_watch_resume,
+		    cl_setup, cl_teardown),
+		cmocka_unit_test_setup_teardown(test_cluster_names_across_nodes,
 		    cl_setup, cl_teardown),
 	};
 
