@@ -725,7 +725,6 @@ cluster_remote_send(struct client *c, const char *buf, size_t len)
 
 	if (r->done)
 		return;
-	c->stats->bytes_out += len;
 	evbuffer_add(r->out, buf, len);
 	if (!r->dirty) {
 		r->dirty = 1;
@@ -844,6 +843,20 @@ cluster_relay(struct cluster *cl, struct client *c, const char *line,
 	cluster_send(cl, l->owner, 'I', c->id, line, len);
 }
 
+/* A refusal for a relayed player: from its match's node, in turn (E). */
+void
+cluster_relay_error(struct cluster *cl, struct client *c,
+    enum proto_error err)
+{
+	struct cluster_local	*l = cluster_local_find(cl, c->id);
+	char			 rest[16];
+
+	if (l == NULL || l->owner[0] == '\0')
+		return;
+	snprintf(rest, sizeof rest, "%d", (int)err);
+	cluster_send(cl, l->owner, 'E', c->id, rest, strlen(rest));
+}
+
 /* A relayed player leaves: its match's node holds its seat, or frees it. */
 void
 cluster_relay_end(struct cluster *cl, struct client *c,
@@ -955,7 +968,27 @@ cluster_on_back(struct cluster *cl, const char *from, uint64_t id)
 	lobby_join_again(cl->lobby, c);
 }
 
-/* L, C, H: from a relayed player's match's node. */
+/*
+ * Lines from the match's node, as they came: one client_send a line (a
+ * message holds a callback's worth, more than one send may take).
+ */
+static void
+cluster_lines(struct client *c, const char *p, size_t len)
+{
+	const char	*lf;
+	size_t		 n;
+
+	while (len > 0) {
+		lf = memchr(p, '\n', len);
+		n = lf != NULL ? (size_t)(lf - p) + 1 : len;
+		if (n < PROTO_OUT_MAX)
+			client_send(c, p, (int)n);
+		p += n;
+		len -= n;
+	}
+}
+
+/* L, C, H, M: from a relayed player's match's node. */
 static void
 cluster_on_owner(struct cluster *cl, char type, const char *from,
     uint64_t id, const char *rest, size_t len)
@@ -974,7 +1007,7 @@ cluster_on_owner(struct cluster *cl, char type, const char *from,
 	}
 	switch (type) {
 	case 'L':
-		client_send(c, rest, (int)len);
+		cluster_lines(c, rest, len);
 		break;
 	case 'C':
 		cluster_relay_back(cl, l);
@@ -1010,18 +1043,26 @@ cluster_on_owner(struct cluster *cl, char type, const char *from,
 	}
 }
 
-/* I, D: from the node of a remote seat here. */
+/* I, E, D: from the node of a remote seat here. */
 static void
 cluster_on_home(struct cluster *cl, char type, const char *from,
     uint64_t id, const char *rest, size_t len)
 {
 	struct cluster_remote	*r = cluster_remote_find(cl, from, id);
-	int			 why = 0, hold = 0;
+	int			 why = 0, hold = 0, err;
+	char			 buf[PROTO_OUT_MAX];
 
 	if (r == NULL || r->done)
 		return;
 	if (type == 'I') {
 		session_line(&r->c, rest, len);
+		return;
+	}
+	if (type == 'E') {
+		err = (int)strtol(rest, NULL, 10);
+		if (err > PROTO_OK && err < PROTO_NERRORS)
+			client_send(&r->c, buf, proto_fmt_error(buf,
+			    sizeof buf, (enum proto_error)err));
 		return;
 	}
 	if (sscanf(rest, "%d %d", &why, &hold) != 2 || why < 0 ||
@@ -1079,6 +1120,7 @@ cluster_message(void *arg, const char *msg, size_t len)
 		cluster_on_owner(cl, type, from, id, rest, len);
 		break;
 	case 'I':
+	case 'E':
 	case 'D':
 		cluster_on_home(cl, type, from, id, rest, len);
 		break;
@@ -1359,7 +1401,6 @@ cluster_ask_none(struct cluster *cl, struct cluster_local *l)
 		lobby_guess_failed(lobby, LOBBY_ROOMS, c);
 		err = PROTO_ENO_ROOM;
 	}
-	lobby->stats.errors++;
 	client_send(c, buf, proto_fmt_error(buf, sizeof buf, err));
 	cluster_ask_done(cl, l);
 }
@@ -1720,7 +1761,6 @@ cluster_name_reply(void *arg, redisReply *r)
 	if (err != PROTO_OK) {
 		if (free_ok && r != NULL)
 			cluster_name_send(cl, c, nm->name, 0, NULL, NULL);
-		cl->lobby->stats.errors++;
 		client_send(c, buf, proto_fmt_error(buf, sizeof buf, err));
 	}
 	free(nm);

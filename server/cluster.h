@@ -59,6 +59,8 @@ void		 cluster_alone(struct cluster *, struct client *);
 void		 cluster_unqueued(struct cluster *, struct client *);
 void		 cluster_relay(struct cluster *, struct client *, const char *,
 		    size_t);
+void		 cluster_relay_error(struct cluster *, struct client *,
+		    enum proto_error);
 void		 cluster_relay_end(struct cluster *, struct client *,
 		    enum proto_leave, int);
 int		 cluster_elsewhere(struct cluster *, struct client *,

@@ -37,6 +37,9 @@ struct lobby_ops {
 	/* A checked line of a PLACE_RELAY player: to its match's node. */
 	void	(*relay)(struct lobby *, struct client *, const char *,
 		    size_t);
+	/* A refusal for a PLACE_RELAY player: sent in turn, from there. */
+	void	(*relay_error)(struct lobby *, struct client *,
+		    enum proto_error);
 	/* A PLACE_RELAY player leaves (lost: hold its seat if it can). */
 	void	(*relay_end)(struct lobby *, struct client *,
 		    enum proto_leave, int);

@@ -92,6 +92,8 @@ static void	server_client_relay(struct lobby *, struct client *,
 		    const char *, size_t);
 static void	server_client_relay_end(struct lobby *, struct client *,
 		    enum proto_leave, int);
+static void	server_client_relay_error(struct lobby *, struct client *,
+		    enum proto_error);
 static int	server_client_elsewhere(struct lobby *, struct client *,
 		    const struct proto_cmd *);
 static void	server_client_hold(struct client *, int);
@@ -157,6 +159,7 @@ const struct lobby_ops server_client_ops = {
 	server_client_alone,
 	server_client_unqueued,
 	server_client_relay,
+	server_client_relay_error,
 	server_client_relay_end,
 	server_client_elsewhere,
 	server_client_name_check,
@@ -868,6 +871,16 @@ server_client_relay(struct lobby *lobby, struct client *c, const char *line,
 
 	if (s->cluster != NULL)
 		cluster_relay(s->cluster, c, line, len);
+}
+
+static void
+server_client_relay_error(struct lobby *lobby, struct client *c,
+    enum proto_error err)
+{
+	struct server	*s = server_client_server_of(lobby);
+
+	if (s->cluster != NULL)
+		cluster_relay_error(s->cluster, c, err);
 }
 
 static void

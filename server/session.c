@@ -25,6 +25,7 @@ static void	session_clock_warn(struct client *, enum client_clock,
 static void	session_clock_out(struct client *, enum client_clock);
 static void	session_bye(struct client *, const char *);
 static void	session_fatal(struct client *, enum proto_error);
+static void	session_error(struct client *, enum proto_error);
 
 /* A new connection: greet it and queue it for an opponent. */
 void
@@ -67,7 +68,6 @@ session_line(struct client *c, const char *line, size_t len)
 {
 	struct proto_cmd	cmd;
 	enum proto_error	err;
-	char			buf[PROTO_OUT_MAX];
 
 	if (c->flags & CLIENT_CLOSING)
 		return;
@@ -104,8 +104,23 @@ session_line(struct client *c, const char *line, size_t len)
 	if (err != PROTO_OK) {
 		log_debug("client %llu: ERR %s", (unsigned long long)c->id,
 		    proto_error_code(err));
-		client_send(c, buf, proto_fmt_error(buf, sizeof buf, err));
+		session_error(c, err);
 	}
+}
+
+/*
+ * A refusal.  A player in a match on another node gets it from there, so
+ * that it comes after the answers to its lines still on their way.
+ */
+static void
+session_error(struct client *c, enum proto_error err)
+{
+	char	buf[PROTO_OUT_MAX];
+
+	if (c->place == PLACE_RELAY)
+		c->lobby->ops->relay_error(c->lobby, c, err);
+	else
+		client_send(c, buf, proto_fmt_error(buf, sizeof buf, err));
 }
 
 /* Is the line one word, blanks around it aside? */
@@ -132,7 +147,6 @@ session_flooding(struct client *c)
 {
 	const struct lobby_limits	*l = &c->lobby->limits;
 	int64_t				 now;
-	char				 buf[PROTO_OUT_MAX];
 
 	if (l->rate == 0 || (c->flags & CLIENT_REMOTE))
 		return (0);	/* a remote player's node counts its lines */
@@ -146,8 +160,7 @@ session_flooding(struct client *c)
 		session_bye(c, "Too many commands. Goodbye.");
 		return (1);
 	}
-	client_send(c, buf, proto_fmt_error(buf, sizeof buf,
-	    PROTO_ERATE_LIMITED));
+	session_error(c, PROTO_ERATE_LIMITED);
 	return (1);
 }
 
@@ -197,8 +210,6 @@ session_long_start(struct client *c, const char *start, size_t len)
 void
 session_too_long(struct client *c)
 {
-	char	buf[PROTO_OUT_MAX];
-
 	if (c->flags & CLIENT_CLOSING)
 		return;
 	c->lines++;
@@ -207,8 +218,7 @@ session_too_long(struct client *c)
 		return;
 	if (c->place == PLACE_QUEUE)
 		clock_start(c, CLIENT_CLOCK_IDLE);	/* it is still there */
-	client_send(c, buf, proto_fmt_error(buf, sizeof buf,
-	    PROTO_ELINE_TOO_LONG));
+	session_error(c, PROTO_ELINE_TOO_LONG);
 }
 
 /* So many bytes without a line end are no line: say why, then close. */

@@ -214,6 +214,8 @@ cl_script(struct cl_fix *f, struct tttd_proc *ta, struct tttd_proc *tb,
 		const char	*line;
 	} after[] = {
 		{ 1, "SAY well played" }, { 0, "NAME anna" }, { 0, "MOVE B3" },
+		/* Pipelined, with a refusal between (the relayed player's) */
+		{ 0, "BOARD\r\nFOO\r\nBOARD\r\nMOVE Z9\r\nPING" },
 		{ 1, "FOO" }, { 1, "maybe" }, { 1, "AGAIN n" }
 	};
 	int		 i, first;
@@ -239,7 +241,7 @@ cl_script(struct cl_fix *f, struct tttd_proc *ta, struct tttd_proc *tb,
 		cl_drain(p[1], to, size, 250);
 	}
 	/* One at a time: the order of two players' lines is the test's. */
-	for (i = 0; i < 6; i++) {
+	for (i = 0; i < (int)(sizeof after / sizeof after[0]); i++) {
 		SEND(p[after[i].seat], "%s", after[i].line);
 		cl_drain(p[0], tx, size, 300);
 		cl_drain(p[1], to, size, 300);
