@@ -477,6 +477,54 @@ test_cluster_names_across_nodes(void **state)
 }
 
 /*
+ * A relayed player keeps every limit of its node: a line too long is
+ * refused (by its match's node, in turn) and play goes on; a flood is
+ * refused, then ends the connection, and the opponent on the other node
+ * wins by forfeit.
+ */
+static void
+test_cluster_relayed_limits(void **state)
+{
+	struct cl_fix		*f = *state;
+	const char *const	 args[] = { "--redis", f->redis.addr, "--node",
+				    NULL, "--rate-limit", "1", "--rate-burst",
+				    "5", NULL };
+	const char		*argv[sizeof args / sizeof args[0]];
+	struct tttd_proc	*a, *b;
+	struct game		 g;
+	char			 big[400], line[LINE_SIZE];
+	int			 bye = 0;
+
+	memcpy(argv, args, sizeof args);
+	argv[3] = "a";
+	a = e2e_server(f->e, argv);
+	argv[3] = "b";
+	b = e2e_server(f->e, argv);
+	cl_wait_stat(__LINE__, f, a, "cluster_nodes", 2);
+	cl_pair_at(__LINE__, f, a, b, &g);	/* X on a, relayed to b */
+	memset(big, 'x', 300);
+	memcpy(big + 300, "\r\n", 3);
+	assert_int_equal(conn_write(g.p[0], big, 302), 0);
+	WANT_RAW(g.p[0], "ERR LINE_TOO_LONG Lines are limited to 256 bytes.");
+	usleep(1200000);	/* the rate limit's bucket full again */
+	assert_int_equal(conn_write(g.p[0], "PING\nPING\nPING\nPING\nPING\n"
+	    "PING\nPING\nPING\nPING\nPING\nPING\nPING\n", 60), 0);
+	while (!bye && conn_line(g.p[0], line, sizeof line,
+	    HARNESS_TIMEOUT_MS) >= 0) {
+		if (strcmp(line, "BYE Too many commands. Goodbye.") == 0)
+			bye = 1;
+		else if (strcmp(line, "OK PONG") != 0 && strcmp(line,
+		    "ERR RATE_LIMITED Too many commands. Please slow down.") !=
+		    0)
+			fail_msg("unexpected \"%s\"", line);
+	}
+	assert_true(bye);
+	assert_true(conn_wait_closed(g.p[0], HARNESS_TIMEOUT_MS));
+	WANT_RAW(g.p[1], "RESULT FORFEIT O p2 p1 lost the connection. p2 "
+	    "wins!");
+}
+
+/*
  * The match's node dies (SIGKILL): the player relayed from the other node
  * is told within the node timeout, waits in its own node's queue, and is
  * paired there again.
@@ -526,6 +574,8 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_cluster_rooms_watch_resume,
 		    cl_setup, cl_teardown),
 		cmocka_unit_test_setup_teardown(test_cluster_names_across_nodes,
+		    cl_setup, cl_teardown),
+		cmocka_unit_test_setup_teardown(test_cluster_relayed_limits,
 		    cl_setup, cl_teardown),
 	};
 
