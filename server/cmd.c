@@ -279,8 +279,9 @@ cmd_games(struct client *c, const struct proto_cmd *cmd)
 		    (m->seat[1].away != NULL) << 1));
 		n--;
 	}
-	for (p = cl->games, end = p + cl->games_len; n > 0 && p < end &&
-	    (lf = memchr(p, '\n', (size_t)(end - p))) != NULL; p = lf + 1) {
+	for (p = cl->games, end = p != NULL ? p + cl->games_len : NULL;
+	    n > 0 && p < end && (lf = memchr(p, '\n', (size_t)(end - p))) !=
+	    NULL; p = lf + 1) {
 		client_send(c, p, (int)(lf + 1 - p));
 		n--;
 	}
