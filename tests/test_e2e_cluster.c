@@ -279,7 +279,7 @@ test_cluster_node_name_taken(void **state)
 	const char		*args[] = { "--port", "0",
 				    "--bind", "127.0.0.1", "--http-port", "0",
 				    "--redis", f->redis.addr, "--node", "twin",
-				    NULL };
+				    NULL, NULL, NULL };
 	char			 out[512];
 	struct conn		*c;
 
@@ -290,6 +290,22 @@ test_cluster_node_name_taken(void **state)
 	/* A bad --redis (a name, not an address) is refused at once. */
 	args[7] = "localhost:6379";
 	args[9] = "other";
+	assert_int_equal(harness_run(args, out, sizeof out, 5000), 2);
+	args[7] = "127.0.0.1";		/* no port */
+	assert_int_equal(harness_run(args, out, sizeof out, 5000), 2);
+	args[7] = "[::1]:0";		/* port 0 */
+	assert_int_equal(harness_run(args, out, sizeof out, 5000), 2);
+	/* A node name with a blank, or too long; a prefix with a blank. */
+	args[7] = f->redis.addr;
+	args[9] = "two words";
+	assert_int_equal(harness_run(args, out, sizeof out, 5000), 2);
+	args[9] = "n12345678901234567890123456789012345678901234567890"
+	    "12345678901234567890";	/* 71: over 64 */
+	assert_int_equal(harness_run(args, out, sizeof out, 5000), 2);
+	args[9] = "other";
+	args[10] = "--redis-prefix";
+	args[11] = "a b";
+	args[12] = NULL;
 	assert_int_equal(harness_run(args, out, sizeof out, 5000), 2);
 }
 
