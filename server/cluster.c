@@ -84,6 +84,9 @@ struct cluster_local {
 	int			 naming;	/* ... the NAME */
 	int64_t			 ask_until;	/* ms: nobody has it by then */
 	struct proto_cmd	 ask;		/* what it asked */
+	int64_t			 offer_until;	/* ms: posted, offered a match
+						   (O), answered by then or
+						   posted again; 0 = none */
 	LIST_ENTRY(cluster_local) all_entry;
 };
 LIST_HEAD(cluster_local_list, cluster_local);
@@ -96,6 +99,8 @@ struct cluster {
 	char			 node[CLUSTER_NODE_MAX + 1];
 	char			 prefix[CLUSTER_PREFIX_MAX + 1];
 	char			 inst[CLUSTER_INST_LEN + 1];
+	char			 old_inst[CLUSTER_INST_LEN + 1]; /* before the
+						   last loss of Redis */
 	char			 key_node[CLUSTER_PREFIX_MAX + CLUSTER_NODE_MAX + 8];
 	char			 key_nodes[CLUSTER_PREFIX_MAX + 8];
 	char			 key_queue[CLUSTER_PREFIX_MAX + 8];
@@ -127,6 +132,9 @@ static void	cluster_remote_free(struct cluster_remote *);
 static void	cluster_lost_owner(struct cluster *, struct cluster_local *);
 static void	cluster_lost_home(struct cluster_remote *);
 static void	cluster_forget_dead(struct cluster *, const redisReply *);
+static void	cluster_lost_owners(struct cluster *, const redisReply *);
+static void	cluster_renew(struct cluster *);
+static int	cluster_live(const redisReply *, const char *);
 static void	cluster_send_to(struct cluster *, const char *, char,
 		    uint64_t, const char *, size_t);
 static void	cluster_tick_cb(evutil_socket_t, short, void *);
@@ -159,7 +167,7 @@ static const struct client_ops cluster_remote_ops = {
  */
 static const char cluster_beat_lua[] =
     "local v = redis.call('GET', KEYS[1]) "
-    "if v and v ~= ARGV[1] then return -1 end "
+    "if v and v ~= ARGV[1] and v ~= ARGV[3] then return -1 end "
     "redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2]) "
     "local t = redis.call('TIME') "
     "local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000) "
@@ -579,6 +587,8 @@ cluster_pair_cb(void *arg, redisReply *r)
 	}
 	log_debug("cluster: client %llu offered %s's client %" PRIu64,
 	    (unsigned long long)qid, name, id);
+	/* An answer lost (its node died): posted again after this. */
+	l->offer_until = cl->lobby->ops->now() + CLUSTER_OFFER_MS;
 	snprintf(rest, sizeof rest, "%" PRIu64, qid);
 	cluster_send(cl, inst, 'O', id, rest, strlen(rest));
 	cl->host.flush(cl->host.arg);
@@ -602,8 +612,12 @@ cluster_unqueued(struct cluster *cl, struct client *c)
 	char			 entry[CLUSTER_NODE_MAX + 64];
 	const char		*argv[4];
 
-	if ((l = cluster_local_find(cl, c->id)) != NULL && l->owner[0] == '\0')
-		cluster_local_del(cl, l);
+	if ((l = cluster_local_find(cl, c->id)) != NULL &&
+	    l->owner[0] == '\0') {
+		l->offer_until = 0;
+		if (!l->asking)
+			cluster_local_del(cl, l);
+	}
 	if (!rlink_up(cl->link))
 		return;
 	cluster_entry(cl, c, entry, sizeof entry);
@@ -623,8 +637,11 @@ cluster_repost(struct cluster *cl, struct client *c)
 	if (c->place != PLACE_QUEUE || !(c->flags & CLIENT_POSTED))
 		return;
 	c->flags &= ~CLIENT_POSTED;
-	if ((l = cluster_local_find(cl, c->id)) != NULL)
-		cluster_local_del(cl, l);
+	if ((l = cluster_local_find(cl, c->id)) != NULL) {
+		l->offer_until = 0;
+		if (!l->asking)
+			cluster_local_del(cl, l);
+	}
 	if (cl->lobby->nqueued == 1 && TAILQ_FIRST(&cl->lobby->queue) == c)
 		cluster_alone(cl, c);
 }
@@ -820,6 +837,7 @@ cluster_remote_timer_cb(evutil_socket_t fd, short what, void *arg)
 	(void)what;
 	if (r->c.flags & CLIENT_CLOSING) {
 		cluster_remote_free(r);
+		cl->host.flush(cl->host.arg);
 		return;
 	}
 	conn_timer(&r->c);
@@ -1139,6 +1157,55 @@ cluster_message(void *arg, const char *msg, size_t len)
 
 static void cluster_beat(struct cluster *);
 
+/*
+ * The relayed players whose match's node is not live (NULL: none is)
+ * lose it.  Their ids first: queueing one may pair it, and free entries
+ * of the list.
+ */
+static void
+cluster_lost_owners(struct cluster *cl, const redisReply *live)
+{
+	struct cluster_local	*l;
+	uint64_t		*ids;
+	size_t			 n = 0, i;
+
+	LIST_FOREACH(l, &cl->all_locals, all_entry)
+		n++;
+	if (n == 0 || (ids = calloc(n, sizeof *ids)) == NULL)
+		return;
+	n = 0;
+	LIST_FOREACH(l, &cl->all_locals, all_entry) {
+		if (l->owner[0] != '\0' && (live == NULL ||
+		    !cluster_live(live, l->owner)))
+			ids[n++] = l->c->id;
+	}
+	for (i = 0; i < n; i++) {
+		if ((l = cluster_local_find(cl, ids[i])) != NULL &&
+		    l->owner[0] != '\0')
+			cluster_lost_owner(cl, l);
+	}
+	free(ids);
+}
+
+/*
+ * After a loss of Redis: a new instance.  Messages meant for the old one
+ * are lost (pub/sub keeps none), so the other nodes must take it for dead
+ * and let go of what they shared with it, as this node has.
+ */
+static void
+cluster_renew(struct cluster *cl)
+{
+	char		channel[CLUSTER_PREFIX_MAX + 32];
+	uint64_t	r;
+
+	snprintf(cl->old_inst, sizeof cl->old_inst, "%s", cl->inst);
+	cl->lobby->ops->random(&r, sizeof r);
+	snprintf(cl->inst, sizeof cl->inst, "%016" PRIx64, r);
+	snprintf(channel, sizeof channel, "%sto:%s", cl->prefix, cl->inst);
+	rlink_rename(cl->link, 0, channel);
+	log_info("node %s: instance %s now", cl->node, cl->inst);
+}
+
 /* A relayed player's match is out of reach: told, and queued here. */
 static void
 cluster_lost_owner(struct cluster *cl, struct cluster_local *l)
@@ -1190,16 +1257,19 @@ cluster_down(void *arg)
 	cl->lobby->cluster.connected = 0;
 	cl->lobby->cluster.nodes = 1;
 	cl->joined = 0;
+	/* Posted players wait here alone (an open ask ends by its clock). */
 	for (l = LIST_FIRST(&cl->all_locals); l != NULL; l = next) {
 		next = LIST_NEXT(l, all_entry);
 		c = l->c;
 		if (l->owner[0] == '\0') {
 			c->flags &= ~CLIENT_POSTED;
-			cluster_local_del(cl, l);
-			continue;
+			l->offer_until = 0;
+			if (!l->asking)
+				cluster_local_del(cl, l);
 		}
-		cluster_lost_owner(cl, l);
 	}
+	cluster_lost_owners(cl, NULL);
+	cluster_renew(cl);
 	for (r = TAILQ_FIRST(&cl->all_remotes); r != NULL; r = rnext) {
 		rnext = TAILQ_NEXT(r, all_entry);
 		if (!r->done)
@@ -1231,14 +1301,9 @@ cluster_live(const redisReply *r, const char *inst)
 static void
 cluster_forget_dead(struct cluster *cl, const redisReply *live)
 {
-	struct cluster_local	*l, *next;
 	struct cluster_remote	*r, *rnext;
 
-	for (l = LIST_FIRST(&cl->all_locals); l != NULL; l = next) {
-		next = LIST_NEXT(l, all_entry);
-		if (l->owner[0] != '\0' && !cluster_live(live, l->owner))
-			cluster_lost_owner(cl, l);
-	}
+	cluster_lost_owners(cl, live);
 	for (r = TAILQ_FIRST(&cl->all_remotes); r != NULL; r = rnext) {
 		rnext = TAILQ_NEXT(r, all_entry);
 		if (!r->done && !cluster_live(live, r->home))
@@ -1251,7 +1316,7 @@ static void
 cluster_beat(struct cluster *cl)
 {
 	char		 ttl[16];
-	const char	*argv[7];
+	const char	*argv[8];
 
 	snprintf(ttl, sizeof ttl, "%d", CLUSTER_NODE_TTL_MS);
 	argv[0] = "EVAL";
@@ -1261,7 +1326,8 @@ cluster_beat(struct cluster *cl)
 	argv[4] = cl->key_nodes;
 	argv[5] = cl->inst;
 	argv[6] = ttl;
-	(void)rlink_cmd(cl->link, cluster_beat_reply, cl, 7, argv, NULL);
+	argv[7] = cl->old_inst[0] != '\0' ? cl->old_inst : cl->inst;
+	(void)rlink_cmd(cl->link, cluster_beat_reply, cl, 8, argv, NULL);
 }
 
 static void
@@ -1476,8 +1542,13 @@ cluster_on_answer(struct cluster *cl, char type, const char *from,
 	struct client		*c;
 	char			 rest[16];
 
-	if (l == NULL || !l->asking)
+	snprintf(rest, sizeof rest, "%d %d", (int)PROTO_LEAVE_DROP, 1);
+	if (l == NULL || !l->asking || l->naming) {
+		/* Too late (nobody, it said), or gone: its seat there is lost. */
+		if (type == 'A')
+			cluster_send(cl, from, 'D', id, rest, strlen(rest));
 		return;
+	}
 	c = l->c;
 	if (type == 'R') {
 		cluster_ask_done(cl, l);
@@ -1487,7 +1558,6 @@ cluster_on_answer(struct cluster *cl, char type, const char *from,
 	snprintf(l->owner, sizeof l->owner, "%s", from);
 	place_leave(c, PROTO_LEAVE_QUIT, 0);
 	if (c->place != PLACE_NONE) {
-		snprintf(rest, sizeof rest, "%d %d", (int)PROTO_LEAVE_DROP, 1);
 		cluster_send(cl, from, 'D', id, rest, strlen(rest));
 		l->owner[0] = '\0';
 		cluster_ask_done(cl, l);
@@ -1515,6 +1585,16 @@ cluster_tick_cb(evutil_socket_t fd, short what, void *arg)
 		if (l->asking && now >= l->ask_until) {
 			cluster_ask_none(cl, l);
 			any = 1;
+		}
+	}
+	/* Offers never answered: post again (ids: posting may pair). */
+	for (l = LIST_FIRST(&cl->all_locals); l != NULL; l = next) {
+		next = LIST_NEXT(l, all_entry);
+		if (l->offer_until != 0 && now >= l->offer_until) {
+			l->offer_until = 0;
+			cluster_repost(cl, l->c);
+			any = 1;
+			break;		/* the list may have changed: next tick */
 		}
 	}
 	if (any)
@@ -1752,6 +1832,14 @@ cluster_name_reply(void *arg, redisReply *r)
 	}
 	c = l->c;
 	l->naming = 0;
+	if (c->place == PLACE_GONE || (c->flags & CLIENT_CLOSING)) {
+		/* Replaced (RESUME elsewhere) or leaving: no name to take. */
+		if (free_ok && r != NULL)
+			cluster_name_send(cl, c, nm->name, 0, NULL, NULL);
+		free(nm);
+		cluster_ask_done(cl, l);
+		return;
+	}
 	if (!free_ok)
 		err = PROTO_ENAME_TAKEN;
 	else if (!name_allowed(cl->lobby, c, nm->name))

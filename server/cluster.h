@@ -26,6 +26,8 @@
 					   nothing here: the other nodes'
 					   answer within this, or no such */
 #define CLUSTER_TICK_MS		100
+#define CLUSTER_OFFER_MS	2000	/* an offer (O) unanswered this long:
+					   its node died; post again */
 #define CLUSTER_ID_BLOCK	1000000000ULL /* match ids of node k (its
 					   start's number): k * this + n */
 

@@ -74,6 +74,8 @@ name_take(struct client *c, const char *name)
 {
 	struct lobby	*lobby = c->lobby;
 
+	if (c->place == PLACE_GONE)
+		return;			/* would never be dropped */
 	name_drop(c);
 	snprintf(c->name, sizeof c->name, "%s", name);
 	if (c->name[0] != '\0') {

@@ -147,6 +147,19 @@ rlink_ops_sent(const struct rlink *link)
 	return (link->ops_sent);
 }
 
+/* Channel i is another from the next connection on. */
+int
+rlink_rename(struct rlink *link, int i, const char *channel)
+{
+	char	*s;
+
+	if (i < 0 || i >= link->nchannels || (s = strdup(channel)) == NULL)
+		return (-1);
+	free(link->channel[i]);
+	link->channel[i] = s;
+	return (0);
+}
+
 /* Start both connections. */
 static void
 rlink_connect(struct rlink *link)

@@ -541,6 +541,59 @@ test_cluster_relayed_limits(void **state)
 }
 
 /*
+ * Found in review.  A player asking the other nodes (WATCH of nothing)
+ * while a newcomer pairs with it here still gets its answer, and its next
+ * line; a player renamed while a RESUME takes its seat over leaves no name
+ * behind (under ASan, the next NAME read freed memory).
+ */
+static void
+test_cluster_review_races(void **state)
+{
+	struct cl_fix		*f = *state;
+	struct tttd_proc	*a = cl_node(f, "a");
+	struct conn		*p1, *p2, *p3, *p4;
+	struct game		 g;
+	char			 line[LINE_SIZE];
+	int			 err = 0, pong = 0;
+
+	cl_wait_stat(__LINE__, f, a, "redis_connected", 1);
+	p1 = CONNECT(f->e, a);
+	WANT_QUIET(p1, 700);		/* posted: alone, ready */
+	p2 = CONNECT(f->e, a);
+	usleep(250000);			/* p2 is ready in the ask's 500 ms */
+	SEND(p1, "WATCH 12345");
+	SEND(p1, "PING");
+	while ((!err || !pong) && conn_line(p1, line, sizeof line,
+	    HARNESS_TIMEOUT_MS) >= 0) {
+		err |= strcmp(line, "ERR NO_SUCH_GAME No match with that number "
+		    "is being played.") == 0;
+		pong |= strcmp(line, "OK PONG") == 0;
+	}
+	assert_true(err && pong);
+
+	/* NAME and a RESUME of the same seat at once. */
+	SEND(p1, "QUIT");
+	SEND(p2, "QUIT");
+	p1 = CONNECT(f->e, a);
+	WANT_QUIET(p1, 700);
+	p2 = CONNECT(f->e, a);
+	cl_game_init(&g, p1, p2);
+	GAME_MATCH(&g);
+	GAME_START(&g, -1);
+	p3 = CONNECT(f->e, a);
+	SEND(p1, "NAME zed");
+	SEND(p3, "RESUME %s", g.token[0]);
+	WANT_RAW(p3, "OK RESUME");
+	usleep(300000);
+	p4 = CONNECT(f->e, a);
+	SEND(p4, "NAME zed");
+	if (line_read(p4, line, sizeof line, HARNESS_TIMEOUT_MS) < 0)
+		fail_msg("no answer to NAME zed: the node died?");
+	SEND(p4, "PING");
+	WANT_RAW(p4, "OK PONG");
+}
+
+/*
  * The match's node dies (SIGKILL): the player relayed from the other node
  * is told within the node timeout, waits in its own node's queue, and is
  * paired there again.
@@ -592,6 +645,8 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_cluster_names_across_nodes,
 		    cl_setup, cl_teardown),
 		cmocka_unit_test_setup_teardown(test_cluster_relayed_limits,
+		    cl_setup, cl_teardown),
+		cmocka_unit_test_setup_teardown(test_cluster_review_races,
 		    cl_setup, cl_teardown),
 	};
 
