@@ -31,6 +31,11 @@ telnet 6 mesh
 http 6 mesh
 ws 6 mesh
 cluster 6 mesh
+cluster-queue 6 mesh
+cluster-ask 6 mesh
+cluster-seat 6 mesh
+cluster-base 6 mesh
+cluster-int 6 mesh
 rlink 6 mesh
 conn 5
 session 4

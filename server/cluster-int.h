@@ -1,0 +1,126 @@
+/*
+ * cluster-int.h -- what the parts of the cluster share (cluster.c: the
+ * node and its link; cluster-base.c: messages out, this node's players'
+ * entries; cluster-queue.c: the shared queue; cluster-seat.c: remote
+ * seats and relayed players; cluster-ask.c: what is on another node).
+ * docs/cluster.md has the design.
+ */
+#ifndef CLUSTER_INT_H
+#define CLUSTER_INT_H
+
+#include <sys/queue.h>
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <hiredis/hiredis.h>
+
+#include "cluster.h"
+#include "keytab.h"
+
+struct event;
+struct evbuffer;
+struct rlink;
+
+/* A player connected to another node, seated in a match here. */
+struct cluster_remote {
+	struct client		 c;		/* first: the ops find it */
+	struct cluster		*cl;
+	char			 home[CLUSTER_INST_LEN + 1];
+	uint64_t		 home_id;	/* its client's id there */
+	struct keytab_entry	 entry;		/* cl->remotes */
+	struct event		*timer;		/* its clocks, its freeing */
+	struct evbuffer		*out;		/* lines not yet published */
+	int			 dirty;
+	int			 done;		/* closed, handed back or lost:
+						   nothing more to its node */
+	TAILQ_ENTRY(cluster_remote) dirty_entry;
+	TAILQ_ENTRY(cluster_remote) all_entry;
+};
+TAILQ_HEAD(cluster_remote_list, cluster_remote);
+
+/* A player connected here: posted to the queue, or relayed elsewhere. */
+struct cluster_local {
+	struct client		*c;
+	char			 owner[CLUSTER_INST_LEN + 1]; /* relayed to;
+						   "" while posted */
+	struct keytab_entry	 entry;		/* cl->locals, by client id */
+	int			 asking;	/* its last line went to the
+						   other nodes (X), or its NAME
+						   to Redis: held */
+	int			 naming;	/* ... the NAME */
+	int64_t			 ask_until;	/* ms: nobody has it by then */
+	struct proto_cmd	 ask;		/* what it asked */
+	int64_t			 offer_until;	/* ms: posted, offered a match
+						   (O), answered by then or
+						   posted again; 0 = none */
+	LIST_ENTRY(cluster_local) all_entry;
+};
+LIST_HEAD(cluster_local_list, cluster_local);
+
+struct cluster {
+	struct event_base	*base;
+	struct lobby		*lobby;
+	struct cluster_host	 host;
+	struct rlink		*link;
+	char			 node[CLUSTER_NODE_MAX + 1];
+	char			 prefix[CLUSTER_PREFIX_MAX + 1];
+	char			 inst[CLUSTER_INST_LEN + 1];
+	char			 old_inst[CLUSTER_INST_LEN + 1]; /* before the
+						   last loss of Redis */
+	char			 key_node[CLUSTER_PREFIX_MAX + CLUSTER_NODE_MAX + 8];
+	char			 key_nodes[CLUSTER_PREFIX_MAX + 8];
+	char			 key_queue[CLUSTER_PREFIX_MAX + 8];
+	int			 joined;	/* holds its name in Redis */
+	int			 taken_logged;
+	struct event		*beat;
+	struct event		*tick;		/* asks that time out */
+	int			 id_base_set;	/* match ids are the node's */
+	char			*games;		/* GAMES: the other nodes' */
+	size_t			 games_len;
+	struct keytab		 remotes;	/* (home, id) -> remote */
+	struct keytab		 locals;	/* client id -> local */
+	struct cluster_remote_list all_remotes;
+	struct cluster_remote_list dirty;
+	struct cluster_local_list all_locals;
+	uint64_t		 next_id;	/* remote seats' client ids */
+};
+
+
+void	cluster_send_to(struct cluster *, const char *, char, uint64_t,
+		    const char *, size_t);
+void	cluster_send(struct cluster *, const char *, char, uint64_t,
+		    const char *, size_t);
+struct cluster_local *cluster_local_find(struct cluster *, uint64_t);
+struct cluster_local *cluster_local_add(struct cluster *, struct client *);
+void	cluster_local_del(struct cluster *, struct cluster_local *);
+void	cluster_repost(struct cluster *, struct client *);
+struct cluster_remote *cluster_remote_find(struct cluster *, const char *,
+		    uint64_t);
+struct cluster_remote *cluster_remote_new(struct cluster *, const char *,
+		    uint64_t, const char *, const char *);
+void	cluster_remote_done(struct cluster_remote *);
+void	cluster_remote_free(struct cluster_remote *);
+void	cluster_remote_flush(struct cluster_remote *);
+void	cluster_relay_back(struct cluster *, struct cluster_local *);
+void	cluster_on_offer(struct cluster *, const char *, uint64_t,
+		    const char *);
+void	cluster_on_seat(struct cluster *, const char *, uint64_t,
+		    const char *);
+void	cluster_on_nope(struct cluster *, uint64_t);
+void	cluster_on_back(struct cluster *, const char *, uint64_t);
+void	cluster_on_owner(struct cluster *, char, const char *, uint64_t,
+		    const char *, size_t);
+void	cluster_on_home(struct cluster *, char, const char *, uint64_t,
+		    const char *, size_t);
+void	cluster_lost_owners(struct cluster *, const redisReply *);
+void	cluster_lost_home(struct cluster_remote *);
+int	cluster_live(const redisReply *, const char *);
+void	cluster_ask_none(struct cluster *, struct cluster_local *);
+void	cluster_on_ask(struct cluster *, const char *, uint64_t, const char *,
+		    size_t);
+void	cluster_on_answer(struct cluster *, char, const char *, uint64_t);
+void	cluster_games_publish(struct cluster *);
+void	cluster_games_fetch(struct cluster *, const redisReply *);
+
+#endif /* CLUSTER_INT_H */

@@ -1,0 +1,251 @@
+/*
+ * cluster-queue.c -- one queue for every node: a ripe player waiting
+ * alone takes the oldest player waiting on another node, or is queued for
+ * the others to take (one Lua script); the offer (O) and the hand-over of
+ * the player (S), or why not (N, B).
+ */
+#include <sys/queue.h>
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <hiredis/hiredis.h>
+
+#include "cluster-int.h"
+#include "lobby.h"
+#include "log.h"
+#include "match.h"
+#include "place.h"
+#include "rlink.h"
+
+static void	cluster_entry(struct cluster *, const struct client *, char *,
+		    size_t);
+static void	cluster_pair_cb(void *, redisReply *);
+
+/*
+ * The oldest player waiting on another live node, taken; or else this
+ * node's player queued (ARGV[3]) and nil.  An entry of a dead node (its
+ * name no longer its instance's) is dropped on the way.
+ */
+static const char cluster_pair_lua[] =
+    "local q = redis.call('LRANGE', KEYS[1], 0, -1) "
+    "for _, e in ipairs(q) do "
+    "  local name, inst = string.match(e, '^(%S+) (%S+) ') "
+    "  if inst ~= ARGV[2] then "
+    "    redis.call('LREM', KEYS[1], 1, e) "
+    "    if name and redis.call('GET', ARGV[1] .. 'node:' .. name) == inst "
+    "    then return e end "
+    "  end "
+    "end "
+    "redis.call('RPUSH', KEYS[1], ARGV[3]) "
+    "return false";
+
+/* A player's entry in the shared queue. */
+static void
+cluster_entry(struct cluster *cl, const struct client *c, char *buf,
+    size_t len)
+{
+	snprintf(buf, len, "%s %s %" PRIu64, cl->node, cl->inst, c->id);
+}
+
+/* A script's reply is for this player of this node. */
+struct cluster_ask {
+	struct cluster	*cl;
+	uint64_t	 id;
+};
+
+/* A ripe player waits alone here: take one waiting elsewhere, or queue. */
+void
+cluster_alone(struct cluster *cl, struct client *c)
+{
+	struct cluster_ask	*ask;
+	char			 entry[CLUSTER_NODE_MAX + 64];
+	const char		*argv[7];
+
+	if (!cl->joined || !rlink_up(cl->link) ||
+	    (ask = malloc(sizeof *ask)) == NULL)
+		return;
+	ask->cl = cl;
+	ask->id = c->id;
+	cluster_entry(cl, c, entry, sizeof entry);
+	argv[0] = "EVAL";
+	argv[1] = cluster_pair_lua;
+	argv[2] = "1";
+	argv[3] = cl->key_queue;
+	argv[4] = cl->prefix;
+	argv[5] = cl->inst;
+	argv[6] = entry;
+	if (rlink_cmd(cl->link, cluster_pair_cb, ask, 7, argv, NULL) == -1) {
+		free(ask);
+		return;
+	}
+	c->flags |= CLIENT_POSTED;	/* until it leaves the queue */
+	if (cluster_local_add(cl, c) == NULL)
+		log_warn("out of memory: client %llu waits on this node only",
+		    (unsigned long long)c->id);
+}
+
+/*
+ * The script's answer: nil, the player is queued for others to take; or
+ * an entry of another node: offer that node the match (O), the player
+ * waiting here staying POSTED until the answer.
+ */
+static void
+cluster_pair_cb(void *arg, redisReply *r)
+{
+	struct cluster_ask	*ask = arg;
+	struct cluster		*cl = ask->cl;
+	struct cluster_local	*l;
+	char			 name[CLUSTER_NODE_MAX + 1];
+	char			 inst[CLUSTER_INST_LEN + 1], rest[32];
+	uint64_t		 id, qid = ask->id;
+
+	free(ask);
+	if (r == NULL || r->type != REDIS_REPLY_STRING)
+		return;			/* queued, or the link is down */
+	if (sscanf(r->str, "%64s %16s %" SCNu64, name, inst, &id) != 3 ||
+	    strlen(inst) != CLUSTER_INST_LEN)
+		return;
+	if ((l = cluster_local_find(cl, qid)) == NULL ||
+	    l->c->place != PLACE_QUEUE) {
+		/* Ours left meanwhile: the taken player goes on waiting. */
+		log_debug("cluster: client %llu left; %s's player waits on",
+		    (unsigned long long)qid, name);
+		cluster_send(cl, inst, 'N', id, NULL, 0);
+		cl->host.flush(cl->host.arg);
+		return;
+	}
+	log_debug("cluster: client %llu offered %s's client %" PRIu64,
+	    (unsigned long long)qid, name, id);
+	/* An answer lost (its node died): posted again after this. */
+	l->offer_until = cl->lobby->ops->now() + CLUSTER_OFFER_MS;
+	snprintf(rest, sizeof rest, "%" PRIu64, qid);
+	cluster_send(cl, inst, 'O', id, rest, strlen(rest));
+	cl->host.flush(cl->host.arg);
+}
+
+/* A POSTED player left the queue: out of the shared one too. */
+void
+cluster_unqueued(struct cluster *cl, struct client *c)
+{
+	struct cluster_local	*l;
+	char			 entry[CLUSTER_NODE_MAX + 64];
+	const char		*argv[4];
+
+	if ((l = cluster_local_find(cl, c->id)) != NULL &&
+	    l->owner[0] == '\0') {
+		l->offer_until = 0;
+		if (!l->asking)
+			cluster_local_del(cl, l);
+	}
+	if (!rlink_up(cl->link))
+		return;
+	cluster_entry(cl, c, entry, sizeof entry);
+	argv[0] = "LREM";
+	argv[1] = cl->key_queue;
+	argv[2] = "0";
+	argv[3] = entry;
+	(void)rlink_cmd(cl->link, NULL, NULL, 4, argv, NULL);
+}
+
+/* Post a player again, if it still waits alone (an offer fell through). */
+void
+cluster_repost(struct cluster *cl, struct client *c)
+{
+	struct cluster_local	*l;
+
+	if (c->place != PLACE_QUEUE || !(c->flags & CLIENT_POSTED))
+		return;
+	c->flags &= ~CLIENT_POSTED;
+	if ((l = cluster_local_find(cl, c->id)) != NULL) {
+		l->offer_until = 0;
+		if (!l->asking)
+			cluster_local_del(cl, l);
+	}
+	if (cl->lobby->nqueued == 1 && TAILQ_FIRST(&cl->lobby->queue) == c)
+		cluster_alone(cl, c);
+}
+
+/* O: a node offers this node's waiting player id a match against qid. */
+void
+cluster_on_offer(struct cluster *cl, const char *from, uint64_t id,
+    const char *rest)
+{
+	struct cluster_local	*l = cluster_local_find(cl, id);
+	struct client		*c;
+	char			 more[CLUSTER_INST_LEN + PROTO_NAME_MAX + 96];
+	uint64_t		 qid = strtoull(rest, NULL, 10);
+	char			 qs[24];
+
+	snprintf(qs, sizeof qs, "%" PRIu64, qid);
+	if (l == NULL || l->owner[0] != '\0' || l->asking || (c = l->c)->place
+	    != PLACE_QUEUE || (c->flags & CLIENT_CLOSING)) {
+		cluster_send(cl, from, 'N', qid, NULL, 0);
+		return;
+	}
+	c->flags &= ~CLIENT_POSTED;	/* taken from the shared queue */
+	lobby_leave(cl->lobby, c);
+	place_set(c, PLACE_RELAY);
+	snprintf(l->owner, sizeof l->owner, "%s", from);
+	snprintf(more, sizeof more, "%" PRIu64 " %s %s", c->id, c->addr,
+	    c->name);
+	log_info("client %llu: to a match on instance %s",
+	    (unsigned long long)c->id, from);
+	cluster_send(cl, from, 'S', qid, more, strlen(more));
+}
+
+/* S: the offer taken: seat its player here against this node's id. */
+void
+cluster_on_seat(struct cluster *cl, const char *from, uint64_t id,
+    const char *rest)
+{
+	struct cluster_local	*l = cluster_local_find(cl, id);
+	struct cluster_remote	*r;
+	struct client		*c;
+	char			 addr[64], name[PROTO_NAME_MAX + 1];
+	uint64_t		 wid;
+	int			 n = 0;
+
+	name[0] = '\0';
+	if (sscanf(rest, "%" SCNu64 " %63s %n", &wid, addr, &n) < 2)
+		return;
+	if (n > 0)
+		snprintf(name, sizeof name, "%s", rest + n);
+	if (l == NULL || l->owner[0] != '\0' || l->asking || (c = l->c)->place
+	    != PLACE_QUEUE || (c->flags & CLIENT_CLOSING) ||
+	    (r = cluster_remote_new(cl, from, wid, addr, name)) == NULL) {
+		cluster_send(cl, from, 'B', wid, NULL, 0);
+		return;
+	}
+	c->flags &= ~CLIENT_POSTED;
+	cluster_local_del(cl, l);
+	lobby_leave(cl->lobby, c);
+	/* The one who waited longer is p1, as in the queue. */
+	match_new(cl->lobby, &r->c, c);
+}
+
+/* N: this node's player id was not matched after all: post it again. */
+void
+cluster_on_nope(struct cluster *cl, uint64_t id)
+{
+	struct cluster_local	*l = cluster_local_find(cl, id);
+
+	if (l != NULL && l->owner[0] == '\0')
+		cluster_repost(cl, l->c);
+}
+
+/* B: handed over, but the opponent there was gone: wait here again. */
+void
+cluster_on_back(struct cluster *cl, const char *from, uint64_t id)
+{
+	struct cluster_local	*l = cluster_local_find(cl, id);
+	struct client		*c;
+
+	if (l == NULL || strcmp(l->owner, from) != 0)
+		return;
+	c = l->c;
+	cluster_relay_back(cl, l);
+	lobby_join_again(cl->lobby, c);
+}

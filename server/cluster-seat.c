@@ -1,0 +1,470 @@
+/*
+ * cluster-seat.c -- a match's players on two nodes.  On the match's node
+ * a player of another node is a remote seat: a struct client whose ops
+ * publish its lines (L), close it (C), or hand it back to its node (H).
+ * On the player's node it is relayed: its checked lines go to the match's
+ * node (I), its refusals come back from there in turn (E), its end is
+ * told (D).  Either side out of reach: the other lets go.
+ */
+#include <sys/queue.h>
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <time.h>
+#include <event2/buffer.h>
+#include <event2/event.h>
+#include <hiredis/hiredis.h>
+
+#include "cluster-int.h"
+#include "conn.h"
+#include "lobby.h"
+#include "log.h"
+#include "mix.h"
+#include "name.h"
+#include "place.h"
+#include "session.h"
+
+static uint64_t	cluster_remote_key(const char *, uint64_t);
+static void	cluster_remote_send(struct client *, const char *, size_t);
+static void	cluster_remote_close(struct client *);
+static int	cluster_remote_home(struct client *);
+static void	cluster_remote_rearm(struct client *, int64_t);
+static void	cluster_remote_timer_cb(evutil_socket_t, short, void *);
+static void	cluster_lines(struct client *, const char *, size_t);
+static void	cluster_lost_owner(struct cluster *, struct cluster_local *);
+
+static const struct client_ops cluster_remote_ops = {
+	cluster_remote_send,
+	cluster_remote_close,
+	cluster_remote_rearm,
+	cluster_remote_home,
+	NULL			/* its node holds its lines */
+};
+
+/* A connection is freed: whatever this node kept of it goes. */
+void
+cluster_forget(struct cluster *cl, struct client *c)
+{
+	struct cluster_local	*l = cluster_local_find(cl, c->id);
+
+	if (l != NULL)
+		cluster_local_del(cl, l);
+}
+
+static uint64_t
+cluster_remote_key(const char *home, uint64_t id)
+{
+	return (mix64(strtoull(home, NULL, 16) ^ mix64(id)));
+}
+
+struct cluster_remote *
+cluster_remote_find(struct cluster *cl, const char *home, uint64_t id)
+{
+	struct cluster_remote	*r;
+
+	r = keytab_find(&cl->remotes, cluster_remote_key(home, id));
+	if (r == NULL || r->home_id != id || strcmp(r->home, home) != 0)
+		return (NULL);
+	return (r);
+}
+
+/* A seat here for a player of node home (its client id, name, address). */
+struct cluster_remote *
+cluster_remote_new(struct cluster *cl, const char *home, uint64_t id,
+    const char *addr, const char *name)
+{
+	struct cluster_remote	*r;
+	struct lobby		*lobby = cl->lobby;
+
+	if ((r = calloc(1, sizeof *r)) == NULL)
+		return (NULL);
+	if ((r->timer = evtimer_new(cl->base, cluster_remote_timer_cb, r)) ==
+	    NULL || (r->out = evbuffer_new()) == NULL) {
+		if (r->timer != NULL)
+			event_free(r->timer);
+		free(r);
+		return (NULL);
+	}
+	r->cl = cl;
+	snprintf(r->home, sizeof r->home, "%s", home);
+	r->home_id = id;
+	r->c.id = cl->next_id++;
+	r->c.ops = &cluster_remote_ops;
+	r->c.lobby = lobby;
+	r->c.stats = &lobby->stats;
+	r->c.flags = CLIENT_REMOTE;
+	r->c.lines = 1;			/* its first line was checked there */
+	snprintf(r->c.addr, sizeof r->c.addr, "%s", addr);
+	ratelimit_init(&r->c.rate, lobby->limits.burst, lobby->ops->now());
+	r->c.abuse = r->c.rate;
+	if (name[0] != '\0') {
+		if (name_allowed(lobby, &r->c, name))
+			name_take(&r->c, name);
+		else
+			snprintf(r->c.name, sizeof r->c.name, "%s", name);
+	}
+	keytab_add(&cl->remotes, &r->entry, cluster_remote_key(home, id), r);
+	TAILQ_INSERT_TAIL(&cl->all_remotes, r, all_entry);
+	return (r);
+}
+
+/* Nothing more reaches it; it is freed once the callback returns. */
+void
+cluster_remote_done(struct cluster_remote *r)
+{
+	static const struct timeval now_tv = { 0, 0 };
+
+	r->done = 1;
+	r->c.flags |= CLIENT_CLOSING;
+	keytab_del(&r->cl->remotes, &r->entry);
+	evtimer_add(r->timer, &now_tv);
+}
+
+void
+cluster_remote_free(struct cluster_remote *r)
+{
+	struct cluster	*cl = r->cl;
+
+	if (r->c.place != PLACE_GONE)
+		place_detach(&r->c, PROTO_LEAVE_DROP, 0);
+	free(r->c.chat);
+	keytab_del(&cl->remotes, &r->entry);
+	if (r->dirty)
+		TAILQ_REMOVE(&cl->dirty, r, dirty_entry);
+	TAILQ_REMOVE(&cl->all_remotes, r, all_entry);
+	event_free(r->timer);
+	evbuffer_free(r->out);
+	free(r);
+}
+
+/* Its send op: kept until the end of the callback, then one message. */
+static void
+cluster_remote_send(struct client *c, const char *buf, size_t len)
+{
+	struct cluster_remote	*r = (struct cluster_remote *)c;
+
+	if (r->done)
+		return;
+	evbuffer_add(r->out, buf, len);
+	if (!r->dirty) {
+		r->dirty = 1;
+		TAILQ_INSERT_TAIL(&r->cl->dirty, r, dirty_entry);
+	}
+}
+
+/* Publish one remote seat's lines: to its node, for its connection. */
+void
+cluster_remote_flush(struct cluster_remote *r)
+{
+	struct cluster	*cl = r->cl;
+	size_t		 len = evbuffer_get_length(r->out);
+
+	if (r->dirty) {
+		r->dirty = 0;
+		TAILQ_REMOVE(&cl->dirty, r, dirty_entry);
+	}
+	if (len == 0)
+		return;
+	cluster_send(cl, r->home, 'L', r->home_id,
+	    (const char *)evbuffer_pullup(r->out, -1), len);
+	evbuffer_drain(r->out, len);
+}
+
+/* The end of a callback: publish what the remote seats were sent. */
+void
+cluster_flush(struct cluster *cl)
+{
+	struct cluster_remote	*r;
+
+	if (cl == NULL)
+		return;
+	while ((r = TAILQ_FIRST(&cl->dirty)) != NULL)
+		cluster_remote_flush(r);
+}
+
+/* Its close op: its node closes the connection after the lines sent. */
+static void
+cluster_remote_close(struct client *c)
+{
+	struct cluster_remote	*r = (struct cluster_remote *)c;
+
+	if (r->done)
+		return;
+	cluster_remote_flush(r);
+	cluster_send(r->cl, r->home, 'C', r->home_id, NULL, 0);
+	cluster_remote_done(r);
+}
+
+/* Its home op: back to its node, which queues it (and says WAIT). */
+static int
+cluster_remote_home(struct client *c)
+{
+	struct cluster_remote	*r = (struct cluster_remote *)c;
+
+	cluster_remote_flush(r);
+	cluster_send(r->cl, r->home, 'H', r->home_id, c->name,
+	    strlen(c->name));
+	place_detach(c, PROTO_LEAVE_QUIT, 0);
+	cluster_remote_done(r);
+	return (1);
+}
+
+static void
+cluster_remote_rearm(struct client *c, int64_t at)
+{
+	struct cluster_remote	*r = (struct cluster_remote *)c;
+	int64_t			 ms;
+	struct timeval		 tv;
+
+	if (c->flags & CLIENT_CLOSING)
+		return;		/* the timer frees it now */
+	if (at == 0) {
+		evtimer_del(r->timer);
+		return;
+	}
+	ms = at - c->lobby->ops->now();
+	if (ms < 0)
+		ms = 0;
+	tv.tv_sec = (time_t)(ms / 1000);
+	tv.tv_usec = (suseconds_t)(ms % 1000) * 1000;
+	evtimer_add(r->timer, &tv);
+}
+
+static void
+cluster_remote_timer_cb(evutil_socket_t fd, short what, void *arg)
+{
+	struct cluster_remote	*r = arg;
+	struct cluster		*cl = r->cl;
+
+	(void)fd;
+	(void)what;
+	if (r->c.flags & CLIENT_CLOSING) {
+		cluster_remote_free(r);
+		cl->host.flush(cl->host.arg);
+		return;
+	}
+	conn_timer(&r->c);
+	cluster_remote_rearm(&r->c, client_deadline(&r->c));
+	cl->host.flush(cl->host.arg);
+}
+
+/* A checked line of a relayed player: to its match's node. */
+void
+cluster_relay(struct cluster *cl, struct client *c, const char *line,
+    size_t len)
+{
+	struct cluster_local	*l = cluster_local_find(cl, c->id);
+
+	if (l == NULL || l->owner[0] == '\0')
+		return;
+	if (len > 0 && line[len - 1] == '\r')
+		len--;
+	cluster_send(cl, l->owner, 'I', c->id, line, len);
+}
+
+/* A refusal for a relayed player: from its match's node, in turn (E). */
+void
+cluster_relay_error(struct cluster *cl, struct client *c,
+    enum proto_error err)
+{
+	struct cluster_local	*l = cluster_local_find(cl, c->id);
+	char			 rest[16];
+
+	if (l == NULL || l->owner[0] == '\0')
+		return;
+	snprintf(rest, sizeof rest, "%d", (int)err);
+	cluster_send(cl, l->owner, 'E', c->id, rest, strlen(rest));
+}
+
+/* A relayed player leaves: its match's node holds its seat, or frees it. */
+void
+cluster_relay_end(struct cluster *cl, struct client *c,
+    enum proto_leave why, int hold)
+{
+	struct cluster_local	*l = cluster_local_find(cl, c->id);
+	char			 rest[16];
+
+	if (l == NULL)
+		return;
+	snprintf(rest, sizeof rest, "%d %d", (int)why, hold);
+	if (l->owner[0] != '\0')
+		cluster_send(cl, l->owner, 'D', c->id, rest, strlen(rest));
+	cluster_local_del(cl, l);
+}
+
+/* A relayed player back from its match's node: a place here again. */
+void
+cluster_relay_back(struct cluster *cl, struct cluster_local *l)
+{
+	struct client	*c = l->c;
+
+	cluster_local_del(cl, l);
+	if (c->place == PLACE_RELAY)
+		place_set(c, PLACE_NONE);
+}
+
+/*
+ * Lines from the match's node, as they came: one client_send a line (a
+ * message holds a callback's worth, more than one send may take).
+ */
+static void
+cluster_lines(struct client *c, const char *p, size_t len)
+{
+	const char	*lf;
+	size_t		 n;
+
+	while (len > 0) {
+		lf = memchr(p, '\n', len);
+		n = lf != NULL ? (size_t)(lf - p) + 1 : len;
+		if (n < PROTO_OUT_MAX)
+			client_send(c, p, (int)n);
+		p += n;
+		len -= n;
+	}
+}
+
+/* L, C, H, M: from a relayed player's match's node. */
+void
+cluster_on_owner(struct cluster *cl, char type, const char *from,
+    uint64_t id, const char *rest, size_t len)
+{
+	struct cluster_local	*l = cluster_local_find(cl, id);
+	struct client		*c;
+
+	/* Asking, it may hear from the node that has what it asked for. */
+	if (l == NULL || (strcmp(l->owner, from) != 0 &&
+	    !(l->asking && !l->naming && type != 'H' && type != 'M')))
+		return;
+	c = l->c;
+	if (l->asking && type == 'C') {
+		l->asking = 0;		/* and closed: its lines wait no more */
+		c->flags &= ~CLIENT_HELD;
+	}
+	switch (type) {
+	case 'L':
+		cluster_lines(c, rest, len);
+		break;
+	case 'C':
+		cluster_relay_back(cl, l);
+		place_detach(c, PROTO_LEAVE_QUIT, 0);
+		client_close(c);
+		break;
+	case 'M':
+		/* Renamed there: the name here too, if it is free here. */
+		if (len > 0 && len <= PROTO_NAME_MAX) {
+			char	name[PROTO_NAME_MAX + 1];
+
+			memcpy(name, rest, len);
+			name[len] = '\0';
+			if (strcmp(name, c->name) != 0 &&
+			    name_allowed(cl->lobby, c, name))
+				name_take(c, name);
+		}
+		break;
+	case 'H':
+		cluster_relay_back(cl, l);
+		/* Renamed there: the name here too, if it is free here. */
+		if (len <= PROTO_NAME_MAX && (len != strlen(c->name) ||
+		    memcmp(c->name, rest, len) != 0)) {
+			char	name[PROTO_NAME_MAX + 1];
+
+			memcpy(name, rest, len);
+			name[len] = '\0';
+			if (name_allowed(cl->lobby, c, name))
+				name_take(c, name);
+		}
+		lobby_join(cl->lobby, c);
+		break;
+	}
+}
+
+/* I, E, D: from the node of a remote seat here. */
+void
+cluster_on_home(struct cluster *cl, char type, const char *from,
+    uint64_t id, const char *rest, size_t len)
+{
+	struct cluster_remote	*r = cluster_remote_find(cl, from, id);
+	int			 why = 0, hold = 0, err;
+	char			 buf[PROTO_OUT_MAX];
+
+	if (r == NULL || r->done)
+		return;
+	if (type == 'I') {
+		session_line(&r->c, rest, len);
+		return;
+	}
+	if (type == 'E') {
+		err = (int)strtol(rest, NULL, 10);
+		if (err > PROTO_OK && err < PROTO_NERRORS)
+			client_send(&r->c, buf, proto_fmt_error(buf,
+			    sizeof buf, (enum proto_error)err));
+		return;
+	}
+	if (sscanf(rest, "%d %d", &why, &hold) != 2 || why < 0 ||
+	    why > PROTO_LEAVE_TIMEOUT)
+		why = PROTO_LEAVE_DROP;
+	log_info("client %llu: %s left on its node", (unsigned long long)
+	    r->c.id, r->c.addr);
+	r->done = 1;			/* nothing more reaches it */
+	place_detach(&r->c, (enum proto_leave)why, hold);
+	cluster_remote_done(r);
+}
+
+/*
+ * The relayed players whose match's node is not live (NULL: none is)
+ * lose it.  Their ids first: queueing one may pair it, and free entries
+ * of the list.
+ */
+void
+cluster_lost_owners(struct cluster *cl, const redisReply *live)
+{
+	struct cluster_local	*l;
+	uint64_t		*ids;
+	size_t			 n = 0, i;
+
+	LIST_FOREACH(l, &cl->all_locals, all_entry)
+		n++;
+	if (n == 0 || (ids = calloc(n, sizeof *ids)) == NULL)
+		return;
+	n = 0;
+	LIST_FOREACH(l, &cl->all_locals, all_entry) {
+		if (l->owner[0] != '\0' && (live == NULL ||
+		    !cluster_live(live, l->owner)))
+			ids[n++] = l->c->id;
+	}
+	for (i = 0; i < n; i++) {
+		if ((l = cluster_local_find(cl, ids[i])) != NULL &&
+		    l->owner[0] != '\0')
+			cluster_lost_owner(cl, l);
+	}
+	free(ids);
+}
+
+/* A relayed player's match is out of reach: told, and queued here. */
+static void
+cluster_lost_owner(struct cluster *cl, struct cluster_local *l)
+{
+	struct client	*c = l->c;
+	char		 buf[PROTO_OUT_MAX];
+
+	log_warn("client %llu: its match's node %s is out of reach",
+	    (unsigned long long)c->id, l->owner);
+	cluster_relay_back(cl, l);
+	client_send(c, buf, proto_fmt_info(buf, sizeof buf,
+	    "Lost touch with your match's server."));
+	lobby_join(cl->lobby, c);
+}
+
+/* A remote seat's node is out of reach: a lost connection. */
+void
+cluster_lost_home(struct cluster_remote *r)
+{
+	log_warn("client %llu: %s's node %s is out of reach",
+	    (unsigned long long)r->c.id, r->c.addr, r->home);
+	r->done = 1;
+	place_detach(&r->c, PROTO_LEAVE_DROP, 1);
+	cluster_remote_done(r);
+}
