@@ -76,9 +76,9 @@ bench_report_human(const struct bench *b, const struct bench_summary *s)
 	const struct bench_opts	*o = b->opts;
 	const struct bench_stats *st = &b->st;
 
-	printf("ttt-bench: %s mode, %d %s connections to %s port %s, think %d ms%s%s, %.2f s measured after a %.2f s ramp\n",
-	    s->mode, o->conns, o->ws ? "WebSocket" : "TCP", o->host, o->port,
-	    o->think_ms,
+	printf("ttt-bench: %s mode, %d %s connections to %s port%s %s, think %d ms%s%s, %.2f s measured after a %.2f s ramp\n",
+	    s->mode, o->conns, o->ws ? "WebSocket" : "TCP", o->host,
+	    o->ndst > 1 ? "s" : "", o->port, o->think_ms,
 	    o->busy_poll ? ", busy-polling" : "",
 	    o->kstamp ? ", kernel receive times" : "", s->seconds, s->ramp);
 	printf("connections: %llu held, %llu connect errors, %llu drops\n",
