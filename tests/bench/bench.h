@@ -110,6 +110,12 @@ struct bench_stats {
 	struct hist	lat;		/* nanoseconds, request to reply */
 };
 
+/* With several ports: the ops and latencies of each port's connections. */
+struct bench_port_stats {
+	uint64_t	ops;
+	struct hist	lat;
+};
+
 struct bench {
 	const struct bench_opts	*opts;
 	struct bconn		*conns;
@@ -132,6 +138,8 @@ struct bench {
 	uint64_t		 ws_rng;	/* --ws: keys and masks */
 	uint64_t		 prog_ops;	/* ops at the last progress line */
 	struct bench_stats	 st;
+	struct bench_port_stats	*ports;		/* by port, with several;
+						   else NULL */
 };
 
 /* bench-loop.c */

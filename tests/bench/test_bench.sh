@@ -57,6 +57,8 @@ n0=$(grep -c ': connect from ' "$tmp/tttd.log")
     fail "game2: ttt-bench exited $?"
 grep '^RESULT' "$tmp/game2.out"
 check game2 games
+[ "$(grep -c "^PORT port=\($port\|$port2\) conns=10 ops=[1-9]" \
+    "$tmp/game2.out")" = 2 ] || fail "game2: no PORT line for each port"
 [ $(($(grep -c ': connect from ' "$tmp/tttd.log") - n0)) = 10 ] &&
     [ "$(grep -c ': connect from ' "$tmp/tttd2.log")" = 10 ] ||
     fail "game2: not 10 players on each port"

@@ -351,7 +351,7 @@ main(int argc, char **argv)
 	struct bench_opts	 o;
 	struct bench		 b;
 	const char		*src;
-	int			 ok;
+	int			 i, ok;
 
 	if (parse_args(argc, argv, &o, &src) == -1 || parse_dst(&o) == -1 ||
 	    (src != NULL && parse_src(&o, src) == -1) ||
@@ -366,7 +366,13 @@ main(int argc, char **argv)
 		b.ws = calloc((size_t)o.conns, sizeof *b.ws);
 		b.ws_rng = ws_seed();
 	}
+	if (o.ndst > 1 &&
+	    (b.ports = calloc((size_t)o.ndst, sizeof *b.ports)) != NULL) {
+		for (i = 0; i < o.ndst; i++)
+			hist_init(&b.ports[i].lat);
+	}
 	if (b.conns == NULL || (o.ws && b.ws == NULL) ||
+	    (o.ndst > 1 && b.ports == NULL) ||
 	    bench_due_init(&b.dueq, o.conns) == -1) {
 		fprintf(stderr, "ttt-bench: out of memory\n");
 		return (1);
@@ -386,6 +392,7 @@ main(int argc, char **argv)
 		ok = 0;
 	}
 	bench_due_free(&b.dueq);
+	free(b.ports);
 	free(b.ws);
 	free(b.conns);
 	return (ok ? 0 : 1);
