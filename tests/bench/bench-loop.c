@@ -8,8 +8,9 @@
  * that many connections do not run out of ephemeral ports on one address
  * pair.  Connections start talking as soon as they are up, but nothing is
  * counted as an operation until every connection is up or has failed;
- * then --duration seconds are measured (or fewer: until --games games or
- * --ops operations have been counted), and everything is closed.
+ * then, after --warmup seconds, --duration seconds are measured (or fewer:
+ * until --games games or --ops operations have been counted), and
+ * everything is closed.
  *
  * With --ws a connection is not up until it has upgraded to a WebSocket
  * (a connect error if refused); from then on its reads go through
@@ -689,16 +690,16 @@ bench_loop_close_all(struct bench *b)
 }
 
 /*
- * The whole run: the ramp until every connection is up or failed, then
- * the measured window; bounded by the ramp, the connect timeout and
- * --duration, ended by --games or --ops when reached, or cut short by
- * SIGINT/SIGTERM.  0, or -1 with errno.
+ * The whole run: the ramp until every connection is up or failed, the
+ * warm-up, then the measured window; bounded by the ramp, the connect
+ * timeout, --warmup and --duration, ended by --games or --ops when
+ * reached, or cut short by SIGINT/SIGTERM.  0, or -1 with errno.
  */
 int
 bench_loop_run(struct bench *b)
 {
 	struct sigaction	sa;
-	int64_t			now, tick, next, prog;
+	int64_t			now, tick, next, prog, until;
 	int			i;
 
 	memset(&sa, 0, sizeof sa);
@@ -736,6 +737,20 @@ bench_loop_run(struct bench *b)
 		bench_loop_poll(b, bench_loop_wait_ms(b, now,
 		    next < tick ? next : tick));
 		now = bench_loop_now();
+	}
+
+	/* --warmup: on as before, not measured yet. */
+	until = now + (int64_t)(b->opts->warmup * 1e9);
+	while (!bench_loop_stopped && now < until) {
+		bench_loop_timers(b, now);
+		bench_loop_poll(b, bench_loop_wait_ms(b, now,
+		    prog < until ? prog : until));
+		now = bench_loop_now();
+		if (now >= prog) {
+			if (b->opts->progress)
+				bench_report_progress(b, now);
+			prog += BENCH_PROGRESS_NS;
+		}
 	}
 
 	b->measuring = 1;

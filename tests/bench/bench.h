@@ -44,6 +44,8 @@ struct bench_opts {
 						   0: no limit */
 	double			 ramp;		/* connections a second; 0: all */
 	double			 connect_timeout;	/* seconds */
+	double			 warmup;	/* seconds between the ramp
+						   and the measurement */
 	int			 think_ms;
 	int			 jitter;	/* think +- this % at random */
 	enum bench_mode		 mode;

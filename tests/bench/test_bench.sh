@@ -46,14 +46,15 @@ port=$(bench_port "$tmp/tttd.out" "$tttd") || fail "tttd did not start"
 grep '^RESULT' "$tmp/game.out"
 check game games
 check game ops
-# Two ports: connection i to the (i mod 2)th, so 10 players each.
+# Two ports: connection i to the (i mod 2)th, so 10 players each; and a
+# warm-up before the measured time.
 bench_start "$tmp/tttd2.out" "$tmp/tttd2.log" "$build/server/tttd" --port 0 \
     --http-port 0 --bind 127.0.0.1 --rate-limit 0 --max-per-addr 0
 tttd2=$bench_pid
 port2=$(bench_port "$tmp/tttd2.out" "$tttd2") || fail "tttd 2 did not start"
 n0=$(grep -c ': connect from ' "$tmp/tttd.log")
 "$bench" 127.0.0.1 "$port,$port2" --mode game --conns 20 --duration 2 \
-    --src 127.0.0.1,127.0.0.2 >"$tmp/game2.out" 2>&1 ||
+    --warmup 0.5 --src 127.0.0.1,127.0.0.2 >"$tmp/game2.out" 2>&1 ||
     fail "game2: ttt-bench exited $?"
 grep '^RESULT' "$tmp/game2.out"
 check game2 games

@@ -5,8 +5,8 @@
  *	ttt-bench HOST PORT[,PORT...] --conns N --duration S [--games N]
  *	    [--ops N] [--ramp R] [--think MS] [--think-jitter PCT]
  *	    [--mode game|ping|relay] [--src ADDR,ADDR,...]
- *	    [--connect-timeout S] [--ws] [--busy-poll] [--kstamp]
- *	    [--progress] [--json]
+ *	    [--connect-timeout S] [--warmup S] [--ws] [--busy-poll]
+ *	    [--kstamp] [--progress] [--json]
  *
  * With several ports (the nodes of a cluster, say), connection i goes to
  * the (i mod n)th.  With --ws, PORT is tttd's HTTP port: each connection
@@ -46,6 +46,7 @@ enum bench_opt {
 	OPT_MODE,
 	OPT_SRC,
 	OPT_CONNECT_TIMEOUT,
+	OPT_WARMUP,
 	OPT_WS,
 	OPT_BUSY_POLL,
 	OPT_KSTAMP,
@@ -66,6 +67,7 @@ static const struct option bench_longopts[] = {
 	{ "src",		required_argument,	NULL, OPT_SRC },
 	{ "connect-timeout",	required_argument,	NULL,
 	    OPT_CONNECT_TIMEOUT },
+	{ "warmup",		required_argument,	NULL, OPT_WARMUP },
 	{ "ws",			no_argument,		NULL, OPT_WS },
 	{ "busy-poll",		no_argument,		NULL, OPT_BUSY_POLL },
 	{ "kstamp",		no_argument,		NULL, OPT_KSTAMP },
@@ -88,7 +90,7 @@ static uint64_t	ws_seed(void);
 static void
 usage(FILE *f)
 {
-	fprintf(f, "usage: ttt-bench HOST PORT[,PORT...] --conns N --duration SECS [--games N] [--ops N] [--ramp CONNS_PER_SEC] [--think MS] [--think-jitter PCT] [--mode game|ping|relay] [--src ADDR,ADDR,...] [--connect-timeout SECS] [--ws] [--busy-poll] [--kstamp] [--progress] [--json]\n"
+	fprintf(f, "usage: ttt-bench HOST PORT[,PORT...] --conns N --duration SECS [--games N] [--ops N] [--ramp CONNS_PER_SEC] [--think MS] [--think-jitter PCT] [--mode game|ping|relay] [--src ADDR,ADDR,...] [--connect-timeout SECS] [--warmup SECS] [--ws] [--busy-poll] [--kstamp] [--progress] [--json]\n"
 	    "PORT,PORT,...: connection i goes to the (i mod n)th port (the nodes of a cluster)\n");
 }
 
@@ -271,6 +273,10 @@ parse_args(int argc, char **argv, struct bench_opts *o, const char **src)
 		case OPT_CONNECT_TIMEOUT:
 			if (parse_number(optarg, 0.001, 3600,
 			    &o->connect_timeout) == -1)
+				goto bad;
+			break;
+		case OPT_WARMUP:
+			if (parse_number(optarg, 0, 3600, &o->warmup) == -1)
 				goto bad;
 			break;
 		case OPT_WS:
