@@ -84,17 +84,10 @@ median() {
 
 # start_redis: a redis-server on a free port: $rport, $rpid.
 start_redis() {
-	rport=$(bench_free_port)
-	bench_start "$tmp/redis.out" "$tmp/redis.log" redis-server \
-	    --port "$rport" --bind 127.0.0.1 --save '' --appendonly no
+	bench_redis "$tmp/redis.out" "$tmp/redis.log" ||
+	    die "redis-server did not start"
 	rpid=$bench_pid
-	_i=0
-	until redis-cli -p "$rport" ping >/dev/null 2>&1; do
-		_i=$((_i + 1))
-		[ $_i -lt 50 ] && kill -0 "$rpid" 2>/dev/null ||
-		    die "redis-server did not start"
-		sleep 0.1
-	done
+	rport=$bench_redis_port
 }
 
 # start_node N [ARGS...]: tttd n<N> on a free port: $pid<N>, $port<N>,

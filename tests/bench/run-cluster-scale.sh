@@ -60,18 +60,12 @@ metric() {
 if [ $((per % 2)) -ne 0 ] || [ "$conns" -gt 19900 ]; then
 	die "PER_NODE must be even and at most 39800"
 fi
+# The figures are taken 4 s after the ramp, and for SECONDS / 2 more.
+[ "$secs" -ge 10 ] || die "SECONDS must be 10 or more"
 
-rport=$(bench_free_port)
-bench_start "$tmp/redis.out" "$tmp/redis.err" redis-server --port "$rport" \
-    --bind 127.0.0.1 --save '' --appendonly no
+bench_redis "$tmp/redis.out" "$tmp/redis.err" || die "redis-server did not start"
 rpid=$bench_pid
-i=0
-until redis-cli -p "$rport" ping >/dev/null 2>&1; do
-	i=$((i + 1))
-	[ $i -lt 50 ] && kill -0 "$rpid" 2>/dev/null ||
-	    die "redis-server did not start"
-	sleep 0.1
-done
+rport=$bench_redis_port
 
 ports=
 for n in $nodes; do
@@ -167,6 +161,7 @@ for n in $nodes; do
 	matches=$((matches + m))
 	relayed=$((relayed + x))
 	warn=$((warn + w))
+	[ "$cur" -gt 0 ] || die "n$n holds no players"
 	say "n$n: $cur players (connections_current less this request), $live matches live, cluster_nodes $cn, redis_connected $rc; descriptors $fds; RSS idle $r0 KiB, loaded $r1 KiB: $(( (r1 - r0) * 1024 / cur )) bytes a connection; CPU $(( (c1 - c0) * 100 / tck / (t1 - t0) ))% of a core; matches run here $m, players relayed to another node's match $x; warnings and errors logged $w"
 done
 say "redis: RSS $rrss0 KiB idle, $rrss1 KiB loaded; CPU $(( (rcpu1 - rcpu0) * 100 / tck / (t1 - t0) ))% of a core; $(( (rcmd1 - rcmd0) / (t1 - t0) )) commands a second"
