@@ -1,6 +1,7 @@
-# bench-lib.sh -- shell helpers for run-bench.sh, run-ws.sh and test_bench.sh:
-# start a server in the background, read its port from its first stdout
-# line or choose a free one for it, wait until it answers, stop it.
+# bench-lib.sh -- shell helpers for run-bench.sh, run-ws.sh, the cluster scripts
+# and test_bench.sh: start a server in the background (or a redis-server),
+# read its port from its first stdout line or choose a free one for it,
+# wait until it answers, stop it.
 # Sourced, not run.
 
 bench_pids=
@@ -101,6 +102,29 @@ bench_wait_ping() {
 		    --duration 1 --connect-timeout 1 >"$_out" 2>&1 && return 0
 		sleep 0.1
 		_i=$((_i + 1))
+	done
+	return 1
+}
+
+# bench_redis OUT ERR: a redis-server on 127.0.0.1, on a free port, with
+# nothing saved; its pid in $bench_pid, its port in $bench_redis_port,
+# once it answers PING.  A port found free may be taken meanwhile (by a
+# load generator's outgoing connection, say): up to five ports are tried.
+bench_redis() {
+	_t=0
+	while [ $_t -lt 5 ]; do
+		bench_redis_port=$(bench_free_port)
+		bench_start "$1" "$2" redis-server --port "$bench_redis_port" \
+		    --bind 127.0.0.1 --save '' --appendonly no
+		_i=0
+		while [ $_i -lt 50 ] && kill -0 "$bench_pid" 2>/dev/null; do
+			redis-cli -p "$bench_redis_port" ping >/dev/null 2>&1 &&
+			    return 0
+			sleep 0.1
+			_i=$((_i + 1))
+		done
+		bench_stop "$bench_pid" >/dev/null 2>&1 || true
+		_t=$((_t + 1))
 	done
 	return 1
 }

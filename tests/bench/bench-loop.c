@@ -4,12 +4,13 @@
  * measured window.
  *
  * First every connection is started (all at once, or --ramp a second),
- * each bound to the next --src address so that many connections do not
- * run out of ephemeral ports on one address pair.  Connections start
- * talking as soon as they are up, but nothing is counted as an operation
- * until every connection is up or has failed; then --duration seconds are
- * measured (or fewer: until --games games or --ops operations have been
- * counted), and everything is closed.
+ * to the next of PORT's ports, each bound to the next --src address so
+ * that many connections do not run out of ephemeral ports on one address
+ * pair.  Connections start talking as soon as they are up, but nothing is
+ * counted as an operation until every connection is up or has failed;
+ * then, after --warmup seconds, --duration seconds are measured (or fewer:
+ * until --games games or --ops operations have been counted), and
+ * everything is closed.
  *
  * With --ws a connection is not up until it has upgraded to a WebSocket
  * (a connect error if refused); from then on its reads go through
@@ -141,13 +142,13 @@ bench_loop_start(struct bench *b, int idx, int64_t now)
 	const struct bench_opts	*o = b->opts;
 	struct bconn		*c = &b->conns[idx];
 	struct epoll_event	 ev;
-	int			 one = 1, src;
+	int			 one = 1, src, dst = idx % o->ndst;
 
 	b->started++;
 	b->nconnecting++;
 	c->state = BCONN_CONNECTING;
 	c->connect_by = now + (int64_t)(o->connect_timeout * 1e9);
-	c->fd = socket(o->dst.ss_family,
+	c->fd = socket(o->dst[dst].ss_family,
 	    SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
 	if (c->fd == -1) {
 		bench_loop_lost(b, c, 1);
@@ -157,8 +158,11 @@ bench_loop_start(struct bench *b, int idx, int64_t now)
 	if (o->kstamp)
 		setsockopt(c->fd, SOL_SOCKET, SO_TIMESTAMPNS, &one, sizeof one);
 	if (o->nsrc > 0) {
-		/* The port is picked at connect(), per address pair. */
-		src = idx % o->nsrc;
+		/*
+		 * The port is picked at connect(), per address pair; each
+		 * destination port gets every source address in turn.
+		 */
+		src = idx / o->ndst % o->nsrc;
 		setsockopt(c->fd, IPPROTO_IP, IP_BIND_ADDRESS_NO_PORT, &one,
 		    sizeof one);
 		if (bind(c->fd, (const struct sockaddr *)&o->src[src],
@@ -173,8 +177,8 @@ bench_loop_start(struct bench *b, int idx, int64_t now)
 	c->wantout = 1;
 	if (epoll_ctl(b->epfd, EPOLL_CTL_ADD, c->fd, &ev) == -1)
 		bench_loop_lost(b, c, 1);
-	else if (connect(c->fd, (const struct sockaddr *)&o->dst,
-	    o->dstlen) == -1 && errno != EINPROGRESS)
+	else if (connect(c->fd, (const struct sockaddr *)&o->dst[dst],
+	    o->dstlen[dst]) == -1 && errno != EINPROGRESS)
 		bench_loop_lost(b, c, 1);
 }
 
@@ -244,8 +248,8 @@ bench_loop_ws_upgrade(struct bench *b, struct bconn *c)
 	bench_ws_accept(key, w->accept);
 	c->state = BCONN_UPGRADING;
 	bench_loop_watch(b, c, 0);
-	len = bench_ws_request(req, sizeof req, b->opts->host, b->opts->port,
-	    key);
+	len = bench_ws_request(req, sizeof req, b->opts->host,
+	    b->opts->dstport[(c - b->conns) % b->opts->ndst], key);
 	if (len == -1) {
 		errno = ENAMETOOLONG;	/* the host name */
 		bench_loop_lost(b, c, 1);
@@ -279,7 +283,8 @@ bench_loop_ws_refused(struct bench *b, struct bconn *c, const uint8_t *ans,
 		if (len > 200)
 			len = 200;
 		fprintf(stderr, "ttt-bench: %s port %s did not upgrade to a WebSocket: \"",
-		    b->opts->host, b->opts->port);
+		    b->opts->host,
+		    b->opts->dstport[(c - b->conns) % b->opts->ndst]);
 		for (i = 0; i < len; i++)
 			fputc(ans[i] >= 0x20 && ans[i] < 0x7f ? ans[i] : '?',
 			    stderr);
@@ -685,16 +690,16 @@ bench_loop_close_all(struct bench *b)
 }
 
 /*
- * The whole run: the ramp until every connection is up or failed, then
- * the measured window; bounded by the ramp, the connect timeout and
- * --duration, ended by --games or --ops when reached, or cut short by
- * SIGINT/SIGTERM.  0, or -1 with errno.
+ * The whole run: the ramp until every connection is up or failed, the
+ * warm-up, then the measured window; bounded by the ramp, the connect
+ * timeout, --warmup and --duration, ended by --games or --ops when
+ * reached, or cut short by SIGINT/SIGTERM.  0, or -1 with errno.
  */
 int
 bench_loop_run(struct bench *b)
 {
 	struct sigaction	sa;
-	int64_t			now, tick, next, prog;
+	int64_t			now, tick, next, prog, until;
 	int			i;
 
 	memset(&sa, 0, sizeof sa);
@@ -732,6 +737,20 @@ bench_loop_run(struct bench *b)
 		bench_loop_poll(b, bench_loop_wait_ms(b, now,
 		    next < tick ? next : tick));
 		now = bench_loop_now();
+	}
+
+	/* --warmup: on as before, not measured yet. */
+	until = now + (int64_t)(b->opts->warmup * 1e9);
+	while (!bench_loop_stopped && now < until) {
+		bench_loop_timers(b, now);
+		bench_loop_poll(b, bench_loop_wait_ms(b, now,
+		    prog < until ? prog : until));
+		now = bench_loop_now();
+		if (now >= prog) {
+			if (b->opts->progress)
+				bench_report_progress(b, now);
+			prog += BENCH_PROGRESS_NS;
+		}
 	}
 
 	b->measuring = 1;

@@ -66,17 +66,29 @@ bench_play_next(struct bench *b, struct bconn *c)
 	bench_loop_after(b, c, bench_play_think(b));
 }
 
-/* The reply to the request out: count it and its latency if measuring. */
+/*
+ * The reply to the request out: count it and its latency if measuring,
+ * and with several ports, in its port's figures too.
+ */
 static void
 bench_play_reply(struct bench *b, struct bconn *c, int ok)
 {
+	struct bench_port_stats	*ps;
+	uint64_t		 ns;
+
 	if (!c->waiting)
 		return;
 	c->waiting = 0;
 	if (!ok || !b->measuring)
 		return;
+	ns = (uint64_t)(bench_loop_rx(b) - c->sent_ns);
 	b->st.ops++;
-	hist_record(&b->st.lat, (uint64_t)(bench_loop_rx(b) - c->sent_ns));
+	hist_record(&b->st.lat, ns);
+	if (b->ports != NULL) {
+		ps = &b->ports[(c - b->conns) % b->opts->ndst];
+		ps->ops++;
+		hist_record(&ps->lat, ns);
+	}
 	bench_loop_limit(b);
 }
 

@@ -1,12 +1,18 @@
 /*
  * bench-report.c -- ttt-bench's output: a progress line a second on
  * request, and the final report, for people and as one RESULT line (or one
- * JSON object with --json) for scripts.
+ * JSON object with --json) for scripts; with several ports, each port's
+ * ops and latencies besides (PORT lines, or the object's "ports").
  */
 #include <stdio.h>
 #include <string.h>
 
 #include "bench.h"
+
+/* A histogram's percentiles, in microseconds. */
+struct bench_lat {
+	uint64_t	 p50, p90, p99, p999, max;
+};
 
 struct bench_summary {
 	const char	*mode;
@@ -18,7 +24,15 @@ struct bench_summary {
 };
 
 static uint64_t	bench_report_us(uint64_t);
+static void	bench_report_lat(const struct hist *, struct bench_lat *);
+static int	bench_report_port_conns(const struct bench *, int);
 static void	bench_report_sum(const struct bench *, struct bench_summary *);
+static void	bench_report_ports_human(const struct bench *,
+		    const struct bench_summary *);
+static void	bench_report_ports_result(const struct bench *,
+		    const struct bench_summary *);
+static void	bench_report_ports_json(const struct bench *,
+		    const struct bench_summary *);
 static void	bench_report_human(const struct bench *,
 		    const struct bench_summary *);
 static void	bench_report_json(const struct bench *,
@@ -29,6 +43,26 @@ static uint64_t
 bench_report_us(uint64_t ns)
 {
 	return ((ns + 500) / 1000);
+}
+
+/* The percentiles of a histogram of nanoseconds, in microseconds. */
+static void
+bench_report_lat(const struct hist *h, struct bench_lat *l)
+{
+	l->p50 = bench_report_us(hist_percentile(h, 0.50));
+	l->p90 = bench_report_us(hist_percentile(h, 0.90));
+	l->p99 = bench_report_us(hist_percentile(h, 0.99));
+	l->p999 = bench_report_us(hist_percentile(h, 0.999));
+	l->max = bench_report_us(h->max);
+}
+
+/* How many connections went to port i: those numbered i mod n. */
+static int
+bench_report_port_conns(const struct bench *b, int i)
+{
+	const struct bench_opts	*o = b->opts;
+
+	return (o->conns / o->ndst + (i < o->conns % o->ndst));
 }
 
 /* The figures derived from the counters. */
@@ -76,9 +110,9 @@ bench_report_human(const struct bench *b, const struct bench_summary *s)
 	const struct bench_opts	*o = b->opts;
 	const struct bench_stats *st = &b->st;
 
-	printf("ttt-bench: %s mode, %d %s connections to %s port %s, think %d ms%s%s, %.2f s measured after a %.2f s ramp\n",
-	    s->mode, o->conns, o->ws ? "WebSocket" : "TCP", o->host, o->port,
-	    o->think_ms,
+	printf("ttt-bench: %s mode, %d %s connections to %s port%s %s, think %d ms%s%s, %.2f s measured after a %.2f s ramp\n",
+	    s->mode, o->conns, o->ws ? "WebSocket" : "TCP", o->host,
+	    o->ndst > 1 ? "s" : "", o->port, o->think_ms,
 	    o->busy_poll ? ", busy-polling" : "",
 	    o->kstamp ? ", kernel receive times" : "", s->seconds, s->ramp);
 	printf("connections: %llu held, %llu connect errors, %llu drops\n",
@@ -98,6 +132,7 @@ bench_report_human(const struct bench *b, const struct bench_summary *s)
 	    (unsigned long long)s->p50, (unsigned long long)s->p90,
 	    (unsigned long long)s->p99, (unsigned long long)s->p999,
 	    (unsigned long long)s->max);
+	bench_report_ports_human(b, s);
 	printf("RESULT mode=%s transport=%s conns=%d held=%llu connect_errors=%llu drops=%llu games=%llu forfeits=%llu ops=%llu ops_per_s=%.1f errs=%llu bad=%llu p50_us=%llu p90_us=%llu p99_us=%llu p999_us=%llu max_us=%llu seconds=%.2f\n",
 	    s->mode, o->ws ? "ws" : "tcp", o->conns, (unsigned long long)st->held,
 	    (unsigned long long)st->connect_errors,
@@ -108,6 +143,74 @@ bench_report_human(const struct bench *b, const struct bench_summary *s)
 	    (unsigned long long)s->p90, (unsigned long long)s->p99,
 	    (unsigned long long)s->p999, (unsigned long long)s->max,
 	    s->seconds);
+	bench_report_ports_result(b, s);
+}
+
+/* With several ports: each port's ops and latencies, for people. */
+static void
+bench_report_ports_human(const struct bench *b, const struct bench_summary *s)
+{
+	const struct bench_port_stats	*ps;
+	struct bench_lat		 l;
+	int				 i;
+
+	for (i = 0; b->ports != NULL && i < b->opts->ndst; i++) {
+		ps = &b->ports[i];
+		bench_report_lat(&ps->lat, &l);
+		printf("port %s (%d connections): %llu %s, %.1f/s; latency (us): p50 %llu, p90 %llu, p99 %llu, p99.9 %llu, max %llu\n",
+		    b->opts->dstport[i], bench_report_port_conns(b, i),
+		    (unsigned long long)ps->ops, s->what,
+		    s->seconds > 0 ? (double)ps->ops / s->seconds : 0,
+		    (unsigned long long)l.p50, (unsigned long long)l.p90,
+		    (unsigned long long)l.p99, (unsigned long long)l.p999,
+		    (unsigned long long)l.max);
+	}
+}
+
+/* With several ports: a PORT line each, after the RESULT line. */
+static void
+bench_report_ports_result(const struct bench *b,
+    const struct bench_summary *s)
+{
+	const struct bench_port_stats	*ps;
+	struct bench_lat		 l;
+	int				 i;
+
+	for (i = 0; b->ports != NULL && i < b->opts->ndst; i++) {
+		ps = &b->ports[i];
+		bench_report_lat(&ps->lat, &l);
+		printf("PORT port=%s conns=%d ops=%llu ops_per_s=%.1f p50_us=%llu p90_us=%llu p99_us=%llu p999_us=%llu max_us=%llu\n",
+		    b->opts->dstport[i], bench_report_port_conns(b, i),
+		    (unsigned long long)ps->ops,
+		    s->seconds > 0 ? (double)ps->ops / s->seconds : 0,
+		    (unsigned long long)l.p50, (unsigned long long)l.p90,
+		    (unsigned long long)l.p99, (unsigned long long)l.p999,
+		    (unsigned long long)l.max);
+	}
+}
+
+/* With several ports: the JSON object's "ports", an array. */
+static void
+bench_report_ports_json(const struct bench *b, const struct bench_summary *s)
+{
+	const struct bench_port_stats	*ps;
+	struct bench_lat		 l;
+	int				 i;
+
+	printf(",\"ports\":[");
+	for (i = 0; i < b->opts->ndst; i++) {
+		ps = &b->ports[i];
+		bench_report_lat(&ps->lat, &l);
+		printf("%s{\"port\":%s,\"conns\":%d,\"ops\":%llu,\"ops_per_s\":%.1f,\"p50_us\":%llu,\"p90_us\":%llu,\"p99_us\":%llu,\"p999_us\":%llu,\"max_us\":%llu}",
+		    i > 0 ? "," : "", b->opts->dstport[i],
+		    bench_report_port_conns(b, i),
+		    (unsigned long long)ps->ops,
+		    s->seconds > 0 ? (double)ps->ops / s->seconds : 0,
+		    (unsigned long long)l.p50, (unsigned long long)l.p90,
+		    (unsigned long long)l.p99, (unsigned long long)l.p999,
+		    (unsigned long long)l.max);
+	}
+	printf("]");
 }
 
 /* The report as one JSON object, for --json. */
@@ -116,7 +219,7 @@ bench_report_json(const struct bench *b, const struct bench_summary *s)
 {
 	const struct bench_stats *st = &b->st;
 
-	printf("{\"mode\":\"%s\",\"transport\":\"%s\",\"conns\":%d,\"think_ms\":%d,\"seconds\":%.3f,\"ramp_seconds\":%.3f,\"held\":%llu,\"connect_errors\":%llu,\"drops\":%llu,\"games\":%llu,\"forfeits\":%llu,\"ops\":%llu,\"ops_per_s\":%.1f,\"errs\":%llu,\"bad\":%llu,\"p50_us\":%llu,\"p90_us\":%llu,\"p99_us\":%llu,\"p999_us\":%llu,\"max_us\":%llu}\n",
+	printf("{\"mode\":\"%s\",\"transport\":\"%s\",\"conns\":%d,\"think_ms\":%d,\"seconds\":%.3f,\"ramp_seconds\":%.3f,\"held\":%llu,\"connect_errors\":%llu,\"drops\":%llu,\"games\":%llu,\"forfeits\":%llu,\"ops\":%llu,\"ops_per_s\":%.1f,\"errs\":%llu,\"bad\":%llu,\"p50_us\":%llu,\"p90_us\":%llu,\"p99_us\":%llu,\"p999_us\":%llu,\"max_us\":%llu",
 	    s->mode, b->opts->ws ? "ws" : "tcp", b->opts->conns,
 	    b->opts->think_ms, s->seconds, s->ramp,
 	    (unsigned long long)st->held,
@@ -127,6 +230,9 @@ bench_report_json(const struct bench *b, const struct bench_summary *s)
 	    (unsigned long long)st->bad, (unsigned long long)s->p50,
 	    (unsigned long long)s->p90, (unsigned long long)s->p99,
 	    (unsigned long long)s->p999, (unsigned long long)s->max);
+	if (b->ports != NULL)
+		bench_report_ports_json(b, s);
+	printf("}\n");
 }
 
 /* The final report, on stdout. */

@@ -17,6 +17,8 @@
 #include "ttt.h"
 
 #define BENCH_SRC_MAX	64	/* --src addresses */
+#define BENCH_DST_MAX	16	/* ports in PORT,PORT,... */
+#define BENCH_PORT_LEN	6	/* "65535" and its NUL */
 #define BCONN_IN_MAX	512	/* a partial server line kept between reads */
 #define BCONN_OUT_MAX	64	/* unsent bytes of our own short lines */
 
@@ -31,7 +33,8 @@ extern const char *const bench_mode_ops[];	/* what an op is called */
 
 struct bench_opts {
 	const char		*host;
-	const char		*port;
+	const char		*port;		/* PORT as given: one port, or
+						   a comma-separated list */
 	int			 conns;
 	double			 duration;	/* seconds measured (a cap with
 						   --games or --ops) */
@@ -41,6 +44,8 @@ struct bench_opts {
 						   0: no limit */
 	double			 ramp;		/* connections a second; 0: all */
 	double			 connect_timeout;	/* seconds */
+	double			 warmup;	/* seconds between the ramp
+						   and the measurement */
 	int			 think_ms;
 	int			 jitter;	/* think +- this % at random */
 	enum bench_mode		 mode;
@@ -49,8 +54,11 @@ struct bench_opts {
 	int			 busy_poll;	/* never sleep in epoll_wait */
 	int			 kstamp;	/* replies timed by the kernel */
 	int			 ws;		/* WebSocket: GET /ws first */
-	struct sockaddr_storage	 dst;
-	socklen_t		 dstlen;
+	/* PORT's ports, resolved: connection i goes to dst[i % ndst]. */
+	struct sockaddr_storage	 dst[BENCH_DST_MAX];
+	socklen_t		 dstlen[BENCH_DST_MAX];
+	char			 dstport[BENCH_DST_MAX][BENCH_PORT_LEN];
+	int			 ndst;
 	struct sockaddr_storage	 src[BENCH_SRC_MAX];
 	socklen_t		 srclen[BENCH_SRC_MAX];
 	int			 nsrc;
@@ -104,6 +112,12 @@ struct bench_stats {
 	struct hist	lat;		/* nanoseconds, request to reply */
 };
 
+/* With several ports: the ops and latencies of each port's connections. */
+struct bench_port_stats {
+	uint64_t	ops;
+	struct hist	lat;
+};
+
 struct bench {
 	const struct bench_opts	*opts;
 	struct bconn		*conns;
@@ -126,6 +140,8 @@ struct bench {
 	uint64_t		 ws_rng;	/* --ws: keys and masks */
 	uint64_t		 prog_ops;	/* ops at the last progress line */
 	struct bench_stats	 st;
+	struct bench_port_stats	*ports;		/* by port, with several;
+						   else NULL */
 };
 
 /* bench-loop.c */

@@ -1,6 +1,7 @@
 #!/bin/sh
 # test_bench.sh BUILD_DIR -- smoke test of the benchmark tools (ctest label
-# bench): ttt-bench plays 2 s of games against a real tttd, pings
+# bench): ttt-bench plays 2 s of games against a real tttd (and against
+# two, its connections spread over their ports), pings
 # ref-server for 2 s (in a closed loop, then open) and relays through
 # ref-server --relay for 2 s, each without a connect error, drop or ERR
 # line and with some work done; against a closed port it reports connect
@@ -45,6 +46,24 @@ port=$(bench_port "$tmp/tttd.out" "$tttd") || fail "tttd did not start"
 grep '^RESULT' "$tmp/game.out"
 check game games
 check game ops
+# Two ports: connection i to the (i mod 2)th, so 10 players each; and a
+# warm-up before the measured time.
+bench_start "$tmp/tttd2.out" "$tmp/tttd2.log" "$build/server/tttd" --port 0 \
+    --http-port 0 --bind 127.0.0.1 --rate-limit 0 --max-per-addr 0
+tttd2=$bench_pid
+port2=$(bench_port "$tmp/tttd2.out" "$tttd2") || fail "tttd 2 did not start"
+n0=$(grep -c ': connect from ' "$tmp/tttd.log")
+"$bench" 127.0.0.1 "$port,$port2" --mode game --conns 20 --duration 2 \
+    --warmup 0.5 --src 127.0.0.1,127.0.0.2 >"$tmp/game2.out" 2>&1 ||
+    fail "game2: ttt-bench exited $?"
+grep '^RESULT' "$tmp/game2.out"
+check game2 games
+[ "$(grep -c "^PORT port=\($port\|$port2\) conns=10 ops=[1-9]" \
+    "$tmp/game2.out")" = 2 ] || fail "game2: no PORT line for each port"
+[ $(($(grep -c ': connect from ' "$tmp/tttd.log") - n0)) = 10 ] &&
+    [ "$(grep -c ': connect from ' "$tmp/tttd2.log")" = 10 ] ||
+    fail "game2: not 10 players on each port"
+bench_stop "$tttd2" || fail "tttd 2 exited $? on SIGTERM"
 bench_stop "$tttd" || fail "tttd exited $? on SIGTERM"
 
 bench_start "$tmp/ref.out" "$tmp/ref.err" "$build/tests/bench/ref-server" 0

@@ -2,14 +2,16 @@
  * ttt-bench.c -- load generator for tttd: options, the descriptor limit,
  * the run, the report.
  *
- *	ttt-bench HOST PORT --conns N --duration S [--games N] [--ops N]
- *	    [--ramp R] [--think MS] [--think-jitter PCT]
+ *	ttt-bench HOST PORT[,PORT...] --conns N --duration S [--games N]
+ *	    [--ops N] [--ramp R] [--think MS] [--think-jitter PCT]
  *	    [--mode game|ping|relay] [--src ADDR,ADDR,...]
- *	    [--connect-timeout S] [--ws] [--busy-poll] [--kstamp]
- *	    [--progress] [--json]
+ *	    [--connect-timeout S] [--warmup S] [--ws] [--busy-poll]
+ *	    [--kstamp] [--progress] [--json]
  *
- * With --ws, PORT is tttd's HTTP port: each connection upgrades with
- * GET /ws and then sends and reads its lines as WebSocket text messages.
+ * With several ports (the nodes of a cluster, say), connection i goes to
+ * the (i mod n)th.  With --ws, PORT is tttd's HTTP port: each connection
+ * upgrades with GET /ws and then sends and reads its lines as WebSocket
+ * text messages.
  *
  * Exit status 0 when there was no connect error, drop, ERR line or bad
  * line, and --games or --ops (if given) was reached within --duration; 1
@@ -44,6 +46,7 @@ enum bench_opt {
 	OPT_MODE,
 	OPT_SRC,
 	OPT_CONNECT_TIMEOUT,
+	OPT_WARMUP,
 	OPT_WS,
 	OPT_BUSY_POLL,
 	OPT_KSTAMP,
@@ -64,6 +67,7 @@ static const struct option bench_longopts[] = {
 	{ "src",		required_argument,	NULL, OPT_SRC },
 	{ "connect-timeout",	required_argument,	NULL,
 	    OPT_CONNECT_TIMEOUT },
+	{ "warmup",		required_argument,	NULL, OPT_WARMUP },
 	{ "ws",			no_argument,		NULL, OPT_WS },
 	{ "busy-poll",		no_argument,		NULL, OPT_BUSY_POLL },
 	{ "kstamp",		no_argument,		NULL, OPT_KSTAMP },
@@ -86,7 +90,8 @@ static uint64_t	ws_seed(void);
 static void
 usage(FILE *f)
 {
-	fprintf(f, "usage: ttt-bench HOST PORT --conns N --duration SECS [--games N] [--ops N] [--ramp CONNS_PER_SEC] [--think MS] [--think-jitter PCT] [--mode game|ping|relay] [--src ADDR,ADDR,...] [--connect-timeout SECS] [--ws] [--busy-poll] [--kstamp] [--progress] [--json]\n");
+	fprintf(f, "usage: ttt-bench HOST PORT[,PORT...] --conns N --duration SECS [--games N] [--ops N] [--ramp CONNS_PER_SEC] [--think MS] [--think-jitter PCT] [--mode game|ping|relay] [--src ADDR,ADDR,...] [--connect-timeout SECS] [--warmup SECS] [--ws] [--busy-poll] [--kstamp] [--progress] [--json]\n"
+	    "PORT,PORT,...: connection i goes to the (i mod n)th port (the nodes of a cluster)\n");
 }
 
 /* The long name of an option. */
@@ -117,26 +122,53 @@ parse_number(const char *s, double min, double max, double *out)
 	return (0);
 }
 
-/* Resolve HOST PORT. */
+/*
+ * Resolve HOST and each port of PORT (one, or a comma-separated list:
+ * connection i goes to the (i mod n)th), all of one address family.
+ */
 static int
 parse_dst(struct bench_opts *o)
 {
 	struct addrinfo	 hints, *ai;
+	const char	*p = o->port, *end;
+	char		*dp;
+	size_t		 len;
 	int		 rc;
 
 	memset(&hints, 0, sizeof hints);
 	hints.ai_family = AF_UNSPEC;
 	hints.ai_socktype = SOCK_STREAM;
 	hints.ai_flags = AI_NUMERICSERV;
-	if ((rc = getaddrinfo(o->host, o->port, &hints, &ai)) != 0) {
-		fprintf(stderr, "ttt-bench: %s port %s: %s\n", o->host, o->port,
-		    gai_strerror(rc));
-		return (-1);
+	for (;;) {
+		end = strchr(p, ',');
+		len = end != NULL ? (size_t)(end - p) : strlen(p);
+		if (o->ndst == BENCH_DST_MAX) {
+			fprintf(stderr, "ttt-bench: at most %d ports\n",
+			    BENCH_DST_MAX);
+			return (-1);
+		}
+		dp = o->dstport[o->ndst];
+		if (len == 0 || len >= BENCH_PORT_LEN ||
+		    strspn(p, "0123456789") != len) {
+			fprintf(stderr, "ttt-bench: bad port in %s\n", o->port);
+			return (-1);
+		}
+		memcpy(dp, p, len);
+		dp[len] = '\0';
+		if (o->ndst > 0)
+			hints.ai_family = o->dst[0].ss_family;
+		if ((rc = getaddrinfo(o->host, dp, &hints, &ai)) != 0) {
+			fprintf(stderr, "ttt-bench: %s port %s: %s\n", o->host,
+			    dp, gai_strerror(rc));
+			return (-1);
+		}
+		memcpy(&o->dst[o->ndst], ai->ai_addr, ai->ai_addrlen);
+		o->dstlen[o->ndst++] = ai->ai_addrlen;
+		freeaddrinfo(ai);
+		if (end == NULL)
+			return (0);
+		p = end + 1;
 	}
-	memcpy(&o->dst, ai->ai_addr, ai->ai_addrlen);
-	o->dstlen = ai->ai_addrlen;
-	freeaddrinfo(ai);
-	return (0);
 }
 
 /* --src: numeric addresses of the destination's family, comma-separated. */
@@ -153,7 +185,7 @@ parse_src(struct bench_opts *o, const char *list)
 	}
 	strcpy(buf, list);
 	memset(&hints, 0, sizeof hints);
-	hints.ai_family = o->dst.ss_family;
+	hints.ai_family = o->dst[0].ss_family;
 	hints.ai_socktype = SOCK_STREAM;
 	hints.ai_flags = AI_NUMERICHOST | AI_PASSIVE;
 	for (word = strtok_r(buf, ",", &last); word != NULL;
@@ -243,6 +275,10 @@ parse_args(int argc, char **argv, struct bench_opts *o, const char **src)
 			    &o->connect_timeout) == -1)
 				goto bad;
 			break;
+		case OPT_WARMUP:
+			if (parse_number(optarg, 0, 3600, &o->warmup) == -1)
+				goto bad;
+			break;
 		case OPT_WS:
 			o->ws = 1;
 			break;
@@ -321,7 +357,7 @@ main(int argc, char **argv)
 	struct bench_opts	 o;
 	struct bench		 b;
 	const char		*src;
-	int			 ok;
+	int			 i, ok;
 
 	if (parse_args(argc, argv, &o, &src) == -1 || parse_dst(&o) == -1 ||
 	    (src != NULL && parse_src(&o, src) == -1) ||
@@ -336,7 +372,13 @@ main(int argc, char **argv)
 		b.ws = calloc((size_t)o.conns, sizeof *b.ws);
 		b.ws_rng = ws_seed();
 	}
+	if (o.ndst > 1 &&
+	    (b.ports = calloc((size_t)o.ndst, sizeof *b.ports)) != NULL) {
+		for (i = 0; i < o.ndst; i++)
+			hist_init(&b.ports[i].lat);
+	}
 	if (b.conns == NULL || (o.ws && b.ws == NULL) ||
+	    (o.ndst > 1 && b.ports == NULL) ||
 	    bench_due_init(&b.dueq, o.conns) == -1) {
 		fprintf(stderr, "ttt-bench: out of memory\n");
 		return (1);
@@ -356,6 +398,7 @@ main(int argc, char **argv)
 		ok = 0;
 	}
 	bench_due_free(&b.dueq);
+	free(b.ports);
 	free(b.ws);
 	free(b.conns);
 	return (ok ? 0 : 1);
