@@ -65,7 +65,7 @@ client_rearm(struct client *c)
  * was handed it back (the client is leaving this world).
  */
 int
-client_home(struct client *c)
+client_home(struct client *c, int front)
 {
-	return (c->ops->home != NULL && c->ops->home(c));
+	return (c->ops->home != NULL && c->ops->home(c, front));
 }

@@ -75,10 +75,10 @@ struct client_ops {
 	void	(*rearm)(struct client *, int64_t);
 	/*
 	 * Optional: a player connected to another node is to wait in the
-	 * queue: hand it back to that node (1), which queues it; 0: queue
-	 * it here.
+	 * queue (at its front: 1): hand it back to that node (1), which
+	 * queues it; 0: queue it here.
 	 */
-	int	(*home)(struct client *);
+	int	(*home)(struct client *, int);
 	/*
 	 * Optional: stop taking the client's lines (1) until told to go on
 	 * (0), those already read kept in order.  NULL: it cannot wait.
@@ -125,7 +125,7 @@ TAILQ_HEAD(client_list, client);
 void	client_send(struct client *, const char *, int);
 void	client_close(struct client *);
 void	client_rearm(struct client *);
-int	client_home(struct client *);
+int	client_home(struct client *, int);
 int64_t	client_deadline(const struct client *);
 
 #endif /* TTTD_CLIENT_H */

@@ -30,7 +30,7 @@
 static uint64_t	cluster_remote_key(const char *, uint64_t);
 static void	cluster_remote_send(struct client *, const char *, size_t);
 static void	cluster_remote_close(struct client *);
-static int	cluster_remote_home(struct client *);
+static int	cluster_remote_home(struct client *, int);
 static void	cluster_remote_rearm(struct client *, int64_t);
 static void	cluster_remote_timer_cb(evutil_socket_t, short, void *);
 static void	cluster_lines(struct client *, const char *, size_t);
@@ -198,15 +198,20 @@ cluster_remote_close(struct client *c)
 	cluster_remote_done(r);
 }
 
-/* Its home op: back to its node, which queues it (and says WAIT). */
+/*
+ * Its home op: back to its node, which queues it (at the front, for one
+ * whose opponent walked away) and says WAIT.
+ */
 static int
-cluster_remote_home(struct client *c)
+cluster_remote_home(struct client *c, int front)
 {
 	struct cluster_remote	*r = (struct cluster_remote *)c;
+	char			 rest[PROTO_NAME_MAX + 3];
+	int			 n;
 
 	cluster_remote_flush(r);
-	cluster_send(r->cl, r->home, 'H', r->home_id, c->name,
-	    strlen(c->name));
+	n = snprintf(rest, sizeof rest, "%d %s", front != 0, c->name);
+	cluster_send(r->cl, r->home, 'H', r->home_id, rest, (size_t)n);
 	place_detach(c, PROTO_LEAVE_QUIT, 0);
 	cluster_remote_done(r);
 	return (1);
@@ -333,6 +338,7 @@ cluster_on_owner(struct cluster *cl, char type, const char *from,
 {
 	struct cluster_local	*l = cluster_local_find(cl, id);
 	struct client		*c;
+	int			 front;
 
 	/* Asking, it may hear from the node that has what it asked for. */
 	if (l == NULL || (strcmp(l->owner, from) != 0 &&
@@ -366,6 +372,11 @@ cluster_on_owner(struct cluster *cl, char type, const char *from,
 		break;
 	case 'H':
 		cluster_relay_back(cl, l);
+		if (len < 2 || rest[1] != ' ')
+			break;
+		front = rest[0] == '1';
+		rest += 2;
+		len -= 2;
 		/* Renamed there: the name here too, if it is free here. */
 		if (len <= PROTO_NAME_MAX && (len != strlen(c->name) ||
 		    memcmp(c->name, rest, len) != 0)) {
@@ -376,7 +387,10 @@ cluster_on_owner(struct cluster *cl, char type, const char *from,
 			if (name_allowed(cl->lobby, c, name))
 				name_take(c, name);
 		}
-		lobby_join(cl->lobby, c);
+		if (front)
+			lobby_join_front(cl->lobby, c);
+		else
+			lobby_join(cl->lobby, c);
 		break;
 	}
 }

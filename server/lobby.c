@@ -289,7 +289,7 @@ lobby_enqueue(struct lobby *lobby, struct client *c, int front)
 	char	buf[PROTO_OUT_MAX];
 
 	if (c->place == PLACE_QUEUE || c->place == PLACE_GONE ||
-	    (c->flags & CLIENT_CLOSING) || client_home(c))
+	    (c->flags & CLIENT_CLOSING) || client_home(c, front))
 		return;
 	client_send(c, buf, proto_fmt_wait(buf, sizeof buf, NULL));
 	place_set(c, PLACE_QUEUE);

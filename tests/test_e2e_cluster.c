@@ -594,6 +594,69 @@ test_cluster_review_races(void **state)
 }
 
 /*
+ * The rest of a match across nodes, as on one node: an abort before the
+ * first move (the other player heads its own node's queue again), RESIGN
+ * by the relayed player, and the relayed player's clock running out.
+ */
+static void
+test_cluster_abort_resign_clock(void **state)
+{
+	struct cl_fix		*f = *state;
+	const char		*argv[] = { "--redis", f->redis.addr, "--node",
+				    NULL, "--turn-timeout", "3", NULL };
+	struct tttd_proc	*a, *b;
+	struct game		 g, h, k;
+	struct conn		*z;
+	char			 got[LINE_SIZE];
+	int			 x;
+
+	argv[3] = "a";
+	a = e2e_server(f->e, argv);
+	argv[3] = "b";
+	b = e2e_server(f->e, argv);
+	cl_wait_stat(__LINE__, f, a, "cluster_nodes", 2);
+
+	/* O (the match's node's own) walks away before moving. */
+	cl_pair_at(__LINE__, f, a, b, &g);
+	SEND(g.p[1], "QUIT");
+	WANT_RAW(g.p[1], "BYE Thank you for playing!");
+	WANT_RAW(g.p[0], "INFO p2 left before the first move. No result.");
+	WANT_RAW(g.p[0], "WAIT Waiting for an opponent...");
+	z = CONNECT(f->e, a);		/* X waits at the front on its node */
+	WANT_RAW(g.p[0], "MATCH X p2 You play X against p2.");
+	WANT_RAW(z, "MATCH O p1 You play O against p1.");
+	SEND(g.p[0], "QUIT");
+	SEND(z, "QUIT");
+
+	/* The relayed player resigns. */
+	cl_pair_at(__LINE__, f, a, b, &h);
+	SEND(h.p[0], "RESIGN");
+	WANT_RAW(h.p[0], "OK RESIGN");
+	WANT_RAW(h.p[0], "RESULT WIN O p2 p1 resigned.");
+	WANT_RAW(h.p[1], "RESULT WIN O p2 p1 resigned.");
+	SEND(h.p[0], "QUIT");
+	SEND(h.p[1], "QUIT");
+
+	/* The relayed player's clock (run by the match's node) runs out. */
+	cl_pair_at(__LINE__, f, a, b, &k);
+	if (k.turn == 1) {		/* O first: it moves, X's turn then */
+		SEND(k.p[1], "MOVE B2");
+		WANT_RAW(k.p[1], "OK MOVE B2");
+	}
+	for (x = 0; x < 2; x++) {	/* both told, the relayed one too */
+		for (;;) {
+			if (conn_line(k.p[x], got, sizeof got, 8000) < 0)
+				fail_msg("%s was not told X's time ran out",
+				    k.name[x]);
+			if (strncmp(got, "RESULT ", 7) == 0)
+				break;
+		}
+		assert_string_equal(got, "RESULT FORFEIT O p2 p1 ran out of "
+		    "time. p2 wins!");
+	}
+}
+
+/*
  * The match's node dies (SIGKILL): the player relayed from the other node
  * is told within the node timeout, waits in its own node's queue, and is
  * paired there again.
@@ -647,6 +710,8 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_cluster_relayed_limits,
 		    cl_setup, cl_teardown),
 		cmocka_unit_test_setup_teardown(test_cluster_review_races,
+		    cl_setup, cl_teardown),
+		cmocka_unit_test_setup_teardown(test_cluster_abort_resign_clock,
 		    cl_setup, cl_teardown),
 	};
 
