@@ -25,6 +25,7 @@
 #include "e2e_fix.h"
 #include "e2e_game.h"
 #include "redis_proc.h"
+#include "ws_client.h"
 
 #define SEND(c, ...)		line_send_at(__LINE__, (c), __VA_ARGS__)
 #define WANT_QUIET(c, ms)	line_want_quiet_at(__LINE__, (c), (ms))
@@ -657,6 +658,49 @@ test_cluster_abort_resign_clock(void **state)
 }
 
 /*
+ * A WebSocket player joins a room of another node: its next message waits
+ * for the join (kept while the node asks), then comes in turn.
+ */
+static void
+test_cluster_websocket_join(void **state)
+{
+	struct cl_fix		*f = *state;
+	const char		*argv[] = { "--redis", f->redis.addr, "--node",
+				    NULL, "--http-port", "any", NULL };
+	struct tttd_proc	*a, *b;
+	struct conn		*x, *w;
+	char			 got[LINE_SIZE], code[16], join[64];
+	int			 pong = 0, matched = 0;
+
+	argv[3] = "a";
+	a = e2e_server(f->e, argv);
+	argv[3] = "b";
+	b = e2e_server(f->e, argv);
+	cl_wait_stat(__LINE__, f, a, "cluster_nodes", 2);
+	x = CONNECT(f->e, a);
+	SEND(x, "ROOM NEW");
+	line_want_prefix_at(__LINE__, x, "OK ROOM ", got, sizeof got);
+	snprintf(code, sizeof code, "%.15s", got + 8);
+	WANT_RAW(x, "WAIT Waiting for a friend to join room %s...", code);
+	w = e2e_conn(f->e);
+	assert_int_equal(wsc_open(w, b->http_port), 0);
+	wsc_skip_to(w, "WAIT ", got, sizeof got);
+	snprintf(join, sizeof join, "ROOM JOIN %s", code);
+	assert_int_equal(wsc_send(w, join), 0);
+	assert_int_equal(wsc_send(w, "PING"), 0);
+	while (!pong && wsc_event(w, got, sizeof got, HARNESS_TIMEOUT_MS) >= 0) {
+		if (strncmp(got, "MATCH O p1 ", 11) == 0)
+			matched = 1;
+		if (strcmp(got, "OK PONG") == 0)
+			pong = 1;
+		if (pong && !matched)
+			fail_msg("OK PONG before the join's MATCH");
+	}
+	assert_true(matched && pong);
+	WANT_RAW(x, "MATCH X p2 You play X against p2.");
+}
+
+/*
  * The match's node dies (SIGKILL): the player relayed from the other node
  * is told within the node timeout, waits in its own node's queue, and is
  * paired there again.
@@ -712,6 +756,8 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_cluster_review_races,
 		    cl_setup, cl_teardown),
 		cmocka_unit_test_setup_teardown(test_cluster_abort_resign_clock,
+		    cl_setup, cl_teardown),
+		cmocka_unit_test_setup_teardown(test_cluster_websocket_join,
 		    cl_setup, cl_teardown),
 	};
 
