@@ -14,6 +14,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <cmocka.h>
@@ -216,4 +217,31 @@ line_nodelay(struct conn *c)
 	int	on = 1;
 
 	setsockopt(c->fd, IPPROTO_TCP, TCP_NODELAY, &on, sizeof on);
+}
+
+/*
+ * STAT <name> asked on a connection: its value (fails the test without
+ * END, or without the stat).
+ */
+long
+line_stat_at(int ln, struct conn *c, const char *name)
+{
+	char	line[LINE_SIZE], want[64];
+	long	v = -1;
+	size_t	n;
+
+	line_send_at(ln, c, "STATS");
+	line_want_at(ln, 1, c, "OK STATS");
+	n = (size_t)snprintf(want, sizeof want, "STAT %s ", name);
+	for (;;) {
+		if (line_read(c, line, sizeof line, HARNESS_TIMEOUT_MS) < 0)
+			fail_msg("line %d: no END after STATS", ln);
+		if (strcmp(line, "END") == 0)
+			break;
+		if (strncmp(line, want, n) == 0)
+			v = atol(line + n);
+	}
+	if (v < 0)
+		fail_msg("line %d: no STAT %s", ln, name);
+	return (v);
 }

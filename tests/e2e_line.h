@@ -62,6 +62,9 @@ void		 line_nodelay(struct conn *);
 /* No Nagle delay, then the greeting: HELLO, its human line, WAIT. */
 void		 line_greeted_at(int, struct conn *);
 
+/* STAT <name> asked on the connection: its value. */
+long		 line_stat_at(int, struct conn *, const char *);
+
 #define WANT(c, ...)		line_want_at(__LINE__, 0, (c), __VA_ARGS__)
 #define WANT_RAW(c, ...)	line_want_at(__LINE__, 1, (c), __VA_ARGS__)
 #define WANT_EOF(c)		line_want_eof_at(__LINE__, (c))

@@ -31,7 +31,7 @@ redis_proc_now(void)
 }
 
 /* A port of 127.0.0.1 free now (bound to 0 and let go). */
-static int
+int
 redis_proc_free_port(void)
 {
 	struct sockaddr_in	sin;

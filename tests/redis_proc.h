@@ -15,6 +15,8 @@ struct redis_proc {
 	char	addr[32];	/* "127.0.0.1:<port>", for --redis */
 };
 
+/* A port of 127.0.0.1 free now (bound to 0 and let go), or -1. */
+int	redis_proc_free_port(void);
 /* Start redis-server on a free port of 127.0.0.1: 0 once it answers. */
 int	redis_proc_start(struct redis_proc *);
 /* The same again on its port (after a stop or kill), empty. */

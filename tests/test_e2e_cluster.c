@@ -81,28 +81,6 @@ cl_node(struct cl_fix *f, const char *name)
 	return (e2e_server(f->e, args));
 }
 
-/* STAT <name> asked on a connection (one not in a game's way). */
-static long
-cl_stat(int ln, struct conn *c, const char *name)
-{
-	char	line[LINE_SIZE], want[64];
-	long	v = -1;
-	size_t	n;
-
-	line_send_at(ln, c, "STATS");
-	line_want_at(ln, 1, c, "OK STATS");
-	n = (size_t)snprintf(want, sizeof want, "STAT %s ", name);
-	for (;;) {
-		if (line_read(c, line, sizeof line, HARNESS_TIMEOUT_MS) < 0)
-			fail_msg("line %d: STATS cut short", ln);
-		if (strcmp(line, "END") == 0)
-			break;
-		if (strncmp(line, want, n) == 0)
-			v = atol(line + n);
-	}
-	return (v);
-}
-
 /* Ask STATS on a fresh connection until the stat is v (or the time). */
 static void
 cl_wait_stat(int ln, struct cl_fix *f, struct tttd_proc *tp, const char *name,
@@ -113,7 +91,7 @@ cl_wait_stat(int ln, struct cl_fix *f, struct tttd_proc *tp, const char *name,
 
 	while (harness_now_ms() < deadline) {
 		c = e2e_connect_at(ln, f->e, tp);
-		got = cl_stat(ln, c, name);
+		got = line_stat_at(ln, c, name);
 		SEND(c, "QUIT");
 		if (got == v)
 			return;
@@ -287,7 +265,7 @@ test_cluster_node_name_taken(void **state)
 	assert_int_equal(harness_run(args, out, sizeof out, 5000), 1);
 	/* The first goes on, in the cluster. */
 	c = CONNECT(f->e, a);
-	assert_int_equal(cl_stat(__LINE__, c, "redis_connected"), 1);
+	assert_int_equal(line_stat_at(__LINE__, c, "redis_connected"), 1);
 	/* A bad --redis (a name, not an address) is refused at once. */
 	args[7] = "localhost:6379";
 	args[9] = "other";

@@ -55,26 +55,6 @@ static const char *const lb_names[LB_PLAYERS] = {
 	"alma", "bert", "cleo", "dirk", "elsa", "finn"
 };
 
-/* A port of 127.0.0.1 free now (bound to 0 and let go). */
-static int
-lb_free_port(void)
-{
-	struct sockaddr_in	sin;
-	socklen_t		len = sizeof sin;
-	int			fd, port = -1;
-
-	if ((fd = socket(AF_INET, SOCK_STREAM, 0)) == -1)
-		return (-1);
-	memset(&sin, 0, sizeof sin);
-	sin.sin_family = AF_INET;
-	sin.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-	if (bind(fd, (struct sockaddr *)&sin, sizeof sin) == 0 &&
-	    getsockname(fd, (struct sockaddr *)&sin, &len) == 0)
-		port = ntohs(sin.sin_port);
-	close(fd);
-	return (port);
-}
-
 /* "127.0.0.1:<port>" into the environment (a child's, before exec). */
 static void
 lb_setenv(const char *name, int port)
@@ -123,8 +103,8 @@ lb_spawn(struct lb_fix *f)
 	long		 deadline;
 	int		 i, fd;
 
-	if ((f->port = lb_free_port()) == -1 ||
-	    (f->http_port = lb_free_port()) == -1)
+	if ((f->port = redis_proc_free_port()) == -1 ||
+	    (f->http_port = redis_proc_free_port()) == -1)
 		return (-1);
 	if ((f->haproxy = fork()) == -1)
 		return (-1);
@@ -180,28 +160,6 @@ lb_stop(struct lb_fix *f)
 	f->haproxy = f->e->child[0] = 0;
 }
 
-/* STAT <name> asked on a connection straight to a node. */
-static long
-lb_stat(int ln, struct conn *c, const char *name)
-{
-	char	line[LINE_SIZE], want[64];
-	long	v = -1;
-	size_t	n;
-
-	line_send_at(ln, c, "STATS");
-	line_want_at(ln, 1, c, "OK STATS");
-	n = (size_t)snprintf(want, sizeof want, "STAT %s ", name);
-	for (;;) {
-		if (line_read(c, line, sizeof line, HARNESS_TIMEOUT_MS) < 0)
-			fail_msg("line %d: STATS cut short", ln);
-		if (strcmp(line, "END") == 0)
-			break;
-		if (strncmp(line, want, n) == 0)
-			v = atol(line + n);
-	}
-	return (v);
-}
-
 /* STAT <name> of a node, on a connection of its own (QUIT at once). */
 static long
 lb_node_stat(int ln, struct lb_fix *f, int i, const char *name)
@@ -209,7 +167,7 @@ lb_node_stat(int ln, struct lb_fix *f, int i, const char *name)
 	struct conn	*c = e2e_connect_at(ln, f->e, f->node[i]);
 	long		 v;
 
-	v = lb_stat(ln, c, name);
+	v = line_stat_at(ln, c, name);
 	line_send_at(ln, c, "QUIT");
 	conn_close(c);
 	return (v);

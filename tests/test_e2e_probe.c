@@ -47,30 +47,6 @@ probe_waiter(struct e2e *e, struct tttd_proc *tp)
 	return (a);
 }
 
-/* STAT <name>, asked on the connection. */
-static long
-probe_stat(int ln, struct conn *c, const char *name)
-{
-	char	line[LINE_SIZE], want[64];
-	long	v = -1;
-	int	n;
-
-	line_send_at(ln, c, "STATS");
-	line_want_at(ln, 1, c, "OK STATS");
-	n = snprintf(want, sizeof want, "STAT %s ", name);
-	for (;;) {
-		if (line_read(c, line, sizeof line, HARNESS_TIMEOUT_MS) < 0)
-			fail_msg("line %d: no END after STATS", ln);
-		if (strcmp(line, "END") == 0)
-			break;
-		if (strncmp(line, want, (size_t)n) == 0)
-			v = atol(line + n);
-	}
-	if (v < 0)
-		fail_msg("line %d: no STAT %s", ln, name);
-	return (v);
-}
-
 /*
  * nc -z, a port scanner, a TCP health check: it connects and closes (with
  * or without reading the greeting).  The player waiting never sees it.
@@ -92,8 +68,8 @@ test_probe_connect_and_close(void **state)
 		conn_drop(p, i == 2);		/* FIN, FIN, reset */
 	}
 	WANT_QUIET(a, PROBE_QUIET_MS);
-	assert_int_equal(probe_stat(__LINE__, a, "games_finished"), 0);
-	assert_int_equal(probe_stat(__LINE__, a, "aborts"), 0);
+	assert_int_equal(line_stat_at(__LINE__, a, "games_finished"), 0);
+	assert_int_equal(line_stat_at(__LINE__, a, "aborts"), 0);
 	e2e_stop(e, tp);
 }
 
@@ -117,7 +93,7 @@ test_probe_http_request(void **state)
 	line_want_at(__LINE__, 1, h, E_NOT_HTTP);
 	line_want_eof_at(__LINE__, h);
 	WANT_QUIET(a, PROBE_QUIET_MS);
-	assert_int_equal(probe_stat(__LINE__, a, "matches_live"), 0);
+	assert_int_equal(line_stat_at(__LINE__, a, "matches_live"), 0);
 	e2e_stop(e, tp);
 }
 
@@ -145,8 +121,8 @@ test_probe_client_ping(void **state)
 			    status);
 	}
 	WANT_QUIET(a, PROBE_QUIET_MS);
-	assert_int_equal(probe_stat(__LINE__, a, "games_finished"), 0);
-	assert_int_equal(probe_stat(__LINE__, a, "players_waiting"), 1);
+	assert_int_equal(line_stat_at(__LINE__, a, "games_finished"), 0);
+	assert_int_equal(line_stat_at(__LINE__, a, "players_waiting"), 1);
 	e2e_stop(e, tp);
 }
 
@@ -179,8 +155,8 @@ test_probe_client_healthz(void **state)
 			    "%d", i == 0 ? "HTTP" : "game", status);
 	}
 	WANT_QUIET(a, PROBE_QUIET_MS);
-	assert_int_equal(probe_stat(__LINE__, a, "games_finished"), 0);
-	assert_int_equal(probe_stat(__LINE__, a, "players_waiting"), 1);
+	assert_int_equal(line_stat_at(__LINE__, a, "games_finished"), 0);
+	assert_int_equal(line_stat_at(__LINE__, a, "players_waiting"), 1);
 	e2e_stop(e, tp);
 }
 
