@@ -197,7 +197,11 @@ async function testTwoPagesPlayToAWin(browser) {
         document.getElementById('score').textContent), null, { timeout: STEP_MS });
       await p.waitForSelector('#again-row:not([hidden])', { timeout: STEP_MS });
     }
-    const live = await a.textContent('#announce');
+    // announce() empties the live region and fills it 50 ms later (so a
+    // screen reader hears a repeat); wait for the text, then check it.
+    const live = await a.waitForFunction(() => document
+      .getElementById('announce').textContent, null, { timeout: STEP_MS })
+      .then((h) => h.jsonValue());
     if (!/wins!|Play again/.test(live)) throw new Error(`aria-live said "${live}"`);
     await a.screenshot({ path: path.join(shotDir, 'two-pages-win.png') });
     await b.screenshot({ path: path.join(shotDir, 'two-pages-loss.png') });
