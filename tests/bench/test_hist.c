@@ -1,6 +1,7 @@
 /*
  * test_hist.c -- ttt-bench's latency histogram: exact small values, under
- * 1% error above, percentiles by rank, heaps of due times.
+ * 1% error above, percentiles by rank, heaps of due times (one entry a
+ * connection, cancellable).
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -92,7 +93,7 @@ test_due_order(void **state)
 	assert_int_equal(bench_due_init(&q, 7), 0);
 	for (i = 0; i < 7; i++)
 		assert_int_equal(bench_due_push(&q, i, at[i]), 0);
-	assert_int_equal(bench_due_push(&q, 7, 1), -1);	/* full */
+	assert_int_equal(bench_due_push(&q, 7, 1), -1);	/* no such one */
 	assert_int_equal(bench_due_next(&q), 10);
 	assert_int_equal(bench_due_pop(&q, 9), -1);
 	for (i = 0; i < 7; i++) {
@@ -106,6 +107,36 @@ test_due_order(void **state)
 	bench_due_free(&q);
 }
 
+/*
+ * One entry per connection: a second push keeps the earlier time, and a
+ * cancelled connection is not given back.
+ */
+static void
+test_due_cancel(void **state)
+{
+	struct bench_dueq	q;
+	int			i;
+
+	(void)state;
+	assert_int_equal(bench_due_init(&q, 5), 0);
+	for (i = 0; i < 5; i++)
+		assert_int_equal(bench_due_push(&q, i, 10 * (i + 1)), 0);
+	assert_int_equal(bench_due_push(&q, 4, 5), 0);	/* earlier: moved */
+	assert_int_equal(bench_due_push(&q, 0, 99), 0);	/* later: kept */
+	assert_int_equal(q.len, 5);
+	bench_due_cancel(&q, 1);
+	bench_due_cancel(&q, 1);			/* not there: nothing */
+	assert_int_equal(bench_due_next(&q), 5);
+	assert_int_equal(bench_due_pop(&q, 100), 4);
+	assert_int_equal(bench_due_pop(&q, 100), 0);
+	assert_int_equal(bench_due_pop(&q, 100), 2);
+	assert_int_equal(bench_due_pop(&q, 100), 3);
+	assert_int_equal(bench_due_pop(&q, 100), -1);
+	assert_int_equal(bench_due_push(&q, 1, 7), 0);	/* again after */
+	assert_int_equal(bench_due_pop(&q, 100), 1);
+	bench_due_free(&q);
+}
+
 int
 main(void)
 {
@@ -114,6 +145,7 @@ main(void)
 		cmocka_unit_test(test_hist_rank),
 		cmocka_unit_test(test_hist_huge),
 		cmocka_unit_test(test_due_order),
+		cmocka_unit_test(test_due_cancel),
 	};
 
 	return (cmocka_run_group_tests(tests, NULL, NULL));
