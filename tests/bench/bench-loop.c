@@ -17,6 +17,10 @@
  * bench_ws_decode into lines and its lines through bench_ws_line into
  * frames, here at the read and write points, so that bench-play.c sees
  * the same lines either way.
+ *
+ * With --resume a game-mode connection that is lost (once it has been up)
+ * is not a drop: bench-resume.c has it connect again, from a timer, to
+ * the next port, and take its seat back.
  */
 #include <sys/epoll.h>
 #include <sys/socket.h>
@@ -64,10 +68,12 @@ static void	bench_loop_output(struct bench *, struct bconn *);
 static void	bench_loop_watch(struct bench *, struct bconn *, int);
 static void	bench_loop_ramp(struct bench *, int64_t);
 static void	bench_loop_expire(struct bench *, int64_t);
+static void	bench_loop_reexpire(struct bench *, int64_t, int64_t *);
 static void	bench_loop_timers(struct bench *, int64_t);
 static int	bench_loop_wait_ms(const struct bench *, int64_t, int64_t);
 static void	bench_loop_poll(struct bench *, int);
 static void	bench_loop_close_all(struct bench *);
+static void	bench_loop_count_loss(struct bench *, struct bconn *, int);
 
 /* Nanoseconds on the monotonic clock. */
 int64_t
@@ -135,19 +141,36 @@ bench_loop_limit(struct bench *b)
 	}
 }
 
-/* Begin connection idx: a socket, its source address, connect(). */
+/* Begin connection idx, to the (idx mod n)th port. */
 static void
 bench_loop_start(struct bench *b, int idx, int64_t now)
 {
-	const struct bench_opts	*o = b->opts;
-	struct bconn		*c = &b->conns[idx];
-	struct epoll_event	 ev;
-	int			 one = 1, src, dst = idx % o->ndst;
+	struct bconn	*c = &b->conns[idx];
 
 	b->started++;
+	c->dst = (uint8_t)(idx % b->opts->ndst);
+	bench_loop_connect(b, c, now);
+}
+
+/*
+ * Connect a connection to its port c->dst: a socket, its source address,
+ * connect(); the first time, or again after a loss (--resume).
+ */
+void
+bench_loop_connect(struct bench *b, struct bconn *c, int64_t now)
+{
+	const struct bench_opts	*o = b->opts;
+	struct epoll_event	 ev;
+	int			 one = 1, src, idx = (int)(c - b->conns);
+	int			 dst = c->dst;
+
 	b->nconnecting++;
 	c->state = BCONN_CONNECTING;
 	c->connect_by = now + (int64_t)(o->connect_timeout * 1e9);
+	c->inlen = c->outlen = 0;
+	c->waiting = c->thinking = 0;
+	if (b->ws != NULL)
+		memset(&b->ws[idx], 0, sizeof b->ws[idx]);
 	c->fd = socket(o->dst[dst].ss_family,
 	    SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
 	if (c->fd == -1) {
@@ -249,7 +272,7 @@ bench_loop_ws_upgrade(struct bench *b, struct bconn *c)
 	c->state = BCONN_UPGRADING;
 	bench_loop_watch(b, c, 0);
 	len = bench_ws_request(req, sizeof req, b->opts->host,
-	    b->opts->dstport[(c - b->conns) % b->opts->ndst], key);
+	    b->opts->dstport[c->dst], key);
 	if (len == -1) {
 		errno = ENAMETOOLONG;	/* the host name */
 		bench_loop_lost(b, c, 1);
@@ -283,8 +306,7 @@ bench_loop_ws_refused(struct bench *b, struct bconn *c, const uint8_t *ans,
 		if (len > 200)
 			len = 200;
 		fprintf(stderr, "ttt-bench: %s port %s did not upgrade to a WebSocket: \"",
-		    b->opts->host,
-		    b->opts->dstport[(c - b->conns) % b->opts->ndst]);
+		    b->opts->host, b->opts->dstport[c->dst]);
 		for (i = 0; i < len; i++)
 			fputc(ans[i] >= 0x20 && ans[i] < 0x7f ? ans[i] : '?',
 			    stderr);
@@ -297,13 +319,30 @@ bench_loop_ws_refused(struct bench *b, struct bconn *c, const uint8_t *ans,
 /*
  * A connection has ended: a connect error while connecting, a drop once
  * open (when counted: the server closed it, or it broke).  errno holds
- * the reason of a connect error.
+ * the reason of a connect error.  With --resume, a player that has been
+ * up is neither: it is to connect again (bench-resume.c).
  */
 void
 bench_loop_lost(struct bench *b, struct bconn *c, int counted)
 {
+	int	again = b->res != NULL && bench_resume_again(b, c);
+	int	was_open = c->state == BCONN_OPEN;
+
+	bench_loop_count_loss(b, c, counted && !again);
+	if (c->fd != -1)
+		close(c->fd);
+	c->fd = -1;
+	c->state = BCONN_CLOSED;
+	if (again)
+		bench_resume_lost(b, c, was_open);
+}
+
+/* A connection ends: one fewer up or connecting, and counted if asked. */
+static void
+bench_loop_count_loss(struct bench *b, struct bconn *c, int counted)
+{
 	if (c->state == BCONN_CONNECTING || c->state == BCONN_UPGRADING) {
-		if (b->connect_errno == 0)
+		if (counted && b->connect_errno == 0)
 			b->connect_errno = errno != 0 ? errno : ETIMEDOUT;
 		b->nconnecting--;
 		if (counted)
@@ -313,10 +352,6 @@ bench_loop_lost(struct bench *b, struct bconn *c, int counted)
 		if (counted)
 			b->st.drops++;
 	}
-	if (c->fd != -1)
-		close(c->fd);
-	c->fd = -1;
-	c->state = BCONN_CLOSED;
 }
 
 /* Turn EPOLLOUT on or off. */
@@ -585,14 +620,20 @@ bench_loop_after(struct bench *b, struct bconn *c, int64_t ns)
 	    bench_loop_now() + ns);
 }
 
-/* Run the moves that are due. */
+/* Run the moves that are due, and with --resume the connects again. */
 static void
 bench_loop_timers(struct bench *b, int64_t now)
 {
-	int	idx;
+	struct bconn	*c;
+	int		 idx;
 
-	while (!b->finished && (idx = bench_due_pop(&b->dueq, now)) != -1)
-		bench_play_due(b, &b->conns[idx]);
+	while (!b->finished && (idx = bench_due_pop(&b->dueq, now)) != -1) {
+		c = &b->conns[idx];
+		if (c->state == BCONN_RETRY)
+			bench_resume_retry(b, c);
+		else
+			bench_play_due(b, c);
+	}
 }
 
 /* Start the connections the ramp allows by now. */
@@ -627,6 +668,19 @@ bench_loop_expire(struct bench *b, int64_t now)
 			bench_loop_lost(b, c, 1);
 		}
 	}
+}
+
+/*
+ * After the ramp, only --resume's connects again can still be connecting:
+ * give up on those past their time, every tick (*tick: the next check).
+ */
+static void
+bench_loop_reexpire(struct bench *b, int64_t now, int64_t *tick)
+{
+	if (b->nconnecting == 0 || now < *tick)
+		return;
+	bench_loop_expire(b, now);
+	*tick = now + BENCH_TICK_NS;
 }
 
 /*
@@ -699,7 +753,7 @@ int
 bench_loop_run(struct bench *b)
 {
 	struct sigaction	sa;
-	int64_t			now, tick, next, prog, until;
+	int64_t			now, tick, xtick, next, prog, until;
 	int			i;
 
 	memset(&sa, 0, sizeof sa);
@@ -742,6 +796,7 @@ bench_loop_run(struct bench *b)
 	/* --warmup: on as before, not measured yet. */
 	until = now + (int64_t)(b->opts->warmup * 1e9);
 	while (!bench_loop_stopped && now < until) {
+		bench_loop_reexpire(b, now, &tick);
 		bench_loop_timers(b, now);
 		bench_loop_poll(b, bench_loop_wait_ms(b, now,
 		    prog < until ? prog : until));
@@ -756,8 +811,10 @@ bench_loop_run(struct bench *b)
 	b->measuring = 1;
 	b->start_ns = now;
 	b->stop_ns = now + (int64_t)(b->opts->duration * 1e9);
+	xtick = tick;
 	tick = now + BENCH_PROGRESS_NS;
 	while (!bench_loop_stopped && !b->finished && now < b->stop_ns) {
+		bench_loop_reexpire(b, now, &xtick);
 		bench_loop_timers(b, now);
 		bench_loop_poll(b, bench_loop_wait_ms(b, now,
 		    tick < b->stop_ns ? tick : b->stop_ns));

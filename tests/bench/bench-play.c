@@ -12,6 +12,8 @@
  * Game mode reads every line with proto_event_parse, keeps the board from
  * BOARD lines, and on its own TURN plays the first free cell in a fixed
  * order after --think ms, so games always end; it answers AGAIN? with yes.
+ * With --resume, bench-resume.c sees each line first (tokens, the answer
+ * to RESUME, the restart BYE) and the moves made (--drop-every).
  *
  * Relay mode (against ref-server --relay) is a game at its barest: a
  * connection sends PING only when told its partner has (an "OK PONG" it
@@ -85,7 +87,7 @@ bench_play_reply(struct bench *b, struct bconn *c, int ok)
 	b->st.ops++;
 	hist_record(&b->st.lat, ns);
 	if (b->ports != NULL) {
-		ps = &b->ports[(c - b->conns) % b->opts->ndst];
+		ps = &b->ports[c->dst];
 		ps->ops++;
 		hist_record(&ps->lat, ns);
 	}
@@ -142,6 +144,8 @@ bench_play_open(struct bench *b, struct bconn *c)
 	memset(c->cells, '.', sizeof c->cells);
 	if (b->opts->mode == BENCH_PING)
 		bench_play_ping(b, c);
+	else if (b->res != NULL)
+		bench_resume_open(b, c);
 }
 
 /* A think time is over: play the move (if still our turn), or PING. */
@@ -189,6 +193,8 @@ static void
 bench_play_event(struct bench *b, struct bconn *c,
     const struct proto_event *ev)
 {
+	if (b->res != NULL && bench_resume_event(b, c, ev))
+		return;
 	switch (ev->kind) {
 	case PROTO_EV_MATCH:
 		c->mark = (uint8_t)ev->mark;
@@ -206,8 +212,11 @@ bench_play_event(struct bench *b, struct bconn *c,
 			bench_loop_after(b, c, bench_play_think(b));
 		break;
 	case PROTO_EV_OK:
-		if (ev->verb == PROTO_MOVE)
-			bench_play_reply(b, c, 1);
+		if (ev->verb != PROTO_MOVE)
+			break;
+		bench_play_reply(b, c, 1);
+		if (b->res != NULL)
+			bench_resume_moved(b, c);
 		break;
 	case PROTO_EV_ERR:
 		b->st.errs++;

@@ -2,7 +2,9 @@
  * bench-report.c -- ttt-bench's output: a progress line a second on
  * request, and the final report, for people and as one RESULT line (or one
  * JSON object with --json) for scripts; with several ports, each port's
- * ops and latencies besides (PORT lines, or the object's "ports").
+ * ops and latencies besides (PORT lines, or the object's "ports"); with
+ * --resume, the reconnections, resumes and games lost, and the time from
+ * a loss to OK RESUME (more fields on the RESULT line, or in the object).
  */
 #include <stdio.h>
 #include <string.h>
@@ -33,6 +35,8 @@ static void	bench_report_ports_result(const struct bench *,
 		    const struct bench_summary *);
 static void	bench_report_ports_json(const struct bench *,
 		    const struct bench_summary *);
+static void	bench_report_resume_human(const struct bench *);
+static void	bench_report_resume_fields(const struct bench *, int);
 static void	bench_report_human(const struct bench *,
 		    const struct bench_summary *);
 static void	bench_report_json(const struct bench *,
@@ -103,6 +107,66 @@ bench_report_progress(struct bench *b, int64_t now)
 	b->prog_ops = b->st.ops;
 }
 
+/* --resume: what the lost players did, and how long they were away. */
+static void
+bench_report_resume_human(const struct bench *b)
+{
+	const struct bench_stats	*st = &b->st;
+	struct bench_lat		 l;
+
+	if (b->res == NULL)
+		return;
+	bench_report_lat(&st->resume_lat, &l);
+	printf("resume: %llu connections lost, %llu reconnects, %llu resumed, %llu refused, %llu gave up\n",
+	    (unsigned long long)st->losses,
+	    (unsigned long long)st->reconnects,
+	    (unsigned long long)st->resumes,
+	    (unsigned long long)st->resume_refused,
+	    (unsigned long long)st->gave_up);
+	printf("games lost: %llu (refused resumes, players gone holding a seat, %llu forfeits for a lost connection)\n",
+	    (unsigned long long)st->games_lost,
+	    (unsigned long long)st->lost_forfeits);
+	printf("loss to OK RESUME (us): p50 %llu, p99 %llu, max %llu, count %llu\n",
+	    (unsigned long long)l.p50, (unsigned long long)l.p99,
+	    (unsigned long long)l.max,
+	    (unsigned long long)st->resume_lat.count);
+}
+
+/*
+ * --resume: its fields, appended to the RESULT line (key=value) or, with
+ * json, to the JSON object ("key":value); nothing without --resume.
+ */
+static void
+bench_report_resume_fields(const struct bench *b, int json)
+{
+	static const char *const	 names[] = { "losses", "reconnects",
+	    "resumes", "resume_refused", "gave_up", "lost_forfeits",
+	    "games_lost", "resume_count", "resume_p50_us", "resume_p99_us",
+	    "resume_max_us" };
+	const struct bench_stats	*st = &b->st;
+	struct bench_lat		 l;
+	uint64_t			 v[sizeof names / sizeof names[0]];
+	size_t				 i;
+
+	if (b->res == NULL)
+		return;
+	bench_report_lat(&st->resume_lat, &l);
+	v[0] = st->losses;
+	v[1] = st->reconnects;
+	v[2] = st->resumes;
+	v[3] = st->resume_refused;
+	v[4] = st->gave_up;
+	v[5] = st->lost_forfeits;
+	v[6] = st->games_lost;
+	v[7] = st->resume_lat.count;
+	v[8] = l.p50;
+	v[9] = l.p99;
+	v[10] = l.max;
+	for (i = 0; i < sizeof names / sizeof names[0]; i++)
+		printf(json ? ",\"%s\":%llu" : " %s=%llu", names[i],
+		    (unsigned long long)v[i]);
+}
+
 /* The report for people, then the RESULT line. */
 static void
 bench_report_human(const struct bench *b, const struct bench_summary *s)
@@ -132,8 +196,9 @@ bench_report_human(const struct bench *b, const struct bench_summary *s)
 	    (unsigned long long)s->p50, (unsigned long long)s->p90,
 	    (unsigned long long)s->p99, (unsigned long long)s->p999,
 	    (unsigned long long)s->max);
+	bench_report_resume_human(b);
 	bench_report_ports_human(b, s);
-	printf("RESULT mode=%s transport=%s conns=%d held=%llu connect_errors=%llu drops=%llu games=%llu forfeits=%llu ops=%llu ops_per_s=%.1f errs=%llu bad=%llu p50_us=%llu p90_us=%llu p99_us=%llu p999_us=%llu max_us=%llu seconds=%.2f\n",
+	printf("RESULT mode=%s transport=%s conns=%d held=%llu connect_errors=%llu drops=%llu games=%llu forfeits=%llu ops=%llu ops_per_s=%.1f errs=%llu bad=%llu p50_us=%llu p90_us=%llu p99_us=%llu p999_us=%llu max_us=%llu seconds=%.2f",
 	    s->mode, o->ws ? "ws" : "tcp", o->conns, (unsigned long long)st->held,
 	    (unsigned long long)st->connect_errors,
 	    (unsigned long long)st->drops, (unsigned long long)st->games,
@@ -143,6 +208,8 @@ bench_report_human(const struct bench *b, const struct bench_summary *s)
 	    (unsigned long long)s->p90, (unsigned long long)s->p99,
 	    (unsigned long long)s->p999, (unsigned long long)s->max,
 	    s->seconds);
+	bench_report_resume_fields(b, 0);
+	printf("\n");
 	bench_report_ports_result(b, s);
 }
 
@@ -230,6 +297,7 @@ bench_report_json(const struct bench *b, const struct bench_summary *s)
 	    (unsigned long long)st->bad, (unsigned long long)s->p50,
 	    (unsigned long long)s->p90, (unsigned long long)s->p99,
 	    (unsigned long long)s->p999, (unsigned long long)s->max);
+	bench_report_resume_fields(b, 1);
 	if (b->ports != NULL)
 		bench_report_ports_json(b, s);
 	printf("}\n");

@@ -1,7 +1,9 @@
 /*
  * bench.h -- ttt-bench: many connections on one epoll loop, playing tttd
  * (game mode) or sending PING in a closed loop (ping mode), with latency
- * histograms and counters; over TCP, or over WebSocket (--ws).
+ * histograms and counters; over TCP, or over WebSocket (--ws).  With
+ * --resume a game-mode player whose connection is lost reconnects and
+ * takes its seat back with RESUME <token>.
  */
 #ifndef BENCH_H
 #define BENCH_H
@@ -14,6 +16,7 @@
 #include "bench-due.h"
 #include "bench-ws.h"
 #include "hist.h"
+#include "proto.h"
 #include "ttt.h"
 
 #define BENCH_SRC_MAX	64	/* --src addresses */
@@ -54,6 +57,11 @@ struct bench_opts {
 	int			 busy_poll;	/* never sleep in epoll_wait */
 	int			 kstamp;	/* replies timed by the kernel */
 	int			 ws;		/* WebSocket: GET /ws first */
+	int			 resume;	/* game: reconnect and RESUME */
+	int			 drop_every;	/* --resume: close after every
+						   Nth move; 0: never */
+	double			 reconnect_for;	/* --resume: seconds from a
+						   loss to giving up */
 	/* PORT's ports, resolved: connection i goes to dst[i % ndst]. */
 	struct sockaddr_storage	 dst[BENCH_DST_MAX];
 	socklen_t		 dstlen[BENCH_DST_MAX];
@@ -69,7 +77,8 @@ enum bconn_state {
 	BCONN_CONNECTING,
 	BCONN_UPGRADING,	/* --ws: connected, the 101 not in yet */
 	BCONN_OPEN,
-	BCONN_CLOSED
+	BCONN_CLOSED,
+	BCONN_RETRY		/* --resume: lost, to connect again when due */
 };
 
 /* One connection; indexed by its place in struct bench's array. */
@@ -80,6 +89,7 @@ struct bconn {
 	uint8_t		waiting;	/* a request is out, sent at sent_ns */
 	uint8_t		thinking;	/* game: a move is due on the timer */
 	uint8_t		wantout;	/* EPOLLOUT is on */
+	uint8_t		dst;		/* the port it is connected to */
 	char		cells[TTT_CELLS];	/* game: the last BOARD */
 	uint16_t	inlen;
 	uint16_t	outlen;
@@ -99,6 +109,29 @@ struct bws {
 	char			accept[BENCH_WS_ACCEPT_LEN + 1];
 };
 
+/* How a connection's last BYE line read. */
+enum bres_bye {
+	BRES_BYE_NONE = 0,
+	BRES_BYE_RESTART,	/* the draining node's: reconnect and RESUME */
+	BRES_BYE_OTHER		/* any other: the server is done with us */
+};
+
+/*
+ * --resume: a player's seat and its way back, beside its struct bconn.
+ * A loss starts an episode (lost_ns set), which ends at OK RESUME, at a
+ * refused RESUME, once a player without a token is queued again, or
+ * when the player gives up.
+ */
+struct bres {
+	int64_t		lost_ns;	/* the loss; 0: not away */
+	int64_t		retry_by;	/* give up connecting after this */
+	uint32_t	moved;		/* moves since the last --drop-every */
+	uint16_t	backoff_ms;	/* before the next connect attempt */
+	uint8_t		resuming;	/* RESUME sent, not answered yet */
+	uint8_t		bye;		/* enum bres_bye */
+	char		token[PROTO_TOKEN_LEN + 2];	/* XXXX-XXXX, or "" */
+};
+
 /* Counters; ops, games and latencies only while measuring. */
 struct bench_stats {
 	uint64_t	connect_errors;
@@ -110,6 +143,17 @@ struct bench_stats {
 	uint64_t	ops;		/* moves or pings acknowledged */
 	uint64_t	held;		/* open at the end */
 	struct hist	lat;		/* nanoseconds, request to reply */
+	/* --resume, counted over the whole run (ramp included): */
+	uint64_t	losses;		/* connections lost: episodes */
+	uint64_t	reconnects;	/* connections up again after one */
+	uint64_t	resumes;	/* OK RESUME */
+	uint64_t	resume_refused;	/* ERR in answer to RESUME */
+	uint64_t	gave_up;	/* no connection within the bound */
+	uint64_t	lost_forfeits;	/* RESULT FORFEIT ... lost the
+					   connection */
+	uint64_t	games_lost;	/* refused + gave up with a token +
+					   lost_forfeits */
+	struct hist	resume_lat;	/* nanoseconds, loss to OK RESUME */
 };
 
 /* With several ports: the ops and latencies of each port's connections. */
@@ -123,6 +167,8 @@ struct bench {
 	struct bconn		*conns;
 	struct bws		*ws;		/* --ws: by connection; else
 						   NULL */
+	struct bres		*res;		/* --resume: by connection;
+						   else NULL */
 	int			 epfd;
 	int			 started;	/* connections begun */
 	int			 nconnecting;
@@ -149,6 +195,7 @@ int	bench_loop_run(struct bench *);
 int64_t	bench_loop_now(void);
 int64_t	bench_loop_stamp(const struct bench *);
 int64_t	bench_loop_rx(const struct bench *);
+void	bench_loop_connect(struct bench *, struct bconn *, int64_t);
 void	bench_loop_send(struct bench *, struct bconn *, const char *, size_t);
 void	bench_loop_after(struct bench *, struct bconn *, int64_t);
 void	bench_loop_lost(struct bench *, struct bconn *, int);
@@ -158,6 +205,15 @@ void	bench_loop_limit(struct bench *);
 void	bench_play_open(struct bench *, struct bconn *);
 void	bench_play_line(struct bench *, struct bconn *, const char *, size_t);
 void	bench_play_due(struct bench *, struct bconn *);
+
+/* bench-resume.c */
+int	bench_resume_again(const struct bench *, const struct bconn *);
+void	bench_resume_lost(struct bench *, struct bconn *, int);
+void	bench_resume_retry(struct bench *, struct bconn *);
+void	bench_resume_open(struct bench *, struct bconn *);
+int	bench_resume_event(struct bench *, struct bconn *,
+	    const struct proto_event *);
+void	bench_resume_moved(struct bench *, struct bconn *);
 
 /* bench-report.c */
 void	bench_report(const struct bench *);

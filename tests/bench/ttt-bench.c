@@ -6,16 +6,20 @@
  *	    [--ops N] [--ramp R] [--think MS] [--think-jitter PCT]
  *	    [--mode game|ping|relay] [--src ADDR,ADDR,...]
  *	    [--connect-timeout S] [--warmup S] [--ws] [--busy-poll]
- *	    [--kstamp] [--progress] [--json]
+ *	    [--kstamp] [--resume [--reconnect-for S] [--drop-every N]]
+ *	    [--progress] [--json]
  *
  * With several ports (the nodes of a cluster, say), connection i goes to
  * the (i mod n)th.  With --ws, PORT is tttd's HTTP port: each connection
  * upgrades with GET /ws and then sends and reads its lines as WebSocket
- * text messages.
+ * text messages.  With --resume (game mode) a player whose connection is
+ * lost reconnects, to the next port first, and sends RESUME <token>;
+ * --drop-every N makes each player close its own connection after every
+ * Nth move, to exercise that path against a single tttd.
  *
  * Exit status 0 when there was no connect error, drop, ERR line or bad
- * line, and --games or --ops (if given) was reached within --duration; 1
- * otherwise (and for usage errors).
+ * line, no player gave up reconnecting, and --games or --ops (if given)
+ * was reached within --duration; 1 otherwise (and for usage errors).
  */
 #include <sys/random.h>
 #include <sys/resource.h>
@@ -50,6 +54,9 @@ enum bench_opt {
 	OPT_WS,
 	OPT_BUSY_POLL,
 	OPT_KSTAMP,
+	OPT_RESUME,
+	OPT_RECONNECT_FOR,
+	OPT_DROP_EVERY,
 	OPT_PROGRESS,
 	OPT_JSON,
 	OPT_HELP
@@ -71,6 +78,10 @@ static const struct option bench_longopts[] = {
 	{ "ws",			no_argument,		NULL, OPT_WS },
 	{ "busy-poll",		no_argument,		NULL, OPT_BUSY_POLL },
 	{ "kstamp",		no_argument,		NULL, OPT_KSTAMP },
+	{ "resume",		no_argument,		NULL, OPT_RESUME },
+	{ "reconnect-for",	required_argument,	NULL,
+	    OPT_RECONNECT_FOR },
+	{ "drop-every",		required_argument,	NULL, OPT_DROP_EVERY },
 	{ "progress",		no_argument,		NULL, OPT_PROGRESS },
 	{ "json",		no_argument,		NULL, OPT_JSON },
 	{ "help",		no_argument,		NULL, OPT_HELP },
@@ -83,6 +94,7 @@ static int	parse_number(const char *, double, double, double *);
 static int	parse_dst(struct bench_opts *);
 static int	parse_src(struct bench_opts *, const char *);
 static int	parse_args(int, char **, struct bench_opts *, const char **);
+static int	check_args(const struct bench_opts *);
 static int	fit_fd_limit(int);
 static uint64_t	ws_seed(void);
 
@@ -90,8 +102,9 @@ static uint64_t	ws_seed(void);
 static void
 usage(FILE *f)
 {
-	fprintf(f, "usage: ttt-bench HOST PORT[,PORT...] --conns N --duration SECS [--games N] [--ops N] [--ramp CONNS_PER_SEC] [--think MS] [--think-jitter PCT] [--mode game|ping|relay] [--src ADDR,ADDR,...] [--connect-timeout SECS] [--warmup SECS] [--ws] [--busy-poll] [--kstamp] [--progress] [--json]\n"
-	    "PORT,PORT,...: connection i goes to the (i mod n)th port (the nodes of a cluster)\n");
+	fprintf(f, "usage: ttt-bench HOST PORT[,PORT...] --conns N --duration SECS [--games N] [--ops N] [--ramp CONNS_PER_SEC] [--think MS] [--think-jitter PCT] [--mode game|ping|relay] [--src ADDR,ADDR,...] [--connect-timeout SECS] [--warmup SECS] [--ws] [--busy-poll] [--kstamp] [--resume [--reconnect-for SECS] [--drop-every N]] [--progress] [--json]\n"
+	    "PORT,PORT,...: connection i goes to the (i mod n)th port (the nodes of a cluster)\n"
+	    "--resume: a lost player reconnects (to the next port first) and sends RESUME <token>\n");
 }
 
 /* The long name of an option. */
@@ -217,6 +230,7 @@ parse_args(int argc, char **argv, struct bench_opts *o, const char **src)
 	memset(o, 0, sizeof *o);
 	o->mode = BENCH_GAME;
 	o->connect_timeout = 10;
+	o->reconnect_for = 30;
 	o->conns = -1;
 	o->duration = -1;
 	*src = NULL;
@@ -288,6 +302,20 @@ parse_args(int argc, char **argv, struct bench_opts *o, const char **src)
 		case OPT_KSTAMP:
 			o->kstamp = 1;
 			break;
+		case OPT_RESUME:
+			o->resume = 1;
+			break;
+		case OPT_RECONNECT_FOR:
+			if (parse_number(optarg, 0, 3600,
+			    &o->reconnect_for) == -1)
+				goto bad;
+			break;
+		case OPT_DROP_EVERY:
+			if (parse_number(optarg, 1, 1000000, &v) == -1 ||
+			    v != (double)(int)v)
+				goto bad;
+			o->drop_every = (int)v;
+			break;
 		case OPT_PROGRESS:
 			o->progress = 1;
 			break;
@@ -306,10 +334,8 @@ parse_args(int argc, char **argv, struct bench_opts *o, const char **src)
 		usage(stderr);
 		return (-1);
 	}
-	if (o->games > 0 && o->mode != BENCH_GAME) {
-		fprintf(stderr, "ttt-bench: --games is for --mode game\n");
+	if (check_args(o) == -1)
 		return (-1);
-	}
 	o->host = argv[optind];
 	o->port = argv[optind + 1];
 	return (0);
@@ -317,6 +343,25 @@ bad:
 	fprintf(stderr, "ttt-bench: bad value for --%s: %s\n",
 	    opt_name(ch), optarg);
 	return (-1);
+}
+
+/* Options that only go with others: 0, or -1 after saying why. */
+static int
+check_args(const struct bench_opts *o)
+{
+	if (o->games > 0 && o->mode != BENCH_GAME) {
+		fprintf(stderr, "ttt-bench: --games is for --mode game\n");
+		return (-1);
+	}
+	if (o->resume && o->mode != BENCH_GAME) {
+		fprintf(stderr, "ttt-bench: --resume is for --mode game\n");
+		return (-1);
+	}
+	if (o->drop_every > 0 && !o->resume) {
+		fprintf(stderr, "ttt-bench: --drop-every needs --resume\n");
+		return (-1);
+	}
+	return (0);
 }
 
 /* Raise the descriptor limit to its hard limit; -1 if it cannot fit n. */
@@ -366,18 +411,22 @@ main(int argc, char **argv)
 	memset(&b, 0, sizeof b);
 	b.opts = &o;
 	hist_init(&b.st.lat);
+	hist_init(&b.st.resume_lat);
 	b.conns = calloc((size_t)o.conns, sizeof *b.conns);
 	b.rng = 0x9e3779b97f4a7c15ULL;
 	if (o.ws) {
 		b.ws = calloc((size_t)o.conns, sizeof *b.ws);
 		b.ws_rng = ws_seed();
 	}
+	if (o.resume)
+		b.res = calloc((size_t)o.conns, sizeof *b.res);
 	if (o.ndst > 1 &&
 	    (b.ports = calloc((size_t)o.ndst, sizeof *b.ports)) != NULL) {
 		for (i = 0; i < o.ndst; i++)
 			hist_init(&b.ports[i].lat);
 	}
 	if (b.conns == NULL || (o.ws && b.ws == NULL) ||
+	    (o.resume && b.res == NULL) ||
 	    (o.ndst > 1 && b.ports == NULL) ||
 	    bench_due_init(&b.dueq, o.conns) == -1) {
 		fprintf(stderr, "ttt-bench: out of memory\n");
@@ -389,7 +438,7 @@ main(int argc, char **argv)
 	}
 	bench_report(&b);
 	ok = b.st.connect_errors == 0 && b.st.drops == 0 && b.st.errs == 0 &&
-	    b.st.bad == 0;
+	    b.st.bad == 0 && b.st.gave_up == 0;
 	if ((o.games > 0 || o.ops > 0) && !b.finished) {
 		fprintf(stderr, "ttt-bench: stopped before %s %llu %s were counted\n",
 		    o.games > 0 ? "--games" : "--ops",
@@ -399,6 +448,7 @@ main(int argc, char **argv)
 	}
 	bench_due_free(&b.dueq);
 	free(b.ports);
+	free(b.res);
 	free(b.ws);
 	free(b.conns);
 	return (ok ? 0 : 1);
