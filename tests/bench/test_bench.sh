@@ -5,9 +5,11 @@
 # ref-server for 2 s (in a closed loop, then open) and relays through
 # ref-server --relay for 2 s, each without a connect error, drop or ERR
 # line and with some work done; against a closed port it reports connect
-# errors and exits 1.  When tttd has an HTTP port (--http-port), games and
-# PINGs over WebSocket (--ws) too, and --ws against the line port is
-# refused.  No timing is asserted.
+# errors and exits 1.  With --resume --drop-every, players that close their
+# own connections reconnect and take their seats back with RESUME: no game
+# lost, no RESUME refused, every resume timed.  When tttd has an HTTP port
+# (--http-port), games, resumes and PINGs over WebSocket (--ws) too, and
+# --ws against the line port is refused.  No timing is asserted.
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 build=$1
@@ -34,6 +36,20 @@ check() {
 	done
 	v=$(bench_field "$tmp/$1.out" "$2")
 	[ -n "$v" ] && [ "$v" -gt 0 ] || fail "$1: $2 is not above 0"
+}
+
+# check_resume NAME: games were played and players resumed, none refused,
+# none gave up, no game lost, and each resume's time is in the histogram.
+check_resume() {
+	check "$1" games
+	check "$1" resumes
+	for k in resume_refused gave_up games_lost lost_forfeits; do
+		[ "$(bench_field "$tmp/$1.out" $k)" = 0 ] ||
+		    fail "$1: $k is not 0"
+	done
+	[ "$(bench_field "$tmp/$1.out" resume_count)" = \
+	    "$(bench_field "$tmp/$1.out" resumes)" ] ||
+	    fail "$1: resume_count is not resumes"
 }
 
 bench_start "$tmp/tttd.out" "$tmp/tttd.log" "$build/server/tttd" --port 0 --http-port 0 \
@@ -64,6 +80,15 @@ check game2 games
     [ "$(grep -c ': connect from ' "$tmp/tttd2.log")" = 10 ] ||
     fail "game2: not 10 players on each port"
 bench_stop "$tttd2" || fail "tttd 2 exited $? on SIGTERM"
+# Resume: each player closes its connection after every 4th move of its
+# own and comes back with RESUME (tttd holds a seat 30 s by default).  A
+# seat may come back 10 times at once: at most 5 or so moves a second
+# each, well under that.
+"$bench" 127.0.0.1 "$port" --mode game --conns 10 --duration 2 --think 50 \
+    --resume --drop-every 4 >"$tmp/resume.out" 2>&1 ||
+    fail "resume: ttt-bench exited $?"
+grep '^RESULT' "$tmp/resume.out"
+check_resume resume
 bench_stop "$tttd" || fail "tttd exited $? on SIGTERM"
 
 bench_start "$tmp/ref.out" "$tmp/ref.err" "$build/tests/bench/ref-server" 0
@@ -132,6 +157,17 @@ if "$build/server/tttd" --help 2>&1 | grep -q -- --http-port; then
 	check ws-game games
 	grep -q '^RESULT mode=game transport=ws ' "$tmp/ws-game.out" ||
 	    fail "ws-game: transport"
+	"$bench" 127.0.0.1 "$hport" --ws --mode game --conns 10 --duration 2 \
+	    --think 50 --resume --drop-every 4 --json >"$tmp/ws-resume.out" \
+	    2>&1 || fail "ws-resume: ttt-bench exited $?"
+	cat "$tmp/ws-resume.out"
+	grep -q '"drops":0,.*"errs":0,"bad":0' "$tmp/ws-resume.out" ||
+	    fail "ws-resume: errors"
+	grep -q '"resumes":[1-9][0-9]*,"resume_refused":0,"gave_up":0,"lost_forfeits":0,"games_lost":0' \
+	    "$tmp/ws-resume.out" || fail "ws-resume: no resumes, or some lost"
+	n=$(sed -n 's/.*"resumes":\([0-9]*\),.*/\1/p' "$tmp/ws-resume.out")
+	grep -q "\"resume_count\":$n," "$tmp/ws-resume.out" ||
+	    fail "ws-resume: resume_count is not resumes"
 	"$bench" 127.0.0.1 "$hport" --ws --mode ping --conns 20 --duration 2 \
 	    >"$tmp/ws-ping.out" 2>&1 || fail "ws-ping: ttt-bench exited $?"
 	grep '^RESULT' "$tmp/ws-ping.out"
