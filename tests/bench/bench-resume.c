@@ -6,7 +6,10 @@
  * A player keeps the token of its seat from its last TOKEN line.  When its
  * connection ends without a BYE (end of file, reset, a WebSocket close),
  * or right after the draining node's BYE line, or when it drops the
- * connection itself (--drop-every), it connects again from a timer: to
+ * connection itself (--drop-every: when its turn comes after every Nth
+ * move, so that it has read every line of the move before, RESULT
+ * included, and no game can end while it is away), it connects again from
+ * a timer: to
  * the next port of the list after the one it lost, so that a dead node's
  * players come back through the live ones.  A failed attempt tries the
  * next port after a backoff (25 ms, doubling up to 1 s), until
@@ -117,6 +120,7 @@ bench_resume_lost(struct bench *b, struct bconn *c, int was_open)
 	}
 	r->resuming = 0;
 	r->bye = BRES_BYE_NONE;
+	r->drop_due = 0;
 	bench_due_cancel(&b->dueq, (int)(c - b->conns));
 	if (now + delay > r->retry_by) {
 		bench_resume_give_up(b, r);
@@ -214,6 +218,13 @@ bench_resume_event(struct bench *b, struct bconn *c,
 		r->bye = BRES_BYE_RESTART;
 		bench_loop_lost(b, c, 1);
 		return (1);
+	case PROTO_EV_TURN:
+		if (!r->drop_due || b->finished ||
+		    ev->mark != (enum ttt_mark)c->mark)
+			return (0);
+		r->drop_due = 0;
+		bench_loop_lost(b, c, 1);	/* a drop unless taken up again */
+		return (1);
 	case PROTO_EV_WAIT:
 		if (!r->resuming && ev->textlen >= strlen(BRES_QUEUED_WAIT) &&
 		    memcmp(ev->text, BRES_QUEUED_WAIT,
@@ -237,15 +248,18 @@ bench_resume_event(struct bench *b, struct bconn *c,
 	}
 }
 
-/* A move was acknowledged: --drop-every closes after every Nth. */
+/*
+ * A move was acknowledged: after every Nth, --drop-every closes the
+ * connection when the player's turn comes next.
+ */
 void
 bench_resume_moved(struct bench *b, struct bconn *c)
 {
 	struct bres	*r = bench_resume_of(b, c);
 
-	if (b->opts->drop_every == 0 || b->finished ||
+	if (b->opts->drop_every == 0 ||
 	    ++r->moved < (uint32_t)b->opts->drop_every)
 		return;
 	r->moved = 0;
-	bench_loop_lost(b, c, 1);	/* a drop unless taken up again */
+	r->drop_due = 1;
 }

@@ -129,6 +129,7 @@ struct bres {
 	uint16_t	backoff_ms;	/* before the next connect attempt */
 	uint8_t		resuming;	/* RESUME sent, not answered yet */
 	uint8_t		bye;		/* enum bres_bye */
+	uint8_t		drop_due;	/* --drop-every: close at our TURN */
 	char		token[PROTO_TOKEN_LEN + 2];	/* XXXX-XXXX, or "" */
 };
 
