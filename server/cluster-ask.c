@@ -25,6 +25,7 @@
 #include "session.h"
 
 static void	cluster_ask_done(struct cluster *, struct cluster_local *);
+static int	cluster_ask_post(struct cluster *, struct cluster_local *);
 static void	cluster_games_reply(void *, redisReply *);
 static void	cluster_name_args(struct cluster *, const struct client *,
 		    const char *, char *, size_t, char *, size_t);
@@ -44,8 +45,6 @@ cluster_elsewhere(struct cluster *cl, struct client *c,
     const struct proto_cmd *cmd)
 {
 	struct cluster_local	*l;
-	char			 msg[256], all[CLUSTER_PREFIX_MAX + 8];
-	int			 n;
 
 	if (!cl->joined || !rlink_up(cl->link) ||
 	    (c->place != PLACE_QUEUE && c->place != PLACE_NONE &&
@@ -53,6 +52,28 @@ cluster_elsewhere(struct cluster *cl, struct client *c,
 	    (l = cluster_local_add(cl, c)) == NULL || l->owner[0] != '\0' ||
 	    l->asking)
 		return (0);
+	l->ask = *cmd;
+	l->ask.text = NULL;
+	l->ask_first = cl->lobby->ops->now();
+	if (cluster_ask_post(cl, l) == -1) {
+		if (!(c->flags & CLIENT_POSTED))
+			cluster_local_del(cl, l);
+		return (0);
+	}
+	l->asking = 1;
+	c->ops->hold(c, 1);
+	return (1);
+}
+
+/* The player's ask (l->ask) to every node, answered within CLUSTER_ASK_MS. */
+static int
+cluster_ask_post(struct cluster *cl, struct cluster_local *l)
+{
+	struct client		*c = l->c;
+	const struct proto_cmd	*cmd = &l->ask;
+	char			 msg[256], all[CLUSTER_PREFIX_MAX + 8];
+	int			 n;
+
 	switch (cmd->verb) {
 	case PROTO_RESUME:
 		n = snprintf(msg, sizeof msg, "%s %s\tRESUME %s", c->addr,
@@ -70,19 +91,12 @@ cluster_elsewhere(struct cluster *cl, struct client *c,
 		n = -1;
 		break;
 	}
-	if (n < 0 || (size_t)n >= sizeof msg) {
-		if (!(c->flags & CLIENT_POSTED))
-			cluster_local_del(cl, l);
-		return (0);
-	}
-	l->asking = 1;
-	l->ask = *cmd;
-	l->ask.text = NULL;
+	if (n < 0 || (size_t)n >= sizeof msg)
+		return (-1);
 	l->ask_until = cl->lobby->ops->now() + CLUSTER_ASK_MS;
-	c->ops->hold(c, 1);
 	snprintf(all, sizeof all, "%sall", cl->prefix);
 	cluster_send_to(cl, all, 'X', c->id, msg, (size_t)n);
-	return (1);
+	return (0);
 }
 
 /* The ask is over: the player's next lines go on. */
@@ -106,7 +120,30 @@ cluster_ask_none(struct cluster *cl, struct cluster_local *l)
 	struct lobby		*lobby = cl->lobby;
 	enum proto_error	 err = PROTO_ENO_SUCH_GAME;
 	char			 buf[PROTO_OUT_MAX];
+	int64_t			 now = lobby->ops->now();
+	struct match		*m;
+	int			 n;
 
+	/* Taken up here meanwhile (this node asks nobody but the others). */
+	if (l->ask.verb == PROTO_RESUME && !l->naming &&
+	    resume_find(lobby, l->ask.code, &m) != -1) {
+		n = snprintf(buf, sizeof buf, "RESUME %s", l->ask.code);
+		cluster_ask_done(cl, l);
+		session_line(c, buf, (size_t)n);
+		return;
+	}
+	/*
+	 * The seat may be in a match of a node that just died, not taken up
+	 * yet: ask again until a beat would have shown such a node silent,
+	 * and while one is (or its matches are being taken up), for a while,
+	 * before saying there is no such seat.
+	 */
+	if (l->ask.verb == PROTO_RESUME && !l->naming &&
+	    (now < l->ask_first + CLUSTER_RESUME_SURE_MS ||
+	    (now < cl->unsettled_until &&
+	    now < l->ask_first + CLUSTER_RESUME_WAIT_MS)) &&
+	    cluster_ask_post(cl, l) == 0)
+		return;
 	if (l->ask.verb == PROTO_RESUME) {
 		lobby_guess_failed(lobby, LOBBY_TOKENS, c);
 		err = PROTO_EBAD_TOKEN;
@@ -244,7 +281,7 @@ cluster_games_publish(struct cluster *cl)
 			break;
 	}
 	snprintf(key, sizeof key, "%sgames:%s", cl->prefix, cl->inst);
-	snprintf(ttl, sizeof ttl, "%d", CLUSTER_NODE_TTL_MS);
+	snprintf(ttl, sizeof ttl, "%lld", (long long)cl->node_timeout);
 	argv[0] = "SET"; lens[0] = 3;
 	argv[1] = key; lens[1] = strlen(key);
 	argv[2] = buf; lens[2] = len < size ? len : size - 1;

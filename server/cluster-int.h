@@ -17,6 +17,7 @@
 
 #include "cluster.h"
 #include "keytab.h"
+#include "rlink.h"
 
 struct event;
 struct evbuffer;
@@ -39,6 +40,26 @@ struct cluster_remote {
 };
 TAILQ_HEAD(cluster_remote_list, cluster_remote);
 
+/* The scripts run per match: by their SHA once Redis has them. */
+enum {
+	CLUSTER_LUA_SAVE,
+	CLUSTER_LUA_DROP,
+	CLUSTER_LUA_ADOPT,
+	CLUSTER_NLUA
+};
+struct cluster_lua {
+	const char	*text;
+	char		 sha[41];	/* "" until SCRIPT LOAD answered */
+};
+
+/* SIGUSR2: a node hands its matches to the others, then ends. */
+enum cluster_drain {
+	CLUSTER_DRAIN_NONE = 0,
+	CLUSTER_DRAIN_SAVING,		/* its last saves answered, then ... */
+	CLUSTER_DRAIN_GIVEN,		/* ... orphaned: taken up by the others */
+	CLUSTER_DRAIN_DONE
+};
+
 /* A player connected here: posted to the queue, or relayed elsewhere. */
 struct cluster_local {
 	struct client		*c;
@@ -54,6 +75,10 @@ struct cluster_local {
 	int64_t			 offer_until;	/* ms: posted, offered a match
 						   (O), answered by then or
 						   posted again; 0 = none */
+	int64_t			 ask_first;	/* ms: its RESUME first asked */
+	int64_t			 orphan_until;	/* ms: its match's node died;
+						   held until taken up (T) or
+						   then; 0 = none */
 	LIST_ENTRY(cluster_local) all_entry;
 };
 LIST_HEAD(cluster_local_list, cluster_local);
@@ -72,6 +97,9 @@ struct cluster {
 	char			 key_nodes[CLUSTER_PREFIX_MAX + 8];
 	char			 key_queue[CLUSTER_PREFIX_MAX + 8];
 	int			 joined;	/* holds its name in Redis */
+	int			 counted;	/* its beat is in <prefix>nodes:
+						   gone from it, it was taken
+						   for dead */
 	int			 taken_logged;
 	struct event		*beat;
 	struct event		*tick;		/* asks that time out */
@@ -84,6 +112,25 @@ struct cluster {
 	struct cluster_remote_list dirty;
 	struct cluster_local_list all_locals;
 	uint64_t		 next_id;	/* remote seats' client ids */
+	int64_t			 node_timeout;	/* ms */
+
+	/* Matches kept in Redis (cluster-keep.c). */
+	struct cluster_lua	 lua[CLUSTER_NLUA];
+	uint64_t		 saves_sent;	/* seqs of the saves */
+	uint64_t		 saves_acked;
+	uint64_t		 save_bytes;	/* of the images written */
+	uint64_t		*ring;		/* ids of the saves in flight */
+	size_t			 ring_cap;
+	size_t			 ring_head;
+	size_t			 ring_len;
+	int			 adopting;	/* a take-up script in flight */
+	long long		 orphans;	/* instances orphaned (beat) */
+	int64_t			 unsettled_until; /* ms: a RESUME of nothing
+						   may be a match being taken
+						   up: ask again till then */
+	enum cluster_drain	 drain;
+	int64_t			 drain_until;	/* ms: give up waiting */
+	int			 drain_polling;
 };
 
 
@@ -114,6 +161,7 @@ void	cluster_on_owner(struct cluster *, char, const char *, uint64_t,
 void	cluster_on_home(struct cluster *, char, const char *, uint64_t,
 		    const char *, size_t);
 void	cluster_lost_owners(struct cluster *, const redisReply *);
+void	cluster_lost_owner(struct cluster *, struct cluster_local *);
 void	cluster_lost_home(struct cluster_remote *);
 int	cluster_live(const redisReply *, const char *);
 void	cluster_ask_none(struct cluster *, struct cluster_local *);
@@ -122,5 +170,15 @@ void	cluster_on_ask(struct cluster *, const char *, uint64_t, const char *,
 void	cluster_on_answer(struct cluster *, char, const char *, uint64_t);
 void	cluster_games_publish(struct cluster *);
 void	cluster_games_fetch(struct cluster *, const redisReply *);
+void	cluster_keep_init(struct cluster *);
+void	cluster_keep_up(struct cluster *);
+void	cluster_keep_all(struct cluster *);
+void	cluster_keep_adopt(struct cluster *);
+int	cluster_eval(struct cluster *, int, rlink_reply_cb *, void *, int,
+		    const char **, const size_t *);
+void	cluster_on_taken(struct cluster *, const char *, uint64_t,
+		    const char *);
+void	cluster_drain_step(struct cluster *);
+void	cluster_drain_tick(struct cluster *);
 
 #endif /* CLUSTER_INT_H */

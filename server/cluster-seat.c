@@ -34,7 +34,6 @@ static int	cluster_remote_home(struct client *, int);
 static void	cluster_remote_rearm(struct client *, int64_t);
 static void	cluster_remote_timer_cb(evutil_socket_t, short, void *);
 static void	cluster_lines(struct client *, const char *, size_t);
-static void	cluster_lost_owner(struct cluster *, struct cluster_local *);
 
 static const struct client_ops cluster_remote_ops = {
 	cluster_remote_send,
@@ -146,8 +145,8 @@ cluster_remote_send(struct client *c, const char *buf, size_t len)
 {
 	struct cluster_remote	*r = (struct cluster_remote *)c;
 
-	if (r->done)
-		return;
+	if (r->done || r->cl->drain >= CLUSTER_DRAIN_GIVEN)
+		return;			/* drained: another node has it */
 	evbuffer_add(r->out, buf, len);
 	if (!r->dirty) {
 		r->dirty = 1;
@@ -193,6 +192,10 @@ cluster_remote_close(struct client *c)
 
 	if (r->done)
 		return;
+	if (r->cl->drain >= CLUSTER_DRAIN_GIVEN) {
+		cluster_remote_done(r);
+		return;
+	}
 	cluster_remote_flush(r);
 	cluster_send(r->cl, r->home, 'C', r->home_id, NULL, 0);
 	cluster_remote_done(r);
@@ -209,6 +212,8 @@ cluster_remote_home(struct client *c, int front)
 	char			 rest[PROTO_NAME_MAX + 3];
 	int			 n;
 
+	if (r->cl->drain >= CLUSTER_DRAIN_GIVEN)
+		return (0);
 	cluster_remote_flush(r);
 	n = snprintf(rest, sizeof rest, "%d %s", front != 0, c->name);
 	cluster_send(r->cl, r->home, 'H', r->home_id, rest, (size_t)n);
@@ -251,6 +256,8 @@ cluster_remote_timer_cb(evutil_socket_t fd, short what, void *arg)
 		cl->host.flush(cl->host.arg);
 		return;
 	}
+	if (cl->drain >= CLUSTER_DRAIN_GIVEN)
+		return;			/* drained: its clocks run elsewhere */
 	conn_timer(&r->c);
 	cluster_remote_rearm(&r->c, client_deadline(&r->c));
 	cl->host.flush(cl->host.arg);
@@ -428,8 +435,9 @@ cluster_on_home(struct cluster *cl, char type, const char *from,
 }
 
 /*
- * The relayed players whose match's node is not live (NULL: none is)
- * lose it.  Their ids first: queueing one may pair it, and free entries
+ * The relayed players whose match's node is not live (NULL: Redis is
+ * gone) lose it: at once without Redis, else unless a live node takes
+ * the match up within CLUSTER_ADOPT_WAIT_MS (cluster-keep.c).  Their ids first: queueing one may pair it, and free entries
  * of the list.
  */
 void
@@ -450,19 +458,30 @@ cluster_lost_owners(struct cluster *cl, const redisReply *live)
 			ids[n++] = l->c->id;
 	}
 	for (i = 0; i < n; i++) {
-		if ((l = cluster_local_find(cl, ids[i])) != NULL &&
-		    l->owner[0] != '\0')
+		if ((l = cluster_local_find(cl, ids[i])) == NULL ||
+		    l->owner[0] == '\0' || l->orphan_until != 0)
+			continue;
+		if (live == NULL || !(l->c->ops->hold != NULL)) {
 			cluster_lost_owner(cl, l);
+			continue;
+		}
+		/* Dead: a live node takes its match up (T), or it is lost. */
+		l->orphan_until = cl->lobby->ops->now() + CLUSTER_ADOPT_WAIT_MS;
+		l->c->ops->hold(l->c, 1);
 	}
 	free(ids);
 }
 
 /* A relayed player's match is out of reach: told, and queued here. */
-static void
+void
 cluster_lost_owner(struct cluster *cl, struct cluster_local *l)
 {
 	struct client	*c = l->c;
 	char		 buf[PROTO_OUT_MAX];
+
+	l->orphan_until = 0;
+	if (c->flags & CLIENT_HELD)
+		c->ops->hold(c, 0);
 
 	log_warn("client %llu: its match's node %s is out of reach",
 	    (unsigned long long)c->id, l->owner);

@@ -63,6 +63,8 @@ static void	cluster_beat_cb(evutil_socket_t, short, void *);
 static void	cluster_tick_cb(evutil_socket_t, short, void *);
 static void	cluster_beat(struct cluster *);
 static void	cluster_beat_reply(void *, redisReply *);
+static void	cluster_cut(struct cluster *);
+static void	cluster_beat_counts(struct cluster *, const redisReply *);
 
 static const struct rlink_ops cluster_link_ops = {
 	cluster_up,
@@ -71,8 +73,11 @@ static const struct rlink_ops cluster_link_ops = {
 };
 
 /*
- * Renew the node's name (or claim it, if free), note its instance live:
- * the live instances, or -1 if another live node has the name.
+ * Renew the node's name (or claim it, if free), note its instance live,
+ * orphan the matches of the instances silent for ARGV[5] ms (dead): the
+ * live instances, then the number of orphaned instances and of those
+ * silent for ARGV[7] ms (maybe dying).  -1 if another live node has the
+ * name; -2 if this instance, in the cluster (ARGV[6]), was taken for dead.
  */
 static const char cluster_beat_lua[] =
     "local v = redis.call('GET', KEYS[1]) "
@@ -80,9 +85,18 @@ static const char cluster_beat_lua[] =
     "redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2]) "
     "local t = redis.call('TIME') "
     "local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000) "
-    "redis.call('ZADD', KEYS[2], now, ARGV[1]) "
-    "redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', now - tonumber(ARGV[2])) "
-    "return redis.call('ZRANGE', KEYS[2], 0, -1)";
+    "local cut = now - tonumber(ARGV[5]) "
+    "for _, d in ipairs(redis.call('ZRANGEBYSCORE', KEYS[2], '-inf', cut)) do "
+    "if redis.call('EXISTS', ARGV[4] .. 'owner:' .. d) == 1 then "
+    "redis.call('SADD', ARGV[4] .. 'orphans', d) end end "
+    "redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', cut) "
+    "if redis.call('ZADD', KEYS[2], now, ARGV[1]) == 1 and ARGV[6] == '1' "
+    "then return -2 end "
+    "local live = redis.call('ZRANGE', KEYS[2], 0, -1) "
+    "live[#live + 1] = redis.call('SCARD', ARGV[4] .. 'orphans') "
+    "live[#live + 1] = redis.call('ZCOUNT', KEYS[2], '-inf', "
+    "now - tonumber(ARGV[7])) "
+    "return live";
 
 /* A node's name: 1 to 64 of letters, digits, '.', '_', ':', '-'. */
 int
@@ -208,7 +222,7 @@ cluster_claim_now(struct cluster *cl, const struct cluster_config *cfg)
 		return (0);
 	}
 	redisSetTimeout(rc, tv);
-	snprintf(ttl, sizeof ttl, "%d", CLUSTER_NODE_TTL_MS);
+	snprintf(ttl, sizeof ttl, "%lld", (long long)cl->node_timeout);
 	r = redisCommand(rc, "SET %s %s NX PX %s", cl->key_node, cl->inst,
 	    ttl);
 	if (r != NULL && r->type == REDIS_REPLY_NIL) {
@@ -253,6 +267,8 @@ cluster_new(struct event_base *base, struct lobby *lobby,
 	cl->host = *host;
 	snprintf(cl->node, sizeof cl->node, "%s", cfg->node);
 	snprintf(cl->prefix, sizeof cl->prefix, "%s", cfg->prefix);
+	cl->node_timeout = cfg->node_timeout > 0 ? cfg->node_timeout :
+	    CLUSTER_NODE_TIMEOUT_MS;
 	lobby->ops->random(&r, sizeof r);
 	snprintf(cl->inst, sizeof cl->inst, "%016" PRIx64, r);
 	snprintf(cl->key_node, sizeof cl->key_node, "%snode:%s", cl->prefix,
@@ -267,6 +283,7 @@ cluster_new(struct event_base *base, struct lobby *lobby,
 	cl->next_id = (uint64_t)1 << 48;
 	lobby->cluster.on = 1;
 	lobby->cluster.nodes = 1;
+	cluster_keep_init(cl);
 	if (cluster_claim_now(cl, cfg) == -1 ||
 	    keytab_init(&cl->remotes, 64, r ^ 0x9e3779b97f4a7c15ULL) == -1 ||
 	    keytab_init(&cl->locals, 64, r ^ 0x5851f42d4c957f2dULL) == -1 ||
@@ -305,6 +322,8 @@ cluster_free(struct cluster *cl)
 	if (cl->tick != NULL)
 		event_free(cl->tick);
 	free(cl->games);
+	free(cl->ring);
+	cl->lobby->keep = 0;
 	cl->lobby->cluster.games = NULL;
 	cl->lobby->cluster.ngames = cl->lobby->cluster.games_more = 0;
 	keytab_free(&cl->remotes);
@@ -322,11 +341,11 @@ cluster_shutdown(struct cluster *cl)
 {
 	struct cluster_remote	*r, *next;
 
-	if (cl == NULL)
-		return;
+	if (cl == NULL || cl->drain >= CLUSTER_DRAIN_GIVEN)
+		return;			/* its remote seats are elsewhere now */
 	for (r = TAILQ_FIRST(&cl->all_remotes); r != NULL; r = next) {
 		next = TAILQ_NEXT(r, all_entry);
-		session_shutdown(&r->c);
+		session_shutdown(&r->c, SESSION_SHUTDOWN);
 	}
 	cluster_flush(cl);
 }
@@ -342,7 +361,8 @@ cluster_message(void *arg, const char *msg, size_t len)
 	uint64_t	 id;
 
 	if (len < 2 + CLUSTER_INST_LEN + 2 || len > CLUSTER_MSG_MAX ||
-	    msg[1] != ' ' || msg[2 + CLUSTER_INST_LEN] != ' ')
+	    msg[1] != ' ' || msg[2 + CLUSTER_INST_LEN] != ' ' ||
+	    cl->drain >= CLUSTER_DRAIN_GIVEN)
 		return;
 	memcpy(buf, msg, len);
 	buf[len] = '\0';
@@ -387,6 +407,14 @@ cluster_message(void *arg, const char *msg, size_t len)
 	case 'R':
 		cluster_on_answer(cl, type, from, id);
 		break;
+	case 'T':
+		if (len == CLUSTER_INST_LEN)
+			cluster_on_taken(cl, from, id, rest);
+		break;
+	case 'G':
+		if (strcmp(from, cl->inst) != 0)
+			cluster_keep_adopt(cl);
+		break;
 	}
 	cl->host.flush(cl->host.arg);
 }
@@ -416,6 +444,7 @@ cluster_up(void *arg)
 	struct cluster	*cl = arg;
 
 	cl->lobby->cluster.connected = 1;
+	cluster_keep_up(cl);
 	cluster_beat(cl);
 }
 
@@ -427,13 +456,26 @@ cluster_up(void *arg)
 static void
 cluster_down(void *arg)
 {
-	struct cluster		*cl = arg;
+	struct cluster	*cl = arg;
+
+	cl->lobby->cluster.connected = 0;
+	cluster_cut(cl);
+}
+
+/*
+ * Cut off from the cluster (Redis lost, or this node taken for dead):
+ * what it shared with the others is let go, and it comes back as a new
+ * instance, its matches saved again as that one's when it joins.
+ */
+static void
+cluster_cut(struct cluster *cl)
+{
 	struct cluster_local	*l, *next;
 	struct cluster_remote	*r, *rnext;
 	struct client		*c;
 
-	cl->lobby->cluster.connected = 0;
 	cl->lobby->cluster.nodes = 1;
+	cl->counted = 0;
 	cl->joined = 0;
 	/* Posted players wait here alone (an open ask ends by its clock). */
 	for (l = LIST_FIRST(&cl->all_locals); l != NULL; l = next) {
@@ -478,10 +520,15 @@ cluster_forget_dead(struct cluster *cl, const redisReply *live)
 static void
 cluster_beat(struct cluster *cl)
 {
-	char		 ttl[16];
-	const char	*argv[8];
+	char		 ttl[24], dead_ms[24], suspect[16];
+	const char	*argv[12];
+	int64_t		 dead;
 
-	snprintf(ttl, sizeof ttl, "%d", CLUSTER_NODE_TTL_MS);
+	snprintf(ttl, sizeof ttl, "%lld", (long long)cl->node_timeout);
+	dead = cl->node_timeout - CLUSTER_BEAT_MS;
+	snprintf(dead_ms, sizeof dead_ms, "%lld", (long long)(dead > 1000 ?
+	    dead : 1000));
+	snprintf(suspect, sizeof suspect, "%d", CLUSTER_SUSPECT_MS);
 	argv[0] = "EVAL";
 	argv[1] = cluster_beat_lua;
 	argv[2] = "2";
@@ -490,7 +537,11 @@ cluster_beat(struct cluster *cl)
 	argv[5] = cl->inst;
 	argv[6] = ttl;
 	argv[7] = cl->old_inst[0] != '\0' ? cl->old_inst : cl->inst;
-	(void)rlink_cmd(cl->link, cluster_beat_reply, cl, 8, argv, NULL);
+	argv[8] = cl->prefix;
+	argv[9] = dead_ms;
+	argv[10] = cl->counted ? "1" : "0";
+	argv[11] = suspect;
+	(void)rlink_cmd(cl->link, cluster_beat_reply, cl, 12, argv, NULL);
 }
 
 static void
@@ -500,11 +551,19 @@ cluster_beat_reply(void *arg, redisReply *r)
 	struct lobby	*lobby = cl->lobby;
 	int		 was = cl->joined;
 
-	if (r == NULL)
-		return;
+	if (r == NULL || cl->drain >= CLUSTER_DRAIN_GIVEN)
+		return;			/* draining: it stands still */
 	if (r->type != REDIS_REPLY_INTEGER && r->type != REDIS_REPLY_ARRAY) {
 		log_warn("node %s: Redis says %s", cl->node,
 		    r->type == REDIS_REPLY_ERROR ? r->str : "something odd");
+		return;
+	}
+	if (r->type == REDIS_REPLY_INTEGER && r->integer == -2) {
+		log_warn("node %s: the cluster took this node for dead (silent "
+		    "too long): its matches are saved again, or were taken up "
+		    "elsewhere", cl->node);
+		cluster_cut(cl);
+		cl->host.flush(cl->host.arg);
 		return;
 	}
 	if (r->type == REDIS_REPLY_INTEGER) {
@@ -518,7 +577,8 @@ cluster_beat_reply(void *arg, redisReply *r)
 	}
 	cl->taken_logged = 0;
 	cl->joined = 1;
-	lobby->cluster.nodes = (unsigned)r->elements;
+	cl->counted = 1;
+	cluster_beat_counts(cl, r);
 	cluster_forget_dead(cl, r);
 	cluster_games_publish(cl);
 	cluster_games_fetch(cl, r);
@@ -527,12 +587,35 @@ cluster_beat_reply(void *arg, redisReply *r)
 	if (!was) {
 		log_info("node %s: in the cluster (%u nodes)", cl->node,
 		    lobby->cluster.nodes);
+		cluster_keep_all(cl);	/* as this instance's */
 		/* A player waiting alone meanwhile: others may take it. */
 		if (lobby->nqueued == 1 &&
 		    !(TAILQ_FIRST(&lobby->queue)->flags & CLIENT_POSTED))
 			cluster_alone(cl, TAILQ_FIRST(&lobby->queue));
 	}
 	cl->host.flush(cl->host.arg);
+}
+
+/*
+ * The beat's counts: live nodes; orphaned instances (take their matches
+ * up); nodes silent for a while (a RESUME of nothing may be one of theirs).
+ */
+static void
+cluster_beat_counts(struct cluster *cl, const redisReply *r)
+{
+	size_t	n = r->elements;
+	int64_t	now = cl->lobby->ops->now();
+
+	if (n >= 2 && r->element[n - 1]->type == REDIS_REPLY_INTEGER &&
+	    r->element[n - 2]->type == REDIS_REPLY_INTEGER) {
+		cl->orphans = r->element[n - 2]->integer;
+		if (cl->orphans > 0 || r->element[n - 1]->integer > 0)
+			cl->unsettled_until = now + CLUSTER_SETTLE_MS;
+		n -= 2;
+	}
+	cl->lobby->cluster.nodes = (unsigned)n;
+	if (cl->orphans > 0)
+		cluster_keep_adopt(cl);
 }
 
 static void
@@ -542,7 +625,7 @@ cluster_beat_cb(evutil_socket_t fd, short what, void *arg)
 
 	(void)fd;
 	(void)what;
-	if (rlink_up(cl->link))
+	if (rlink_up(cl->link) && cl->drain < CLUSTER_DRAIN_DONE)
 		cluster_beat(cl);
 }
 
@@ -557,6 +640,10 @@ cluster_tick_cb(evutil_socket_t fd, short what, void *arg)
 
 	(void)fd;
 	(void)what;
+	if (cl->drain >= CLUSTER_DRAIN_GIVEN) {
+		cluster_drain_tick(cl);
+		return;
+	}
 	for (l = LIST_FIRST(&cl->all_locals); l != NULL; l = next) {
 		next = LIST_NEXT(l, all_entry);
 		if (l->asking && now >= l->ask_until) {
@@ -564,6 +651,15 @@ cluster_tick_cb(evutil_socket_t fd, short what, void *arg)
 			any = 1;
 		}
 	}
+	/* Relayed players whose match nobody took up: their node's gone. */
+	for (l = LIST_FIRST(&cl->all_locals); l != NULL; l = next) {
+		next = LIST_NEXT(l, all_entry);
+		if (l->orphan_until != 0 && now >= l->orphan_until) {
+			cluster_lost_owner(cl, l);
+			any = 1;
+		}
+	}
+	cluster_drain_tick(cl);
 	/* Offers never answered: post again (ids: posting may pair). */
 	for (l = LIST_FIRST(&cl->all_locals); l != NULL; l = next) {
 		next = LIST_NEXT(l, all_entry);

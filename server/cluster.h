@@ -17,9 +17,10 @@
 #define CLUSTER_NODE_MAX	64	/* bytes of a node's name */
 #define CLUSTER_PREFIX_MAX	32	/* bytes of --redis-prefix */
 #define CLUSTER_BEAT_MS		1000	/* a node says it lives this often */
-#define CLUSTER_NODE_TTL_MS	5000	/* ... and is dead once silent this
-					   long: its name free, its queue
-					   entry void */
+#define CLUSTER_NODE_TIMEOUT_MS	5000	/* default --node-timeout: a dead
+					   node's matches are taken up within
+					   this (it is dead once silent for
+					   this less one beat) */
 #define CLUSTER_INST_LEN	16	/* hex digits of a node's instance */
 #define CLUSTER_MSG_MAX		(64 * 1024) /* bytes of one message */
 #define CLUSTER_ASK_MS		500	/* RESUME, ROOM JOIN, WATCH of
@@ -30,21 +31,43 @@
 					   its node died; post again */
 #define CLUSTER_ID_BLOCK	1000000000ULL /* match ids of node k (its
 					   start's number): k * this + n */
+#define CLUSTER_ADOPT_WAIT_MS	3000	/* a relayed player whose match's
+					   node died waits this long for the
+					   node that takes the match up */
+#define CLUSTER_SETTLE_MS	2000	/* after a death or a take-up seen,
+					   a RESUME nobody answers is asked
+					   again ... */
+#define CLUSTER_RESUME_WAIT_MS	8000	/* ... for up to this */
+#define CLUSTER_SUSPECT_MS	1500	/* a node silent this long may be
+					   dying ... */
+#define CLUSTER_RESUME_SURE_MS	2600	/* ... which a beat shows within
+					   this of its death: a RESUME nobody
+					   answers is asked again till then */
 
 struct event_base;
 struct cluster;
+struct match;
 
 struct cluster_config {
 	const char	*redis_ip;	/* numeric */
 	int		 redis_port;
 	const char	*node;		/* its name */
 	const char	*prefix;	/* of every key and channel */
+	int64_t		 node_timeout;	/* ms: --node-timeout */
 };
 
 /* What the cluster needs of the daemon. */
 struct cluster_host {
 	/* Write out what the world sent (the end of a callback). */
 	void	(*flush)(void *);
+	/* Hold a player's output until save seq is answered ... */
+	void	(*cork)(void *, struct client *, uint64_t);
+	/* ... and let out what saves up to seq held. */
+	void	(*uncork)(void *, uint64_t);
+	/* Its match is another node's now: drop its output, BYE, close. */
+	void	(*restart)(void *, struct client *);
+	/* Draining: the matches are given (stand still), or taken (end). */
+	void	(*drained)(void *, int);
 	void	*arg;
 };
 
@@ -71,5 +94,8 @@ int		 cluster_name_check(struct cluster *, struct client *,
 		    const char *);
 void		 cluster_name_changed(struct cluster *, struct client *,
 		    const char *, const char *);
+void		 cluster_keep_flush(struct cluster *);
+void		 cluster_keep_ended(struct cluster *, struct match *);
+void		 cluster_drain(struct cluster *);
 
 #endif /* CLUSTER_H */

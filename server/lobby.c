@@ -68,6 +68,7 @@ lobby_init(struct lobby *lobby, const struct lobby_ops *ops,
 	TAILQ_INIT(&lobby->fresh);
 	TAILQ_INIT(&lobby->matches);
 	TAILQ_INIT(&lobby->live);
+	TAILQ_INIT(&lobby->touched);
 	TAILQ_INIT(&lobby->away);
 	ops->random(&key, sizeof key);
 	for (i = 0; i < LOBBY_NSECRETS; i++) {

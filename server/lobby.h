@@ -58,6 +58,11 @@ struct lobby_ops {
 	   (either NULL). */
 	void	(*name_changed)(struct lobby *, struct client *, const char *,
 		    const char *);
+	/*
+	 * A match is freed, with lobby->keep on (the host keeps the
+	 * touched matches elsewhere, match-keep.c): forget it there.
+	 */
+	void	(*ended)(struct lobby *, struct match *);
 };
 
 /* What STATS tells of the cluster, kept up to date by the host. */
@@ -167,6 +172,9 @@ struct lobby {
 	struct ratelimit	 guesses[LOBBY_NSECRETS]; /* ... and from
 						   those addresses together */
 	struct lobby_cluster	 cluster;
+	int			 keep;		/* the host keeps matches: it
+						   takes lobby->touched */
+	struct match_list	 touched;	/* changed since it took them */
 };
 
 int	lobby_init(struct lobby *, const struct lobby_ops *,

@@ -19,7 +19,6 @@
 
 static const char *match_seat_names[2] = { "p1", "p2" };
 
-static struct match *match_alloc(struct lobby *);
 static void	match_sit(struct match *, int, struct client *);
 static void	match_start(struct match *, enum ttt_mark);
 static void	match_send_turns(struct match *);
@@ -30,19 +29,18 @@ static void	match_finish(struct match *, enum ttt_mark, int, const char *,
 static int	match_fmt_score(const struct match *, char *, size_t);
 static void	match_detach(struct match *, int);
 static int	match_humans(const struct match *);
-static void	match_unlive(struct match *);
 static const char *match_addr(const struct match *, int);
 static void	match_clock_by(struct match *, int, int64_t);
 
-/* A new, empty match, filed under its id. */
-static struct match *
-match_alloc(struct lobby *lobby)
+/* A new, empty match, filed under its id (0: the next one). */
+struct match *
+match_alloc(struct lobby *lobby, uint64_t id)
 {
 	struct match	*m;
 
 	if ((m = calloc(1, sizeof *m)) == NULL)
 		fatalx("out of memory");
-	m->id = lobby->next_match_id++;
+	m->id = id != 0 ? id : lobby->next_match_id++;
 	m->lobby = lobby;
 	m->ai = MATCH_HUMAN;
 	TAILQ_INIT(&m->watchers);
@@ -53,7 +51,23 @@ match_alloc(struct lobby *lobby)
 	TAILQ_INSERT_TAIL(&lobby->live, m, live_entry);
 	lobby->nlive++;
 	keytab_add(&lobby->ids, &m->id_entry, m->id, m);
+	match_touch(m);
 	return (m);
+}
+
+/*
+ * The match changed in what its host keeps of it (lobby->keep: its
+ * image, match-keep.c): on lobby->touched, once, until the host takes it.
+ */
+void
+match_touch(struct match *m)
+{
+	struct lobby	*lobby = m->lobby;
+
+	if (!lobby->keep || m->touched)
+		return;
+	m->touched = 1;
+	TAILQ_INSERT_TAIL(&lobby->touched, m, touched_entry);
 }
 
 /* Seat a connected player. */
@@ -71,7 +85,7 @@ match_sit(struct match *m, int i, struct client *c)
 void
 match_new(struct lobby *lobby, struct client *p1, struct client *p2)
 {
-	struct match	*m = match_alloc(lobby);
+	struct match	*m = match_alloc(lobby, 0);
 	char		 buf[PROTO_OUT_MAX];
 	int		 i;
 
@@ -93,7 +107,7 @@ match_new(struct lobby *lobby, struct client *p1, struct client *p2)
 void
 match_new_ai(struct lobby *lobby, struct client *c, enum proto_level level)
 {
-	struct match	*m = match_alloc(lobby);
+	struct match	*m = match_alloc(lobby, 0);
 	char		 buf[PROTO_OUT_MAX];
 
 	m->ai = (int)level;
@@ -130,6 +144,10 @@ match_free(struct match *m)
 		watch_stop(w);
 	keytab_del(&lobby->ids, &m->id_entry);
 	match_unlive(m);
+	if (m->touched)
+		TAILQ_REMOVE(&lobby->touched, m, touched_entry);
+	if (lobby->keep && lobby->ops->ended != NULL)
+		lobby->ops->ended(lobby, m);
 	if (m->ai != MATCH_HUMAN)
 		lobby->nai--;
 	TAILQ_REMOVE(&lobby->matches, m, entry);
@@ -185,7 +203,7 @@ match_live(const struct match *m)
 }
 
 /* A seat is being emptied for good: the match is live no more. */
-static void
+void
 match_unlive(struct match *m)
 {
 	if (!m->live)
@@ -246,6 +264,7 @@ match_start(struct match *m, enum ttt_mark first)
 {
 	char	buf[PROTO_OUT_MAX];
 
+	match_touch(m);
 	ttt_board_init(&m->board, first);
 	m->state = MATCH_PLAYING;
 	m->answer[0] = m->answer[1] = MATCH_UNANSWERED;
@@ -334,6 +353,7 @@ match_finish(struct match *m, enum ttt_mark w, int forfeit, const char *line,
 	char	buf[PROTO_OUT_MAX];
 	int	i;
 
+	match_touch(m);
 	m->state = MATCH_ASKING;
 	m->winner = w;
 	m->score[w == TTT_EMPTY ? 2 : w == TTT_O]++;
@@ -390,6 +410,8 @@ match_play(struct client *c, int cell)
 	if (m == NULL || m->state != MATCH_PLAYING)
 		return (PROTO_ENO_GAME);
 	e = ttt_board_play(&m->board, match_mark(c), cell);
+	if (e == TTT_OK)
+		match_touch(m);		/* kept before OK MOVE is out */
 	return ((size_t)e < sizeof why / sizeof why[0] ? why[e] :
 	    PROTO_ENO_GAME);
 }
@@ -518,6 +540,7 @@ match_send_token(struct match *m, int seat)
 	while (keytab_find(&lobby->tokens, keytab_code(code)) != NULL);
 	keytab_del(&lobby->tokens, &m->seat[seat].token);
 	keytab_add(&lobby->tokens, &m->seat[seat].token, keytab_code(code), m);
+	match_touch(m);
 	client_send(m->player[seat], buf, proto_fmt_token(buf, sizeof buf,
 	    code, (long long)lobby->limits.grace_ms));
 }
@@ -552,6 +575,7 @@ match_again(struct client *c)
 		lobby_join(c->lobby, c);
 		return;
 	}
+	match_touch(m);
 	m->answer[c->seat] = 1;
 	clock_stop(c);
 	if (m->answer[other] != 1) {
@@ -577,6 +601,7 @@ match_detach(struct match *m, int seat)
 {
 	struct client	*c = m->player[seat];
 
+	match_touch(m);
 	match_unlive(m);
 	if (c != NULL) {
 		c->match = NULL;
@@ -658,6 +683,7 @@ match_leave_seat(struct match *m, int seat, enum proto_leave why)
 	char		 buf[PROTO_OUT_MAX], text[64];
 	int		 len;
 
+	match_touch(m);
 	if (match_seat_taken(m, other) && m->state == MATCH_PLAYING) {
 		m->lobby->stats.games_finished++;	/* however it is told */
 		m->lobby->stats.forfeits++;
@@ -706,6 +732,7 @@ match_renamed(struct client *c, const char *old)
 	struct match	*m = c->match;
 	char		 buf[PROTO_OUT_MAX], text[96];
 
+	match_touch(m);
 	snprintf(m->seat[c->seat].name, sizeof m->seat[c->seat].name, "%s",
 	    c->name);
 	if (strcmp(old, match_name(m, c->seat)) == 0)

@@ -75,9 +75,14 @@ struct match {
 						   watching" to the players */
 	TAILQ_ENTRY(match)	 entry;		/* lobby->matches */
 	TAILQ_ENTRY(match)	 live_entry;	/* lobby->live, while live */
+	int			 touched;	/* on lobby->touched */
+	TAILQ_ENTRY(match)	 touched_entry;
 };
 
 /* match.c */
+struct match	*match_alloc(struct lobby *, uint64_t);
+void		 match_unlive(struct match *);
+void		 match_touch(struct match *);
 void		 match_new(struct lobby *, struct client *, struct client *);
 void		 match_new_ai(struct lobby *, struct client *,
 		     enum proto_level);
@@ -118,5 +123,6 @@ int		 resume_find(struct lobby *, const char *, struct match **);
 void		 resume_take(struct client *, struct match *, int, uint64_t);
 void		 resume_expire(struct lobby *, int64_t);
 void		 resume_forget(struct match *, int);
+void		 resume_away(struct match *, int, int64_t);
 
 #endif /* MATCH_H */

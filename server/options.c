@@ -49,7 +49,8 @@ enum options_id {
 	OPT_HTTP_PORT,
 	OPT_REDIS,
 	OPT_NODE,
-	OPT_REDIS_PREFIX
+	OPT_REDIS_PREFIX,
+	OPT_NODE_TIMEOUT
 };
 
 struct options_spec {
@@ -108,6 +109,9 @@ static const struct options_spec options_table[] = {
 	    "this node's name in the cluster, unique among the live ones" },
 	{ OPT_REDIS_PREFIX, "redis-prefix", "P", OPTIONS_TEXT, 0, 0,
 	    "of the cluster's Redis keys and channels" },
+	{ OPT_NODE_TIMEOUT, "node-timeout", "SECS", OPTIONS_SECONDS, 0, 0,
+	    "a dead node's matches are taken up by the others within (2 to "
+	    "60; the same on every node)" },
 };
 #define OPTIONS_COUNT	(sizeof options_table / sizeof options_table[0])
 
@@ -134,6 +138,7 @@ options_defaults(struct server_config *cfg)
 	cfg->port = 4000;
 	cfg->http_port = SERVER_HTTP_PORT;
 	cfg->redis_prefix = CLUSTER_PREFIX;
+	cfg->node_timeout = CLUSTER_NODE_TIMEOUT_MS;
 	cfg->max_clients = SERVER_MAX_CLIENTS;
 	cfg->max_per_addr = SERVER_MAX_PER_ADDR;
 	cfg->output_max = SERVER_OUTPUT_MAX;
@@ -322,6 +327,11 @@ options_set(struct server_config *cfg, const struct options_spec *o,
 	case OPT_MAX_WATCHERS:
 		l->max_watchers = (unsigned)v;
 		break;
+	case OPT_NODE_TIMEOUT:
+		if (ms < 2000 || ms > 60000)
+			return (-1);
+		cfg->node_timeout = ms;
+		break;
 	default:
 		break;
 	}
@@ -390,6 +400,9 @@ options_show(const struct server_config *cfg, const struct options_spec *o,
 		break;
 	case OPT_RESUME_GRACE:
 		ms = l->grace_ms;
+		break;
+	case OPT_NODE_TIMEOUT:
+		ms = cfg->node_timeout;
 		break;
 	case OPT_AI_OFFER:
 		ms = l->ai_offer_ms;

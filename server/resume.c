@@ -21,6 +21,7 @@
 static int64_t	resume_end(struct match *, int, struct chatlog **);
 static int64_t	resume_unhold(struct match *, int, struct chatlog **);
 static void	resume_fix_clock(struct match *, struct client *);
+static void	resume_file(struct lobby *, struct match_absence *);
 
 /*
  * A seat's grace ends: its absence record goes, and its name with it; the
@@ -70,7 +71,7 @@ resume_hold(struct client *c)
 	struct match		*m = c->match;
 	struct lobby		*lobby = c->lobby;
 	struct match_seat	*s;
-	struct match_absence	*a, *b;
+	struct match_absence	*a;
 	struct client		*oc;
 	int64_t			 now;
 	char			 buf[PROTO_OUT_MAX];
@@ -100,8 +101,24 @@ resume_hold(struct client *c)
 	clock_stop(c);
 	m->player[c->seat] = NULL;
 	s->away = a;
+	match_touch(m);
 	c->match = NULL;
 	place_set(c, PLACE_NONE);
+	resume_file(lobby, a);
+	log_info("match %llu: %s lost the connection, seat held",
+	    (unsigned long long)m->id, match_name(m, a->seat));
+	match_tell_others(m, a->seat, buf, proto_fmt_info_away(buf, sizeof buf,
+	    match_name(m, a->seat), (long long)(a->until - now)));
+	lobby->ops->wake(lobby);
+	return (1);
+}
+
+/* An absence joins the lobby's list, in the order of the deadlines. */
+static void
+resume_file(struct lobby *lobby, struct match_absence *a)
+{
+	struct match_absence	*b;
+
 	TAILQ_FOREACH_REVERSE(b, &lobby->away, absence_list, entry) {
 		if (b->until <= a->until)
 			break;
@@ -111,12 +128,29 @@ resume_hold(struct client *c)
 	else
 		TAILQ_INSERT_AFTER(&lobby->away, b, a, entry);
 	lobby->naway++;
-	log_info("match %llu: %s lost the connection, seat held",
-	    (unsigned long long)m->id, match_name(m, a->seat));
-	match_tell_others(m, a->seat, buf, proto_fmt_info_away(buf, sizeof buf,
-	    match_name(m, a->seat), (long long)(a->until - now)));
+}
+
+/*
+ * A seat of a match taken over from another node (match-keep.c) is away
+ * for a whole grace period from now, with turn_left ms of its turn
+ * (0: all of it), whatever it had used there.
+ */
+void
+resume_away(struct match *m, int seat, int64_t turn_left)
+{
+	struct lobby		*lobby = m->lobby;
+	struct match_absence	*a;
+
+	if ((a = calloc(1, sizeof *a)) == NULL)
+		fatalx("out of memory");
+	a->match = m;
+	a->seat = seat;
+	a->until = lobby->ops->now() + lobby->limits.grace_ms;
+	a->turn_left = turn_left;
+	name_hold(lobby, &a->name_entry, m->seat[seat].name, a);
+	m->seat[seat].away = a;
+	resume_file(lobby, a);
 	lobby->ops->wake(lobby);
-	return (1);
 }
 
 /*
@@ -189,6 +223,7 @@ resume_take(struct client *c, struct match *m, int seat, uint64_t key)
 	char			 buf[PROTO_OUT_MAX], text[64];
 
 	m->player[seat] = c;
+	match_touch(m);
 	c->match = m;
 	c->seat = seat;
 	place_set(c, PLACE_MATCH);

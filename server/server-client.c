@@ -101,6 +101,8 @@ static int	server_client_name_check(struct lobby *, struct client *,
 		    const char *);
 static void	server_client_name_changed(struct lobby *, struct client *,
 		    const char *, const char *);
+static void	server_client_ended(struct lobby *, struct match *);
+static void	server_client_push(struct server_client *);
 static void	server_client_write_cb(evutil_socket_t, short, void *);
 static void	server_client_timer_cb(evutil_socket_t, short, void *);
 static void	server_client_closing(struct server_client *);
@@ -163,7 +165,8 @@ const struct lobby_ops server_client_ops = {
 	server_client_relay_end,
 	server_client_elsewhere,
 	server_client_name_check,
-	server_client_name_changed
+	server_client_name_changed,
+	server_client_ended
 };
 
 /* The connection a client of the seat layer is: it comes first in it. */
@@ -420,6 +423,8 @@ server_client_free(struct server_client *sc)
 		s->nrefused--;
 	if (sc->flags & SERVER_CLIENT_DIRTY)
 		TAILQ_REMOVE(&s->dirty, sc, dirty_entry);
+	if (sc->flags & SERVER_CLIENT_CORKED)
+		TAILQ_REMOVE(&s->corked, sc, cork_entry);
 	TAILQ_REMOVE(&s->clients, sc, entry);
 	s->nclients--;
 	fd = event_get_fd(sc->rev);
@@ -527,7 +532,8 @@ server_client_flush(struct server_client *sc)
 		sc->flags &= ~SERVER_CLIENT_DIRTY;
 		TAILQ_REMOVE(&sc->server->dirty, sc, dirty_entry);
 	}
-	if (evbuffer_get_length(sc->out) == 0)
+	if (evbuffer_get_length(sc->out) == 0 ||
+	    (sc->flags & SERVER_CLIENT_CORKED))
 		return;
 	evbuffer_write(sc->out, event_get_fd(sc->wev));
 	if (evbuffer_get_length(sc->out) > 0 && !(sc->c.flags & CLIENT_CLOSING))
@@ -540,6 +546,7 @@ server_client_flush_all(struct server *s)
 {
 	struct server_client	*sc;
 
+	cluster_keep_flush(s->cluster);	/* corks the players it saves */
 	cluster_flush(s->cluster);	/* may write to connections here */
 	while ((sc = TAILQ_FIRST(&s->dirty)) != NULL)
 		server_client_flush(sc);
@@ -590,6 +597,8 @@ server_client_read_cb(evutil_socket_t fd, short what, void *arg)
 	(void)fd;
 	if (what & EV_TIMEOUT)
 		server_client_free(sc);
+	else if (s->frozen && !(sc->flags & SERVER_CLIENT_LINGER))
+		event_del(sc->rev);		/* drained: read no more */
 	else if (sc->flags & SERVER_CLIENT_LINGER)
 		server_client_drain(sc);		/* may free it */
 	else if (sc->http != NULL)
@@ -743,6 +752,8 @@ server_client_timer_cb(evutil_socket_t fd, short what, void *arg)
 	(void)what;
 	if (sc->c.flags & CLIENT_CLOSING)
 		server_client_closing(sc);
+	else if (s->frozen)
+		return;				/* drained: the clocks stop */
 	else if (sc->http != NULL) {
 		log_info("client %llu: %s sent no whole HTTP request in time, "
 		    "closing", (unsigned long long)sc->c.id, sc->c.addr);
@@ -807,7 +818,9 @@ server_client_write_cb(evutil_socket_t fd, short what, void *arg)
 	struct server_client	*sc = arg;
 	struct server		*s = sc->server;
 
-	if ((what & EV_TIMEOUT) || (evbuffer_write(sc->out, fd) == -1 &&
+	if ((sc->flags & SERVER_CLIENT_CORKED) && !(what & EV_TIMEOUT))
+		event_del(sc->wev);		/* server_client_uncork */
+	else if ((what & EV_TIMEOUT) || (evbuffer_write(sc->out, fd) == -1 &&
 	    errno != EAGAIN && errno != EINTR))
 		server_client_free(sc);
 	else if (evbuffer_get_length(sc->out) == 0) {
@@ -950,8 +963,86 @@ server_client_lobby_cb(evutil_socket_t fd, short what, void *arg)
 
 	(void)fd;
 	(void)what;
+	if (s->frozen)
+		return;
 	lobby_expire(&s->lobby);
 	server_client_flush_all(s);
+}
+
+/* The lobby's ended op: a match freed, forgotten by the cluster too. */
+static void
+server_client_ended(struct lobby *lobby, struct match *m)
+{
+	struct server	*s = server_client_server_of(lobby);
+
+	if (s->cluster != NULL)
+		cluster_keep_ended(s->cluster, m);
+}
+
+/*
+ * Hold a player's output until the cluster's save seq is answered: the
+ * match it sees is kept in Redis before it sees it.  A connection corked
+ * again goes to the end of the list (the seqs grow).
+ */
+void
+server_client_cork(struct server *s, struct client *c, uint64_t seq)
+{
+	struct server_client	*sc = server_client_of(c);
+
+	if (sc->flags & SERVER_CLIENT_CORKED)
+		TAILQ_REMOVE(&s->corked, sc, cork_entry);
+	sc->flags |= SERVER_CLIENT_CORKED;
+	sc->cork_seq = seq;
+	TAILQ_INSERT_TAIL(&s->corked, sc, cork_entry);
+}
+
+/* Saves up to seq are answered: their players' output goes out. */
+void
+server_client_uncork(struct server *s, uint64_t seq)
+{
+	struct server_client	*sc;
+
+	while ((sc = TAILQ_FIRST(&s->corked)) != NULL && sc->cork_seq <= seq) {
+		TAILQ_REMOVE(&s->corked, sc, cork_entry);
+		sc->flags &= ~SERVER_CLIENT_CORKED;
+		server_client_push(sc);
+	}
+}
+
+/* Write out what waited, as a flush would, or a close. */
+static void
+server_client_push(struct server_client *sc)
+{
+	if (!(sc->c.flags & CLIENT_CLOSING)) {
+		server_client_flush(sc);
+		return;
+	}
+	if (sc->flags & SERVER_CLIENT_LINGER)
+		return;
+	server_client_flush(sc);
+	if (evbuffer_get_length(sc->out) == 0)
+		server_client_linger(sc);
+	else
+		event_add(sc->wev, &server_client_linger_tv);
+}
+
+/*
+ * Its match went to another node (this one was taken for dead): what it
+ * was not sent yet is dropped, and it is told to come back.
+ */
+void
+server_client_restart(struct server *s, struct client *c)
+{
+	struct server_client	*sc = server_client_of(c);
+	char			 buf[PROTO_OUT_MAX];
+
+	if (sc->flags & SERVER_CLIENT_CORKED) {
+		TAILQ_REMOVE(&s->corked, sc, cork_entry);
+		sc->flags &= ~SERVER_CLIENT_CORKED;
+	}
+	evbuffer_drain(sc->out, evbuffer_get_length(sc->out));
+	client_send(c, buf, proto_fmt_bye(buf, sizeof buf, SESSION_RESTART));
+	client_close(c);
 }
 
 /*
@@ -962,10 +1053,37 @@ void
 server_client_shutdown(struct server_client *sc)
 {
 	if (sc->c.lobby != NULL)
-		session_shutdown(&sc->c);
+		session_shutdown(&sc->c, sc->server->bye);
 	else if (!(sc->c.flags & CLIENT_CLOSING)) {
 		sc->c.flags |= CLIENT_CLOSING;
 		server_client_shut(sc);
+	}
+}
+
+/*
+ * Drained: every player hears BYE (come back) before any of them leaves
+ * its match, so that nobody hears of the others leaving.
+ */
+void
+server_client_shutdown_all(struct server *s)
+{
+	struct server_client	*sc;
+	char			 buf[PROTO_OUT_MAX];
+
+	TAILQ_FOREACH(sc, &s->clients, entry) {
+		if (sc->c.flags & CLIENT_CLOSING)
+			continue;
+		if (sc->c.lobby != NULL)
+			client_send(&sc->c, buf, proto_fmt_bye(buf, sizeof buf,
+			    s->bye));
+		sc->c.flags |= CLIENT_CLOSING;
+		sc->flags |= SERVER_CLIENT_BYE;
+	}
+	TAILQ_FOREACH(sc, &s->clients, entry) {
+		if (sc->flags & SERVER_CLIENT_BYE) {
+			sc->flags &= ~SERVER_CLIENT_BYE;
+			server_client_shut(sc);
+		}
 	}
 }
 

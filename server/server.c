@@ -22,6 +22,7 @@
 #include "counters.h"
 #include "log.h"
 #include "server.h"
+#include "session.h"
 
 static void	server_accept_cb(struct evconnlistener *, evutil_socket_t,
 		    struct sockaddr *, int, void *);
@@ -46,6 +47,10 @@ static int	server_bound_port(struct evconnlistener *);
 static uint64_t	server_random(void);
 static int	server_join(struct server *, const struct server_config *);
 static void	server_flush_cb(void *);
+static void	server_cork_cb(void *, struct client *, uint64_t);
+static void	server_uncork_cb(void *, uint64_t);
+static void	server_restart_cb(void *, struct client *);
+static void	server_drained_cb(void *, int);
 
 /* A new connection, game (http 0) or HTTP: hand it to server-client.c. */
 static void
@@ -130,7 +135,8 @@ static const int server_signals[SERVER_NSIGNALS] = {
  * SIGINT or SIGTERM: stop.  SIGHUP: the log is standard error, so there is
  * nothing to reopen; carry on (closing the terminal tttd runs in must not
  * end the games).  SIGUSR1: the counters of STATS to the log.  SIGUSR2:
- * reserved for draining the server, ignored until then.
+ * drain (in a cluster: hand the matches to the other nodes, then stop;
+ * alone, ignored).
  */
 static void
 server_signal_cb(evutil_socket_t sig, short what, void *arg)
@@ -147,7 +153,13 @@ server_signal_cb(evutil_socket_t sig, short what, void *arg)
 		server_log_counters(s);
 		break;
 	case SIGUSR2:
-		log_warn("SIGUSR2: reserved (for draining), ignored");
+		if (s->cluster == NULL) {
+			log_warn("SIGUSR2: no cluster (--redis) to hand the "
+			    "matches to: ignored");
+			break;
+		}
+		log_info("SIGUSR2: draining");
+		server_drain(s);
 		break;
 	default:
 		log_info("signal %d: shutting down", (int)sig);
@@ -392,6 +404,8 @@ server_init(struct server *s, const struct server_config *cfg)
 	memset(s, 0, sizeof *s);
 	TAILQ_INIT(&s->clients);
 	TAILQ_INIT(&s->dirty);
+	TAILQ_INIT(&s->corked);
+	s->bye = SESSION_SHUTDOWN;
 	s->next_client_id = 1;
 	s->max_clients = cfg->max_clients;
 	s->max_per_addr = cfg->max_per_addr;
@@ -429,7 +443,9 @@ static int
 server_join(struct server *s, const struct server_config *cfg)
 {
 	struct cluster_config	 cc;
-	struct cluster_host	 host = { server_flush_cb, s };
+	struct cluster_host	 host = { server_flush_cb, server_cork_cb,
+				    server_uncork_cb, server_restart_cb,
+				    server_drained_cb, s };
 	char			 ip[64], node[CLUSTER_NODE_MAX + 1];
 	char			 hostname[CLUSTER_NODE_MAX + 1];
 	int			 port;
@@ -453,6 +469,7 @@ server_join(struct server *s, const struct server_config *cfg)
 	cc.redis_port = port;
 	cc.node = node;
 	cc.prefix = cfg->redis_prefix;
+	cc.node_timeout = cfg->node_timeout;
 	s->cluster = cluster_new(s->base, &s->lobby, &cc, &host);
 	return (s->cluster != NULL ? 0 : -1);
 }
@@ -462,6 +479,56 @@ static void
 server_flush_cb(void *arg)
 {
 	server_client_flush_all(arg);
+}
+
+static void
+server_cork_cb(void *arg, struct client *c, uint64_t seq)
+{
+	server_client_cork(arg, c, seq);
+}
+
+static void
+server_uncork_cb(void *arg, uint64_t seq)
+{
+	server_client_uncork(arg, seq);
+}
+
+static void
+server_restart_cb(void *arg, struct client *c)
+{
+	server_client_restart(arg, c);
+}
+
+/*
+ * Draining: the matches are given to the other nodes (the world stands
+ * still: no line read, no clock run), then taken (every player told to
+ * come back, and the end).
+ */
+static void
+server_drained_cb(void *arg, int done)
+{
+	struct server	*s = arg;
+
+	if (!done) {
+		s->frozen = 1;
+		return;
+	}
+	s->bye = SESSION_RESTART;
+	server_shutdown(s);
+}
+
+/*
+ * SIGUSR2 in a cluster: accept no one more, and hand the matches over
+ * (cluster-drain.c), which ends in server_drained_cb.
+ */
+void
+server_drain(struct server *s)
+{
+	if (s->shutting_down)
+		return;
+	server_unlisten(s);
+	evtimer_del(s->accept_timer);
+	cluster_drain(s->cluster);
 }
 
 /* Run until shut down. */
@@ -492,6 +559,10 @@ server_shutdown(struct server *s)
 		return;
 	}
 	evtimer_add(s->shutdown_timer, &tv);
+	if (s->frozen) {
+		server_client_shutdown_all(s);	/* drained */
+		return;
+	}
 	TAILQ_FOREACH(sc, &s->clients, entry)
 		server_client_shutdown(sc);
 	cluster_shutdown(s->cluster);

@@ -18,6 +18,9 @@
 					   player slot */
 #define SERVER_CLIENT_REFUSED	0x4	/* refused: ERR, then closed */
 #define SERVER_CLIENT_DIRTY	0x8	/* output queued since the last flush */
+#define SERVER_CLIENT_BYE	0x20	/* drained: told, to be closed */
+#define SERVER_CLIENT_CORKED	0x10	/* output held until the cluster has
+					   kept its match (server.corked) */
 
 #define SERVER_MAX_LISTENERS	8	/* of each port */
 #define SERVER_HTTP_PORT	8080	/* default --http-port */
@@ -79,6 +82,9 @@ struct server_client {
 	size_t			 linger_drained; /* bytes, lingering */
 	TAILQ_ENTRY(server_client) entry;	/* all connections */
 	TAILQ_ENTRY(server_client) dirty_entry;	/* output to flush */
+	uint64_t		 cork_seq;	/* corked until this save is
+						   answered */
+	TAILQ_ENTRY(server_client) cork_entry;	/* server.corked */
 };
 TAILQ_HEAD(server_client_list, server_client);
 
@@ -96,6 +102,7 @@ struct server_config {
 	const char	*redis;		/* --redis IP:PORT; NULL = alone */
 	const char	*node;		/* NULL = HOSTNAME:PORT */
 	const char	*redis_prefix;
+	int64_t		 node_timeout;	/* ms: --node-timeout */
 };
 
 struct server {
@@ -116,6 +123,10 @@ struct server {
 	struct cluster		*cluster;	/* --redis; NULL = alone */
 	struct server_client_list clients;
 	struct server_client_list dirty;	/* output to write out */
+	struct server_client_list corked;	/* by cork_seq */
+	int			 frozen;	/* drained: the world stands
+						   still until the end */
+	const char		*bye;		/* BYE's text at the end */
 	unsigned		 nclients;	/* connections, refused too */
 	unsigned		 nrefused;	/* refused, not yet closed */
 	unsigned		 nrefused_fast;	/* closed at once, not logged yet */
@@ -131,14 +142,19 @@ int	server_init(struct server *, const struct server_config *);
 int	server_run(struct server *);
 void	server_free(struct server *);
 void	server_shutdown(struct server *);
+void	server_drain(struct server *);
 
 /* server-client.c */
 void	server_client_accept(struct server *, int, struct sockaddr *, int,
 	    int);
 void	server_client_shutdown(struct server_client *);
+void	server_client_shutdown_all(struct server *);
 void	server_client_free(struct server_client *);
 void	server_client_flush_all(struct server *);
 void	server_client_lobby_cb(int, short, void *);
+void	server_client_cork(struct server *, struct client *, uint64_t);
+void	server_client_uncork(struct server *, uint64_t);
+void	server_client_restart(struct server *, struct client *);
 extern const struct lobby_ops server_client_ops;
 
 #endif /* SERVER_H */

@@ -351,18 +351,17 @@ session_lost(struct client *c)
 }
 
 /*
- * The server is stopping: BYE and close.  The match is left when the
+ * The server is stopping (or draining: text says): BYE and close.  The match is left when the
  * connection is freed, by which time the opponent is closing too and hears
  * nothing of it.
  */
 void
-session_shutdown(struct client *c)
+session_shutdown(struct client *c, const char *text)
 {
 	char	buf[PROTO_OUT_MAX];
 
 	if (c->flags & CLIENT_CLOSING)
 		return;		/* already on its way out */
-	client_send(c, buf, proto_fmt_bye(buf, sizeof buf,
-	    "Server shutting down."));
+	client_send(c, buf, proto_fmt_bye(buf, sizeof buf, text));
 	client_close(c);
 }

@@ -11,6 +11,10 @@
 #include "client.h"
 #include "lobby.h"
 
+/* BYE's texts when the server goes: stopping, or draining (SIGUSR2). */
+#define SESSION_SHUTDOWN	"Server shutting down."
+#define SESSION_RESTART		"Server restarting. Reconnect and RESUME to go on."
+
 void	session_open(struct lobby *, struct client *);
 void	session_refuse(struct lobby *, struct client *, enum proto_error);
 void	session_line(struct client *, const char *, size_t);
@@ -20,6 +24,6 @@ void	session_line_flood(struct client *, size_t);
 void	session_line_timeout(struct client *);
 void	session_clock(struct client *, int64_t);
 void	session_lost(struct client *);
-void	session_shutdown(struct client *);
+void	session_shutdown(struct client *, const char *);
 
 #endif /* SESSION_H */

@@ -24,8 +24,8 @@
 #include "harness.h"
 #include "e2e_fix.h"
 #include "e2e_game.h"
-#include "redis_proc.h"
 #include "ws_client.h"
+#include "cluster_fix.h"
 
 #define SEND(c, ...)		line_send_at(__LINE__, (c), __VA_ARGS__)
 #define WANT_QUIET(c, ms)	line_want_quiet_at(__LINE__, (c), (ms))
@@ -33,105 +33,6 @@
 #define S_FIRST_WINS	"A1 A2 B1 B2 C1"
 #define S_TIE		"A1 B1 C1 A2 B2 A3 B3 C3 C2"
 #define T_NAME_TAKEN	"That name is taken; choose another."
-#define T_LOST_TOUCH	"INFO Lost touch with your match's server."
-#define CLUSTER_WAIT_MS	12000	/* a node's death seen (5 s), Redis back
-				   (backoff up to 5 s), with room */
-
-struct cl_fix {
-	struct e2e		*e;
-	struct redis_proc	 redis;
-};
-
-static int
-cl_setup(void **state)
-{
-	struct cl_fix	*f;
-
-	if ((f = calloc(1, sizeof *f)) == NULL)
-		return (-1);
-	if (e2e_setup((void **)&f->e) != 0)
-		return (-1);
-	if (redis_proc_start(&f->redis) == -1) {
-		fprintf(stderr, "cannot start redis-server\n");
-		return (-1);
-	}
-	*state = f;
-	return (0);
-}
-
-static int
-cl_teardown(void **state)
-{
-	struct cl_fix	*f = *state;
-	int		 rc;
-
-	rc = e2e_teardown((void **)&f->e);
-	redis_proc_stop(&f->redis);
-	free(f);
-	return (rc);
-}
-
-/* A node of the cluster: --redis, --node name, a fixed seed. */
-static struct tttd_proc *
-cl_node(struct cl_fix *f, const char *name)
-{
-	const char *const	args[] = { "--redis", f->redis.addr, "--node",
-				    name, "--seed", "7", NULL };
-
-	return (e2e_server(f->e, args));
-}
-
-/* Ask STATS on a fresh connection until the stat is v (or the time). */
-static void
-cl_wait_stat(int ln, struct cl_fix *f, struct tttd_proc *tp, const char *name,
-    long v)
-{
-	long	deadline = harness_now_ms() + CLUSTER_WAIT_MS, got = -1;
-	struct conn *c;
-
-	while (harness_now_ms() < deadline) {
-		c = e2e_connect_at(ln, f->e, tp);
-		got = line_stat_at(ln, c, name);
-		SEND(c, "QUIT");
-		if (got == v)
-			return;
-		usleep(200000);
-	}
-	fail_msg("line %d: STAT %s stayed %ld, not %ld", ln, name, got, v);
-}
-
-/* A game on two nodes' players: §9's lines, tokens and art. */
-static void
-cl_game_init(struct game *g, struct conn *x, struct conn *o)
-{
-	game_init(g, x, o, "p1", "p2");
-	g->grace = 30;
-	g->art = 1;
-	g->plain = 1;
-	g->notice_any = 1;
-}
-
-/*
- * x waits alone on one node; o comes to another: they are paired within
- * a second of o's half second, x (who waited) playing X.
- */
-static void
-cl_pair_at(int ln, struct cl_fix *f, struct tttd_proc *ta,
-    struct tttd_proc *tb, struct game *g)
-{
-	struct conn	*x = e2e_connect_at(ln, f->e, ta), *o;
-	long		 t0;
-
-	line_want_quiet_at(ln, x, 700);
-	o = e2e_connect_at(ln, f->e, tb);
-	t0 = harness_now_ms();
-	cl_game_init(g, x, o);
-	game_match_at(ln, g);
-	if (harness_now_ms() - t0 > 1500)
-		fail_msg("line %d: paired after %ld ms", ln,
-		    harness_now_ms() - t0);
-	game_start_at(ln, g, -1);
-}
 
 /* Two players on two nodes play two games and a rematch, as on one. */
 static void
@@ -678,37 +579,6 @@ test_cluster_websocket_join(void **state)
 	WANT_RAW(x, "MATCH X p2 You play X against p2.");
 }
 
-/*
- * The match's node dies (SIGKILL): the player relayed from the other node
- * is told within the node timeout, waits in its own node's queue, and is
- * paired there again.
- */
-static void
-test_cluster_owner_dies(void **state)
-{
-	struct cl_fix		*f = *state;
-	struct tttd_proc	*a = cl_node(f, "a"), *b = cl_node(f, "b");
-	struct game		 g;
-	char			 line[LINE_SIZE];
-	struct conn		*z;
-	int			 told = 0;
-	long			 deadline;
-
-	cl_wait_stat(__LINE__, f, a, "cluster_nodes", 2);
-	cl_pair_at(__LINE__, f, a, b, &g);
-	kill(b->pid, SIGKILL);
-	deadline = harness_now_ms() + CLUSTER_WAIT_MS;
-	while (!told && harness_now_ms() < deadline) {
-		if (conn_line(g.p[0], line, sizeof line, 1000) >= 0)
-			told = strcmp(line, T_LOST_TOUCH) == 0;
-	}
-	assert_true(told);
-	WANT_RAW(g.p[0], "WAIT Waiting for an opponent...");
-	z = CONNECT(f->e, a);
-	WANT_RAW(g.p[0], "MATCH X p2 You play X against p2.");
-	WANT_RAW(z, "MATCH O p1 You play O against p1.");
-}
-
 int
 main(void)
 {
@@ -723,8 +593,6 @@ main(void)
 		    test_cluster_redis_down_and_back, cl_setup, cl_teardown),
 		cmocka_unit_test_setup_teardown(
 		    test_cluster_remote_player_lost, cl_setup, cl_teardown),
-		cmocka_unit_test_setup_teardown(test_cluster_owner_dies,
-		    cl_setup, cl_teardown),
 		cmocka_unit_test_setup_teardown(test_cluster_rooms_watch_resume,
 		    cl_setup, cl_teardown),
 		cmocka_unit_test_setup_teardown(test_cluster_names_across_nodes,

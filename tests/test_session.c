@@ -104,7 +104,7 @@ static const struct client_ops fake_client_ops = {
 };
 static const struct lobby_ops fake_ops = {
 	fake_now, fake_random, fake_wake, NULL, NULL, NULL, NULL, NULL, NULL,
-	NULL, NULL
+	NULL, NULL, NULL
 };
 
 /* A world with these limits; the default ones when NULL. */
@@ -1162,7 +1162,7 @@ test_forfeit_counted_when_opponent_closing(void **state)
 	int		 m = pair(w);
 
 	assert_int_equal(w->lobby.stats.games_finished, 0);
-	session_shutdown(&w->f[!m].c);		/* closing, still in the match */
+	session_shutdown(&w->f[!m].c, SESSION_SHUTDOWN);		/* closing, still in the match */
 	session_lost(&w->f[m].c);
 	assert_int_equal(w->lobby.stats.games_finished, 1);
 	assert_int_equal(w->lobby.stats.forfeits, 1);

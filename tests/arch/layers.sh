@@ -35,6 +35,8 @@ cluster-queue 6 mesh
 cluster-ask 6 mesh
 cluster-seat 6 mesh
 cluster-base 6 mesh
+cluster-keep 6 mesh
+cluster-drain 6 mesh
 cluster-int 6 mesh
 rlink 6 mesh
 conn 5
@@ -42,6 +44,7 @@ session 4
 cmd 3
 lobby 2 world
 match 2 world
+match-keep 2 world
 room 2 world
 watch 2 world
 resume 2 world

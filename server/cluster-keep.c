@@ -1,0 +1,487 @@
+/*
+ * cluster-keep.c -- no match is lost with its node.  Every match's image
+ * (match-keep.c) is in Redis, written before its players see what
+ * changed; the matches of a node that died, or that drains, are taken up
+ * by the live nodes.
+ *
+ *	<prefix>match:<id>	"<owner> <home> <home> <image>": the instance
+ *				that runs it, and where each seat's player
+ *				is connected ("<instance>:<client id>", or
+ *				"-" when away or gone)
+ *	<prefix>owner:<inst>	the ids of an instance's matches (a set)
+ *	<prefix>orphans		the instances dead (or drained) with matches
+ *				left: the live nodes take them (SPOP), a
+ *				hundred at a time, until none is left
+ *
+ * A save is one script: it writes only if the match is still this node's
+ * (or its previous instance's, after a loss of Redis).  The players'
+ * connections here are corked until Redis has answered (the host holds
+ * their output), so no OK MOVE leaves before its move is kept; a remote
+ * seat's lines go out after the save on the same connection, in order.
+ * A save refused means another node took the match up (this one was taken
+ * for dead): its players here are told to come back (BYE), without the
+ * output the save held.
+ */
+#include <sys/queue.h>
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <hiredis/hiredis.h>
+
+#include "cluster-int.h"
+#include "lobby.h"
+#include "log.h"
+#include "match-keep.h"
+#include "place.h"
+#include "rlink.h"
+
+static void	cluster_keep_save(struct cluster *, struct match *);
+static void	cluster_keep_saved(void *, redisReply *);
+static void	cluster_keep_lost(struct cluster *, uint64_t);
+static void	cluster_keep_home(struct cluster *, const struct match *, int,
+		    char *, size_t);
+static void	cluster_keep_adopted(void *, redisReply *);
+static void	cluster_keep_take_up(struct cluster *, const char *,
+		    const char *, size_t);
+static void	cluster_keep_plug(struct cluster *, struct match *, int,
+		    const char *, const char *, uint64_t);
+static void	cluster_keep_loaded(void *, redisReply *);
+static int	cluster_keep_ring_push(struct cluster *, uint64_t);
+
+#define CLUSTER_KEEP_TAKE	100	/* matches taken up in one script */
+
+/* Write the image if the match is this node's (or its last instance's). */
+static const char cluster_save_lua[] =
+    "local v = redis.call('GET', KEYS[1]) "
+    "if v then local o = string.sub(v, 1, 16) "
+    "if o ~= ARGV[1] and o ~= ARGV[2] then return 0 end end "
+    "redis.call('SET', KEYS[1], ARGV[3]) "
+    "redis.call('SADD', KEYS[2], ARGV[4]) "
+    "return 1";
+
+/* A match ended: its image goes, if it is still this node's. */
+static const char cluster_drop_lua[] =
+    "local v = redis.call('GET', KEYS[1]) "
+    "if v then local o = string.sub(v, 1, 16) "
+    "if o ~= ARGV[1] and o ~= ARGV[2] then return 0 end "
+    "redis.call('DEL', KEYS[1]) end "
+    "redis.call('SREM', KEYS[2], ARGV[3]) "
+    "return 1";
+
+/*
+ * Take up to ARGV[3] matches of one orphaned instance: {dead, "id image",
+ * ...}, each now this node's.  An image another instance wrote since (the
+ * dead one came back as a new instance) is not taken.
+ */
+static const char cluster_adopt_lua[] =
+    "local dead = redis.call('SRANDMEMBER', KEYS[1]) "
+    "if not dead then return {} end "
+    "local okey = ARGV[1] .. 'owner:' .. dead "
+    "local ids = redis.call('SPOP', okey, tonumber(ARGV[3])) "
+    "local out = {dead} "
+    "for _, id in ipairs(ids) do "
+    "local k = ARGV[1] .. 'match:' .. id "
+    "local v = redis.call('GET', k) "
+    "if v and string.sub(v, 1, 16) == dead then "
+    "v = ARGV[2] .. string.sub(v, 17) "
+    "redis.call('SET', k, v) "
+    "redis.call('SADD', ARGV[1] .. 'owner:' .. ARGV[2], id) "
+    "out[#out + 1] = id .. ' ' .. v end end "
+    "if redis.call('SCARD', okey) == 0 then "
+    "redis.call('SREM', KEYS[1], dead) end "
+    "return out";
+
+void
+cluster_keep_init(struct cluster *cl)
+{
+	cl->lua[CLUSTER_LUA_SAVE].text = cluster_save_lua;
+	cl->lua[CLUSTER_LUA_DROP].text = cluster_drop_lua;
+	cl->lua[CLUSTER_LUA_ADOPT].text = cluster_adopt_lua;
+	cl->lobby->keep = 1;
+}
+
+/* Run a script: by its SHA once Redis has it (SCRIPT LOAD), else whole. */
+int
+cluster_eval(struct cluster *cl, int which, rlink_reply_cb *cb, void *arg,
+    int argc, const char **argv, const size_t *lens)
+{
+	struct cluster_lua	*lua = &cl->lua[which];
+	const char		*av[16];
+	size_t			 lv[16];
+	int			 i;
+
+	if (argc + 2 > 16)
+		return (-1);
+	av[0] = lua->sha[0] != '\0' ? "EVALSHA" : "EVAL";
+	av[1] = lua->sha[0] != '\0' ? lua->sha : lua->text;
+	lv[0] = strlen(av[0]);
+	lv[1] = strlen(av[1]);
+	for (i = 0; i < argc; i++) {
+		av[i + 2] = argv[i];
+		lv[i + 2] = lens != NULL ? lens[i] : strlen(argv[i]);
+	}
+	return (rlink_cmd(cl->link, cb, arg, argc + 2, av, lv));
+}
+
+static void
+cluster_keep_loaded(void *arg, redisReply *r)
+{
+	struct cluster_lua	*lua = arg;
+
+	if (r != NULL && r->type == REDIS_REPLY_STRING && r->len == 40)
+		memcpy(lua->sha, r->str, 41);
+}
+
+/* The link is up: Redis learns the scripts (it may have restarted). */
+void
+cluster_keep_up(struct cluster *cl)
+{
+	const char	*argv[3] = { "SCRIPT", "LOAD", NULL };
+	int		 i;
+
+	for (i = 0; i < CLUSTER_NLUA; i++) {
+		cl->lua[i].sha[0] = '\0';
+		argv[2] = cl->lua[i].text;
+		(void)rlink_cmd(cl->link, cluster_keep_loaded, &cl->lua[i], 3,
+		    argv, NULL);
+	}
+}
+
+/* Where a seat's player is connected: "<instance>:<client id>", or "-". */
+static void
+cluster_keep_home(struct cluster *cl, const struct match *m, int seat,
+    char *buf, size_t size)
+{
+	const struct client		*c = m->player[seat];
+	const struct cluster_remote	*r;
+
+	if (c == NULL)
+		snprintf(buf, size, "-");
+	else if (c->flags & CLIENT_REMOTE) {
+		r = (const struct cluster_remote *)c;
+		snprintf(buf, size, "%s:%" PRIu64, r->home, r->home_id);
+	} else
+		snprintf(buf, size, "%s:%" PRIu64, cl->inst, c->id);
+}
+
+/* The ids of the saves awaiting Redis's answer, in order (a ring). */
+static int
+cluster_keep_ring_push(struct cluster *cl, uint64_t id)
+{
+	uint64_t	*ring;
+	size_t		 cap, i;
+
+	if (cl->ring_len == cl->ring_cap) {
+		cap = cl->ring_cap != 0 ? cl->ring_cap * 2 : 64;
+		if ((ring = calloc(cap, sizeof *ring)) == NULL)
+			return (-1);
+		for (i = 0; i < cl->ring_len; i++)
+			ring[i] = cl->ring[(cl->ring_head + i) % cl->ring_cap];
+		free(cl->ring);
+		cl->ring = ring;
+		cl->ring_cap = cap;
+		cl->ring_head = 0;
+	}
+	cl->ring[(cl->ring_head + cl->ring_len) % cl->ring_cap] = id;
+	cl->ring_len++;
+	return (0);
+}
+
+/* Save a match's image; its players here hear nothing until it is kept. */
+static void
+cluster_keep_save(struct cluster *cl, struct match *m)
+{
+	struct match_keep	 k;
+	char			 val[MATCH_KEEP_MAX + 128], id[24];
+	char			 home[2][CLUSTER_INST_LEN + 24];
+	char			 kmatch[CLUSTER_PREFIX_MAX + 32];
+	char			 kowner[CLUSTER_PREFIX_MAX + 32];
+	const char		*argv[7];
+	int			 n, w, i;
+
+	match_keep_take(m, &k);
+	cluster_keep_home(cl, m, 0, home[0], sizeof home[0]);
+	cluster_keep_home(cl, m, 1, home[1], sizeof home[1]);
+	n = snprintf(val, sizeof val, "%s %s %s ", cl->inst, home[0], home[1]);
+	if ((w = match_keep_fmt(&k, val + n, sizeof val - (size_t)n)) == -1)
+		return;
+	snprintf(id, sizeof id, "%" PRIu64, m->id);
+	snprintf(kmatch, sizeof kmatch, "%smatch:%s", cl->prefix, id);
+	snprintf(kowner, sizeof kowner, "%sowner:%s", cl->prefix, cl->inst);
+	argv[0] = "2";
+	argv[1] = kmatch;
+	argv[2] = kowner;
+	argv[3] = cl->inst;
+	argv[4] = cl->old_inst[0] != '\0' ? cl->old_inst : cl->inst;
+	argv[5] = val;
+	argv[6] = id;
+	if (cluster_keep_ring_push(cl, m->id) == -1)
+		return;
+	if (cluster_eval(cl, CLUSTER_LUA_SAVE, cluster_keep_saved, cl, 7,
+	    argv, NULL) == -1) {
+		cl->ring_len--;
+		return;
+	}
+	cl->saves_sent++;
+	cl->save_bytes += (uint64_t)(n + w);
+	for (i = 0; i < 2; i++) {
+		if (m->player[i] != NULL &&
+		    !(m->player[i]->flags & CLIENT_REMOTE))
+			cl->host.cork(cl->host.arg, m->player[i],
+			    cl->saves_sent);
+	}
+}
+
+/* Redis kept a match (or the link went down: NULL): its players hear. */
+static void
+cluster_keep_saved(void *arg, redisReply *r)
+{
+	struct cluster	*cl = arg;
+	uint64_t	 id;
+
+	if (cl->ring_len == 0)
+		return;
+	id = cl->ring[cl->ring_head];
+	cl->ring_head = (cl->ring_head + 1) % cl->ring_cap;
+	cl->ring_len--;
+	cl->saves_acked++;
+	if (r != NULL && r->type == REDIS_REPLY_ERROR) {
+		log_warn("node %s: saving match %" PRIu64 ": %s", cl->node, id,
+		    r->str);
+		if (strncmp(r->str, "NOSCRIPT", 8) == 0)
+			cl->lua[CLUSTER_LUA_SAVE].sha[0] = '\0';
+	}
+	if (r != NULL && r->type == REDIS_REPLY_INTEGER && r->integer == 0)
+		cluster_keep_lost(cl, id);
+	cl->host.uncork(cl->host.arg, cl->saves_acked);
+	if (cl->drain == CLUSTER_DRAIN_SAVING)
+		cluster_drain_step(cl);
+	cl->host.flush(cl->host.arg);
+}
+
+/*
+ * A save refused: another node took the match up, this one having been
+ * taken for dead.  Its players here go, told to come back, without what
+ * the save held; a remote seat's node heard from the taker already.
+ */
+static void
+cluster_keep_lost(struct cluster *cl, uint64_t id)
+{
+	struct match	*m = keytab_find(&cl->lobby->ids, id);
+	struct client	*c[2];
+	int		 i;
+
+	if (m == NULL)
+		return;
+	log_warn("node %s: match %" PRIu64 " runs on another node now",
+	    cl->node, id);
+	for (i = 0; i < 2; i++)
+		c[i] = m->player[i];
+	match_free(m);
+	for (i = 0; i < 2; i++) {
+		if (c[i] == NULL)
+			continue;
+		if (c[i]->flags & CLIENT_REMOTE)
+			cluster_remote_done((struct cluster_remote *)c[i]);
+		else
+			cl->host.restart(cl->host.arg, c[i]);
+	}
+}
+
+/* The end of a callback: every match that changed, saved. */
+void
+cluster_keep_flush(struct cluster *cl)
+{
+	struct lobby	*lobby;
+	struct match	*m;
+	int		 up;
+
+	if (cl == NULL)
+		return;
+	lobby = cl->lobby;
+	up = rlink_up(cl->link) && cl->drain < CLUSTER_DRAIN_GIVEN;
+	while ((m = TAILQ_FIRST(&lobby->touched)) != NULL) {
+		TAILQ_REMOVE(&lobby->touched, m, touched_entry);
+		m->touched = 0;
+		if (up)
+			cluster_keep_save(cl, m);
+	}
+}
+
+/* Every match here, saved again (as this instance's, after a loss). */
+void
+cluster_keep_all(struct cluster *cl)
+{
+	struct match	*m;
+
+	TAILQ_FOREACH(m, &cl->lobby->matches, entry)
+		match_touch(m);
+}
+
+/* A match ended here: its image goes. */
+void
+cluster_keep_ended(struct cluster *cl, struct match *m)
+{
+	char		 id[24], kmatch[CLUSTER_PREFIX_MAX + 32];
+	char		 kowner[CLUSTER_PREFIX_MAX + 32];
+	const char	*argv[6];
+
+	if (cl->drain >= CLUSTER_DRAIN_GIVEN || !rlink_up(cl->link))
+		return;
+	snprintf(id, sizeof id, "%" PRIu64, m->id);
+	snprintf(kmatch, sizeof kmatch, "%smatch:%s", cl->prefix, id);
+	snprintf(kowner, sizeof kowner, "%sowner:%s", cl->prefix, cl->inst);
+	argv[0] = "2";
+	argv[1] = kmatch;
+	argv[2] = kowner;
+	argv[3] = cl->inst;
+	argv[4] = cl->old_inst[0] != '\0' ? cl->old_inst : cl->inst;
+	argv[5] = id;
+	(void)cluster_eval(cl, CLUSTER_LUA_DROP, NULL, NULL, 6, argv, NULL);
+}
+
+/* Orphaned matches in Redis (a node died or drained): take some up. */
+void
+cluster_keep_adopt(struct cluster *cl)
+{
+	char		 kor[CLUSTER_PREFIX_MAX + 16], count[16];
+	const char	*argv[5];
+
+	if (cl->adopting || cl->drain != CLUSTER_DRAIN_NONE || !cl->joined ||
+	    !rlink_up(cl->link))
+		return;
+	snprintf(kor, sizeof kor, "%sorphans", cl->prefix);
+	snprintf(count, sizeof count, "%d", CLUSTER_KEEP_TAKE);
+	argv[0] = "1";
+	argv[1] = kor;
+	argv[2] = cl->prefix;
+	argv[3] = cl->inst;
+	argv[4] = count;
+	if (cluster_eval(cl, CLUSTER_LUA_ADOPT, cluster_keep_adopted, cl, 5,
+	    argv, NULL) == 0)
+		cl->adopting = 1;
+}
+
+static void
+cluster_keep_adopted(void *arg, redisReply *r)
+{
+	struct cluster	*cl = arg;
+	const char	*dead;
+	size_t		 i;
+
+	cl->adopting = 0;
+	if (r == NULL || r->type != REDIS_REPLY_ARRAY || r->elements == 0) {
+		if (r != NULL && r->type == REDIS_REPLY_ERROR)
+			log_warn("node %s: taking matches up: %s", cl->node,
+			    r->str);
+		return;
+	}
+	if (r->element[0]->type != REDIS_REPLY_STRING ||
+	    r->element[0]->len != CLUSTER_INST_LEN)
+		return;
+	dead = r->element[0]->str;
+	for (i = 1; i < r->elements; i++) {
+		if (r->element[i]->type == REDIS_REPLY_STRING)
+			cluster_keep_take_up(cl, dead, r->element[i]->str,
+			    r->element[i]->len);
+	}
+	if (r->elements > 1)
+		log_info("node %s: took up %zu matches of instance %s",
+		    cl->node, r->elements - 1, dead);
+	cl->unsettled_until = cl->lobby->ops->now() + CLUSTER_SETTLE_MS;
+	/* More of them, or of another: at once. */
+	if (r->elements > 1 || cl->orphans > 0)
+		cluster_keep_adopt(cl);
+	cl->host.flush(cl->host.arg);
+}
+
+/* "<id> <owner> <home> <home> <image>": the match here now. */
+static void
+cluster_keep_take_up(struct cluster *cl, const char *dead, const char *s,
+    size_t len)
+{
+	struct match_keep	 k;
+	struct match		*m;
+	char			 buf[MATCH_KEEP_MAX + 160];
+	char			 home[2][CLUSTER_INST_LEN + 24];
+	uint64_t		 id;
+	int			 n = 0, i;
+
+	if (len >= sizeof buf)
+		return;
+	memcpy(buf, s, len);
+	buf[len] = '\0';
+	if (sscanf(buf, "%" SCNu64 " %*16s %39s %39s %n", &id, home[0],
+	    home[1], &n) != 3 || n == 0 || match_keep_parse(buf + n, &k) == -1) {
+		log_warn("node %s: a match of instance %s unreadable: %.64s",
+		    cl->node, dead, buf);
+		return;
+	}
+	k.id = id;
+	if ((m = match_keep_restore(cl->lobby, &k)) == NULL)
+		return;
+	for (i = 0; i < 2; i++)
+		cluster_keep_plug(cl, m, i, home[i], dead, k.seat[i].token != 0 ?
+		    k.seat[i].token : k.seat[i].used);
+}
+
+/*
+ * A seat of a match taken up, whose player is connected to a live node:
+ * this one (relayed to the dead owner), or another (a remote seat here,
+ * its node told to relay here: T).  It resumes its seat at once, and sees
+ * its match as after a RESUME, its opponent away if it is.
+ */
+static void
+cluster_keep_plug(struct cluster *cl, struct match *m, int seat,
+    const char *home, const char *dead, uint64_t key)
+{
+	struct cluster_local	*l;
+	struct cluster_remote	*r;
+	struct client		*c;
+	char			 inst[CLUSTER_INST_LEN + 1];
+	uint64_t		 id;
+
+	if (key == 0 || sscanf(home, "%16[0-9a-f]:%" SCNu64, inst, &id) != 2 ||
+	    strcmp(inst, dead) == 0)
+		return;			/* away: it comes back with RESUME */
+	if (strcmp(inst, cl->inst) == 0) {
+		if ((l = cluster_local_find(cl, id)) == NULL ||
+		    strcmp(l->owner, dead) != 0)
+			return;
+		c = l->c;
+		cluster_relay_back(cl, l);
+		resume_take(c, m, seat, key);
+		if (c->flags & CLIENT_HELD)	/* its lines kept meanwhile */
+			c->ops->hold(c, 0);
+		return;
+	} else {
+		if (cluster_remote_find(cl, inst, id) != NULL ||
+		    (r = cluster_remote_new(cl, inst, id, "-", "")) == NULL)
+			return;
+		cluster_send(cl, inst, 'T', id, dead, CLUSTER_INST_LEN);
+		c = &r->c;
+	}
+	resume_take(c, m, seat, key);
+}
+
+/* T: this node's relayed player's match was taken up by another node. */
+void
+cluster_on_taken(struct cluster *cl, const char *from, uint64_t id,
+    const char *dead)
+{
+	struct cluster_local	*l = cluster_local_find(cl, id);
+	struct client		*c;
+
+	if (l == NULL || strcmp(l->owner, dead) != 0)
+		return;
+	c = l->c;
+	log_info("client %llu: its match is on instance %s now",
+	    (unsigned long long)c->id, from);
+	snprintf(l->owner, sizeof l->owner, "%s", from);
+	l->orphan_until = 0;
+	if (c->flags & CLIENT_HELD)
+		c->ops->hold(c, 0);
+}

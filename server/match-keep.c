@@ -1,0 +1,243 @@
+/*
+ * match-keep.c -- a match as one line of text, and a match again from it
+ * on another node (match-keep.h).
+ *
+ * The line: "1" (its version), the match, then each seat:
+ *
+ *	1 <ai> <state> <x> <o> <turn> <outcome> <last> <answer0> <answer1>
+ *	  <winner> <games> <score x> <score o> <ties> <tie told>
+ *	  { <held> <moved> <token> <used> <left ms> =<name> } x 2
+ *
+ * tokens in hex (their keys, keytab.h), the rest in decimal; a name is
+ * written after '=' so that an empty one is "=".  The match's id is the
+ * host's to keep with it.
+ *
+ * A match taken up again has both its players away (resume.c), each for a
+ * whole grace period from now, and the clock that ran keeps what was left
+ * of it when the image was taken: the time a match spends between two
+ * nodes counts against nobody.
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "clock.h"
+#include "log.h"
+#include "match-keep.h"
+
+static int64_t	match_keep_left(const struct match *, int, int64_t);
+static int	match_keep_valid(const struct match_keep *);
+static void	match_keep_clock(struct match *, int, int64_t);
+
+/* What is left of a seat's running clock (its turn, its AGAIN?); 0: all. */
+static int64_t
+match_keep_left(const struct match *m, int seat, int64_t now)
+{
+	const struct client	*c = m->player[seat];
+	const struct match_absence *a = m->seat[seat].away;
+
+	if (c != NULL && (c->clock == CLIENT_CLOCK_TURN ||
+	    c->clock == CLIENT_CLOCK_AGAIN))
+		return (c->clock_end > now ? c->clock_end - now : 1);
+	if (a != NULL && m->state == MATCH_PLAYING)
+		return (a->turn_left);
+	return (0);
+}
+
+/* The image of a match, now. */
+void
+match_keep_take(const struct match *m, struct match_keep *k)
+{
+	int64_t	now = m->lobby->ops->now();
+	int	i;
+
+	memset(k, 0, sizeof *k);
+	k->id = m->id;
+	k->ai = m->ai;
+	k->state = (int)m->state;
+	k->board = m->board;
+	k->answer[0] = m->answer[0];
+	k->answer[1] = m->answer[1];
+	k->winner = (int)m->winner;
+	k->games = m->games;
+	memcpy(k->score, m->score, sizeof k->score);
+	k->tie_told = m->tie_told;
+	for (i = 0; i < 2; i++) {
+		k->seat[i].held = match_seat_taken(m, i);
+		k->seat[i].moved = m->seat[i].moved;
+		k->seat[i].token = m->seat[i].token.key;
+		k->seat[i].used = m->seat[i].used.key;
+		k->seat[i].left = match_keep_left(m, i, now);
+		snprintf(k->seat[i].name, sizeof k->seat[i].name, "%s",
+		    m->seat[i].name);
+	}
+}
+
+/* The line of an image: its length, or -1 if it does not fit. */
+int
+match_keep_fmt(const struct match_keep *k, char *buf, size_t size)
+{
+	size_t	n;
+	int	i, w;
+
+	w = snprintf(buf, size, "1 %d %d %u %u %u %u %u %d %d %d %u %u %u %u "
+	    "%d", k->ai, k->state, k->board.x, k->board.o, k->board.turn,
+	    k->board.outcome, k->board.last, k->answer[0], k->answer[1],
+	    k->winner, k->games, k->score[0], k->score[1], k->score[2],
+	    k->tie_told);
+	if (w < 0 || (size_t)w >= size)
+		return (-1);
+	n = (size_t)w;
+	for (i = 0; i < 2; i++) {
+		w = snprintf(buf + n, size - n, " %d %d %" PRIx64 " %" PRIx64
+		    " %" PRId64 " =%s", k->seat[i].held, k->seat[i].moved,
+		    k->seat[i].token, k->seat[i].used, k->seat[i].left,
+		    k->seat[i].name);
+		if (w < 0 || (size_t)w >= size - n)
+			return (-1);
+		n += (size_t)w;
+	}
+	return ((int)n);
+}
+
+/* Does an image make a match the rules could have made? */
+static int
+match_keep_valid(const struct match_keep *k)
+{
+	const struct ttt_board	*b = &k->board;
+	int			 i;
+
+	if ((k->ai != MATCH_HUMAN && k->ai != PROTO_LEVEL_PERFECT &&
+	    k->ai != PROTO_LEVEL_EASY) ||
+	    (k->state != MATCH_PLAYING && k->state != MATCH_ASKING) ||
+	    b->x > 0x1ff || b->o > 0x1ff || (b->x & b->o) != 0 ||
+	    (b->turn != TTT_X && b->turn != TTT_O) ||
+	    b->outcome > TTT_DRAW || b->last > TTT_CELLS ||
+	    k->winner < TTT_EMPTY || k->winner > TTT_O || k->games == 0 ||
+	    (!k->seat[0].held && !k->seat[1].held))
+		return (0);
+	for (i = 0; i < 2; i++) {
+		if ((k->answer[i] != MATCH_UNANSWERED && k->answer[i] != 1) ||
+		    k->seat[i].left < 0 || k->seat[i].held < 0 ||
+		    k->seat[i].held > 1 || k->seat[i].moved < 0 ||
+		    k->seat[i].moved > 1)
+			return (0);
+	}
+	return (1);
+}
+
+/* An image from its line: 0, or -1 if it is not one. */
+int
+match_keep_parse(const char *line, struct match_keep *k)
+{
+	unsigned	x, o, turn, outcome, last;
+	int		i, n = 0;
+	long long	left;
+	const char	*p;
+
+	memset(k, 0, sizeof *k);
+	if (sscanf(line, "1 %d %d %u %u %u %u %u %d %d %d %u %u %u %u %d%n",
+	    &k->ai, &k->state, &x, &o, &turn, &outcome, &last, &k->answer[0],
+	    &k->answer[1], &k->winner, &k->games, &k->score[0], &k->score[1],
+	    &k->score[2], &k->tie_told, &n) != 15)
+		return (-1);
+	p = line + n;
+	for (i = 0; i < 2; i++) {
+		n = 0;
+		if (sscanf(p, " %d %d %" SCNx64 " %" SCNx64 " %lld =%n",
+		    &k->seat[i].held, &k->seat[i].moved, &k->seat[i].token,
+		    &k->seat[i].used, &left, &n) != 5 || n == 0)
+			return (-1);
+		p += n;
+		k->seat[i].left = (int64_t)left;
+		n = (int)strcspn(p, " ");
+		if (n > PROTO_NAME_MAX)
+			return (-1);
+		memcpy(k->seat[i].name, p, (size_t)n);
+		k->seat[i].name[n] = '\0';
+		p += n;
+	}
+	if (*p != '\0' || x > 0x1ff || o > 0x1ff || turn > 2 || outcome > 3 ||
+	    last > TTT_CELLS)
+		return (-1);
+	k->board.x = (uint16_t)x;
+	k->board.o = (uint16_t)o;
+	k->board.turn = (uint8_t)turn;
+	k->board.outcome = (uint8_t)outcome;
+	k->board.last = (uint8_t)last;
+	return (match_keep_valid(k) ? 0 : -1);
+}
+
+/*
+ * An away seat's clock that was running must end by now + what was left
+ * of it (all of it: 0) + one grace period, however often it comes back.
+ */
+static void
+match_keep_clock(struct match *m, int seat, int64_t left)
+{
+	struct lobby	*lobby = m->lobby;
+	int64_t		 full = m->state == MATCH_PLAYING ?
+			    lobby->limits.turn_ms : lobby->limits.again_ms;
+
+	if (full <= 0)
+		return;
+	if (left <= 0 || left > full)
+		left = full;
+	m->seat[seat].clock_by = lobby->ops->now() + left +
+	    lobby->limits.grace_ms;
+}
+
+/*
+ * A match again, from its image, both players away: NULL if a match of
+ * that id is here already, or no player is left in it.
+ */
+struct match *
+match_keep_restore(struct lobby *lobby, const struct match_keep *k)
+{
+	struct match	*m;
+	int		 i, runs;
+
+	if (keytab_find(&lobby->ids, k->id) != NULL || (!(k->seat[0].held) &&
+	    !(k->seat[1].held && k->ai == MATCH_HUMAN)))
+		return (NULL);
+	m = match_alloc(lobby, k->id);
+	m->ai = k->ai;
+	if (m->ai != MATCH_HUMAN)
+		lobby->nai++;
+	m->state = (enum match_state)k->state;
+	m->board = k->board;
+	m->answer[0] = k->answer[0];
+	m->answer[1] = k->answer[1];
+	m->winner = (enum ttt_mark)k->winner;
+	m->games = k->games;
+	memcpy(m->score, k->score, sizeof m->score);
+	m->tie_told = k->tie_told;
+	for (i = 0; i < 2; i++) {
+		snprintf(m->seat[i].name, sizeof m->seat[i].name, "%s",
+		    k->seat[i].name);
+		m->seat[i].moved = (uint8_t)k->seat[i].moved;
+		if (!k->seat[i].held) {
+			match_unlive(m);
+			continue;
+		}
+		if (i == 1 && m->ai != MATCH_HUMAN)
+			continue;
+		if (k->seat[i].token != 0)
+			keytab_add(&lobby->tokens, &m->seat[i].token,
+			    k->seat[i].token, m);
+		if (k->seat[i].used != 0)
+			keytab_add(&lobby->tokens, &m->seat[i].used,
+			    k->seat[i].used, m);
+		runs = m->state == MATCH_PLAYING ?
+		    ttt_board_turn(&m->board) == (i == 0 ? TTT_X : TTT_O) :
+		    m->answer[i] != 1;
+		resume_away(m, i, runs && m->state == MATCH_PLAYING ?
+		    k->seat[i].left : 0);
+		if (runs)
+			match_keep_clock(m, i, k->seat[i].left);
+	}
+	log_info("match %llu: taken up again (game %u, %s vs %s)",
+	    (unsigned long long)m->id, m->games, match_name(m, 0),
+	    match_name(m, 1));
+	return (m);
+}

@@ -1,0 +1,48 @@
+/*
+ * match-keep.h -- a match as one line of text, so that another node can
+ * take it up where it was (a cluster keeps every match so in Redis,
+ * docs/cluster.md).  The image holds what the players would miss: the
+ * board, whose turn, the score, the game's number, the names, the resume
+ * tokens, what is left of the running clock; not who is connected where
+ * (the host adds that), nor watchers, chat limits or rate limits.
+ */
+#ifndef MATCH_KEEP_H
+#define MATCH_KEEP_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "match.h"
+
+#define MATCH_KEEP_MAX	320	/* bytes of an image, at most */
+
+struct match_keep_seat {
+	int		held;		/* 1: a player or the computer has it;
+					   0: left for good */
+	int		moved;		/* in the first game */
+	uint64_t	token;		/* keys of its resume tokens; 0: none */
+	uint64_t	used;
+	int64_t		left;		/* ms of its running clock (its turn,
+					   its AGAIN?); 0: all of it, or none */
+	char		name[PROTO_NAME_MAX + 1];
+};
+
+struct match_keep {
+	uint64_t		id;
+	int			ai;		/* enum proto_level, MATCH_HUMAN */
+	int			state;		/* enum match_state */
+	struct ttt_board	board;
+	int			answer[2];
+	int			winner;		/* enum ttt_mark */
+	unsigned		games;
+	unsigned		score[3];
+	int			tie_told;
+	struct match_keep_seat	seat[2];
+};
+
+void		 match_keep_take(const struct match *, struct match_keep *);
+int		 match_keep_fmt(const struct match_keep *, char *, size_t);
+int		 match_keep_parse(const char *, struct match_keep *);
+struct match	*match_keep_restore(struct lobby *, const struct match_keep *);
+
+#endif /* MATCH_KEEP_H */

@@ -1,0 +1,221 @@
+/*
+ * test_e2e_keep.c -- in a cluster no game is lost with a node
+ * (docs/cluster.md, "No game lost"): the real tttd nodes on a real
+ * redis-server.  A node killed with SIGKILL in the middle of games, one
+ * drained with SIGUSR2, and Redis restarted empty: every game goes on
+ * where it was, and ends with one result that both players see.
+ */
+#include <sys/types.h>
+
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include "harness.h"
+#include "cluster_fix.h"
+
+#define SEND(c, ...)		line_send_at(__LINE__, (c), __VA_ARGS__)
+
+#define T_RESTART	"BYE Server restarting. Reconnect and RESUME to go on."
+#define T_LOST_TOUCH	"INFO Lost touch with your match's server."
+
+/* Some moves of a game, by whoever is to move: the game goes on. */
+static void
+keep_moves_at(int ln, struct game *g, const char *script)
+{
+	char	copy[64], text[16], *w, *save = NULL;
+
+	snprintf(copy, sizeof copy, "%s", script);
+	for (w = strtok_r(copy, " ", &save); w != NULL;
+	    w = strtok_r(NULL, " ", &save)) {
+		snprintf(text, sizeof text, "MOVE %s", w);
+		game_move_at(ln, g, text, game_cell(w));
+	}
+	if (g->state != GAME_ON)
+		fail_msg("line %d: the game ended after \"%s\"", ln, script);
+}
+
+/*
+ * A seat's player sees its match as after RESUME: MATCH, BOARD + art,
+ * TURN, then a fresh TOKEN (kept in g).  The first line may take wait_ms.
+ */
+static void
+keep_state_at(int ln, struct game *g, struct conn *c, int seat, int wait_ms)
+{
+	char	line[LINE_SIZE], want[LINE_SIZE];
+
+	if (line_read(c, line, sizeof line, wait_ms) < 0)
+		fail_msg("line %d: %s: no MATCH within %d ms", ln,
+		    line_label(c), wait_ms);
+	snprintf(want, sizeof want, "MATCH %c %s You play %c against %s.",
+	    game_mark(seat), g->name[!seat], game_mark(seat), g->name[!seat]);
+	if (strcmp(line, want) != 0)
+		fail_msg("line %d: %s: expected \"%s\", got \"%s\"", ln,
+		    line_label(c), want, line);
+	game_want_board_at(ln, c, g->cells);
+	if (g->turn == seat)
+		line_want_at(ln, 0, c, "TURN %c " T_PROMPT, game_mark(seat));
+	else
+		line_want_at(ln, 0, c, "TURN %c Waiting for %s to move...",
+		    game_mark(g->turn), g->name[g->turn]);
+	game_want_token_at(ln, c, g->grace, g->token[seat]);
+}
+
+/*
+ * The match of a connected player was taken up by another node: it sees
+ * where it stands, and that its opponent (on the gone node) is away.
+ */
+static void
+keep_taken_up_at(int ln, struct game *g, int seat)
+{
+	keep_state_at(ln, g, g->p[seat], seat, CLUSTER_WAIT_MS);
+	line_want_at(ln, 1, g->p[seat], "INFO %s lost the connection. Waiting "
+	    "up to 30 seconds for them to come back.", g->name[!seat]);
+}
+
+/*
+ * A player of a gone node connects to node tp and takes its seat back
+ * with RESUME (the answer may wait for the match to be taken up); its
+ * opponent, if connected, hears it is back.
+ */
+static void
+keep_resume_at(int ln, struct cl_fix *f, struct tttd_proc *tp, struct game *g,
+    int seat, int opponent_here)
+{
+	struct conn	*n = e2e_connect_at(ln, f->e, tp);
+	char		 line[LINE_SIZE];
+
+	line_send_at(ln, n, "RESUME %s", g->token[seat]);
+	if (line_read(n, line, sizeof line, CLUSTER_WAIT_MS) < 0 ||
+	    strcmp(line, "OK RESUME") != 0)
+		fail_msg("line %d: %s: RESUME %s: \"%s\"", ln, line_label(n),
+		    g->token[seat], line);
+	keep_state_at(ln, g, n, seat, HARNESS_TIMEOUT_MS);
+	if (opponent_here)
+		line_want_at(ln, 1, g->p[!seat], "INFO %s is back.",
+		    g->name[seat]);
+	else
+		line_want_prefix_at(ln, n, "INFO", line, sizeof line);
+	g->p[seat] = n;
+}
+
+/*
+ * The owner of two matches is killed (SIGKILL) halfway through them: one
+ * between a player of a live node and one of its own, one between two of
+ * its own.  A live node takes both up: the player still connected sees
+ * its board again and its opponent away; the others come back through
+ * other nodes with RESUME; both games end, each with one result.
+ */
+static void
+test_keep_owner_killed(void **state)
+{
+	struct cl_fix		*f = *state;
+	struct tttd_proc	*a = cl_node(f, "a"), *b = cl_node(f, "b");
+	struct tttd_proc	*c = cl_node(f, "c");
+	struct game		 g1, g2;
+
+	cl_wait_stat(__LINE__, f, a, "cluster_nodes", 3);
+	cl_wait_stat(__LINE__, f, c, "cluster_nodes", 3);
+	cl_pair_at(__LINE__, f, a, b, &g1);	/* X on a, the match on b */
+	cl_pair_at(__LINE__, f, b, b, &g2);	/* both on b */
+	keep_moves_at(__LINE__, &g1, "A1 A2");
+	keep_moves_at(__LINE__, &g2, "A1 A2");
+	kill(b->pid, SIGKILL);
+	keep_taken_up_at(__LINE__, &g1, 0);
+	keep_resume_at(__LINE__, f, c, &g1, 1, 1);
+	keep_resume_at(__LINE__, f, a, &g2, 0, 0);
+	keep_resume_at(__LINE__, f, c, &g2, 1, 1);
+	GAME_PLAY(&g1, "B1 B2 C1");
+	GAME_PLAY(&g2, "B1 B2 C1");
+}
+
+/*
+ * SIGUSR2 drains the owner: its players hear BYE (come back), it exits 0
+ * once the other node has its matches, and its name is free at once for
+ * the upgraded node.  The games go on, and end.
+ */
+static void
+test_keep_drain(void **state)
+{
+	struct cl_fix		*f = *state;
+	struct tttd_proc	*a = cl_node(f, "a"), *b = cl_node(f, "b");
+	struct game		 g1, g2;
+	int			 rc;
+
+	cl_wait_stat(__LINE__, f, a, "cluster_nodes", 2);
+	cl_pair_at(__LINE__, f, a, b, &g1);
+	cl_pair_at(__LINE__, f, b, b, &g2);
+	keep_moves_at(__LINE__, &g1, "A1 A2");
+	keep_moves_at(__LINE__, &g2, "A1");
+	kill(b->pid, SIGUSR2);
+	WANT_RAW(g1.p[1], T_RESTART);
+	WANT_EOF(g1.p[1]);
+	WANT_RAW(g2.p[0], T_RESTART);
+	WANT_RAW(g2.p[1], T_RESTART);
+	rc = harness_wait(b, CLUSTER_WAIT_MS);
+	b->pid = 0;
+	assert_int_equal(rc, 0);
+	keep_taken_up_at(__LINE__, &g1, 0);
+	keep_resume_at(__LINE__, f, a, &g1, 1, 1);
+	keep_resume_at(__LINE__, f, a, &g2, 1, 0);
+	keep_resume_at(__LINE__, f, a, &g2, 0, 1);
+	b = cl_node(f, "b");			/* the upgrade, same name */
+	cl_wait_stat(__LINE__, f, b, "cluster_nodes", 2);
+	GAME_PLAY(&g1, "B1 B2 C1");
+	GAME_PLAY(&g2, "A2 B1 B2 C1");
+}
+
+/*
+ * Redis restarted empty while games run: nothing crashes, the game on one
+ * node goes on (a move made meanwhile is kept), the game across two nodes
+ * is lost (its relayed player is told), and once the nodes are back in
+ * the cluster their matches are in Redis again: the node killed then
+ * loses no game.
+ */
+static void
+test_keep_redis_restarted_empty(void **state)
+{
+	struct cl_fix		*f = *state;
+	struct tttd_proc	*a = cl_node(f, "a"), *b = cl_node(f, "b");
+	struct game		 g1, g2;
+
+	cl_wait_stat(__LINE__, f, a, "cluster_nodes", 2);
+	cl_pair_at(__LINE__, f, a, b, &g1);
+	cl_pair_at(__LINE__, f, a, a, &g2);
+	keep_moves_at(__LINE__, &g2, "A1");
+	redis_proc_kill(&f->redis);
+	WANT_RAW(g1.p[0], T_LOST_TOUCH);
+	WANT_RAW(g1.p[0], T_WAIT);
+	keep_moves_at(__LINE__, &g2, "A2");
+	assert_int_equal(redis_proc_restart(&f->redis), 0);
+	cl_wait_stat(__LINE__, f, a, "cluster_nodes", 2);
+	cl_wait_stat(__LINE__, f, b, "cluster_nodes", 2);
+	keep_moves_at(__LINE__, &g2, "B1");
+	kill(a->pid, SIGKILL);
+	keep_resume_at(__LINE__, f, b, &g2, 0, 0);
+	keep_resume_at(__LINE__, f, b, &g2, 1, 1);
+	GAME_PLAY(&g2, "B2 C1");
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest	tests[] = {
+		cmocka_unit_test_setup_teardown(test_keep_owner_killed,
+		    cl_setup, cl_teardown),
+		cmocka_unit_test_setup_teardown(test_keep_drain, cl_setup,
+		    cl_teardown),
+		cmocka_unit_test_setup_teardown(
+		    test_keep_redis_restarted_empty, cl_setup, cl_teardown),
+	};
+
+	return (cmocka_run_group_tests(tests, NULL, NULL));
+}
