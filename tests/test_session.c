@@ -22,6 +22,7 @@
 #include "conn.h"
 #include "lobby.h"
 #include "match.h"
+#include "match-keep.h"
 #include "room.h"
 #include "session.h"
 
@@ -2381,10 +2382,136 @@ test_games_lists_live_matches_only(void **state)
 	want(asker, "ERR NO_SUCH_GAME ");
 }
 
+/*
+ * lobby->keep: a match is on lobby->touched when it changes (its pairing,
+ * a move), not when a move is refused; never without keep (one node).
+ */
+static void
+test_keep_touched(void **state)
+{
+	struct world	*w = *state = world_new(NULL);
+	struct match	*m;
+	int		 mv;
+
+	w->lobby.keep = 1;
+	mv = pair(w);
+	m = TAILQ_FIRST(&w->lobby.touched);
+	assert_non_null(m);
+	assert_true(m->touched);
+	TAILQ_REMOVE(&w->lobby.touched, m, touched_entry);
+	m->touched = 0;
+	feed(&w->f[!mv], "MOVE A1\r\n");		/* not its turn */
+	assert_true(TAILQ_EMPTY(&w->lobby.touched));
+	feed(&w->f[mv], "MOVE A1\r\n");
+	assert_ptr_equal(TAILQ_FIRST(&w->lobby.touched), m);
+	TAILQ_REMOVE(&w->lobby.touched, m, touched_entry);
+	m->touched = 0;
+	feed(&w->f[!mv], "MOVE A1\r\n");		/* taken */
+	assert_true(TAILQ_EMPTY(&w->lobby.touched));
+	w->lobby.keep = 0;
+	feed(&w->f[!mv], "MOVE B1\r\n");
+	assert_true(TAILQ_EMPTY(&w->lobby.touched));
+}
+
+/*
+ * A match's image, as a line and back, is the same; taken up in another
+ * world both seats are away, their tokens good, the board and names as
+ * they were, and the mover's clock has what it had left.
+ */
+static void
+test_keep_image_restore(void **state)
+{
+	struct world		*w = *state = world_new(NULL), *w2;
+	struct match_keep	 k, k2;
+	struct match		*m, *m2;
+	char			 line[MATCH_KEEP_MAX], line2[MATCH_KEEP_MAX];
+	char			 tok[2][PROTO_TOKEN_LEN + 2];
+	void			*p;
+	int			 mv, i;
+
+	world_open(w, 0);
+	feed(&w->f[0], "NAME ann\r\n");
+	world_open(w, 1);
+	mv = strstr(w->f[0].out, "TURN X Enter") != NULL ? 0 : 1;
+	feed(&w->f[mv], "MOVE B2\r\n");
+	feed(&w->f[!mv], "MOVE A1\r\n");
+	at(w, 50000);				/* the mover used 50 s */
+	for (i = 0; i < 2; i++)
+		token_of(&w->f[i], tok[i]);
+	m = w->f[0].c.match;
+	match_keep_take(m, &k);
+	assert_int_equal(k.seat[mv].left, LOBBY_TURN_MS - 50000);
+	assert_int_equal(k.seat[!mv].left, 0);
+	assert_true(match_keep_fmt(&k, line, sizeof line) > 0);
+	assert_int_equal(match_keep_parse(line, &k2), 0);
+	assert_true(match_keep_fmt(&k2, line2, sizeof line2) > 0);
+	assert_string_equal(line, line2);
+	assert_string_equal(k2.seat[0].name, "ann");
+	assert_string_equal(k2.seat[1].name, "");
+
+	w2 = world_new(NULL);
+	k2.id = 42;
+	m2 = match_keep_restore(&w2->lobby, &k2);
+	assert_non_null(m2);
+	assert_null(match_keep_restore(&w2->lobby, &k2));	/* once */
+	assert_int_equal(w2->lobby.naway, 2);
+	assert_int_equal(m2->board.x, m->board.x);
+	assert_int_equal(m2->board.o, m->board.o);
+	assert_int_equal(ttt_board_turn(&m2->board), ttt_board_turn(&m->board));
+	for (i = 0; i < 2; i++) {
+		world_open(w2, i);
+		clear(&w2->f[i]);
+		feed(&w2->f[i], i == 0 ? "RESUME " : "resume ");
+		feed(&w2->f[i], tok[i]);
+		feed(&w2->f[i], "\r\n");
+		want_seq(&w2->f[i], "OK RESUME", i == 0 ?
+		    "MATCH X p2 You play X against p2." :
+		    "MATCH O ann You play O against ann.", mv == 0 ?
+		    "BOARD O...X...." : "BOARD X...O....", NULL);
+	}
+	assert_int_equal(w2->f[mv].c.clock, CLIENT_CLOCK_TURN);
+	assert_int_equal(w2->f[mv].c.clock_end - fake_now(),
+	    LOBBY_TURN_MS - 50000);
+	p = w2;
+	world_free(&p);
+}
+
+/* Lines that are no image are refused whole. */
+static void
+test_keep_parse_refuses(void **state)
+{
+	static const char *const bad[] = {
+		"",
+		"2 -1 0 0 0 1 0 9 -1 -1 0 1 0 0 0 0 1 0 0 0 0 =a 1 0 0 0 0 =b",
+		"1 -1 0 3 1 1 0 9 -1 -1 0 1 0 0 0 0 1 0 0 0 0 =a 1 0 0 0 0 =b",
+		"1 -1 0 0 0 3 0 9 -1 -1 0 1 0 0 0 0 1 0 0 0 0 =a 1 0 0 0 0 =b",
+		"1 -1 0 0 0 1 0 9 -1 -1 0 0 0 0 0 0 1 0 0 0 0 =a 1 0 0 0 0 =b",
+		"1 -1 0 0 0 1 0 9 -1 -1 0 1 0 0 0 0 1 0 0 0 0 =a 1 0 0 0 0 =b x",
+		"1 -1 0 0 0 1 0 9 -1 -1 0 1 0 0 0 0 0 0 0 0 0 =a 0 0 0 0 0 =b",
+		"1 -1 0 0 0 1 0 9 -1 -1 0 1 0 0 0 0 1 0 0 0 0 "
+		    "=aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa 1 0 0 0 0 =b",
+		"1 -1 0 0 0 1 0 9 -1 -1 0 1 0 0 0 0 1 0 0 0 -5 =a 1 0 0 0 0 =b",
+		"1 -1 0 0 0 1 0 9 -1 -1 0 1 0 0 0 0 1 0 0 0 0 =a 1 0 0 0",
+	};
+	struct match_keep	 k;
+	size_t			 i;
+
+	(void)state;
+	assert_int_equal(match_keep_parse("1 -1 0 0 0 1 0 9 -1 -1 0 1 0 0 0 0 "
+	    "1 0 0 0 0 =a 1 0 0 0 0 =b", &k), 0);
+	for (i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		if (match_keep_parse(bad[i], &k) != -1)
+			fail_msg("took \"%s\"", bad[i]);
+	}
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_teardown(test_keep_touched, world_free),
+		cmocka_unit_test_teardown(test_keep_image_restore, world_free),
+		cmocka_unit_test(test_keep_parse_refuses),
 		cmocka_unit_test_teardown(test_lines_per_call_bounded,
 		    world_free),
 		cmocka_unit_test_teardown(test_input_no_alloc_per_line,
