@@ -309,6 +309,7 @@ cluster_free(struct cluster *cl)
 
 	if (cl == NULL)
 		return;
+	cl->lobby->keep = 0;	/* what ends now is not forgotten in Redis */
 	rlink_free(cl->link);
 	cl->link = NULL;
 	while ((r = TAILQ_FIRST(&cl->all_remotes)) != NULL)
@@ -323,7 +324,6 @@ cluster_free(struct cluster *cl)
 		event_free(cl->tick);
 	free(cl->games);
 	free(cl->ring);
-	cl->lobby->keep = 0;
 	cl->lobby->cluster.games = NULL;
 	cl->lobby->cluster.ngames = cl->lobby->cluster.games_more = 0;
 	keytab_free(&cl->remotes);

@@ -65,9 +65,9 @@ async function connectable(port) {
 }
 
 // The real tttd on two free ports; stop() insists on exit status 0.
-async function startTttd(extra = []) {
-  const game = await freePort();
-  const http = await freePort();
+async function startTttd(extra = [], ports = {}) {
+  const game = ports.game || await freePort();
+  const http = ports.http || await freePort();
   const args = ['--port', String(game), '--http-port', String(http),
     '--bind', '127.0.0.1', '--seed', '3', ...extra];
   const proc = spawn(tttd, args, { stdio: ['ignore', 'ignore', 'pipe'] });
@@ -79,6 +79,8 @@ async function startTttd(extra = []) {
   return {
     game, http, url: `http://127.0.0.1:${http}/`,
     log: () => log,
+    kill: (sig) => proc.kill(sig),
+    exited: () => exited,
     async stop() {
       proc.kill('SIGTERM');
       const st = await Promise.race([exited, sleep(STEP_MS).then(() => 'timeout')]);
@@ -198,11 +200,12 @@ async function testTwoPagesPlayToAWin(browser) {
       await p.waitForSelector('#again-row:not([hidden])', { timeout: STEP_MS });
     }
     // announce() empties the live region and fills it 50 ms later (so a
-    // screen reader hears a repeat); wait for the text, then check it.
-    const live = await a.waitForFunction(() => document
-      .getElementById('announce').textContent, null, { timeout: STEP_MS })
-      .then((h) => h.jsonValue());
-    if (!/wins!|Play again/.test(live)) throw new Error(`aria-live said "${live}"`);
+    // screen reader hears a repeat), the move's words before the result's:
+    // wait for the result in it.
+    const said = await a.waitForFunction(() => /wins!|Play again/.test(
+      document.getElementById('announce').textContent), null,
+    { timeout: STEP_MS }).then(() => true, () => false);
+    if (!said) throw new Error(`aria-live said "${await a.textContent('#announce')}"`);
     await a.screenshot({ path: path.join(shotDir, 'two-pages-win.png') });
     await b.screenshot({ path: path.join(shotDir, 'two-pages-loss.png') });
   } finally {
@@ -412,9 +415,47 @@ async function testDropReconnects(browser) {
   }
 }
 
+// A redis-server of the test's own on a free loopback port (a cluster).
+async function startRedis() {
+  const port = await freePort();
+  const proc = spawn('redis-server', ['--port', String(port), '--bind',
+    '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
+  await connectable(port);
+  return { addr: `127.0.0.1:${port}`, stop: () => proc.kill('SIGKILL') };
+}
+
+// The page's node is drained for an upgrade (SIGUSR2): BYE "Server
+// restarting", and the page comes back by itself to the upgraded node on
+// the same address, takes its seat back, and the game goes on.
+async function testDrainReconnects(browser) {
+  const redis = await startRedis();
+  const cl = (n) => ['--redis', redis.addr, '--node', n];
+  const a = await startTttd(cl('a'));
+  let b = await startTttd(cl('b'));
+  try {
+    await sleep(1500);				// both in the cluster
+    const page = await openPage(browser, b.url, 'dot');
+    const nc = new NcPlayer(a.game);
+    nc.send('NAME eve');
+    await waitMatch(page, /You play [XO] against eve/);
+    b.kill('SIGUSR2');
+    const code = await Promise.race([b.exited(), sleep(STEP_MS).then(() => 'timeout')]);
+    if (code !== 0) throw new Error(`the drained node exited with ${code}`);
+    b = await startTttd(cl('b'), { game: b.game, http: b.http });
+    await nc.want('INFO dot is back.');
+    await waitMatch(page, /You play [XO] against eve/);
+    if (nc.lines.some((l) => l.startsWith('RESULT'))) throw new Error('the drain lost the game');
+    nc.close();
+  } finally {
+    await b.stop().catch(() => {});
+    await a.stop();
+    redis.stop();
+  }
+}
+
 const tests = [testTwoPagesPlayToAWin, testPageAgainstNc, testRoomLink,
   testReloadKeepsSeat, testKeyboardOnly, testListAndWatch,
-  testDropReconnects];
+  testDropReconnects, testDrainReconnects];
 const browser = await chromium.launch({ executablePath: chromiumPath,
   headless: true, args: ['--no-sandbox'] });
 let failed = 0;

@@ -703,7 +703,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		case FUZZ_OP_SHUTDOWN:
 			for (i = 0; i < FUZZ_SLOTS; i++) {
 				if (fuzz_slots[i].c != NULL)
-					session_shutdown(fuzz_slots[i].c);
+					session_shutdown(fuzz_slots[i].c, SESSION_SHUTDOWN);
 			}
 			break;
 		}
