@@ -474,9 +474,14 @@ cluster_on_taken(struct cluster *cl, const char *from, uint64_t id,
 {
 	struct cluster_local	*l = cluster_local_find(cl, id);
 	struct client		*c;
+	char			 rest[16];
 
-	if (l == NULL || strcmp(l->owner, dead) != 0)
+	if (l == NULL || strcmp(l->owner, dead) != 0) {
+		/* Gone meanwhile (or elsewhere): its seat there is a lost one. */
+		snprintf(rest, sizeof rest, "%d %d", (int)PROTO_LEAVE_DROP, 1);
+		cluster_send(cl, from, 'D', id, rest, strlen(rest));
 		return;
+	}
 	c = l->c;
 	log_info("client %llu: its match is on instance %s now",
 	    (unsigned long long)c->id, from);

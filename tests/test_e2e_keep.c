@@ -76,9 +76,17 @@ keep_state_at(int ln, struct game *g, struct conn *c, int seat, int wait_ms)
 static void
 keep_taken_up_at(int ln, struct game *g, int seat)
 {
+	char	want[LINE_SIZE], got[LINE_SIZE];
+	double	secs = 0;
+
 	keep_state_at(ln, g, g->p[seat], seat, CLUSTER_WAIT_MS);
-	line_want_at(ln, 1, g->p[seat], "INFO %s lost the connection. Waiting "
-	    "up to 30 seconds for them to come back.", g->name[!seat]);
+	/* The grace period counts from the take-up: 30 s, or a ms less. */
+	snprintf(want, sizeof want, "INFO %s lost the connection. Waiting up "
+	    "to ", g->name[!seat]);
+	line_want_prefix_at(ln, g->p[seat], want, got, sizeof got);
+	if (sscanf(got + strlen(want), "%lf", &secs) != 1 || secs < 29.9 ||
+	    secs > 30 || strstr(got, " seconds for them to come back.") == NULL)
+		fail_msg("line %d: %s", ln, got);
 }
 
 /*
@@ -140,37 +148,45 @@ test_keep_owner_killed(void **state)
 /*
  * SIGUSR2 drains the owner: its players hear BYE (come back), it exits 0
  * once the other node has its matches, and its name is free at once for
- * the upgraded node.  The games go on, and end.
+ * the upgraded node.  Its player in a match of the other node is a lost
+ * connection there.  The games go on, and end.
  */
 static void
 test_keep_drain(void **state)
 {
 	struct cl_fix		*f = *state;
 	struct tttd_proc	*a = cl_node(f, "a"), *b = cl_node(f, "b");
-	struct game		 g1, g2;
+	struct game		 g1, g2, g3;
 	int			 rc;
 
 	cl_wait_stat(__LINE__, f, a, "cluster_nodes", 2);
-	cl_pair_at(__LINE__, f, a, b, &g1);
-	cl_pair_at(__LINE__, f, b, b, &g2);
+	cl_pair_at(__LINE__, f, a, b, &g1);	/* the match on b */
+	cl_pair_at(__LINE__, f, b, b, &g2);	/* on b */
+	cl_pair_at(__LINE__, f, b, a, &g3);	/* on a, X relayed from b */
 	keep_moves_at(__LINE__, &g1, "A1 A2");
 	keep_moves_at(__LINE__, &g2, "A1");
+	keep_moves_at(__LINE__, &g3, "A1");
 	kill(b->pid, SIGUSR2);
 	WANT_RAW(g1.p[1], T_RESTART);
 	WANT_EOF(g1.p[1]);
 	WANT_RAW(g2.p[0], T_RESTART);
 	WANT_RAW(g2.p[1], T_RESTART);
+	WANT_RAW(g3.p[0], T_RESTART);
 	rc = harness_wait(b, CLUSTER_WAIT_MS);
 	b->pid = 0;
 	assert_int_equal(rc, 0);
 	keep_taken_up_at(__LINE__, &g1, 0);
+	WANT_RAW(g3.p[1], "INFO p1 lost the connection. Waiting up to 30 "
+	    "seconds for them to come back.");
 	keep_resume_at(__LINE__, f, a, &g1, 1, 1);
 	keep_resume_at(__LINE__, f, a, &g2, 1, 0);
 	keep_resume_at(__LINE__, f, a, &g2, 0, 1);
+	keep_resume_at(__LINE__, f, a, &g3, 0, 1);
 	b = cl_node(f, "b");			/* the upgrade, same name */
 	cl_wait_stat(__LINE__, f, b, "cluster_nodes", 2);
 	GAME_PLAY(&g1, "B1 B2 C1");
 	GAME_PLAY(&g2, "A2 B1 B2 C1");
+	GAME_PLAY(&g3, "A2 B1 B2 C1");
 }
 
 /*
