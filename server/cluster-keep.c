@@ -51,6 +51,16 @@ static void	cluster_keep_plug(struct cluster *, struct match *, int,
 static void	cluster_keep_loaded(void *, redisReply *);
 static int	cluster_keep_ring_push(struct cluster *, uint64_t);
 
+/* The keys and first arguments of the save and drop scripts. */
+struct cluster_keep_args {
+	char		 id[24];
+	char		 kmatch[CLUSTER_PREFIX_MAX + 32];
+	char		 kowner[CLUSTER_PREFIX_MAX + 32];
+	const char	*argv[7];
+};
+static void	cluster_keep_args(struct cluster *, uint64_t,
+		    struct cluster_keep_args *);
+
 #define CLUSTER_KEEP_TAKE	100	/* matches taken up in one script */
 
 /* Write the image if the match is this node's (or its last instance's). */
@@ -190,16 +200,32 @@ cluster_keep_ring_push(struct cluster *cl, uint64_t id)
 	return (0);
 }
 
+/*
+ * 2, the match's key, this instance's set; this instance, the one before
+ * it (its matches are this one's once written again).
+ */
+static void
+cluster_keep_args(struct cluster *cl, uint64_t id, struct cluster_keep_args *a)
+{
+	snprintf(a->id, sizeof a->id, "%" PRIu64, id);
+	snprintf(a->kmatch, sizeof a->kmatch, "%smatch:%s", cl->prefix, a->id);
+	snprintf(a->kowner, sizeof a->kowner, "%sowner:%s", cl->prefix,
+	    cl->inst);
+	a->argv[0] = "2";
+	a->argv[1] = a->kmatch;
+	a->argv[2] = a->kowner;
+	a->argv[3] = cl->inst;
+	a->argv[4] = cl->old_inst[0] != '\0' ? cl->old_inst : cl->inst;
+}
+
 /* Save a match's image; its players here hear nothing until it is kept. */
 static void
 cluster_keep_save(struct cluster *cl, struct match *m)
 {
 	struct match_keep	 k;
-	char			 val[MATCH_KEEP_MAX + 128], id[24];
+	struct cluster_keep_args a;
+	char			 val[MATCH_KEEP_MAX + 128];
 	char			 home[2][CLUSTER_INST_LEN + 24];
-	char			 kmatch[CLUSTER_PREFIX_MAX + 32];
-	char			 kowner[CLUSTER_PREFIX_MAX + 32];
-	const char		*argv[7];
 	int			 n, w, i;
 
 	match_keep_take(m, &k);
@@ -208,20 +234,13 @@ cluster_keep_save(struct cluster *cl, struct match *m)
 	n = snprintf(val, sizeof val, "%s %s %s ", cl->inst, home[0], home[1]);
 	if ((w = match_keep_fmt(&k, val + n, sizeof val - (size_t)n)) == -1)
 		return;
-	snprintf(id, sizeof id, "%" PRIu64, m->id);
-	snprintf(kmatch, sizeof kmatch, "%smatch:%s", cl->prefix, id);
-	snprintf(kowner, sizeof kowner, "%sowner:%s", cl->prefix, cl->inst);
-	argv[0] = "2";
-	argv[1] = kmatch;
-	argv[2] = kowner;
-	argv[3] = cl->inst;
-	argv[4] = cl->old_inst[0] != '\0' ? cl->old_inst : cl->inst;
-	argv[5] = val;
-	argv[6] = id;
+	cluster_keep_args(cl, m->id, &a);
+	a.argv[5] = val;
+	a.argv[6] = a.id;
 	if (cluster_keep_ring_push(cl, m->id) == -1)
 		return;
 	if (cluster_eval(cl, CLUSTER_LUA_SAVE, cluster_keep_saved, cl, 7,
-	    argv, NULL) == -1) {
+	    a.argv, NULL) == -1) {
 		cl->ring_len--;
 		return;
 	}
@@ -325,22 +344,13 @@ cluster_keep_all(struct cluster *cl)
 void
 cluster_keep_ended(struct cluster *cl, struct match *m)
 {
-	char		 id[24], kmatch[CLUSTER_PREFIX_MAX + 32];
-	char		 kowner[CLUSTER_PREFIX_MAX + 32];
-	const char	*argv[6];
+	struct cluster_keep_args	a;
 
 	if (cl->drain >= CLUSTER_DRAIN_GIVEN || !rlink_up(cl->link))
 		return;
-	snprintf(id, sizeof id, "%" PRIu64, m->id);
-	snprintf(kmatch, sizeof kmatch, "%smatch:%s", cl->prefix, id);
-	snprintf(kowner, sizeof kowner, "%sowner:%s", cl->prefix, cl->inst);
-	argv[0] = "2";
-	argv[1] = kmatch;
-	argv[2] = kowner;
-	argv[3] = cl->inst;
-	argv[4] = cl->old_inst[0] != '\0' ? cl->old_inst : cl->inst;
-	argv[5] = id;
-	(void)cluster_eval(cl, CLUSTER_LUA_DROP, NULL, NULL, 6, argv, NULL);
+	cluster_keep_args(cl, m->id, &a);
+	a.argv[5] = a.id;
+	(void)cluster_eval(cl, CLUSTER_LUA_DROP, NULL, NULL, 6, a.argv, NULL);
 }
 
 /* Orphaned matches in Redis (a node died or drained): take some up. */
