@@ -261,6 +261,14 @@ client_event(struct client *c, const struct proto_event *ev)
 			c->prompt = CLIENT_PROMPT_AGAIN;
 		break;
 	case PROTO_EV_BYE:
+		/*
+		 * A node drained for an upgrade: the seat goes on elsewhere.
+		 * The close that follows is a lost connection (client_lost).
+		 */
+		if (c->opts->reconnect && c->token[0] != '\0' &&
+		    !c->quitting && ev->textlen == sizeof PROTO_BYE_RESTART - 1 &&
+		    memcmp(ev->text, PROTO_BYE_RESTART, ev->textlen) == 0)
+			break;
 		c->done = 1;
 		c->status = 0;
 		break;

@@ -28,6 +28,8 @@
 #define PROTO_CODE_ALPHABET	"23456789ABCDEFGHJKMNPQRSTUVWXYZ"
 /* WAIT's text in the queue or a room (not waiting for an answer). */
 #define PROTO_WAIT_QUEUED	"Waiting for an opponent..."
+/* BYE's text when a node of a cluster is drained: come back and RESUME. */
+#define PROTO_BYE_RESTART	"Server restarting. Reconnect and RESUME to go on."
 
 /* The computer's strength, for PLAY AI. */
 enum proto_level {

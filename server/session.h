@@ -13,7 +13,7 @@
 
 /* BYE's texts when the server goes: stopping, or draining (SIGUSR2). */
 #define SESSION_SHUTDOWN	"Server shutting down."
-#define SESSION_RESTART		"Server restarting. Reconnect and RESUME to go on."
+#define SESSION_RESTART		PROTO_BYE_RESTART
 
 void	session_open(struct lobby *, struct client *);
 void	session_refuse(struct lobby *, struct client *, enum proto_error);

@@ -2364,6 +2364,69 @@ test_client_resume_fake(void **state)
 }
 
 /*
+ * A node of a cluster drained for an upgrade says BYE Server restarting
+ * and closes: with a seat, the client connects again by itself and sends
+ * RESUME, as after a lost connection; any other BYE ends it.
+ */
+static void
+test_client_resume_after_restart_bye(void **state)
+{
+	static const char *const first[] = {
+		"HELLO tttd/1 Welcome to Tic Tac Toe, Ready for a game?\r\n"
+		"  Type 'quit' at any time to exit.",
+		"WAIT Waiting for an opponent...",
+		"MATCH O bob You play O against bob.",
+		"TOKEN 2345-6789 Type RESUME 2345-6789 on a new connection "
+		"within 30 seconds of losing this one to get your seat back.",
+		"START X bob (X) moves first.",
+		"BOARD .........",
+		"TURN X Waiting for bob to move...",
+		"BYE Server restarting. Reconnect and RESUME to go on.",
+		NULL
+	};
+	static const char *const again[] = {
+		"HELLO tttd/1 Welcome to Tic Tac Toe, Ready for a game?\r\n"
+		"  Type 'quit' at any time to exit.",
+		"WAIT Waiting for an opponent...",
+		"OK RESUME",
+		"MATCH O bob You play O against bob.",
+		"BOARD X........",
+		"TURN O Enter your move (A1, B2, C3) or 'quit' to exit:",
+		"TOKEN 3456-789A Type RESUME 3456-789A on a new connection "
+		"within 30 seconds of losing this one to get your seat back.",
+		"BYE Server shutting down.",
+		NULL
+	};
+	struct conn	 fk;
+	char		 port[16];
+	const char	*args[] = { "127.0.0.1", port, NULL };
+	int		 p;
+	size_t		 at;
+
+	(void)state;
+	fake_lfd = fake_listen(&p);
+	port_string(port, sizeof port, p);
+	player_start(args, INPUT_PIPE);	/* input stays open */
+	fake_next(&fk);
+	fake_says(&fk, first);
+	at = player_expect("Server restarting. Reconnect and RESUME to go "
+	    "on.\n", 0);
+	close(fake_fd);
+	fake_fd = -1;
+	at = player_expect("The connection to the server was lost; "
+	    "reconnecting...\n", at);
+	fake_next(&fk);
+	fake_hears(&fk, "RESUME 2345-6789");
+	fake_says(&fk, again);
+	at = player_expect("You have your seat back.\nYou are O, playing "
+	    "against bob.\n", at);
+	player_expect("Server shutting down.\n", at);
+	close(fake_fd);
+	fake_fd = -1;
+	assert_int_equal(player_end(), 0);	/* that BYE ends it */
+}
+
+/*
  * A yes after the opponent left goes back to the queue: no seat is held
  * any more, so a lost connection then is simply lost (no RESUME with the
  * dead token, no retries).
@@ -2642,6 +2705,8 @@ main(void)
 		cmocka_unit_test_teardown(test_client_ping_timeout, teardown),
 		cmocka_unit_test_teardown(test_client_arguments, teardown),
 		cmocka_unit_test_teardown(test_client_resume_fake, teardown),
+		cmocka_unit_test_teardown(test_client_resume_after_restart_bye,
+		    teardown),
 		cmocka_unit_test_teardown(test_client_no_resume_from_queue,
 		    teardown),
 		cmocka_unit_test_teardown(test_client_refused_then_resumes,

@@ -447,9 +447,12 @@ async function testDrainReconnects(browser) {
     if (nc.lines.some((l) => l.startsWith('RESULT'))) throw new Error('the drain lost the game');
     nc.close();
   } finally {
-    await b.stop().catch(() => {});
-    await a.stop();
-    redis.stop();
+    try {
+      await b.stop().catch(() => {});
+      await a.stop();
+    } finally {
+      redis.stop();
+    }
   }
 }
 
