@@ -124,6 +124,7 @@ struct cluster {
 	size_t			 ring_head;
 	size_t			 ring_len;
 	int			 adopting;	/* a take-up script in flight */
+	int64_t			 retry_at;	/* ms: a save failed; again then */
 	long long		 orphans;	/* instances orphaned (beat) */
 	int64_t			 unsettled_until; /* ms: a RESUME of nothing
 						   may be a match being taken

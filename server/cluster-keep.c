@@ -41,6 +41,7 @@
 static void	cluster_keep_save(struct cluster *, struct match *);
 static void	cluster_keep_saved(void *, redisReply *);
 static void	cluster_keep_lost(struct cluster *, uint64_t);
+static void	cluster_keep_failed(struct cluster *, uint64_t, const char *);
 static void	cluster_keep_home(struct cluster *, const struct match *, int,
 		    char *, size_t);
 static void	cluster_keep_adopted(void *, redisReply *);
@@ -226,7 +227,7 @@ cluster_keep_save(struct cluster *cl, struct match *m)
 	struct cluster_keep_args a;
 	char			 val[MATCH_KEEP_MAX + 128];
 	char			 home[2][CLUSTER_INST_LEN + 24];
-	int			 n, w, i;
+	int			 n, w;
 
 	match_keep_take(m, &k);
 	cluster_keep_home(cl, m, 0, home[0], sizeof home[0]);
@@ -246,12 +247,6 @@ cluster_keep_save(struct cluster *cl, struct match *m)
 	}
 	cl->saves_sent++;
 	cl->save_bytes += (uint64_t)(n + w);
-	for (i = 0; i < 2; i++) {
-		if (m->player[i] != NULL &&
-		    !(m->player[i]->flags & CLIENT_REMOTE))
-			cl->host.cork(cl->host.arg, m->player[i],
-			    cl->saves_sent);
-	}
 }
 
 /* Redis kept a match (or the link went down: NULL): its players hear. */
@@ -267,18 +262,34 @@ cluster_keep_saved(void *arg, redisReply *r)
 	cl->ring_head = (cl->ring_head + 1) % cl->ring_cap;
 	cl->ring_len--;
 	cl->saves_acked++;
-	if (r != NULL && r->type == REDIS_REPLY_ERROR) {
-		log_warn("node %s: saving match %" PRIu64 ": %s", cl->node, id,
-		    r->str);
-		if (strncmp(r->str, "NOSCRIPT", 8) == 0)
-			cl->lua[CLUSTER_LUA_SAVE].sha[0] = '\0';
-	}
+	if (r != NULL && r->type == REDIS_REPLY_ERROR)
+		cluster_keep_failed(cl, id, r->str);
 	if (r != NULL && r->type == REDIS_REPLY_INTEGER && r->integer == 0)
 		cluster_keep_lost(cl, id);
 	cl->host.uncork(cl->host.arg, cl->saves_acked);
 	if (cl->drain == CLUSTER_DRAIN_SAVING)
 		cluster_drain_step(cl);
 	cl->host.flush(cl->host.arg);
+}
+
+/*
+ * Redis answered a save with an error (out of memory, a script flushed,
+ * ...): the match is written again in a moment, its players waiting.
+ */
+static void
+cluster_keep_failed(struct cluster *cl, uint64_t id, const char *why)
+{
+	struct match	*m = keytab_find(&cl->lobby->ids, id);
+	int		 i;
+
+	log_warn("node %s: saving match %" PRIu64 ": %s; again soon", cl->node,
+	    id, why);
+	if (strncmp(why, "NOSCRIPT", 8) == 0)
+		for (i = 0; i < CLUSTER_NLUA; i++)
+			cl->lua[i].sha[0] = '\0';
+	cl->retry_at = cl->lobby->ops->now() + CLUSTER_TICK_MS;
+	if (m != NULL)
+		match_touch(m);		/* its players corked again */
 }
 
 /*
@@ -322,12 +333,17 @@ cluster_keep_flush(struct cluster *cl)
 		return;
 	lobby = cl->lobby;
 	up = rlink_up(cl->link) && cl->drain < CLUSTER_DRAIN_GIVEN;
+	/* After an error, a moment before writing again (players wait). */
+	if (up && lobby->ops->now() < cl->retry_at)
+		return;
 	while ((m = TAILQ_FIRST(&lobby->touched)) != NULL) {
 		TAILQ_REMOVE(&lobby->touched, m, touched_entry);
 		m->touched = 0;
 		if (up)
 			cluster_keep_save(cl, m);
 	}
+	cl->host.cork_due(cl->host.arg, cl->saves_sent);
+	cl->host.uncork(cl->host.arg, cl->saves_acked);
 }
 
 /* Every match here, saved again (as this instance's, after a loss). */
@@ -384,15 +400,20 @@ cluster_keep_adopted(void *arg, redisReply *r)
 
 	cl->adopting = 0;
 	if (r == NULL || r->type != REDIS_REPLY_ARRAY || r->elements == 0) {
-		if (r != NULL && r->type == REDIS_REPLY_ERROR)
+		if (r != NULL && r->type == REDIS_REPLY_ERROR) {
 			log_warn("node %s: taking matches up: %s", cl->node,
 			    r->str);
+			if (strncmp(r->str, "NOSCRIPT", 8) == 0)
+				cl->lua[CLUSTER_LUA_ADOPT].sha[0] = '\0';
+		}
 		return;
 	}
 	if (r->element[0]->type != REDIS_REPLY_STRING ||
 	    r->element[0]->len != CLUSTER_INST_LEN)
 		return;
 	dead = r->element[0]->str;
+	if (cl->drain != CLUSTER_DRAIN_NONE)
+		return;		/* they are this instance's: given with it */
 	for (i = 1; i < r->elements; i++) {
 		if (r->element[i]->type == REDIS_REPLY_STRING)
 			cluster_keep_take_up(cl, dead, r->element[i]->str,

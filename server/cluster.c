@@ -660,6 +660,8 @@ cluster_tick_cb(evutil_socket_t fd, short what, void *arg)
 		}
 	}
 	cluster_drain_tick(cl);
+	if (!TAILQ_EMPTY(&cl->lobby->touched))
+		any = 1;		/* saves waiting to be tried again */
 	/* Offers never answered: post again (ids: posting may pair). */
 	for (l = LIST_FIRST(&cl->all_locals); l != NULL; l = next) {
 		next = LIST_NEXT(l, all_entry);

@@ -62,6 +62,8 @@ struct cluster_host {
 	void	(*flush)(void *);
 	/* Hold a player's output until save seq is answered ... */
 	void	(*cork)(void *, struct client *, uint64_t);
+	/* The corks of this callback's changes wait for save seq ... */
+	void	(*cork_due)(void *, uint64_t);
 	/* ... and let out what saves up to seq held. */
 	void	(*uncork)(void *, uint64_t);
 	/* Its match is another node's now: drop its output, BYE, close. */

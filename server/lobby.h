@@ -63,6 +63,11 @@ struct lobby_ops {
 	 * touched matches elsewhere, match-keep.c): forget it there.
 	 */
 	void	(*ended)(struct lobby *, struct match *);
+	/*
+	 * With lobby->keep: the match changed; what its players are sent
+	 * from now on must wait until it is kept (even if they leave it).
+	 */
+	void	(*touched)(struct lobby *, struct match *);
 };
 
 /* What STATS tells of the cluster, kept up to date by the host. */

@@ -64,7 +64,11 @@ match_touch(struct match *m)
 {
 	struct lobby	*lobby = m->lobby;
 
-	if (!lobby->keep || m->touched)
+	if (!lobby->keep)
+		return;
+	if (lobby->ops->touched != NULL)
+		lobby->ops->touched(lobby, m);
+	if (m->touched)
 		return;
 	m->touched = 1;
 	TAILQ_INSERT_TAIL(&lobby->touched, m, touched_entry);

@@ -71,6 +71,7 @@
 #include "conn.h"
 #include "http.h"
 #include "log.h"
+#include "match.h"
 #include "server.h"
 #include "session.h"
 #include "telnet.h"
@@ -102,6 +103,7 @@ static int	server_client_name_check(struct lobby *, struct client *,
 static void	server_client_name_changed(struct lobby *, struct client *,
 		    const char *, const char *);
 static void	server_client_ended(struct lobby *, struct match *);
+static void	server_client_touched(struct lobby *, struct match *);
 static void	server_client_push(struct server_client *);
 static void	server_client_write_cb(evutil_socket_t, short, void *);
 static void	server_client_timer_cb(evutil_socket_t, short, void *);
@@ -166,7 +168,8 @@ const struct lobby_ops server_client_ops = {
 	server_client_elsewhere,
 	server_client_name_check,
 	server_client_name_changed,
-	server_client_ended
+	server_client_ended,
+	server_client_touched
 };
 
 /* The connection a client of the seat layer is: it comes first in it. */
@@ -977,6 +980,40 @@ server_client_ended(struct lobby *lobby, struct match *m)
 
 	if (s->cluster != NULL)
 		cluster_keep_ended(s->cluster, m);
+}
+
+/*
+ * The lobby's touched op: the match's players here say nothing more, even
+ * closing, until the end of the callback has saved it (cluster_keep_flush
+ * gives the cork its save's seq: server_client_cork_due).
+ */
+static void
+server_client_touched(struct lobby *lobby, struct match *m)
+{
+	struct server	*s = server_client_server_of(lobby);
+	int		 i;
+
+	for (i = 0; i < 2; i++) {
+		if (m->player[i] != NULL &&
+		    !(m->player[i]->flags & CLIENT_REMOTE))
+			server_client_cork(s, m->player[i], SERVER_CORK_DUE);
+	}
+}
+
+/*
+ * The saves of this callback are sent, the last one seq: the corks that
+ * waited for them wait for it (the seqs on the list stay in order).
+ */
+void
+server_client_cork_due(struct server *s, uint64_t seq)
+{
+	struct server_client	*sc;
+
+	TAILQ_FOREACH_REVERSE(sc, &s->corked, server_client_list, cork_entry) {
+		if (sc->cork_seq != SERVER_CORK_DUE)
+			break;
+		sc->cork_seq = seq;
+	}
 }
 
 /*

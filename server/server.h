@@ -152,7 +152,9 @@ void	server_client_shutdown_all(struct server *);
 void	server_client_free(struct server_client *);
 void	server_client_flush_all(struct server *);
 void	server_client_lobby_cb(int, short, void *);
+#define SERVER_CORK_DUE	UINT64_MAX	/* corked until this callback's saves */
 void	server_client_cork(struct server *, struct client *, uint64_t);
+void	server_client_cork_due(struct server *, uint64_t);
 void	server_client_uncork(struct server *, uint64_t);
 void	server_client_restart(struct server *, struct client *);
 extern const struct lobby_ops server_client_ops;

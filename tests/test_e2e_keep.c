@@ -221,6 +221,41 @@ test_keep_redis_restarted_empty(void **state)
 	GAME_PLAY(&g2, "B2 C1");
 }
 
+/*
+ * No OK MOVE before the move is kept: with Redis stopped a moment, a move
+ * and QUIT in one write get nothing until Redis answers (the close does
+ * not write the reply out early); with Redis refusing writes (out of
+ * memory), the move's reply waits until a write is taken.
+ */
+static void
+test_keep_no_ok_before_kept(void **state)
+{
+	struct cl_fix		*f = *state;
+	struct tttd_proc	*a = cl_node(f, "a");
+	struct game		 g, h;
+	char			 reply[64];
+	int			 mover;
+
+	cl_wait_stat(__LINE__, f, a, "redis_connected", 1);
+	cl_pair_at(__LINE__, f, a, a, &g);
+	mover = g.turn;
+	kill(f->redis.pid, SIGSTOP);
+	SEND(g.p[mover], "MOVE B2\r\nQUIT");
+	line_want_quiet_at(__LINE__, g.p[mover], 800);
+	line_want_quiet_at(__LINE__, g.p[!mover], 10);
+	kill(f->redis.pid, SIGCONT);
+	WANT(g.p[mover], "OK MOVE B2");
+
+	cl_pair_at(__LINE__, f, a, a, &h);
+	assert_true(redis_proc_cmd(&f->redis, "CONFIG SET maxmemory 1", reply,
+	    sizeof reply) > 0);
+	SEND(h.p[h.turn], "MOVE A1");
+	line_want_quiet_at(__LINE__, h.p[h.turn], 800);
+	assert_true(redis_proc_cmd(&f->redis, "CONFIG SET maxmemory 0", reply,
+	    sizeof reply) > 0);
+	game_moved_at(__LINE__, &h, game_cell("A1"));
+}
+
 int
 main(void)
 {
@@ -231,6 +266,8 @@ main(void)
 		    cl_teardown),
 		cmocka_unit_test_setup_teardown(
 		    test_keep_redis_restarted_empty, cl_setup, cl_teardown),
+		cmocka_unit_test_setup_teardown(test_keep_no_ok_before_kept,
+		    cl_setup, cl_teardown),
 	};
 
 	return (cmocka_run_group_tests(tests, NULL, NULL));

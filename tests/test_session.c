@@ -105,7 +105,7 @@ static const struct client_ops fake_client_ops = {
 };
 static const struct lobby_ops fake_ops = {
 	fake_now, fake_random, fake_wake, NULL, NULL, NULL, NULL, NULL, NULL,
-	NULL, NULL, NULL
+	NULL, NULL, NULL, NULL
 };
 
 /* A world with these limits; the default ones when NULL. */

@@ -131,7 +131,7 @@ static const struct lobby_ops fuzz_ops = {
 	fuzz_clock,
 	fuzz_random,
 	fuzz_wake,
-	NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL
+	NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL
 };
 
 static struct lobby		fuzz_lobby;
