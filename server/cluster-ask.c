@@ -108,8 +108,11 @@ cluster_ask_done(struct cluster *cl, struct cluster_local *l)
 	l->asking = l->naming = 0;
 	if (l->owner[0] == '\0' && !(c->flags & CLIENT_POSTED))
 		cluster_local_del(cl, l);
-	if (c->flags & CLIENT_HELD)
+	if (c->flags & CLIENT_HELD) {
 		c->ops->hold(c, 0);
+		if (c->place == PLACE_QUEUE)
+			lobby_unheld(cl->lobby);	/* its turn to pair */
+	}
 }
 
 /* Nobody had it: the answer one node gives, and the wrong guess counted. */

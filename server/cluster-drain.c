@@ -96,6 +96,8 @@ cluster_drain_tick(struct cluster *cl)
 	if (cl->lobby->ops->now() >= cl->drain_until) {
 		log_warn("node %s: draining: not every match was taken up in "
 		    "time; the next node to start takes the rest", cl->node);
+		if (cl->drain == CLUSTER_DRAIN_SAVING)
+			cluster_drain_give(cl);	/* orphaned all the same */
 		cluster_drain_end(cl);
 		return;
 	}

@@ -97,6 +97,8 @@ struct cluster {
 	char			 key_nodes[CLUSTER_PREFIX_MAX + 8];
 	char			 key_queue[CLUSTER_PREFIX_MAX + 8];
 	int			 joined;	/* holds its name in Redis */
+	int64_t			 joined_at;	/* ms: since then */
+	int			 beating;	/* a beat awaits its answer */
 	int			 counted;	/* its beat is in <prefix>nodes:
 						   gone from it, it was taken
 						   for dead */
@@ -104,6 +106,7 @@ struct cluster {
 	struct event		*beat;
 	struct event		*tick;		/* asks that time out */
 	int			 id_base_set;	/* match ids are the node's */
+	uint64_t		 id_k;		/* from k * CLUSTER_ID_BLOCK */
 	char			*games;		/* GAMES: the other nodes' */
 	size_t			 games_len;
 	struct keytab		 remotes;	/* (home, id) -> remote */
@@ -124,7 +127,13 @@ struct cluster {
 	size_t			 ring_head;
 	size_t			 ring_len;
 	int			 adopting;	/* a take-up script in flight */
+	int			 stopping;	/* SIGTERM: nothing more kept */
+	int			 leaving;	/* ... its matches being dropped */
 	int64_t			 retry_at;	/* ms: a save failed; again then */
+	uint64_t		*ended;		/* ids of matches that ended cut
+						   off from Redis */
+	size_t			 nended;
+	size_t			 ended_cap;
 	long long		 orphans;	/* instances orphaned (beat) */
 	int64_t			 unsettled_until; /* ms: a RESUME of nothing
 						   may be a match being taken
@@ -163,6 +172,7 @@ void	cluster_on_home(struct cluster *, char, const char *, uint64_t,
 		    const char *, size_t);
 void	cluster_lost_owners(struct cluster *, const redisReply *);
 void	cluster_lost_owner(struct cluster *, struct cluster_local *);
+void	cluster_hold_relayed(struct cluster *, const char *);
 void	cluster_lost_home(struct cluster_remote *);
 int	cluster_live(const redisReply *, const char *);
 void	cluster_ask_none(struct cluster *, struct cluster_local *);
@@ -174,6 +184,7 @@ void	cluster_games_fetch(struct cluster *, const redisReply *);
 void	cluster_keep_init(struct cluster *);
 void	cluster_keep_up(struct cluster *);
 void	cluster_keep_all(struct cluster *);
+void	cluster_keep_forget_ended(struct cluster *);
 void	cluster_keep_adopt(struct cluster *);
 int	cluster_eval(struct cluster *, int, rlink_reply_cb *, void *, int,
 		    const char **, const size_t *);

@@ -42,6 +42,7 @@ static void	cluster_keep_save(struct cluster *, struct match *);
 static void	cluster_keep_saved(void *, redisReply *);
 static void	cluster_keep_lost(struct cluster *, uint64_t);
 static void	cluster_keep_failed(struct cluster *, uint64_t, const char *);
+static void	cluster_keep_drop(struct cluster *, uint64_t);
 static void	cluster_keep_home(struct cluster *, const struct match *, int,
 		    char *, size_t);
 static void	cluster_keep_adopted(void *, redisReply *);
@@ -332,7 +333,8 @@ cluster_keep_flush(struct cluster *cl)
 	if (cl == NULL)
 		return;
 	lobby = cl->lobby;
-	up = rlink_up(cl->link) && cl->drain < CLUSTER_DRAIN_GIVEN;
+	up = rlink_up(cl->link) && cl->drain < CLUSTER_DRAIN_GIVEN &&
+	    !cl->stopping;
 	/* After an error, a moment before writing again (players wait). */
 	if (up && lobby->ops->now() < cl->retry_at)
 		return;
@@ -360,13 +362,48 @@ cluster_keep_all(struct cluster *cl)
 void
 cluster_keep_ended(struct cluster *cl, struct match *m)
 {
-	struct cluster_keep_args	a;
-
-	if (cl->drain >= CLUSTER_DRAIN_GIVEN || !rlink_up(cl->link))
+	if (cl->drain >= CLUSTER_DRAIN_GIVEN || cl->stopping)
 		return;
-	cluster_keep_args(cl, m->id, &a);
-	a.argv[5] = a.id;
-	(void)cluster_eval(cl, CLUSTER_LUA_DROP, NULL, NULL, 6, a.argv, NULL);
+	cluster_keep_drop(cl, m->id);
+}
+
+/*
+ * Forget a match in Redis; cut off from it, when it joins again (else the
+ * match would be taken up again, once this instance is seen dead).
+ */
+static void
+cluster_keep_drop(struct cluster *cl, uint64_t id)
+{
+	struct cluster_keep_args	 a;
+	uint64_t			*ended;
+	size_t				 cap;
+
+	if (rlink_up(cl->link)) {
+		cluster_keep_args(cl, id, &a);
+		a.argv[5] = a.id;
+		if (cluster_eval(cl, CLUSTER_LUA_DROP, NULL, NULL, 6, a.argv,
+		    NULL) == 0)
+			return;
+	}
+	if (cl->nended == cl->ended_cap) {
+		cap = cl->ended_cap != 0 ? cl->ended_cap * 2 : 64;
+		if ((ended = realloc(cl->ended, cap * sizeof *ended)) == NULL)
+			return;
+		cl->ended = ended;
+		cl->ended_cap = cap;
+	}
+	cl->ended[cl->nended++] = id;
+}
+
+/* Joined again: the matches that ended meanwhile, forgotten in Redis. */
+void
+cluster_keep_forget_ended(struct cluster *cl)
+{
+	size_t	i, n = cl->nended;
+
+	cl->nended = 0;
+	for (i = 0; i < n; i++)
+		cluster_keep_drop(cl, cl->ended[i]);
 }
 
 /* Orphaned matches in Redis (a node died or drained): take some up. */
@@ -452,8 +489,12 @@ cluster_keep_take_up(struct cluster *cl, const char *dead, const char *s,
 		return;
 	}
 	k.id = id;
-	if ((m = match_keep_restore(cl->lobby, &k)) == NULL)
+	if ((m = match_keep_restore(cl->lobby, &k)) == NULL) {
+		log_warn("node %s: match %" PRIu64 " of instance %s not taken "
+		    "up: one of that id is here, or nobody is left in it",
+		    cl->node, id, dead);
 		return;
+	}
 	for (i = 0; i < 2; i++)
 		cluster_keep_plug(cl, m, i, home[i], dead, k.seat[i].token != 0 ?
 		    k.seat[i].token : k.seat[i].used);

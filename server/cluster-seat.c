@@ -472,6 +472,24 @@ cluster_lost_owners(struct cluster *cl, const redisReply *live)
 	free(ids);
 }
 
+/*
+ * The node of these relayed players' matches gives them to the others
+ * (G: it drains): their lines wait for the node that takes each up (T).
+ */
+void
+cluster_hold_relayed(struct cluster *cl, const char *inst)
+{
+	struct cluster_local	*l;
+
+	LIST_FOREACH(l, &cl->all_locals, all_entry) {
+		if (strcmp(l->owner, inst) != 0 || l->orphan_until != 0 ||
+		    l->c->ops->hold == NULL)
+			continue;
+		l->orphan_until = cl->lobby->ops->now() + CLUSTER_ADOPT_WAIT_MS;
+		l->c->ops->hold(l->c, 1);
+	}
+}
+
 /* A relayed player's match is out of reach: told, and queued here. */
 void
 cluster_lost_owner(struct cluster *cl, struct cluster_local *l)

@@ -53,6 +53,8 @@
 static void	cluster_ids_from(struct cluster *, uint64_t);
 static void	cluster_ids_reply(void *, redisReply *);
 static void	cluster_ids_claim(struct cluster *);
+static void	cluster_ids_random(struct cluster *);
+static void	cluster_ids_keep(struct cluster *);
 static int	cluster_claim_now(struct cluster *, const struct cluster_config *);
 static void	cluster_message(void *, const char *, size_t);
 static void	cluster_renew(struct cluster *);
@@ -65,6 +67,8 @@ static void	cluster_beat(struct cluster *);
 static void	cluster_beat_reply(void *, redisReply *);
 static void	cluster_cut(struct cluster *);
 static void	cluster_beat_counts(struct cluster *, const redisReply *);
+static void	cluster_leave(struct cluster *);
+static void	cluster_left(void *, redisReply *);
 
 static const struct rlink_ops cluster_link_ops = {
 	cluster_up,
@@ -74,7 +78,10 @@ static const struct rlink_ops cluster_link_ops = {
 
 /*
  * Renew the node's name (or claim it, if free), note its instance live,
- * orphan the matches of the instances silent for ARGV[5] ms (dead): the
+ * orphan the matches of the instances silent for ARGV[5] ms (dead; only
+ * if this node was in the cluster all that time, ARGV[8], and was not
+ * silent itself: after a stall of Redis every node looks silent, and a
+ * beat sent before it runs after it): the
  * live instances, then the number of orphaned instances and of those
  * silent for ARGV[7] ms (maybe dying).  -1 if another live node has the
  * name; -2 if this instance, in the cluster (ARGV[6]), was taken for dead.
@@ -82,16 +89,19 @@ static const struct rlink_ops cluster_link_ops = {
 static const char cluster_beat_lua[] =
     "local v = redis.call('GET', KEYS[1]) "
     "if v and v ~= ARGV[1] and v ~= ARGV[3] then return -1 end "
-    "redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2]) "
     "local t = redis.call('TIME') "
     "local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000) "
     "local cut = now - tonumber(ARGV[5]) "
+    "local mine = redis.call('ZSCORE', KEYS[2], ARGV[1]) "
+    "if ARGV[8] == '1' and mine and tonumber(mine) > cut then "
     "for _, d in ipairs(redis.call('ZRANGEBYSCORE', KEYS[2], '-inf', cut)) do "
     "if redis.call('EXISTS', ARGV[4] .. 'owner:' .. d) == 1 then "
     "redis.call('SADD', ARGV[4] .. 'orphans', d) end end "
-    "redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', cut) "
-    "if redis.call('ZADD', KEYS[2], now, ARGV[1]) == 1 and ARGV[6] == '1' "
+    "redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', cut) end "
+    "if ARGV[6] == '1' and not redis.call('ZSCORE', KEYS[2], ARGV[1]) "
     "then return -2 end "
+    "redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2]) "
+    "redis.call('ZADD', KEYS[2], now, ARGV[1]) "
     "local live = redis.call('ZRANGE', KEYS[2], 0, -1) "
     "live[#live + 1] = redis.call('SCARD', ARGV[4] .. 'orphans') "
     "live[#live + 1] = redis.call('ZCOUNT', KEYS[2], '-inf', "
@@ -176,6 +186,7 @@ cluster_ids_from(struct cluster *cl, uint64_t k)
 	if (cl->id_base_set || k == 0)
 		return;
 	cl->id_base_set = 1;
+	cl->id_k = k;
 	cl->lobby->next_match_id = k * CLUSTER_ID_BLOCK + 1;
 	log_info("node %s: match ids from %llu", cl->node,
 	    (unsigned long long)cl->lobby->next_match_id);
@@ -186,6 +197,40 @@ cluster_ids_reply(void *arg, redisReply *r)
 {
 	if (r != NULL && r->type == REDIS_REPLY_INTEGER)
 		cluster_ids_from(arg, (uint64_t)r->integer);
+}
+
+/*
+ * Started without Redis: a block of its own at random, far above the
+ * counter's (2^31 to 2^32 blocks), so that its matches clash with no
+ * other node's when it joins.
+ */
+static void
+cluster_ids_random(struct cluster *cl)
+{
+	uint64_t	r;
+
+	cl->lobby->ops->random(&r, sizeof r);
+	cluster_ids_from(cl, ((uint64_t)1 << 31) + (r & 0x7fffffffULL));
+}
+
+/*
+ * Joined: the counter is at least this node's number (Redis may have come
+ * back empty), so that a node started next takes a block of its own.
+ */
+static void
+cluster_ids_keep(struct cluster *cl)
+{
+	char		 key[CLUSTER_PREFIX_MAX + 16], k[24];
+	const char	*argv[] = { "EVAL", "local v = tonumber(redis.call('GET', "
+			    "KEYS[1]) or '0') if v < tonumber(ARGV[1]) then "
+			    "redis.call('SET', KEYS[1], ARGV[1]) end return 1",
+			    "1", key, k };
+
+	if (!cl->id_base_set || cl->id_k >= ((uint64_t)1 << 31))
+		return;
+	snprintf(key, sizeof key, "%snode_seq", cl->prefix);
+	snprintf(k, sizeof k, "%" PRIu64, cl->id_k);
+	(void)rlink_cmd(cl->link, NULL, NULL, 5, argv, NULL);
 }
 
 /* Joined later than at start: the number now. */
@@ -219,6 +264,7 @@ cluster_claim_now(struct cluster *cl, const struct cluster_config *cfg)
 		    "until it answers", cfg->redis_ip, cfg->redis_port,
 		    rc != NULL ? rc->errstr : "out of memory");
 		redisFree(rc);
+		cluster_ids_random(cl);
 		return (0);
 	}
 	redisSetTimeout(rc, tv);
@@ -244,6 +290,8 @@ cluster_claim_now(struct cluster *cl, const struct cluster_config *cfg)
 		freeReplyObject(r);
 	}
 	redisFree(rc);
+	if (!cl->id_base_set)
+		cluster_ids_random(cl);
 	return (rv);
 }
 
@@ -324,12 +372,65 @@ cluster_free(struct cluster *cl)
 		event_free(cl->tick);
 	free(cl->games);
 	free(cl->ring);
+	free(cl->ended);
 	cl->lobby->cluster.games = NULL;
 	cl->lobby->cluster.ngames = cl->lobby->cluster.games_more = 0;
 	keytab_free(&cl->remotes);
 	keytab_free(&cl->locals);
 	cl->lobby->cluster.on = 0;
 	free(cl);
+}
+
+/*
+ * The node stops (SIGTERM): its matches end, so Redis forgets them (no
+ * node takes them up later), and its name is free at once.  On the link,
+ * after the writes before it; the daemon waits for the answer (a second
+ * at most: its shutdown's bound).
+ */
+static const char cluster_leave_lua[] =
+    "local ids = redis.call('SMEMBERS', KEYS[1]) "
+    "for _, id in ipairs(ids) do "
+    "local k = ARGV[1] .. 'match:' .. id "
+    "local v = redis.call('GET', k) "
+    "if v and string.sub(v, 1, 16) == ARGV[2] then "
+    "redis.call('DEL', k) end end "
+    "redis.call('DEL', KEYS[1]) "
+    "if redis.call('GET', KEYS[2]) == ARGV[2] then "
+    "redis.call('DEL', KEYS[2]) end "
+    "redis.call('ZREM', KEYS[3], ARGV[2]) "
+    "return #ids";
+
+static void
+cluster_leave(struct cluster *cl)
+{
+	char		 kowner[CLUSTER_PREFIX_MAX + 32];
+	const char	*argv[] = { "EVAL", cluster_leave_lua, "3", kowner,
+			    cl->key_node, cl->key_nodes, cl->prefix, cl->inst };
+
+	if (!cl->joined || !rlink_up(cl->link))
+		return;
+	snprintf(kowner, sizeof kowner, "%sowner:%s", cl->prefix, cl->inst);
+	if (rlink_cmd(cl->link, cluster_left, cl, 8, argv, NULL) == 0)
+		cl->leaving = 1;
+}
+
+static void
+cluster_left(void *arg, redisReply *r)
+{
+	struct cluster	*cl = arg;
+
+	cl->leaving = 0;
+	if (r != NULL && r->type == REDIS_REPLY_INTEGER)
+		log_info("node %s: stopping: its %lld matches end, its name "
+		    "is free", cl->node, r->integer);
+	cl->host.left(cl->host.arg);
+}
+
+/* Is the node still telling Redis it leaves? */
+int
+cluster_leaving(const struct cluster *cl)
+{
+	return (cl != NULL && cl->leaving);
 }
 
 /*
@@ -348,6 +449,8 @@ cluster_shutdown(struct cluster *cl)
 		session_shutdown(&r->c, SESSION_SHUTDOWN);
 	}
 	cluster_flush(cl);
+	cl->stopping = 1;	/* what ends now stays ended */
+	cluster_leave(cl);
 }
 
 /* One message on this node's channel. */
@@ -412,8 +515,10 @@ cluster_message(void *arg, const char *msg, size_t len)
 			cluster_on_taken(cl, from, id, rest);
 		break;
 	case 'G':
-		if (strcmp(from, cl->inst) != 0)
+		if (strcmp(from, cl->inst) != 0) {
+			cluster_hold_relayed(cl, from);
 			cluster_keep_adopt(cl);
+		}
 		break;
 	}
 	cl->host.flush(cl->host.arg);
@@ -473,6 +578,7 @@ cluster_cut(struct cluster *cl)
 	struct cluster_local	*l, *next;
 	struct cluster_remote	*r, *rnext;
 	struct client		*c;
+	int			 was_in = cl->joined || cl->counted;
 
 	cl->lobby->cluster.nodes = 1;
 	cl->counted = 0;
@@ -489,7 +595,12 @@ cluster_cut(struct cluster *cl)
 		}
 	}
 	cluster_lost_owners(cl, NULL);
-	cluster_renew(cl);
+	/*
+	 * Once per cut: the instance before it wrote the matches, and the
+	 * next one writes them again as its own (one step back only).
+	 */
+	if (was_in)
+		cluster_renew(cl);
 	for (r = TAILQ_FIRST(&cl->all_remotes); r != NULL; r = rnext) {
 		rnext = TAILQ_NEXT(r, all_entry);
 		if (!r->done)
@@ -521,7 +632,7 @@ static void
 cluster_beat(struct cluster *cl)
 {
 	char		 ttl[24], dead_ms[24], suspect[16];
-	const char	*argv[12];
+	const char	*argv[13];
 	int64_t		 dead;
 
 	snprintf(ttl, sizeof ttl, "%lld", (long long)cl->node_timeout);
@@ -541,7 +652,10 @@ cluster_beat(struct cluster *cl)
 	argv[9] = dead_ms;
 	argv[10] = cl->counted ? "1" : "0";
 	argv[11] = suspect;
-	(void)rlink_cmd(cl->link, cluster_beat_reply, cl, 12, argv, NULL);
+	argv[12] = cl->joined && cl->lobby->ops->now() - cl->joined_at >=
+	    cl->node_timeout ? "1" : "0";
+	if (rlink_cmd(cl->link, cluster_beat_reply, cl, 13, argv, NULL) == 0)
+		cl->beating = 1;
 }
 
 static void
@@ -551,6 +665,7 @@ cluster_beat_reply(void *arg, redisReply *r)
 	struct lobby	*lobby = cl->lobby;
 	int		 was = cl->joined;
 
+	cl->beating = 0;
 	if (r == NULL || cl->drain >= CLUSTER_DRAIN_GIVEN)
 		return;			/* draining: it stands still */
 	if (r->type != REDIS_REPLY_INTEGER && r->type != REDIS_REPLY_ARRAY) {
@@ -578,6 +693,17 @@ cluster_beat_reply(void *arg, redisReply *r)
 	cl->taken_logged = 0;
 	cl->joined = 1;
 	cl->counted = 1;
+	if (!was) {
+		cl->joined_at = lobby->ops->now();
+		/*
+		 * Before taking any match up (its own previous instance's
+		 * among them): what ended meanwhile is forgotten, and what
+		 * runs is written as this instance's.
+		 */
+		cluster_keep_forget_ended(cl);
+		cluster_keep_all(cl);
+		cluster_keep_flush(cl);
+	}
 	cluster_beat_counts(cl, r);
 	cluster_forget_dead(cl, r);
 	cluster_games_publish(cl);
@@ -587,7 +713,7 @@ cluster_beat_reply(void *arg, redisReply *r)
 	if (!was) {
 		log_info("node %s: in the cluster (%u nodes)", cl->node,
 		    lobby->cluster.nodes);
-		cluster_keep_all(cl);	/* as this instance's */
+		cluster_ids_keep(cl);
 		/* A player waiting alone meanwhile: others may take it. */
 		if (lobby->nqueued == 1 &&
 		    !(TAILQ_FIRST(&lobby->queue)->flags & CLIENT_POSTED))
@@ -625,7 +751,9 @@ cluster_beat_cb(evutil_socket_t fd, short what, void *arg)
 
 	(void)fd;
 	(void)what;
-	if (rlink_up(cl->link) && cl->drain < CLUSTER_DRAIN_DONE)
+	/* One at a time: beats queued in a stalled Redis would all run. */
+	if (rlink_up(cl->link) && cl->drain < CLUSTER_DRAIN_DONE &&
+	    !cl->beating)
 		cluster_beat(cl);
 }
 

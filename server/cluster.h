@@ -70,6 +70,8 @@ struct cluster_host {
 	void	(*restart)(void *, struct client *);
 	/* Draining: the matches are given (stand still), or taken (end). */
 	void	(*drained)(void *, int);
+	/* Stopping: Redis has forgotten the node's matches (or is gone). */
+	void	(*left)(void *);
 	void	*arg;
 };
 
@@ -82,6 +84,7 @@ void		 cluster_free(struct cluster *);
 void		 cluster_flush(struct cluster *);
 void		 cluster_forget(struct cluster *, struct client *);
 void		 cluster_shutdown(struct cluster *);
+int		 cluster_leaving(const struct cluster *);
 void		 cluster_alone(struct cluster *, struct client *);
 void		 cluster_unqueued(struct cluster *, struct client *);
 void		 cluster_relay(struct cluster *, struct client *, const char *,

@@ -345,6 +345,26 @@ lobby_leave(struct lobby *lobby, struct client *c)
 	clock_stop(c);
 }
 
+/*
+ * The first player from c on who may be paired: not one whose lines wait
+ * for the other nodes (CLIENT_HELD: its RESUME, say, may seat it any
+ * moment), which keeps its place.
+ */
+static struct client *
+lobby_pairable(struct client *c)
+{
+	while (c != NULL && (c->flags & CLIENT_HELD))
+		c = TAILQ_NEXT(c, queue_entry);
+	return (c);
+}
+
+/* A held player may be paired again (cluster-ask.c): try now. */
+void
+lobby_unheld(struct lobby *lobby)
+{
+	lobby_pair(lobby);
+}
+
 /* Pair the two players who have waited longest, while there are two. */
 static void
 lobby_pair(struct lobby *lobby)
@@ -352,8 +372,9 @@ lobby_pair(struct lobby *lobby)
 	struct client	*p1, *p2;
 
 	while (lobby->nqueued >= 2) {
-		p1 = TAILQ_FIRST(&lobby->queue);
-		p2 = TAILQ_NEXT(p1, queue_entry);
+		if ((p1 = lobby_pairable(TAILQ_FIRST(&lobby->queue))) == NULL ||
+		    (p2 = lobby_pairable(TAILQ_NEXT(p1, queue_entry))) == NULL)
+			break;
 		/*
 		 * One being closed by the transport (unread output) is
 		 * leaving: it goes, and is never paired.
@@ -371,9 +392,9 @@ lobby_pair(struct lobby *lobby)
 		match_new(lobby, p1, p2);
 	}
 	/* One left, ready: the host may know of an opponent elsewhere. */
-	if (lobby->nqueued == 1 && lobby->ops->alone != NULL) {
-		p1 = TAILQ_FIRST(&lobby->queue);
-		if (!(p1->flags & (CLIENT_POSTED | CLIENT_CLOSING)))
-			lobby->ops->alone(lobby, p1);
-	}
+	p1 = lobby_pairable(TAILQ_FIRST(&lobby->queue));
+	if (p1 != NULL && lobby_pairable(TAILQ_NEXT(p1, queue_entry)) == NULL &&
+	    lobby->ops->alone != NULL &&
+	    !(p1->flags & (CLIENT_POSTED | CLIENT_CLOSING)))
+		lobby->ops->alone(lobby, p1);
 }

@@ -191,6 +191,7 @@ void	lobby_join_new(struct lobby *, struct client *);
 void	lobby_join_front(struct lobby *, struct client *);
 void	lobby_join_again(struct lobby *, struct client *);
 void	lobby_leave(struct lobby *, struct client *);
+void	lobby_unheld(struct lobby *);
 int	lobby_coin(struct lobby *);
 uint64_t lobby_ai_random(struct lobby *);
 void	lobby_code(struct lobby *, char *, size_t);

@@ -433,7 +433,8 @@ server_client_free(struct server_client *sc)
 	fd = event_get_fd(sc->rev);
 	server_client_discard(sc);		/* its events first */
 	evutil_closesocket(fd);
-	if (s->shutting_down && s->nclients == 0)
+	if (s->shutting_down && s->nclients == 0 &&
+	    !cluster_leaving(s->cluster))
 		event_base_loopbreak(s->base);
 }
 

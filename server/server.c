@@ -52,6 +52,7 @@ static void	server_uncork_cb(void *, uint64_t);
 static void	server_cork_due_cb(void *, uint64_t);
 static void	server_restart_cb(void *, struct client *);
 static void	server_drained_cb(void *, int);
+static void	server_left_cb(void *);
 
 /* A new connection, game (http 0) or HTTP: hand it to server-client.c. */
 static void
@@ -446,7 +447,8 @@ server_join(struct server *s, const struct server_config *cfg)
 	struct cluster_config	 cc;
 	struct cluster_host	 host = { server_flush_cb, server_cork_cb,
 				    server_cork_due_cb, server_uncork_cb,
-				    server_restart_cb, server_drained_cb, s };
+				    server_restart_cb, server_drained_cb,
+				    server_left_cb, s };
 	char			 ip[64], node[CLUSTER_NODE_MAX + 1];
 	char			 hostname[CLUSTER_NODE_MAX + 1];
 	int			 port;
@@ -524,6 +526,16 @@ server_drained_cb(void *arg, int done)
 	server_shutdown(s);
 }
 
+/* Stopping: Redis forgot this node's matches; the end, if nobody is left. */
+static void
+server_left_cb(void *arg)
+{
+	struct server	*s = arg;
+
+	if (s->shutting_down && s->nclients == 0)
+		event_base_loopbreak(s->base);
+}
+
 /*
  * SIGUSR2 in a cluster: accept no one more, and hand the matches over
  * (cluster-drain.c), which ends in server_drained_cb.
@@ -561,11 +573,13 @@ server_shutdown(struct server *s)
 	s->shutting_down = 1;
 	server_unlisten(s);
 	evtimer_del(s->accept_timer);
+	evtimer_add(s->shutdown_timer, &tv);
 	if (s->nclients == 0) {
-		event_base_loopbreak(s->base);
+		cluster_shutdown(s->cluster);	/* its answer ends the loop */
+		if (!cluster_leaving(s->cluster))
+			event_base_loopbreak(s->base);
 		return;
 	}
-	evtimer_add(s->shutdown_timer, &tv);
 	if (s->frozen) {
 		server_client_shutdown_all(s);	/* drained */
 		return;

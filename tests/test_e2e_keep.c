@@ -116,6 +116,41 @@ keep_resume_at(int ln, struct cl_fix *f, struct tttd_proc *tp, struct game *g,
 }
 
 /*
+ * Both players of a gone node's match come back to one node at once, each
+ * RESUME held while the match is taken up: neither is paired meanwhile
+ * (its first line is OK RESUME), and both see their match.
+ */
+static void
+keep_resume_both_at(int ln, struct cl_fix *f, struct tttd_proc *tp,
+    struct game *g)
+{
+	struct conn	*n[2];
+	char		 line[LINE_SIZE];
+	int		 i;
+
+	for (i = 0; i < 2; i++)
+		n[i] = e2e_connect_at(ln, f->e, tp);
+	for (i = 0; i < 2; i++)
+		line_send_at(ln, n[i], "RESUME %s", g->token[i]);
+	for (i = 0; i < 2; i++) {
+		if (line_read(n[i], line, sizeof line, CLUSTER_WAIT_MS) < 0 ||
+		    strcmp(line, "OK RESUME") != 0)
+			fail_msg("line %d: %s: RESUME %s: \"%s\"", ln,
+			    line_label(n[i]), g->token[i], line);
+		keep_state_at(ln, g, n[i], i, HARNESS_TIMEOUT_MS);
+	}
+	/* Away, back: in the order the two came, which is theirs. */
+	for (i = 0; i < 2; i++) {
+		while (line_read(n[i], line, sizeof line, 300) >= 0) {
+			if (strncmp(line, "INFO ", 5) != 0)
+				fail_msg("line %d: %s: \"%s\"", ln,
+				    line_label(n[i]), line);
+		}
+		g->p[i] = n[i];
+	}
+}
+
+/*
  * The owner of two matches is killed (SIGKILL) halfway through them: one
  * between a player of a live node and one of its own, one between two of
  * its own.  A live node takes both up: the player still connected sees
@@ -137,10 +172,9 @@ test_keep_owner_killed(void **state)
 	keep_moves_at(__LINE__, &g1, "A1 A2");
 	keep_moves_at(__LINE__, &g2, "A1 A2");
 	kill(b->pid, SIGKILL);
+	keep_resume_both_at(__LINE__, f, a, &g2);	/* at once */
 	keep_taken_up_at(__LINE__, &g1, 0);
 	keep_resume_at(__LINE__, f, c, &g1, 1, 1);
-	keep_resume_at(__LINE__, f, a, &g2, 0, 0);
-	keep_resume_at(__LINE__, f, c, &g2, 1, 1);
 	GAME_PLAY(&g1, "B1 B2 C1");
 	GAME_PLAY(&g2, "B1 B2 C1");
 }
@@ -256,6 +290,96 @@ test_keep_no_ok_before_kept(void **state)
 	game_moved_at(__LINE__, &h, game_cell("A1"));
 }
 
+/*
+ * Two nodes started while Redis is down number their matches apart, so
+ * that when Redis comes the matches of one do not overwrite the other's
+ * (which would end one of them with BYE): both games go on, and end.
+ */
+static void
+test_keep_ids_apart_without_redis(void **state)
+{
+	struct cl_fix		*f = *state;
+	struct tttd_proc	*a, *b;
+	struct game		 g1, g2;
+
+	redis_proc_stop(&f->redis);
+	a = cl_node(f, "a");
+	b = cl_node(f, "b");
+	cl_pair_at(__LINE__, f, a, a, &g1);
+	cl_pair_at(__LINE__, f, b, b, &g2);
+	keep_moves_at(__LINE__, &g1, "A1");
+	keep_moves_at(__LINE__, &g2, "A1");
+	assert_int_equal(redis_proc_restart(&f->redis), 0);
+	cl_wait_stat(__LINE__, f, a, "cluster_nodes", 2);
+	cl_wait_stat(__LINE__, f, b, "cluster_nodes", 2);
+	keep_moves_at(__LINE__, &g1, "A2");	/* kept now, both */
+	keep_moves_at(__LINE__, &g2, "A2");
+	GAME_PLAY(&g1, "B1 B2 C1");
+	GAME_PLAY(&g2, "B1 B2 C1");
+}
+
+/*
+ * SIGTERM ends a node's games (BYE Server shutting down): Redis forgets
+ * its matches, so no node takes them up later, and its name is free at
+ * once for a node started in its place.
+ */
+static void
+test_keep_sigterm_forgets(void **state)
+{
+	struct cl_fix		*f = *state;
+	struct tttd_proc	*a = cl_node(f, "a");
+	struct game		 g;
+	char			 reply[64];
+
+	cl_wait_stat(__LINE__, f, a, "redis_connected", 1);
+	cl_pair_at(__LINE__, f, a, a, &g);
+	keep_moves_at(__LINE__, &g, "A1");
+	assert_true(redis_proc_cmd(&f->redis, "KEYS tttd:match:*", reply,
+	    sizeof reply) > 0);
+	assert_string_equal(reply, "*1");
+	e2e_stop(f->e, a);
+	assert_true(redis_proc_cmd(&f->redis, "KEYS tttd:match:*", reply,
+	    sizeof reply) > 0);
+	assert_string_equal(reply, "*0");
+	a = cl_node(f, "a");			/* its name, at once */
+	cl_wait_stat(__LINE__, f, a, "cluster_nodes", 1);
+}
+
+/*
+ * A match that ends while its node is cut off from Redis (for less than
+ * the node timeout: longer, the others take its matches up) is forgotten
+ * in Redis when the node joins again: no node takes it up later.
+ */
+static void
+test_keep_ended_while_cut_off(void **state)
+{
+	struct cl_fix		*f = *state;
+	const char *const	 slow[] = { "--node-timeout", "15", NULL };
+	struct tttd_proc	*a = cl_node_with(f, "a", slow);
+	struct tttd_proc	*b = cl_node_with(f, "b", slow);
+	struct game		 g;
+	char			 reply[64] = "";
+	int			 i;
+
+	cl_wait_stat(__LINE__, f, b, "cluster_nodes", 2);
+	cl_pair_at(__LINE__, f, a, a, &g);
+	keep_moves_at(__LINE__, &g, "A1");
+	kill(f->redis.pid, SIGSTOP);
+	cl_wait_stat(__LINE__, f, a, "redis_connected", 0);
+	SEND(g.p[0], "QUIT");
+	SEND(g.p[1], "QUIT");
+	WANT_RAW(g.p[0], T_BYE);
+	kill(f->redis.pid, SIGCONT);
+	cl_wait_stat(__LINE__, f, a, "redis_connected", 1);
+	cl_wait_stat(__LINE__, f, b, "redis_connected", 1);
+	for (i = 0; i < 40 && strcmp(reply, "*0") != 0; i++) {
+		usleep(100000);
+		assert_true(redis_proc_cmd(&f->redis, "KEYS tttd:match:*",
+		    reply, sizeof reply) > 0);
+	}
+	assert_string_equal(reply, "*0");
+}
+
 int
 main(void)
 {
@@ -267,6 +391,12 @@ main(void)
 		cmocka_unit_test_setup_teardown(
 		    test_keep_redis_restarted_empty, cl_setup, cl_teardown),
 		cmocka_unit_test_setup_teardown(test_keep_no_ok_before_kept,
+		    cl_setup, cl_teardown),
+		cmocka_unit_test_setup_teardown(
+		    test_keep_ids_apart_without_redis, cl_setup, cl_teardown),
+		cmocka_unit_test_setup_teardown(test_keep_sigterm_forgets,
+		    cl_setup, cl_teardown),
+		cmocka_unit_test_setup_teardown(test_keep_ended_while_cut_off,
 		    cl_setup, cl_teardown),
 	};
 
