@@ -51,12 +51,35 @@ bench_stop() {
 	wait "$1"
 }
 
-# bench_stop_all: stop every server still running (for a trap).
+# bench_stop_all: stop every server still running (for a trap).  Safe
+# under set -e: a server that exits before its SIGKILL, or with a status
+# other than 0, does not end the trap before the others are stopped.
 bench_stop_all() {
 	for _p in $bench_pids; do
-		bench_stop "$_p" >/dev/null 2>&1
+		bench_stop "$_p" >/dev/null 2>&1 || :
 	done
 	bench_pids=
+}
+
+# bench_json FILE NAME: a top-level field of ttt-bench's --json object in
+# FILE ("" if none); the "ports" array's fields of the same names are not
+# read.
+bench_json() {
+	sed -n 's/,"ports":.*//; s/.*[{,]"'"$2"'":"\{0,1\}\([^,"}]*\).*/\1/p' \
+	    "$1" | head -n 1
+}
+
+# bench_low_port [NOT]: a free port (bench_free_port) below the kernel's
+# ephemeral range, so that no outgoing connection can hold it while a
+# server restarted on it is down.
+bench_low_port() {
+	_low=$(cut -f 1 /proc/sys/net/ipv4/ip_local_port_range 2>/dev/null ||
+	    echo 32768)
+	while :; do
+		_q=$(bench_free_port "${1:-}")
+		[ "$_q" -lt "$_low" ] && break
+	done
+	echo "$_q"
 }
 
 # bench_field FILE NAME: a field of the RESULT line in FILE ("" if none).
