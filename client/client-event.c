@@ -3,6 +3,10 @@
  * (render.c), open or close a question, start the mode the player chose
  * (--room, --join, --ai, --watch, --games, --resume) once the greeting is
  * in, and keep the resume token of the match being played.
+ *
+ * A node of a cluster drained for an upgrade says BYE Server restarting
+ * and closes: a player with a seat comes back with RESUME (client.c), and
+ * one waiting in the public queue comes back to wait there again.
  */
 #include <stdio.h>
 #include <string.h>
@@ -15,6 +19,9 @@ static void	client_hello(struct client *);
 static void	client_ok(struct client *, const struct proto_event *);
 static void	client_event(struct client *, const struct proto_event *);
 static int	client_closing_error(enum proto_error);
+static int	client_text_is(const struct proto_event *, const char *);
+static int	client_restart(struct client *, const struct proto_event *);
+static void	client_requeued(struct client *);
 
 /*
  * An error after which the server closes the connection.  (LINE_TOO_LONG
@@ -25,6 +32,47 @@ client_closing_error(enum proto_error e)
 {
 	return (e == PROTO_ESERVER_FULL || e == PROTO_ETOO_MANY_CONNECTIONS ||
 	    e == PROTO_ELINE_TIMEOUT);
+}
+
+/* Is the event's text exactly this? */
+static int
+client_text_is(const struct proto_event *ev, const char *text)
+{
+	return (ev->textlen == strlen(text) &&
+	    memcmp(ev->text, text, ev->textlen) == 0);
+}
+
+/*
+ * A BYE: 1 if it is a drained node's (BYE Server restarting) and the
+ * client comes back (reconnection on, no quit sent): with a seat to take
+ * back, or from the public queue (requeue), where no RESUME is needed.
+ * The close that follows is then a lost connection (client_lost).
+ */
+static int
+client_restart(struct client *c, const struct proto_event *ev)
+{
+	if (!c->opts->reconnect || c->quitting ||
+	    !client_text_is(ev, PROTO_BYE_RESTART))
+		return (0);
+	if (c->token[0] != '\0')
+		return (1);
+	if (!c->queued || c->watching)
+		return (0);
+	c->requeue = 1;
+	return (1);
+}
+
+/*
+ * The greeting of a connection made again to wait in the queue: the
+ * server has put the player there already; its name is told again.
+ */
+static void
+client_requeued(struct client *c)
+{
+	c->requeue = 0;
+	c->lost = 0;
+	if (c->name[0] != '\0')
+		out_send(c, "NAME %s", c->name);
 }
 
 /*
@@ -140,6 +188,7 @@ client_ok(struct client *c, const struct proto_event *ev)
 	case PROTO_ROOM:
 	case PROTO_PLAY:
 		c->watching = (ev->verb == PROTO_WATCH);
+		c->queued = 0;
 		c->prompt = CLIENT_PROMPT_NONE;
 		c->token[0] = '\0';
 		c->view.mine = TTT_EMPTY;
@@ -148,6 +197,7 @@ client_ok(struct client *c, const struct proto_event *ev)
 		c->watching = 0;
 		break;
 	case PROTO_NAME:
+		snprintf(c->name, sizeof c->name, "%s", ev->name);
 		if (c->renaming > 0) {
 			render_renamed(text, sizeof text, ev->name);
 			out_print(c, text);
@@ -176,6 +226,10 @@ client_event(struct client *c, const struct proto_event *ev)
 	}
 	if (c->await != PROTO_NONE && !client_awaited(c, ev))
 		return;
+	if (ev->kind == PROTO_EV_HELLO && c->requeue) {
+		client_requeued(c);	/* not shown again */
+		return;
+	}
 	if (c->opts->mode == CLIENT_MODE_GAMES) {
 		client_games(c, ev);
 		return;
@@ -189,8 +243,10 @@ client_event(struct client *c, const struct proto_event *ev)
 	if (c->quitting &&
 	    (ev->kind == PROTO_EV_TURN || ev->kind == PROTO_EV_AGAINQ))
 		return;
-	if (ev->kind == PROTO_EV_MATCH)
+	if (ev->kind == PROTO_EV_MATCH) {
 		c->view.mine = ev->mark;
+		c->queued = 0;
+	}
 	if (ev->kind == PROTO_EV_BOARD) {
 		c->view.last = render_last(c->cells, ev->cells, c->view.last);
 		memcpy(c->cells, ev->cells, sizeof c->cells);
@@ -239,9 +295,8 @@ client_event(struct client *c, const struct proto_event *ev)
 		 * wait is in the queue or a room, where no seat is kept (a
 		 * yes after the opponent left is "Waiting for an opponent").
 		 */
-		if (!again_yes ||
-		    (ev->textlen == sizeof PROTO_WAIT_QUEUED - 1 &&
-		    memcmp(ev->text, PROTO_WAIT_QUEUED, ev->textlen) == 0))
+		c->queued = client_text_is(ev, PROTO_WAIT_QUEUED);
+		if (!again_yes || c->queued)
 			c->token[0] = '\0';
 		break;
 	case PROTO_EV_OK:
@@ -261,13 +316,8 @@ client_event(struct client *c, const struct proto_event *ev)
 			c->prompt = CLIENT_PROMPT_AGAIN;
 		break;
 	case PROTO_EV_BYE:
-		/*
-		 * A node drained for an upgrade: the seat goes on elsewhere.
-		 * The close that follows is a lost connection (client_lost).
-		 */
-		if (c->opts->reconnect && c->token[0] != '\0' &&
-		    !c->quitting && ev->textlen == sizeof PROTO_BYE_RESTART - 1 &&
-		    memcmp(ev->text, PROTO_BYE_RESTART, ev->textlen) == 0)
+		/* A node drained for an upgrade: the seat goes on elsewhere. */
+		if (client_restart(c, ev))
 			break;
 		c->done = 1;
 		c->status = 0;

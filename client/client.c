@@ -8,7 +8,10 @@
  * a resume token (a match is being played), it connects again by itself,
  * on the schedule of backoff.c within the server's grace period, and sends
  * RESUME <token>; the server answers with the match as it stands (MATCH,
- * BOARD, TURN or AGAIN?), and play goes on.
+ * BOARD, TURN or AGAIN?), and play goes on.  So it does after BYE Server
+ * restarting (a node of a cluster drained), and after that BYE in the
+ * public queue it connects again to wait there, with no RESUME
+ * (client-event.c).
  *
  * On a terminal (standard input and output) the player's line is
  * libedit's (edit.c).  Control-C leaves politely: QUIT is sent, so the
@@ -79,8 +82,9 @@ client_interrupt(struct client *c, long *deadline)
 }
 
 /*
- * The connection ended without BYE.  With a seat to take back (a token,
- * reconnection on, no quit sent, no closing error), reconnect; otherwise
+ * The connection ended without BYE, or after a drained node's.  With a
+ * seat to take back (a token, reconnection on, no quit sent, no closing
+ * error), or a place in the queue after that BYE, reconnect; otherwise
  * fail.  A reconnection that ends before the seat is back counts as a
  * failed try.
  */
@@ -101,8 +105,8 @@ client_lost(struct client *c)
 	 */
 	if (c->lost && c->why != NULL && !c->quitting)
 		c->why = NULL;
-	if (!c->opts->reconnect || c->token[0] == '\0' || c->quitting ||
-	    c->why != NULL) {
+	if (!c->opts->reconnect || (c->token[0] == '\0' && !c->requeue) ||
+	    c->quitting || c->why != NULL) {
 		out_fail(c, c->why != NULL ? c->why :
 		    "connection to the server was lost");
 		return;
@@ -117,7 +121,10 @@ client_lost(struct client *c)
 	out_note(c, RENDER_NOTE_LOST);
 }
 
-/* Connect again when a try is due, and ask for the seat back. */
+/*
+ * Connect again when a try is due, and ask for the seat back (back in the
+ * queue, the greeting is awaited instead: client-event.c).
+ */
 static void
 client_reconnect(struct client *c)
 {
@@ -139,6 +146,8 @@ client_reconnect(struct client *c)
 		}
 		return;
 	}
+	if (c->requeue)
+		return;
 	c->await = PROTO_RESUME;
 	out_send(c, "RESUME %s", c->token);
 }

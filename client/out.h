@@ -56,6 +56,10 @@ struct client {
 	int			 games_end;	/* the list has just ended */
 	int			 again_yes;	/* the last line was OK AGAIN y */
 	char			 token[PROTO_TOKEN_LEN + 2];	/* "" if none */
+	char			 name[PROTO_NAME_MAX + 1];	/* the name the
+							   server took */
+	int			 queued;	/* in the public queue */
+	int			 requeue;	/* reconnecting to the queue */
 	int			 lost;		/* reconnecting: no seat yet */
 	struct backoff		 backoff;
 
