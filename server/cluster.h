@@ -60,8 +60,6 @@ struct cluster_config {
 struct cluster_host {
 	/* Write out what the world sent (the end of a callback). */
 	void	(*flush)(void *);
-	/* Hold a player's output until save seq is answered ... */
-	void	(*cork)(void *, struct client *, uint64_t);
 	/* The corks of this callback's changes wait for save seq ... */
 	void	(*cork_due)(void *, uint64_t);
 	/* ... and let out what saves up to seq held. */

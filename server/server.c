@@ -47,7 +47,6 @@ static int	server_bound_port(struct evconnlistener *);
 static uint64_t	server_random(void);
 static int	server_join(struct server *, const struct server_config *);
 static void	server_flush_cb(void *);
-static void	server_cork_cb(void *, struct client *, uint64_t);
 static void	server_uncork_cb(void *, uint64_t);
 static void	server_cork_due_cb(void *, uint64_t);
 static void	server_restart_cb(void *, struct client *);
@@ -445,10 +444,9 @@ static int
 server_join(struct server *s, const struct server_config *cfg)
 {
 	struct cluster_config	 cc;
-	struct cluster_host	 host = { server_flush_cb, server_cork_cb,
-				    server_cork_due_cb, server_uncork_cb,
-				    server_restart_cb, server_drained_cb,
-				    server_left_cb, s };
+	struct cluster_host	 host = { server_flush_cb, server_cork_due_cb,
+				    server_uncork_cb, server_restart_cb,
+				    server_drained_cb, server_left_cb, s };
 	char			 ip[64], node[CLUSTER_NODE_MAX + 1];
 	char			 hostname[CLUSTER_NODE_MAX + 1];
 	int			 port;
@@ -482,12 +480,6 @@ static void
 server_flush_cb(void *arg)
 {
 	server_client_flush_all(arg);
-}
-
-static void
-server_cork_cb(void *arg, struct client *c, uint64_t seq)
-{
-	server_client_cork(arg, c, seq);
 }
 
 static void
