@@ -21,4 +21,4 @@ bpid=$!
 sleep 1.5
 pa=$(sed -n 's/.*listening on 127.0.0.1:\([0-9]*\).*/\1/p' /tmp/cluster-ops-a.out)
 pb=$(sed -n 's/.*listening on 127.0.0.1:\([0-9]*\).*/\1/p' /tmp/cluster-ops-b.out)
-python3 "$here/cluster-ops.py" "$rport" "$pa $pb" "$n"
+python3 -u "$here/cluster-ops.py" "$rport" "$pa $pb" "$n"
