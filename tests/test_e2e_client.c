@@ -37,6 +37,7 @@
 
 #include <cmocka.h>
 
+#include "client_drive.h"
 #include "harness.h"
 #include "proto.h"
 
@@ -45,31 +46,6 @@
 #define BAD_MOVE	"Invalid input. Accepted examples: A1, b2, C3.\n"
 #define THANKS		"Thank you for playing!\n"
 #define PROXY_PAIRS	4	/* links through the proxy at once */
-
-/* Where the client's standard input comes from. */
-enum player_input {
-	INPUT_PIPE,		/* a pipe the test writes to */
-	INPUT_PTY,		/* a pseudo-terminal */
-	INPUT_NULL		/* /dev/null */
-};
-
-/* Where its standard output goes. */
-enum player_output {
-	OUTPUT_PIPE,		/* a pipe: no colour */
-	OUTPUT_TTY		/* a pty: colour, unless NO_COLOR */
-};
-
-/* The ttt-client under test, its output as read so far. */
-struct player {
-	pid_t	pid;
-	int	in;		/* its standard input: a pipe or a pty master */
-	int	out;		/* its standard output, -1 at EOF */
-	int	err;		/* its standard error, -1 at EOF */
-	size_t	outlen;
-	size_t	errlen;
-	char	outbuf[65536];
-	char	errbuf[4096];
-};
 
 /*
  * The opponent's cells, in order of preference.  Against a client that
@@ -96,10 +72,8 @@ static int	server_exit(void);
 static void	player_start(const char *const *, enum player_input);
 static void	player_start_env(const char *const *, enum player_input,
 		    enum player_output, const char *);
-static void	pty_open(int *, int *);
 static void	player_write(const char *);
 static void	player_close_input(void);
-static void	player_read(int);
 static size_t	player_expect(const char *, size_t);
 static int	player_end(void);
 static int	player_end_within(int);
@@ -150,200 +124,59 @@ server_exit(void)
 	return (WIFEXITED(status) ? WEXITSTATUS(status) : -1);
 }
 
-/* A pseudo-terminal: its master and slave; the test is skipped without. */
-static void
-pty_open(int *master, int *slave)
-{
-	*master = posix_openpt(O_RDWR | O_NOCTTY);
-	if (*master == -1)
-		skip();		/* no pseudo-terminals here */
-	assert_int_equal(grantpt(*master), 0);
-	assert_int_equal(unlockpt(*master), 0);
-	*slave = open(ptsname(*master), O_RDWR | O_NOCTTY);
-	assert_true(*slave != -1);
-}
-
-/* Run ttt-client with the arguments, output to a pipe, NO_COLOR unset. */
+/*
+ * The client in pl (client_drive.c): started with its output to a pipe and
+ * NO_COLOR unset, or as given; typed into; read; searched; ended.
+ */
 static void
 player_start(const char *const *args, enum player_input input)
 {
-	player_start_env(args, input, OUTPUT_PIPE, NULL);
+	drive_start(&pl, args, input, OUTPUT_PIPE, NULL);
 }
 
-/*
- * Run ttt-client with the arguments; its input from a pipe, pty or null,
- * its output to a pipe or a pty, and NO_COLOR set to no_color (NULL: unset,
- * whatever the test's own environment says).
- */
 static void
 player_start_env(const char *const *args, enum player_input input,
     enum player_output output, const char *no_color)
 {
-	const char	*argv[16];
-	int		 in[2], out[2], err[2], n = 0, fd;
-
-	memset(&pl, 0, sizeof pl);
-	pl.pid = -1;
-	if (input == INPUT_NULL) {
-		in[0] = open("/dev/null", O_RDONLY);
-		assert_true(in[0] != -1);
-		in[1] = -1;
-	} else if (input == INPUT_PTY)
-		pty_open(&in[1], &in[0]);
-	else
-		assert_int_equal(pipe(in), 0);
-	if (output == OUTPUT_TTY)
-		pty_open(&out[0], &out[1]);
-	else
-		assert_int_equal(pipe(out), 0);
-	assert_int_equal(pipe(err), 0);
-	argv[n++] = harness_client_path();
-	while (*args != NULL && n < 15)
-		argv[n++] = *args++;
-	argv[n] = NULL;
-
-	pl.pid = fork();
-	assert_true(pl.pid != -1);
-	if (pl.pid == 0) {
-		if (no_color == NULL)
-			unsetenv("NO_COLOR");
-		else
-			setenv("NO_COLOR", no_color, 1);
-		dup2(in[0], STDIN_FILENO);
-		dup2(out[1], STDOUT_FILENO);
-		dup2(err[1], STDERR_FILENO);
-		for (fd = 3; fd < 1024; fd++)
-			close(fd);
-		execv(argv[0], (char *const *)argv);
-		_exit(127);
-	}
-	close(in[0]);
-	close(out[1]);
-	close(err[1]);
-	pl.in = in[1];
-	pl.out = out[0];
-	pl.err = err[0];
-	fcntl(pl.out, F_SETFL, O_NONBLOCK);
-	fcntl(pl.err, F_SETFL, O_NONBLOCK);
+	drive_start(&pl, args, input, output, no_color);
 }
 
-/* Type or pipe text into the client. */
 static void
 player_write(const char *s)
 {
-	size_t	len = strlen(s);
-	ssize_t	w;
-
-	while (len > 0) {
-		w = write(pl.in, s, len);
-		if (w == -1 && errno == EINTR)
-			continue;
-		assert_true(w > 0);
-		s += w;
-		len -= (size_t)w;
-	}
+	drive_write(&pl, s);
 }
 
-/* End the client's input. */
 static void
 player_close_input(void)
 {
-	if (pl.in != -1)
-		close(pl.in);
-	pl.in = -1;
+	drive_close_input(&pl);
 }
 
-/* Read what the client printed, waiting up to ms for something. */
-static void
-player_read(int ms)
-{
-	struct pollfd	pfd[2];
-	ssize_t		r;
-	int		i;
-
-	pfd[0].fd = pl.out;
-	pfd[1].fd = pl.err;
-	pfd[0].events = pfd[1].events = POLLIN;
-	if (pl.out == -1 && pl.err == -1)
-		return;
-	if (poll(pfd, 2, ms) <= 0)
-		return;
-	for (i = 0; i < 2; i++) {
-		int	*fd = i == 0 ? &pl.out : &pl.err;
-		char	*buf = i == 0 ? pl.outbuf : pl.errbuf;
-		size_t	*len = i == 0 ? &pl.outlen : &pl.errlen;
-		size_t	 size = i == 0 ? sizeof pl.outbuf : sizeof pl.errbuf;
-
-		if (*fd == -1 || pfd[i].revents == 0)
-			continue;
-		r = read(*fd, buf + *len, size - 1 - *len);
-		if (r > 0)
-			*len += (size_t)r;
-		else if (r == 0 || errno != EAGAIN) {
-			close(*fd);
-			*fd = -1;
-		}
-		buf[*len] = '\0';
-	}
-}
-
-/*
- * Wait until the client's output holds the text at or after offset from;
- * returns the offset just past it.
- */
+/* The offset just past the text, at or after from, in the output. */
 static size_t
 player_expect(const char *text, size_t from)
 {
-	long	 deadline = harness_now_ms() + HARNESS_TIMEOUT_MS;
-	char	*at;
-
-	for (;;) {
-		at = strstr(pl.outbuf + from, text);
-		if (at != NULL)
-			return ((size_t)(at - pl.outbuf) + strlen(text));
-		if (harness_now_ms() >= deadline || (pl.out == -1 && pl.err == -1))
-			fail_msg("client output lacks \"%s\"; it printed:\n%s\n"
-			    "stderr:\n%s", text, pl.outbuf + from, pl.errbuf);
-		player_read(50);
-	}
+	return (drive_expect_at(&pl, 0, text, from, HARNESS_TIMEOUT_MS));
 }
 
 /* Read the client's output to its end and reap it: its exit status. */
 static int
 player_end(void)
 {
-	return (player_end_within(HARNESS_TIMEOUT_MS));
+	return (drive_end_within(&pl, HARNESS_TIMEOUT_MS));
 }
 
-/* The same, waiting up to ms for the end. */
 static int
 player_end_within(int ms)
 {
-	long	deadline = harness_now_ms() + ms;
-	int	status;
+	return (drive_end_within(&pl, ms));
+}
 
-	while ((pl.out != -1 || pl.err != -1) && harness_now_ms() < deadline)
-		player_read(50);
-	while (waitpid(pl.pid, &status, WNOHANG) == 0) {
-		if (harness_now_ms() >= deadline) {
-			kill(pl.pid, SIGKILL);
-			waitpid(pl.pid, &status, 0);
-			pl.pid = -1;
-			fail_msg("ttt-client did not end; it printed:\n%s",
-			    pl.outbuf);
-		}
-		usleep(10000);
-	}
-	pl.pid = -1;
-	player_close_input();
-	if (pl.out != -1)
-		close(pl.out);
-	if (pl.err != -1)
-		close(pl.err);
-	pl.out = pl.err = -1;
-	if (!WIFEXITED(status))
-		fail_msg("ttt-client died of signal %d", WTERMSIG(status));
-	return (WEXITSTATUS(status));
+static void
+player_reap(void)
+{
+	drive_reap(&pl);
 }
 
 /* The client's whole output holds the text. */
@@ -478,24 +311,6 @@ fake_accept(int lfd)
 	fd = accept(lfd, NULL, NULL);
 	assert_true(fd != -1);
 	return (fd);
-}
-
-/* End the client in pl, if one is left running, and close its pipes. */
-static void
-player_reap(void)
-{
-	if (pl.pid > 0) {
-		kill(pl.pid, SIGKILL);
-		waitpid(pl.pid, NULL, 0);
-	}
-	pl.pid = -1;
-	if (pl.in != -1)
-		close(pl.in);
-	if (pl.out != -1)
-		close(pl.out);
-	if (pl.err != -1)
-		close(pl.err);
-	pl.in = pl.out = pl.err = -1;
 }
 
 /* Whatever a failed test left running is ended. */
