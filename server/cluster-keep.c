@@ -457,8 +457,9 @@ cluster_keep_adopted(void *arg, redisReply *r)
 			    r->element[i]->len);
 	}
 	if (r->elements > 1)
-		log_info("node %s: took up %zu matches of instance %s",
-		    cl->node, r->elements - 1, dead);
+		log_info("node %s: took up %zu match%s of instance %s",
+		    cl->node, r->elements - 1, r->elements == 2 ? "" : "es",
+		    dead);
 	cl->unsettled_until = cl->lobby->ops->now() + CLUSTER_SETTLE_MS;
 	/* More of them, or of another: at once. */
 	if (r->elements > 1 || cl->orphans > 0)

@@ -151,3 +151,20 @@ bench_redis() {
 	done
 	return 1
 }
+
+# bench_stat PORT NAME: a STATS counter of the tttd on PORT (through nc).
+bench_stat() {
+	printf 'STATS\r\nQUIT\r\n' | timeout 3 nc -q 1 127.0.0.1 "$1" \
+	    2>/dev/null | sed -n "s/^STAT $2 \([0-9]*\).*/\1/p"
+}
+
+# bench_wait_nodes PORT N: until the node on PORT counts N nodes in its
+# cluster (10 s at most); 1 if it never does.
+bench_wait_nodes() {
+	_i=0
+	while [ "$(bench_stat "$1" cluster_nodes)" != "$2" ]; do
+		_i=$((_i + 1))
+		[ $_i -lt 50 ] || return 1
+		sleep 0.2
+	done
+}

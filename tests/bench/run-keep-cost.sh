@@ -65,11 +65,6 @@ die() {
 	exit 1
 }
 now_ms() { echo $(($(date +%s%N) / 1000000)); }
-# stat PORT NAME: a STATS counter of the server on PORT.
-stat() {
-	printf 'STATS\r\nQUIT\r\n' | timeout 3 nc -q 1 127.0.0.1 "$1" \
-	    2>/dev/null | sed -n "s/^STAT $2 \([0-9]*\).*/\1/p"
-}
 # median: of the numbers on stdin.
 median() {
 	sort -n | awk '{ a[NR] = $1 } END { if (NR) print a[int((NR + 1) / 2)] }'
@@ -102,8 +97,8 @@ pid_alone=$bench_pid
 port_alone=$(bench_port "$tmp/alone.out" "$bench_pid") ||
     die "the standalone tttd did not start"
 _i=0
-until [ "$(stat "$port_a" cluster_nodes)" = 2 ] &&
-    [ "$(stat "$port_b" cluster_nodes)" = 2 ]; do
+until [ "$(bench_stat "$port_a" cluster_nodes)" = 2 ] &&
+    [ "$(bench_stat "$port_b" cluster_nodes)" = 2 ]; do
 	_i=$((_i + 1))
 	[ $_i -lt 50 ] || die "the nodes never saw each other"
 	sleep 0.2
@@ -125,7 +120,7 @@ t0=$(now_ms)
 sleep "$idle"
 redis_snap "$tmp/s1"
 t1=$(now_ms)
-m0=$(stat "$port_a" moves)
+m0=$(bench_stat "$port_a" moves)
 redis_snap "$tmp/s2"
 t2=$(now_ms)
 "$bench" 127.0.0.1 "$port_a" --mode game --conns "$oconns" --think "$othink" \
@@ -135,7 +130,7 @@ check "$tmp/ops.json" ops
 sleep 1
 redis_snap "$tmp/s3"
 t3=$(now_ms)
-m1=$(stat "$port_a" moves)
+m1=$(bench_stat "$port_a" moves)
 moves=$((m1 - m0))
 say "Redis per move: $moves moves on node a ($oconns players, --think" \
     "$othink), $((t3 - t2)) ms, less $((t1 - t0)) ms idle"
@@ -171,7 +166,7 @@ run() {
 	full)	args="--conns $gconns --think 0" ;;
 	lat)	args="--conns $lconns --think $lthink --think-jitter 50 --ramp 1000" ;;
 	esac
-	m0=$(stat "$port" moves)
+	m0=$(bench_stat "$port" moves)
 	c0=$(bench_cpu "$pid")
 	r0=$(bench_cpu "$rpid")
 	# shellcheck disable=SC2086
@@ -180,7 +175,7 @@ run() {
 	    die "$1 $2: ttt-bench exited $?"
 	c1=$(bench_cpu "$pid")
 	r1=$(bench_cpu "$rpid")
-	m1=$(stat "$port" moves)
+	m1=$(bench_stat "$port" moves)
 	check "$tmp/run.json" "$1 $2"
 	[ "$2" = node ] || r1=$r0
 	awk -v n="$1" -v t="$2" -v r="$3" -v mv="$((m1 - m0))" \

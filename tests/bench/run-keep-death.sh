@@ -54,12 +54,6 @@ now_ms() {
 	echo $(($(date +%s%N) / 1000000))
 }
 
-# stat PORT NAME: a STATS counter of the node on PORT.
-stat() {
-	printf 'STATS\r\nQUIT\r\n' | timeout 3 nc -q 1 127.0.0.1 "$1" \
-	    2>/dev/null | sed -n "s/^STAT $2 \([0-9]*\).*/\1/p"
-}
-
 # node NAME PORT: start a node; its pid in pid_NAME.
 node() {
 	bench_start "$tmp/$1.out" "$tmp/$1.log" "$tttd" --port "$2" \
@@ -73,12 +67,7 @@ node() {
 
 # wait_nodes PORT N: until the node on PORT counts N nodes (10 s at most).
 wait_nodes() {
-	_i=0
-	while [ "$(stat "$1" cluster_nodes)" != "$2" ]; do
-		_i=$((_i + 1))
-		[ $_i -lt 50 ] || fail "the node on $1 never saw $2 nodes"
-		sleep 0.2
-	done
+	bench_wait_nodes "$1" "$2" || fail "the node on $1 never saw $2 nodes"
 }
 
 command -v redis-server >/dev/null || fail "no redis-server"
@@ -99,7 +88,7 @@ dur=$((kill_after + 40))
 load=$!
 # The ramp: until b holds its players.
 _i=0
-until [ "$(stat "$pb" connections_current)" -ge $((matches * 2)) ]; do
+until [ "$(bench_stat "$pb" connections_current)" -ge $((matches * 2)) ]; do
 	_i=$((_i + 1))
 	[ $_i -lt 300 ] || fail "b never held $((matches * 2)) players"
 	kill -0 "$load" 2>/dev/null || fail "ttt-bench ended in its ramp"
@@ -111,9 +100,9 @@ wait_nodes "$pa" 3
 wait_nodes "$pc" 3
 wait_nodes "$pb" 3
 sleep "$kill_after"
-m=$(stat "$pb" matches_live)
-p=$(stat "$pb" connections_current)
-mv=$(stat "$pb" moves)
+m=$(bench_stat "$pb" matches_live)
+p=$(bench_stat "$pb" connections_current)
+mv=$(bench_stat "$pb" moves)
 t0=$(now_ms)
 kill -KILL "$pid_b"
 echo "node b: $m matches, $p players, $mv moves so far; SIGKILL at $t0"
@@ -123,8 +112,8 @@ grep -v '^RESULT\|^PORT' "$tmp/bench.out" | grep -i 'resume\|lost' || :
 grep '^RESULT' "$tmp/bench.out"
 for n in a c; do
 	eval "port=\$p$n"
-	echo "node $n: $(stat "$port" matches_live) matches live," \
-	    "$(stat "$port" resumes) resumes, $(stat "$port" \
+	echo "node $n: $(bench_stat "$port" matches_live) matches live," \
+	    "$(bench_stat "$port" resumes) resumes, $(bench_stat "$port" \
 	    connections_current) players"
 	# "2026-11-26T23:02:57.015Z info node a: took up 100 matches of ..."
 	grep 'took up' "$tmp/$n.log" | while read -r ts rest; do

@@ -56,20 +56,9 @@ node() {
 	    fail "node $1 did not start on port $2"
 }
 
-# nodes_of PORT: STAT cluster_nodes of the node on PORT.
-nodes_of() {
-	printf 'STATS\r\nQUIT\r\n' | timeout 2 nc -q 1 127.0.0.1 "$1" \
-	    2>/dev/null | sed -n 's/^STAT cluster_nodes \([0-9]*\).*/\1/p'
-}
-
 # wait_nodes PORT N: until the node on PORT sees N nodes (10 s at most).
 wait_nodes() {
-	_i=0
-	while [ "$(nodes_of "$1")" != "$2" ]; do
-		_i=$((_i + 1))
-		[ $_i -lt 50 ] || fail "the node on $1 never saw $2 nodes"
-		sleep 0.2
-	done
+	bench_wait_nodes "$1" "$2" || fail "the node on $1 never saw $2 nodes"
 }
 
 # now_ms: milliseconds since the epoch.
