@@ -8,6 +8,8 @@
  * node to start will), it gives its name back and tells its players to
  * come back (BYE, server.c), and ends.
  */
+#include <sys/queue.h>
+
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
@@ -15,6 +17,7 @@
 #include <hiredis/hiredis.h>
 
 #include "cluster-int.h"
+#include "lobby.h"
 #include "log.h"
 #include "rlink.h"
 
@@ -62,7 +65,9 @@ cluster_drain_step(struct cluster *cl)
 		cluster_drain_end(cl);
 		return;
 	}
-	if (cl->saves_acked < cl->saves_sent)
+	/* Saves in flight, or to be written again (an error): wait. */
+	if (cl->saves_acked < cl->saves_sent ||
+	    !TAILQ_EMPTY(&cl->lobby->touched))
 		return;
 	cluster_drain_give(cl);
 }

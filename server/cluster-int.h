@@ -13,6 +13,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <event2/util.h>
 #include <hiredis/hiredis.h>
 
 #include "cluster.h"
@@ -105,6 +106,8 @@ struct cluster {
 	int			 taken_logged;
 	struct event		*beat;
 	struct event		*tick;		/* asks that time out */
+	struct event		*pass;		/* the end of the loop's pass:
+						   saves (cluster-keep.c) */
 	int			 id_base_set;	/* match ids are the node's */
 	uint64_t		 id_k;		/* from k * CLUSTER_ID_BLOCK */
 	char			*games;		/* GAMES: the other nodes' */
@@ -122,7 +125,9 @@ struct cluster {
 	uint64_t		 saves_sent;	/* seqs of the saves */
 	uint64_t		 saves_acked;
 	uint64_t		 save_bytes;	/* of the images written */
-	uint64_t		*ring;		/* ids of the saves in flight */
+	uint64_t		*ring;		/* the saves in flight: each
+						   its count of matches, then
+						   their ids */
 	size_t			 ring_cap;
 	size_t			 ring_head;
 	size_t			 ring_len;
@@ -182,6 +187,7 @@ void	cluster_on_answer(struct cluster *, char, const char *, uint64_t);
 void	cluster_games_publish(struct cluster *);
 void	cluster_games_fetch(struct cluster *, const redisReply *);
 void	cluster_keep_init(struct cluster *);
+void	cluster_keep_pass_cb(evutil_socket_t, short, void *);
 void	cluster_keep_up(struct cluster *);
 void	cluster_keep_all(struct cluster *);
 void	cluster_keep_forget_ended(struct cluster *);

@@ -13,11 +13,15 @@
  *				left: the live nodes take them (SPOP), a
  *				hundred at a time, until none is left
  *
- * A save is one script: it writes only if the match is still this node's
- * (or its previous instance's, after a loss of Redis).  The players'
- * connections here are corked until Redis has answered (the host holds
- * their output), so no OK MOVE leaves before its move is kept; a remote
- * seat's lines go out after the save on the same connection, in order.
+ * A save is one script: it writes each image only if the match is still
+ * this node's (or its previous instance's, after a loss of Redis).  The
+ * players' connections here are corked until Redis has answered (the host
+ * holds their output), so no OK MOVE leaves before its move is kept.  A
+ * match with a remote seat is saved at the end of the callback that changed
+ * it, so that the seat's lines go out after the save on the same
+ * connection, in order; the others wait for the end of the loop's pass,
+ * and every match changed in the pass goes in one script (the call of a
+ * script is most of what a save costs Redis).
  * A save refused means another node took the match up (this one was taken
  * for dead): its players here are told to come back (BYE), without the
  * output the save held.
@@ -29,6 +33,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <event2/event.h>
 #include <hiredis/hiredis.h>
 
 #include "cluster-int.h"
@@ -38,8 +43,10 @@
 #include "place.h"
 #include "rlink.h"
 
-static void	cluster_keep_save(struct cluster *, struct match *);
+static int	cluster_keep_remote(const struct match *);
+static void	cluster_keep_send(struct cluster *, struct match **, size_t);
 static void	cluster_keep_saved(void *, redisReply *);
+static void	cluster_keep_pass(struct cluster *);
 static void	cluster_keep_lost(struct cluster *, uint64_t);
 static void	cluster_keep_failed(struct cluster *, uint64_t, const char *);
 static void	cluster_keep_drop(struct cluster *, uint64_t);
@@ -53,7 +60,7 @@ static void	cluster_keep_plug(struct cluster *, struct match *, int,
 static void	cluster_keep_loaded(void *, redisReply *);
 static int	cluster_keep_ring_push(struct cluster *, uint64_t);
 
-/* The keys and first arguments of the save and drop scripts. */
+/* The keys and first arguments of the drop script. */
 struct cluster_keep_args {
 	char		 id[24];
 	char		 kmatch[CLUSTER_PREFIX_MAX + 32];
@@ -64,15 +71,29 @@ static void	cluster_keep_args(struct cluster *, uint64_t,
 		    struct cluster_keep_args *);
 
 #define CLUSTER_KEEP_TAKE	100	/* matches taken up in one script */
+#define CLUSTER_KEEP_BATCH	32	/* matches saved in one script */
+/* A match's key, id and value in a save's arguments. */
+#define CLUSTER_KEEP_KEY	(CLUSTER_PREFIX_MAX + 32)
+#define CLUSTER_KEEP_ID		24
+#define CLUSTER_KEEP_VAL	(MATCH_KEEP_MAX + 128)
+/* EVALSHA, its SHA, the number of keys, and a batch's keys and arguments. */
+#define CLUSTER_EVAL_ARGS	(6 + 3 * CLUSTER_KEEP_BATCH)
 
-/* Write the image if the match is this node's (or its last instance's). */
+/*
+ * KEYS[1] this instance's set, KEYS[2..] the matches; ARGV[1] this
+ * instance, ARGV[2] the one before it, then each match's image and id.
+ * Each image is written if its match is this node's (or its last
+ * instance's): 1, else 0.
+ */
 static const char cluster_save_lua[] =
-    "local v = redis.call('GET', KEYS[1]) "
-    "if v then local o = string.sub(v, 1, 16) "
-    "if o ~= ARGV[1] and o ~= ARGV[2] then return 0 end end "
-    "redis.call('SET', KEYS[1], ARGV[3]) "
-    "redis.call('SADD', KEYS[2], ARGV[4]) "
-    "return 1";
+    "local out = {} "
+    "for i = 2, #KEYS do "
+    "local o = redis.call('GETRANGE', KEYS[i], 0, 15) "
+    "if o == '' or o == ARGV[1] or o == ARGV[2] then "
+    "redis.call('SET', KEYS[i], ARGV[2 * i - 1]) "
+    "redis.call('SADD', KEYS[1], ARGV[2 * i]) "
+    "out[i - 1] = 1 else out[i - 1] = 0 end end "
+    "return out";
 
 /* A match ended: its image goes, if it is still this node's. */
 static const char cluster_drop_lua[] =
@@ -121,11 +142,11 @@ cluster_eval(struct cluster *cl, int which, rlink_reply_cb *cb, void *arg,
     int argc, const char **argv, const size_t *lens)
 {
 	struct cluster_lua	*lua = &cl->lua[which];
-	const char		*av[16];
-	size_t			 lv[16];
+	const char		*av[CLUSTER_EVAL_ARGS];
+	size_t			 lv[CLUSTER_EVAL_ARGS];
 	int			 i;
 
-	if (argc + 2 > 16)
+	if (argc + 2 > CLUSTER_EVAL_ARGS)
 		return (-1);
 	av[0] = lua->sha[0] != '\0' ? "EVALSHA" : "EVAL";
 	av[1] = lua->sha[0] != '\0' ? lua->sha : lua->text;
@@ -220,53 +241,101 @@ cluster_keep_args(struct cluster *cl, uint64_t id, struct cluster_keep_args *a)
 	a->argv[4] = cl->old_inst[0] != '\0' ? cl->old_inst : cl->inst;
 }
 
-/* Save a match's image; its players here hear nothing until it is kept. */
+/* A remote seat's lines must follow its match's save. */
+static int
+cluster_keep_remote(const struct match *m)
+{
+	int	i;
+
+	for (i = 0; i < 2; i++)
+		if (m->player[i] != NULL &&
+		    (m->player[i]->flags & CLIENT_REMOTE))
+			return (1);
+	return (0);
+}
+
+/*
+ * Save matches' images, in one script; their players here hear nothing
+ * until they are kept.  The ring holds the count, then the ids.
+ */
 static void
-cluster_keep_save(struct cluster *cl, struct match *m)
+cluster_keep_send(struct cluster *cl, struct match **ms, size_t n)
 {
 	struct match_keep	 k;
-	struct cluster_keep_args a;
-	char			 val[MATCH_KEEP_MAX + 128];
+	const char		*argv[CLUSTER_EVAL_ARGS - 2];
+	char			 nkeys[8], kowner[CLUSTER_KEEP_KEY];
+	char			 key[CLUSTER_KEEP_BATCH][CLUSTER_KEEP_KEY];
+	char			 id[CLUSTER_KEEP_BATCH][CLUSTER_KEEP_ID];
+	char			 val[CLUSTER_KEEP_BATCH][CLUSTER_KEEP_VAL];
 	char			 home[2][CLUSTER_INST_LEN + 24];
-	int			 n, w;
+	size_t			 i, len = cl->ring_len, bytes = 0;
+	int			 argc, w, f;
 
-	match_keep_take(m, &k);
-	cluster_keep_home(cl, m, 0, home[0], sizeof home[0]);
-	cluster_keep_home(cl, m, 1, home[1], sizeof home[1]);
-	n = snprintf(val, sizeof val, "%s %s %s ", cl->inst, home[0], home[1]);
-	if ((w = match_keep_fmt(&k, val + n, sizeof val - (size_t)n)) == -1)
+	snprintf(nkeys, sizeof nkeys, "%zu", n + 1);
+	snprintf(kowner, sizeof kowner, "%sowner:%s", cl->prefix, cl->inst);
+	argv[0] = nkeys;
+	argv[1] = kowner;
+	argc = 2 + (int)n;
+	argv[argc++] = cl->inst;
+	argv[argc++] = cl->old_inst[0] != '\0' ? cl->old_inst : cl->inst;
+	if (cluster_keep_ring_push(cl, n) == -1)
 		return;
-	cluster_keep_args(cl, m->id, &a);
-	a.argv[5] = val;
-	a.argv[6] = a.id;
-	if (cluster_keep_ring_push(cl, m->id) == -1)
-		return;
-	if (cluster_eval(cl, CLUSTER_LUA_SAVE, cluster_keep_saved, cl, 7,
-	    a.argv, NULL) == -1) {
-		cl->ring_len--;
+	for (i = 0; i < n; i++) {
+		snprintf(id[i], sizeof id[i], "%" PRIu64, ms[i]->id);
+		snprintf(key[i], sizeof key[i], "%smatch:%s", cl->prefix,
+		    id[i]);
+		match_keep_take(ms[i], &k);
+		cluster_keep_home(cl, ms[i], 0, home[0], sizeof home[0]);
+		cluster_keep_home(cl, ms[i], 1, home[1], sizeof home[1]);
+		w = snprintf(val[i], sizeof val[i], "%s %s %s ", cl->inst,
+		    home[0], home[1]);
+		if ((f = match_keep_fmt(&k, val[i] + w,
+		    sizeof val[i] - (size_t)w)) == -1 ||
+		    cluster_keep_ring_push(cl, ms[i]->id) == -1) {
+			cl->ring_len = len;
+			return;
+		}
+		bytes += (size_t)(w + f);
+		argv[2 + i] = key[i];
+		argv[argc++] = val[i];
+		argv[argc++] = id[i];
+	}
+	if (cluster_eval(cl, CLUSTER_LUA_SAVE, cluster_keep_saved, cl, argc,
+	    argv, NULL) == -1) {
+		cl->ring_len = len;
 		return;
 	}
 	cl->saves_sent++;
-	cl->save_bytes += (uint64_t)(n + w);
+	cl->save_bytes += bytes;
 }
 
-/* Redis kept a match (or the link went down: NULL): its players hear. */
+/*
+ * Redis kept matches (or refused some, or the link went down: NULL): their
+ * players hear.
+ */
 static void
 cluster_keep_saved(void *arg, redisReply *r)
 {
 	struct cluster	*cl = arg;
-	uint64_t	 id;
+	uint64_t	 id, n, i;
 
 	if (cl->ring_len == 0)
 		return;
-	id = cl->ring[cl->ring_head];
-	cl->ring_head = (cl->ring_head + 1) % cl->ring_cap;
-	cl->ring_len--;
+	n = cl->ring[cl->ring_head];
+	for (i = 0; i <= n && cl->ring_len > 0; i++) {
+		id = cl->ring[cl->ring_head];
+		cl->ring_head = (cl->ring_head + 1) % cl->ring_cap;
+		cl->ring_len--;
+		if (i == 0 || r == NULL)
+			continue;
+		if (r->type == REDIS_REPLY_ERROR)
+			cluster_keep_failed(cl, id, r->str);
+		else if (r->type == REDIS_REPLY_ARRAY && i <= r->elements &&
+		    r->element[i - 1]->type == REDIS_REPLY_INTEGER &&
+		    r->element[i - 1]->integer == 0)
+			cluster_keep_lost(cl, id);
+	}
 	cl->saves_acked++;
-	if (r != NULL && r->type == REDIS_REPLY_ERROR)
-		cluster_keep_failed(cl, id, r->str);
-	if (r != NULL && r->type == REDIS_REPLY_INTEGER && r->integer == 0)
-		cluster_keep_lost(cl, id);
 	cl->host.uncork(cl->host.arg, cl->saves_acked);
 	if (cl->drain == CLUSTER_DRAIN_SAVING)
 		cluster_drain_step(cl);
@@ -322,12 +391,18 @@ cluster_keep_lost(struct cluster *cl, uint64_t id)
 	}
 }
 
-/* The end of a callback: every match that changed, saved. */
+/*
+ * The end of a callback: the matches that changed with a remote seat in
+ * them saved now, before the seats' lines go out (cluster_flush); the
+ * others at the end of the loop's pass (cluster_keep_pass_cb), unless the
+ * node drains.  Cut off from Redis, nothing is saved, and the players hear
+ * at once.
+ */
 void
 cluster_keep_flush(struct cluster *cl)
 {
 	struct lobby	*lobby;
-	struct match	*m;
+	struct match	*m, *next;
 	int		 up;
 
 	if (cl == NULL)
@@ -338,12 +413,63 @@ cluster_keep_flush(struct cluster *cl)
 	/* After an error, a moment before writing again (players wait). */
 	if (up && lobby->ops->now() < cl->retry_at)
 		return;
-	while ((m = TAILQ_FIRST(&lobby->touched)) != NULL) {
+	for (m = TAILQ_FIRST(&lobby->touched); m != NULL; m = next) {
+		next = TAILQ_NEXT(m, touched_entry);
+		/* Draining: the last saves, now. */
+		if (up && !cluster_keep_remote(m) &&
+		    cl->drain == CLUSTER_DRAIN_NONE)
+			continue;
 		TAILQ_REMOVE(&lobby->touched, m, touched_entry);
 		m->touched = 0;
 		if (up)
-			cluster_keep_save(cl, m);
+			cluster_keep_send(cl, &m, 1);
 	}
+	/* The corks wait for the last save of the pass, if one is to come. */
+	if (!TAILQ_EMPTY(&lobby->touched))
+		event_active(cl->pass, EV_TIMEOUT, 1);
+	else
+		cl->host.cork_due(cl->host.arg, cl->saves_sent);
+	cl->host.uncork(cl->host.arg, cl->saves_acked);
+}
+
+/*
+ * The end of the loop's pass (an event made active by the callbacks before
+ * it, so it runs after them): the saves, and what waited for them.
+ */
+void
+cluster_keep_pass_cb(evutil_socket_t fd, short what, void *arg)
+{
+	struct cluster	*cl = arg;
+
+	(void)fd;
+	(void)what;
+	cluster_keep_pass(cl);
+	cl->host.flush(cl->host.arg);
+}
+
+/* Every match that changed and waits, saved now: a batch a script. */
+static void
+cluster_keep_pass(struct cluster *cl)
+{
+	struct lobby	*lobby = cl->lobby;
+	struct match	*ms[CLUSTER_KEEP_BATCH];
+	size_t		 n;
+	int		 up;
+
+	up = rlink_up(cl->link) && cl->drain < CLUSTER_DRAIN_GIVEN &&
+	    !cl->stopping;
+	if (up && lobby->ops->now() < cl->retry_at)
+		return;
+	do {
+		for (n = 0; n < CLUSTER_KEEP_BATCH &&
+		    !TAILQ_EMPTY(&lobby->touched); n++) {
+			ms[n] = TAILQ_FIRST(&lobby->touched);
+			TAILQ_REMOVE(&lobby->touched, ms[n], touched_entry);
+			ms[n]->touched = 0;
+		}
+		if (up && n > 0)
+			cluster_keep_send(cl, ms, n);
+	} while (n > 0);
 	cl->host.cork_due(cl->host.arg, cl->saves_sent);
 	cl->host.uncork(cl->host.arg, cl->saves_acked);
 }

@@ -339,6 +339,8 @@ cluster_new(struct event_base *base, struct lobby *lobby,
 	    cl)) == NULL || event_add(cl->beat, &beat) == -1 ||
 	    (cl->tick = event_new(base, -1, EV_PERSIST, cluster_tick_cb,
 	    cl)) == NULL || event_add(cl->tick, &tick) == -1 ||
+	    (cl->pass = event_new(base, -1, 0, cluster_keep_pass_cb,
+	    cl)) == NULL ||
 	    (cl->link = rlink_new(base, cfg->redis_ip, cfg->redis_port,
 	    channels, &cluster_link_ops, cl)) == NULL) {
 		cluster_free(cl);
@@ -370,6 +372,8 @@ cluster_free(struct cluster *cl)
 		event_free(cl->beat);
 	if (cl->tick != NULL)
 		event_free(cl->tick);
+	if (cl->pass != NULL)
+		event_free(cl->pass);
 	free(cl->games);
 	free(cl->ring);
 	free(cl->ended);

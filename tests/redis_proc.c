@@ -13,6 +13,7 @@
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
@@ -50,14 +51,18 @@ redis_proc_free_port(void)
 	return (port);
 }
 
-int
-redis_proc_cmd(const struct redis_proc *r, const char *cmd, char *reply,
+/*
+ * Send one inline command and read its reply into buf, NUL-terminated: a
+ * bulk reply whole (as much as fits), anything else its first line.  Its
+ * length, or -1 (no reply within 2 s).
+ */
+static int
+redis_proc_talk(const struct redis_proc *r, const char *cmd, char *buf,
     size_t size)
 {
 	struct sockaddr_in	 sin;
 	struct pollfd		 pfd;
-	char			 buf[4096];
-	size_t			 len = 0;
+	size_t			 len = 0, want;
 	ssize_t			 n;
 	char			*crlf;
 	int			 fd;
@@ -76,17 +81,37 @@ redis_proc_cmd(const struct redis_proc *r, const char *cmd, char *reply,
 	}
 	pfd.fd = fd;
 	pfd.events = POLLIN;
-	while ((crlf = memchr(buf, '\n', len)) == NULL &&
-	    len < sizeof buf - 1 && redis_proc_now() < deadline) {
+	while (len < size - 1 && redis_proc_now() < deadline) {
+		if ((crlf = memchr(buf, '\n', len)) != NULL) {
+			if (buf[0] != '$')
+				break;
+			want = (size_t)(crlf - buf) + 1 +
+			    strtoul(buf + 1, NULL, 10) + 2;
+			if (len >= want)
+				break;
+		}
 		if (poll(&pfd, 1, 100) <= 0)
 			continue;
-		if ((n = read(fd, buf + len, sizeof buf - 1 - len)) <= 0)
+		if ((n = read(fd, buf + len, size - 1 - len)) <= 0)
 			break;
 		len += (size_t)n;
 	}
 	close(fd);
-	if (crlf == NULL)
+	buf[len] = '\0';
+	return (memchr(buf, '\n', len) != NULL ? (int)len : -1);
+}
+
+int
+redis_proc_cmd(const struct redis_proc *r, const char *cmd, char *reply,
+    size_t size)
+{
+	char	 buf[4096];
+	size_t	 len;
+	char	*crlf;
+
+	if (redis_proc_talk(r, cmd, buf, sizeof buf) == -1)
 		return (-1);
+	crlf = strchr(buf, '\n');
 	len = (size_t)(crlf - buf);
 	if (len > 0 && buf[len - 1] == '\r')
 		len--;
@@ -94,6 +119,30 @@ redis_proc_cmd(const struct redis_proc *r, const char *cmd, char *reply,
 		len = size - 1;
 	memcpy(reply, buf, len);
 	reply[len] = '\0';
+	return ((int)len);
+}
+
+int
+redis_proc_info(const struct redis_proc *r, const char *section,
+    const char *field, char *value, size_t size)
+{
+	char	 cmd[64], buf[16384], *at, *end;
+	size_t	 flen = strlen(field), len;
+
+	snprintf(cmd, sizeof cmd, "INFO %s", section);
+	if (redis_proc_talk(r, cmd, buf, sizeof buf) == -1)
+		return (-1);
+	for (at = strstr(buf, field); at != NULL; at = strstr(at + 1, field)) {
+		if (at > buf && at[-1] == '\n' && at[flen] == ':')
+			break;
+	}
+	if (at == NULL)
+		return (-1);
+	at += flen + 1;
+	end = at + strcspn(at, "\r\n");
+	len = (size_t)(end - at) < size ? (size_t)(end - at) : size - 1;
+	memcpy(value, at, len);
+	value[len] = '\0';
 	return ((int)len);
 }
 

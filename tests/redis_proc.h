@@ -28,5 +28,11 @@ void	redis_proc_kill(struct redis_proc *);
 /* One inline command; its reply's first line (CRLF stripped): length. */
 int	redis_proc_cmd(const struct redis_proc *, const char *, char *,
 	    size_t);
+/*
+ * A field of one section of INFO (commandstats' cmdstat_evalsha: "calls=3,
+ * usec=..."): its value's length, or -1 when it has none.
+ */
+int	redis_proc_info(const struct redis_proc *, const char *, const char *,
+	    char *, size_t);
 
 #endif /* REDIS_PROC_H */

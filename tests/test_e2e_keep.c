@@ -290,6 +290,67 @@ test_keep_no_ok_before_kept(void **state)
 	game_moved_at(__LINE__, &h, game_cell("A1"));
 }
 
+/* Stop a process and wait until it is stopped (kill returns before). */
+static void
+keep_stop_at(int ln, pid_t pid)
+{
+	char	path[64], buf[256], *p;
+	FILE	*f;
+	int	 i;
+
+	kill(pid, SIGSTOP);
+	snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
+	for (i = 0; i < 200; i++) {
+		if ((f = fopen(path, "r")) != NULL) {
+			p = fgets(buf, sizeof buf, f);
+			fclose(f);
+			/* "pid (comm) state ...": comm may hold spaces. */
+			if (p != NULL && (p = strrchr(buf, ')')) != NULL &&
+			    p[1] == ' ' && p[2] == 'T')
+				return;
+		}
+		usleep(5 * 1000);
+	}
+	fail_msg("line %d: process %d did not stop", ln, (int)pid);
+}
+
+/*
+ * The matches that change in one pass of a node's loop are kept by one
+ * script: two moves that reach a stopped node together cost Redis one
+ * EVALSHA (two, one a match, before), and both are kept: the node killed
+ * then, the other takes both matches up with the move made.
+ */
+static void
+test_keep_one_script_a_pass(void **state)
+{
+	struct cl_fix		*f = *state;
+	struct tttd_proc	*a = cl_node(f, "a"), *b = cl_node(f, "b");
+	struct game		 g1, g2;
+	char			 reply[256];
+
+	cl_wait_stat(__LINE__, f, a, "cluster_nodes", 2);
+	cl_wait_stat(__LINE__, f, b, "cluster_nodes", 2);
+	cl_pair_at(__LINE__, f, a, a, &g1);
+	cl_pair_at(__LINE__, f, a, a, &g2);
+	assert_true(redis_proc_cmd(&f->redis, "CONFIG RESETSTAT", reply,
+	    sizeof reply) > 0);
+	keep_stop_at(__LINE__, a->pid);	/* the moves wait together */
+	SEND(g1.p[g1.turn], "MOVE A1");
+	SEND(g2.p[g2.turn], "MOVE A1");
+	usleep(200 * 1000);
+	kill(a->pid, SIGCONT);
+	game_moved_at(__LINE__, &g1, game_cell("A1"));
+	game_moved_at(__LINE__, &g2, game_cell("A1"));
+	if (redis_proc_info(&f->redis, "commandstats", "cmdstat_evalsha",
+	    reply, sizeof reply) == -1 || strncmp(reply, "calls=1,", 8) != 0)
+		fail_msg("EVALSHA after the two moves: \"%s\"", reply);
+	kill(a->pid, SIGKILL);
+	keep_resume_both_at(__LINE__, f, b, &g1);
+	keep_resume_both_at(__LINE__, f, b, &g2);
+	GAME_PLAY(&g1, "A2 B1 B2 C1");
+	GAME_PLAY(&g2, "A2 B1 B2 C1");
+}
+
 /*
  * Two nodes started while Redis is down number their matches apart, so
  * that when Redis comes the matches of one do not overwrite the other's
@@ -391,6 +452,8 @@ main(void)
 		cmocka_unit_test_setup_teardown(
 		    test_keep_redis_restarted_empty, cl_setup, cl_teardown),
 		cmocka_unit_test_setup_teardown(test_keep_no_ok_before_kept,
+		    cl_setup, cl_teardown),
+		cmocka_unit_test_setup_teardown(test_keep_one_script_a_pass,
 		    cl_setup, cl_teardown),
 		cmocka_unit_test_setup_teardown(
 		    test_keep_ids_apart_without_redis, cl_setup, cl_teardown),
