@@ -34,6 +34,8 @@ struct cluster_remote {
 	struct event		*timer;		/* its clocks, its freeing */
 	struct evbuffer		*out;		/* lines not yet published */
 	int			 dirty;
+	uint64_t		 save_seq;	/* its lines wait for this save
+						   of its match to be taken */
 	int			 done;		/* closed, handed back or lost:
 						   nothing more to its node */
 	TAILQ_ENTRY(cluster_remote) dirty_entry;
@@ -188,6 +190,7 @@ void	cluster_games_publish(struct cluster *);
 void	cluster_games_fetch(struct cluster *, const redisReply *);
 void	cluster_keep_init(struct cluster *);
 void	cluster_keep_pass_cb(evutil_socket_t, short, void *);
+void	cluster_keep_pass(struct cluster *);
 void	cluster_keep_up(struct cluster *);
 void	cluster_keep_all(struct cluster *);
 void	cluster_keep_forget_ended(struct cluster *);

@@ -18,8 +18,8 @@
  * players' connections here are corked until Redis has answered (the host
  * holds their output), so no OK MOVE leaves before its move is kept.  A
  * match with a remote seat is saved at the end of the callback that changed
- * it, so that the seat's lines go out after the save on the same
- * connection, in order; the others wait for the end of the loop's pass,
+ * it, and the seat's lines go out once the save is taken (cluster_flush);
+ * the others wait for the end of the loop's pass,
  * and every match changed in the pass goes in one script (the call of a
  * script is most of what a save costs Redis).
  * A save refused means another node took the match up (this one was taken
@@ -46,7 +46,6 @@
 static int	cluster_keep_remote(const struct match *);
 static void	cluster_keep_send(struct cluster *, struct match **, size_t);
 static void	cluster_keep_saved(void *, redisReply *);
-static void	cluster_keep_pass(struct cluster *);
 static void	cluster_keep_lost(struct cluster *, uint64_t);
 static void	cluster_keep_failed(struct cluster *, uint64_t, const char *);
 static void	cluster_keep_drop(struct cluster *, uint64_t);
@@ -256,7 +255,10 @@ cluster_keep_remote(const struct match *m)
 
 /*
  * Save matches' images, in one script; their players here hear nothing
- * until they are kept.  The ring holds the count, then the ids.
+ * until they are kept.  The ring holds the count, then the ids.  A match
+ * whose image does not fit is left out (never saved); a script the link
+ * refuses (too many in flight, out of memory) is tried again in a moment,
+ * its players waiting.
  */
 static void
 cluster_keep_send(struct cluster *cl, struct match **ms, size_t n)
@@ -268,45 +270,72 @@ cluster_keep_send(struct cluster *cl, struct match **ms, size_t n)
 	char			 id[CLUSTER_KEEP_BATCH][CLUSTER_KEEP_ID];
 	char			 val[CLUSTER_KEEP_BATCH][CLUSTER_KEEP_VAL];
 	char			 home[2][CLUSTER_INST_LEN + 24];
-	size_t			 i, len = cl->ring_len, bytes = 0;
+	const char		*vals[2 * CLUSTER_KEEP_BATCH];
+	size_t			 i, m = 0, len = cl->ring_len, bytes = 0;
 	int			 argc, w, f;
 
-	snprintf(nkeys, sizeof nkeys, "%zu", n + 1);
-	snprintf(kowner, sizeof kowner, "%sowner:%s", cl->prefix, cl->inst);
-	argv[0] = nkeys;
-	argv[1] = kowner;
-	argc = 2 + (int)n;
-	argv[argc++] = cl->inst;
-	argv[argc++] = cl->old_inst[0] != '\0' ? cl->old_inst : cl->inst;
-	if (cluster_keep_ring_push(cl, n) == -1)
-		return;
+	if (cluster_keep_ring_push(cl, 0) == -1)	/* the count, below */
+		goto again;
 	for (i = 0; i < n; i++) {
-		snprintf(id[i], sizeof id[i], "%" PRIu64, ms[i]->id);
-		snprintf(key[i], sizeof key[i], "%smatch:%s", cl->prefix,
-		    id[i]);
+		snprintf(id[m], sizeof id[m], "%" PRIu64, ms[i]->id);
+		snprintf(key[m], sizeof key[m], "%smatch:%s", cl->prefix,
+		    id[m]);
 		match_keep_take(ms[i], &k);
 		cluster_keep_home(cl, ms[i], 0, home[0], sizeof home[0]);
 		cluster_keep_home(cl, ms[i], 1, home[1], sizeof home[1]);
-		w = snprintf(val[i], sizeof val[i], "%s %s %s ", cl->inst,
+		w = snprintf(val[m], sizeof val[m], "%s %s %s ", cl->inst,
 		    home[0], home[1]);
-		if ((f = match_keep_fmt(&k, val[i] + w,
-		    sizeof val[i] - (size_t)w)) == -1 ||
-		    cluster_keep_ring_push(cl, ms[i]->id) == -1) {
-			cl->ring_len = len;
-			return;
+		if ((f = match_keep_fmt(&k, val[m] + w,
+		    sizeof val[m] - (size_t)w)) == -1) {
+			log_warn("node %s: match %" PRIu64 " has no image: "
+			    "not kept", cl->node, ms[i]->id);
+			continue;
 		}
+		if (cluster_keep_ring_push(cl, ms[i]->id) == -1)
+			goto again;
 		bytes += (size_t)(w + f);
-		argv[2 + i] = key[i];
-		argv[argc++] = val[i];
-		argv[argc++] = id[i];
+		argv[2 + m] = key[m];
+		vals[2 * m] = val[m];
+		vals[2 * m + 1] = id[m];
+		m++;
 	}
-	if (cluster_eval(cl, CLUSTER_LUA_SAVE, cluster_keep_saved, cl, argc,
-	    argv, NULL) == -1) {
+	if (m == 0) {
 		cl->ring_len = len;
 		return;
 	}
+	cl->ring[(cl->ring_head + len) % cl->ring_cap] = m;
+	snprintf(nkeys, sizeof nkeys, "%zu", m + 1);
+	snprintf(kowner, sizeof kowner, "%sowner:%s", cl->prefix, cl->inst);
+	argv[0] = nkeys;
+	argv[1] = kowner;
+	argc = 2 + (int)m;
+	argv[argc++] = cl->inst;
+	argv[argc++] = cl->old_inst[0] != '\0' ? cl->old_inst : cl->inst;
+	for (i = 0; i < 2 * m; i++)
+		argv[argc++] = vals[i];
+	if (cluster_eval(cl, CLUSTER_LUA_SAVE, cluster_keep_saved, cl, argc,
+	    argv, NULL) == -1)
+		goto again;
 	cl->saves_sent++;
 	cl->save_bytes += bytes;
+	/* A remote seat hears, as a player here does, once it is kept. */
+	for (i = 0; i < n; i++) {
+		for (w = 0; w < 2; w++) {
+			if (ms[i]->player[w] != NULL &&
+			    (ms[i]->player[w]->flags & CLIENT_REMOTE))
+				((struct cluster_remote *)ms[i]->player[w])->
+				    save_seq = cl->saves_sent;
+		}
+	}
+	return;
+
+again:
+	cl->ring_len = len;
+	log_warn("node %s: saving %zu matches: no room to send; again soon",
+	    cl->node, n);
+	cl->retry_at = cl->lobby->ops->now() + CLUSTER_TICK_MS;
+	for (i = 0; i < n; i++)
+		match_touch(ms[i]);	/* their players corked again */
 }
 
 /*
@@ -423,6 +452,8 @@ cluster_keep_flush(struct cluster *cl)
 		m->touched = 0;
 		if (up)
 			cluster_keep_send(cl, &m, 1);
+		if (up && lobby->ops->now() < cl->retry_at)
+			break;		/* not sent: touched again */
 	}
 	/* The corks wait for the last save of the pass, if one is to come. */
 	if (!TAILQ_EMPTY(&lobby->touched))
@@ -448,7 +479,7 @@ cluster_keep_pass_cb(evutil_socket_t fd, short what, void *arg)
 }
 
 /* Every match that changed and waits, saved now: a batch a script. */
-static void
+void
 cluster_keep_pass(struct cluster *cl)
 {
 	struct lobby	*lobby = cl->lobby;
@@ -469,8 +500,11 @@ cluster_keep_pass(struct cluster *cl)
 		}
 		if (up && n > 0)
 			cluster_keep_send(cl, ms, n);
+		if (up && lobby->ops->now() < cl->retry_at)
+			break;		/* not sent: touched again */
 	} while (n > 0);
-	cl->host.cork_due(cl->host.arg, cl->saves_sent);
+	if (TAILQ_EMPTY(&lobby->touched))	/* else they wait on */
+		cl->host.cork_due(cl->host.arg, cl->saves_sent);
 	cl->host.uncork(cl->host.arg, cl->saves_acked);
 }
 

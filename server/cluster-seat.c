@@ -22,6 +22,7 @@
 #include "conn.h"
 #include "lobby.h"
 #include "log.h"
+#include "match.h"
 #include "mix.h"
 #include "name.h"
 #include "place.h"
@@ -172,16 +173,26 @@ cluster_remote_flush(struct cluster_remote *r)
 	evbuffer_drain(r->out, len);
 }
 
-/* The end of a callback: publish what the remote seats were sent. */
+/*
+ * The end of a callback: publish what the remote seats were sent, but not
+ * before Redis has taken their match's save (one to be written, or written
+ * again after an error: they wait), as the players here are corked.
+ */
 void
 cluster_flush(struct cluster *cl)
 {
-	struct cluster_remote	*r;
+	struct cluster_remote	*r, *next;
 
 	if (cl == NULL)
 		return;
-	while ((r = TAILQ_FIRST(&cl->dirty)) != NULL)
+	for (r = TAILQ_FIRST(&cl->dirty); r != NULL; r = next) {
+		next = TAILQ_NEXT(r, dirty_entry);
+		if (rlink_up(cl->link) && (r->save_seq > cl->saves_acked ||
+		    (r->c.match != NULL && r->c.match->touched)))
+			continue;
 		cluster_remote_flush(r);
+		next = TAILQ_FIRST(&cl->dirty);	/* the list may change */
+	}
 }
 
 /* Its close op: its node closes the connection after the lines sent. */

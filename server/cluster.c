@@ -706,7 +706,7 @@ cluster_beat_reply(void *arg, redisReply *r)
 		 */
 		cluster_keep_forget_ended(cl);
 		cluster_keep_all(cl);
-		cluster_keep_flush(cl);
+		cluster_keep_pass(cl);	/* now: before the take-up below */
 	}
 	cluster_beat_counts(cl, r);
 	cluster_forget_dead(cl, r);

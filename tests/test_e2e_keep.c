@@ -290,6 +290,33 @@ test_keep_no_ok_before_kept(void **state)
 	game_moved_at(__LINE__, &h, game_cell("A1"));
 }
 
+/*
+ * A match across two nodes whose save Redis refuses (out of memory) says
+ * nothing to either player, the relayed one included (its lines wait with
+ * the save, though PUBLISH is still taken), until a write is taken.
+ */
+static void
+test_keep_relayed_waits_for_save(void **state)
+{
+	struct cl_fix		*f = *state;
+	struct tttd_proc	*a = cl_node(f, "a"), *b = cl_node(f, "b");
+	struct game		 h;
+	char			 reply[64];
+
+	cl_wait_stat(__LINE__, f, a, "cluster_nodes", 2);
+	cl_wait_stat(__LINE__, f, b, "cluster_nodes", 2);
+	cl_pair_at(__LINE__, f, a, b, &h);	/* X on a, the match on b */
+	assert_true(redis_proc_cmd(&f->redis, "CONFIG SET maxmemory 1", reply,
+	    sizeof reply) > 0);
+	SEND(h.p[h.turn], "MOVE A1");
+	line_want_quiet_at(__LINE__, h.p[0], 800);
+	line_want_quiet_at(__LINE__, h.p[1], 10);
+	assert_true(redis_proc_cmd(&f->redis, "CONFIG SET maxmemory 0", reply,
+	    sizeof reply) > 0);
+	game_moved_at(__LINE__, &h, game_cell("A1"));
+	GAME_PLAY(&h, "A2 B1 B2 C1");
+}
+
 /* Stop a process and wait until it is stopped (kill returns before). */
 static void
 keep_stop_at(int ln, pid_t pid)
@@ -455,6 +482,8 @@ main(void)
 		    cl_setup, cl_teardown),
 		cmocka_unit_test_setup_teardown(test_keep_one_script_a_pass,
 		    cl_setup, cl_teardown),
+		cmocka_unit_test_setup_teardown(
+		    test_keep_relayed_waits_for_save, cl_setup, cl_teardown),
 		cmocka_unit_test_setup_teardown(
 		    test_keep_ids_apart_without_redis, cl_setup, cl_teardown),
 		cmocka_unit_test_setup_teardown(test_keep_sigterm_forgets,
