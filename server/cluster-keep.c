@@ -64,7 +64,7 @@ struct cluster_keep_args {
 	char		 id[24];
 	char		 kmatch[CLUSTER_PREFIX_MAX + 32];
 	char		 kowner[CLUSTER_PREFIX_MAX + 32];
-	const char	*argv[7];
+	const char	*argv[6];
 };
 static void	cluster_keep_args(struct cluster *, uint64_t,
 		    struct cluster_keep_args *);

@@ -168,3 +168,13 @@ bench_wait_nodes() {
 		sleep 0.2
 	done
 }
+
+# bench_node OUT LOG TTTD NAME PORT: start a node of the cluster on
+# bench_redis_port on PORT (every player one address, no rate limit); its
+# pid in bench_pid; 1 if it did not start.
+bench_node() {
+	bench_start "$1" "$2" "$3" --port "$5" --http-port 0 \
+	    --bind 127.0.0.1 --redis "127.0.0.1:$bench_redis_port" \
+	    --node "$4" --max-per-addr 0 --rate-limit 0
+	bench_port "$1" "$bench_pid" >/dev/null
+}

@@ -56,13 +56,9 @@ now_ms() {
 
 # node NAME PORT: start a node; its pid in pid_NAME.
 node() {
-	bench_start "$tmp/$1.out" "$tmp/$1.log" "$tttd" --port "$2" \
-	    --http-port 0 --bind 127.0.0.1 \
-	    --redis "127.0.0.1:$bench_redis_port" --node "$1" \
-	    --max-per-addr 0 --rate-limit 0
-	eval "pid_$1=$bench_pid"
-	bench_port "$tmp/$1.out" "$bench_pid" >/dev/null ||
+	bench_node "$tmp/$1.out" "$tmp/$1.log" "$tttd" "$1" "$2" ||
 	    fail "node $1 did not start on port $2"
+	eval "pid_$1=$bench_pid"
 }
 
 # wait_nodes PORT N: until the node on PORT counts N nodes (10 s at most).

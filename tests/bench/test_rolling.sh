@@ -47,13 +47,9 @@ bench_redis "$tmp/redis.out" "$tmp/redis.log" || fail "redis-server"
 # Its log of this start in NAME.log.N, N counting the starts.
 node() {
 	eval "_k=\$((\${starts_$1:-0} + 1)); starts_$1=\$_k"
-	bench_start "$tmp/$1.out" "$tmp/$1.log.$_k" "$tttd" --port "$2" \
-	    --http-port 0 --bind 127.0.0.1 \
-	    --redis "127.0.0.1:$bench_redis_port" --node "$1" \
-	    --max-per-addr 0 --rate-limit 0
-	eval "node_$1=$bench_pid"
-	bench_port "$tmp/$1.out" "$bench_pid" >/dev/null ||
+	bench_node "$tmp/$1.out" "$tmp/$1.log.$_k" "$tttd" "$1" "$2" ||
 	    fail "node $1 did not start on port $2"
+	eval "node_$1=$bench_pid"
 }
 
 # wait_nodes PORT N: until the node on PORT sees N nodes (10 s at most).
