@@ -755,8 +755,12 @@ cluster_beat_cb(evutil_socket_t fd, short what, void *arg)
 
 	(void)fd;
 	(void)what;
-	/* One at a time: beats queued in a stalled Redis would all run. */
-	if (rlink_up(cl->link) && cl->drain < CLUSTER_DRAIN_DONE &&
+	/*
+	 * One at a time: beats queued in a stalled Redis would all run.  A
+	 * new instance beats (and so is counted, offered players, asked)
+	 * only once it hears its own channel.
+	 */
+	if (rlink_subscribed(cl->link) && cl->drain < CLUSTER_DRAIN_DONE &&
 	    !cl->beating)
 		cluster_beat(cl);
 }

@@ -38,6 +38,9 @@ struct rlink {
 	char			*channel[RLINK_CHANNELS];
 	int			 nchannels;
 	int			 subscribed;	/* confirmations so far */
+	int64_t			 resubscribing;	/* ms: since a renamed channel's
+						   SUBSCRIBE went, unconfirmed;
+						   0 = none */
 	const struct rlink_ops	*ops;
 	void			*arg;
 	enum rlink_state	 state;
@@ -147,16 +150,56 @@ rlink_ops_sent(const struct rlink *link)
 	return (link->ops_sent);
 }
 
-/* Channel i is another from the next connection on. */
+/*
+ * Channel i is another from now on.  While up, the subscribed connection
+ * subscribes to the new one at once and leaves the old (a subscription
+ * lives as long as its connection, which a rename does not end):
+ * rlink_subscribed says when Redis has confirmed it.  Down, the next
+ * connection subscribes to it.
+ */
 int
 rlink_rename(struct rlink *link, int i, const char *channel)
 {
-	char	*s;
+	const char	*argv[2];
+	char		*s, *old;
 
 	if (i < 0 || i >= link->nchannels || (s = strdup(channel)) == NULL)
 		return (-1);
-	free(link->channel[i]);
+	old = link->channel[i];
 	link->channel[i] = s;
+	if (link->state == RLINK_UP && link->sub != NULL) {
+		/* Unconfirmed in time (or unsent), the watchdog ends it. */
+		link->resubscribing = rlink_now();
+		argv[0] = "SUBSCRIBE";
+		argv[1] = s;
+		(void)redisAsyncCommandArgv(link->sub, rlink_sub_cb, link, 2,
+		    argv, NULL);
+		argv[0] = "UNSUBSCRIBE";
+		argv[1] = old;
+		(void)redisAsyncCommandArgv(link->sub, rlink_sub_cb, link, 2,
+		    argv, NULL);
+	}
+	free(old);
+	return (0);
+}
+
+/* Up, and subscribed to every channel as named now? */
+int
+rlink_subscribed(const struct rlink *link)
+{
+	return (link->state == RLINK_UP && !link->resubscribing);
+}
+
+/* Is this one of the channels as named now? */
+static int
+rlink_ours(const struct rlink *link, const char *channel)
+{
+	int	i;
+
+	for (i = 0; i < link->nchannels; i++) {
+		if (strcmp(link->channel[i], channel) == 0)
+			return (1);
+	}
 	return (0);
 }
 
@@ -172,6 +215,7 @@ rlink_connect(struct rlink *link)
 	link->since = rlink_now();
 	link->cmd_ready = link->sub_ready = 0;
 	link->subscribed = 0;
+	link->resubscribing = 0;
 	for (i = 0; i < 2; i++) {
 		ac[i] = redisAsyncConnect(link->ip, link->port);
 		if (ac[i] == NULL || ac[i]->err) {
@@ -253,6 +297,11 @@ rlink_tick_cb(evutil_socket_t fd, short what, void *arg)
 			rlink_down(link, NULL, "no connection in time");
 		return;
 	case RLINK_UP:
+		if (link->resubscribing != 0 &&
+		    now - link->resubscribing >= RLINK_DEADLINE_MS) {
+			rlink_down(link, NULL, "no subscription in time");
+			return;
+		}
 		if (link->ping_sent != 0) {
 			if (now - link->ping_sent >= RLINK_DEADLINE_MS)
 				rlink_down(link, NULL, "no answer in time");
@@ -317,7 +366,11 @@ rlink_disconnect_cb(const redisAsyncContext *ac, int status)
 	rlink_down(link, ac, "connection lost");
 }
 
-/* The subscribed connection: its confirmation, then each message. */
+/*
+ * The subscribed connection: its confirmations, then each message on a
+ * channel of ours (not one left by a rename, whose last messages may
+ * still come).
+ */
 static void
 rlink_sub_cb(redisAsyncContext *ac, void *r, void *arg)
 {
@@ -327,16 +380,23 @@ rlink_sub_cb(redisAsyncContext *ac, void *r, void *arg)
 	if (reply == NULL || ac->data == NULL || link->sub != ac)
 		return;
 	if (reply->type != REDIS_REPLY_ARRAY || reply->elements != 3 ||
-	    reply->element[0]->type != REDIS_REPLY_STRING)
+	    reply->element[0]->type != REDIS_REPLY_STRING ||
+	    reply->element[1]->type != REDIS_REPLY_STRING)
 		return;
 	if (strcmp(reply->element[0]->str, "subscribe") == 0) {
+		if (link->state == RLINK_UP) {
+			/* A renamed channel's. */
+			if (rlink_ours(link, reply->element[1]->str))
+				link->resubscribing = 0;
+			return;
+		}
 		if (++link->subscribed < link->nchannels)
 			return;
 		link->sub_ready = 1;
 		rlink_ready(link);
 	} else if (strcmp(reply->element[0]->str, "message") == 0 &&
 	    reply->element[2]->type == REDIS_REPLY_STRING &&
-	    link->ops != NULL)
+	    link->ops != NULL && rlink_ours(link, reply->element[1]->str))
 		link->ops->message(link->arg, reply->element[2]->str,
 		    reply->element[2]->len);
 }

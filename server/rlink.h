@@ -43,6 +43,7 @@ struct rlink	*rlink_new(struct event_base *, const char *, int,
 void		 rlink_free(struct rlink *);
 int		 rlink_up(const struct rlink *);
 int		 rlink_rename(struct rlink *, int, const char *);
+int		 rlink_subscribed(const struct rlink *);
 int		 rlink_cmd(struct rlink *, rlink_reply_cb *, void *, int,
 		    const char **, const size_t *);
 int		 rlink_publish(struct rlink *, const char *, const char *,

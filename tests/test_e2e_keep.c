@@ -317,6 +317,25 @@ test_keep_relayed_waits_for_save(void **state)
 	GAME_PLAY(&h, "A2 B1 B2 C1");
 }
 
+/* Both players of a game over leave (QUIT): BYE, and the end. */
+static void
+keep_quit_at(int ln, struct game *g)
+{
+	char	line[LINE_SIZE];
+	int	i;
+
+	for (i = 0; i < 2; i++) {
+		line_send_at(ln, g->p[i], "QUIT");
+		do {
+			if (line_read(g->p[i], line, sizeof line,
+			    HARNESS_TIMEOUT_MS) < 0)
+				fail_msg("line %d: %s: no BYE", ln,
+				    line_label(g->p[i]));
+		} while (strcmp(line, T_BYE) != 0);
+		line_want_eof_at(ln, g->p[i]);
+	}
+}
+
 /* Stop a process and wait until it is stopped (kill returns before). */
 static void
 keep_stop_at(int ln, pid_t pid)
@@ -468,6 +487,51 @@ test_keep_ended_while_cut_off(void **state)
 	assert_string_equal(reply, "*0");
 }
 
+/*
+ * A node taken for dead while alive (stopped longer than --node-timeout)
+ * becomes a new instance, and hears its new channel from then on: just
+ * after SIGCONT its player is paired with one waiting on the other node,
+ * and a seat held on the other node is resumed through it.  Twice in a
+ * row (the second new instance too).
+ */
+static void
+test_keep_taken_for_dead_hears_again(void **state)
+{
+	struct cl_fix		*f = *state;
+	const char *const	 quick[] = { "--node-timeout", "2", NULL };
+	struct tttd_proc	*a = cl_node_with(f, "a", quick);
+	struct tttd_proc	*b = cl_node_with(f, "b", quick);
+	struct game		 g, h, k;
+	long			 t0;
+	int			 round;
+
+	cl_wait_stat(__LINE__, f, a, "cluster_nodes", 2);
+	cl_wait_stat(__LINE__, f, b, "cluster_nodes", 2);
+	for (round = 0; round < 2; round++) {
+		cl_pair_at(__LINE__, f, a, a, &g);	/* the match on a */
+		keep_moves_at(__LINE__, &g, "A1");
+		keep_stop_at(__LINE__, b->pid);
+		usleep(3500 * 1000);		/* a takes b for dead */
+		kill(b->pid, SIGCONT);
+		t0 = harness_now_ms();
+		/* Each way: x waits on one node, o comes to the other. */
+		cl_pair_at(__LINE__, f, b, a, &h);	/* within 1.5 s */
+		print_message("round %d: paired across %ld ms after SIGCONT\n",
+		    round + 1, harness_now_ms() - t0);
+		cl_pair_at(__LINE__, f, a, b, &k);
+		conn_close(g.p[0]);		/* its seat held on a */
+		WANT_RAW(g.p[1], "INFO p1 lost the connection. Waiting up to "
+		    "30 seconds for them to come back.");
+		keep_resume_at(__LINE__, f, b, &g, 0, 1);
+		GAME_PLAY(&g, "A2 B1 B2 C1");
+		GAME_PLAY(&h, "A1 A2 B1 B2 C1");
+		keep_quit_at(__LINE__, &g);	/* nobody left for round 2 */
+		keep_quit_at(__LINE__, &h);
+		GAME_PLAY(&k, "A1 A2 B1 B2 C1");
+		keep_quit_at(__LINE__, &k);
+	}
+}
+
 int
 main(void)
 {
@@ -490,7 +554,12 @@ main(void)
 		    cl_setup, cl_teardown),
 		cmocka_unit_test_setup_teardown(test_keep_ended_while_cut_off,
 		    cl_setup, cl_teardown),
+		cmocka_unit_test_setup_teardown(
+		    test_keep_taken_for_dead_hears_again, cl_setup,
+		    cl_teardown),
 	};
 
+	if (getenv("KEEP_TEST") != NULL)
+		cmocka_set_test_filter(getenv("KEEP_TEST"));
 	return (cmocka_run_group_tests(tests, NULL, NULL));
 }
