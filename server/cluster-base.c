@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <event2/buffer.h>
 #include <hiredis/hiredis.h>
 
 #include "cluster-int.h"
@@ -76,6 +77,8 @@ cluster_local_del(struct cluster *cl, struct cluster_local *l)
 {
 	keytab_del(&cl->locals, &l->entry);
 	LIST_REMOVE(l, all_entry);
+	if (l->kept != NULL)
+		evbuffer_free(l->kept);
 	free(l);
 }
 

@@ -38,10 +38,20 @@ struct cluster_remote {
 						   of its match to be taken */
 	int			 done;		/* closed, handed back or lost:
 						   nothing more to its node */
+	uint64_t		 in_seq;	/* its node's last item run here */
+	uint64_t		 acked;		/* ... told to its node (in L) */
 	TAILQ_ENTRY(cluster_remote) dirty_entry;
 	TAILQ_ENTRY(cluster_remote) all_entry;
 };
 TAILQ_HEAD(cluster_remote_list, cluster_remote);
+
+#define CLUSTER_KEPT_MAX	128	/* relayed items kept, unanswered */
+#define CLUSTER_SLOW_MS		1000	/* a relayed line unanswered this
+					   long: its player is told */
+#define CLUSTER_SLOW_TEXT	"Waiting for your match's server to answer..."
+/* What cluster_relay_back does with the items kept. */
+#define CLUSTER_KEPT_DROP	0	/* nothing: the player is closed */
+#define CLUSTER_KEPT_REFUSE	1	/* refused (cluster_relay_settle) */
 
 /* The scripts run per match: by their SHA once Redis has them. */
 enum {
@@ -82,6 +92,13 @@ struct cluster_local {
 	int64_t			 orphan_until;	/* ms: its match's node died;
 						   held until taken up (T) or
 						   then; 0 = none */
+	struct evbuffer		*kept;		/* relayed items not yet run
+						   there (cluster-relay.c) */
+	unsigned		 nkept;
+	uint64_t		 relay_seq;	/* the last item relayed */
+	int64_t			 kept_since;	/* ms: the oldest kept item
+						   has waited since; 0 = none */
+	int			 slow_told;	/* told it waits, this wait */
 	LIST_ENTRY(cluster_local) all_entry;
 };
 LIST_HEAD(cluster_local_list, cluster_local);
@@ -166,7 +183,16 @@ struct cluster_remote *cluster_remote_new(struct cluster *, const char *,
 void	cluster_remote_done(struct cluster_remote *);
 void	cluster_remote_free(struct cluster_remote *);
 void	cluster_remote_flush(struct cluster_remote *);
-void	cluster_relay_back(struct cluster *, struct cluster_local *);
+void	cluster_remote_due(struct cluster_remote *);
+void	cluster_relay_back(struct cluster *, struct cluster_local *, int);
+void	cluster_relay_send(struct cluster *, struct cluster_local *, char,
+		    uint64_t, const char *, size_t);
+void	cluster_relay_acked(struct cluster *, struct cluster_local *,
+		    uint64_t);
+void	cluster_relay_resend(struct cluster *, struct cluster_local *);
+struct evbuffer *cluster_relay_take(struct cluster_local *);
+void	cluster_relay_settle(struct client *, struct evbuffer *, int);
+int	cluster_relay_tick(struct cluster *, int64_t);
 void	cluster_on_offer(struct cluster *, const char *, uint64_t,
 		    const char *);
 void	cluster_on_seat(struct cluster *, const char *, uint64_t,

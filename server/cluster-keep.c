@@ -54,8 +54,9 @@ static void	cluster_keep_home(struct cluster *, const struct match *, int,
 static void	cluster_keep_adopted(void *, redisReply *);
 static void	cluster_keep_take_up(struct cluster *, const char *,
 		    const char *, size_t);
-static void	cluster_keep_plug(struct cluster *, struct match *, int,
-		    const char *, const char *, uint64_t);
+static struct client *cluster_keep_plug(struct cluster *, struct match *,
+		    int, const char *, const char *, uint64_t,
+		    struct evbuffer **);
 static void	cluster_keep_loaded(void *, redisReply *);
 static int	cluster_keep_ring_push(struct cluster *, uint64_t);
 
@@ -634,6 +635,8 @@ cluster_keep_take_up(struct cluster *cl, const char *dead, const char *s,
 {
 	struct match_keep	 k;
 	struct match		*m;
+	struct client		*c[2];
+	struct evbuffer		*kept[2];
 	char			 buf[MATCH_KEEP_MAX + 160];
 	char			 home[2][CLUSTER_INST_LEN + 24];
 	uint64_t		 id;
@@ -657,19 +660,33 @@ cluster_keep_take_up(struct cluster *cl, const char *dead, const char *s,
 		return;
 	}
 	for (i = 0; i < 2; i++)
-		cluster_keep_plug(cl, m, i, home[i], dead, k.seat[i].token != 0 ?
-		    k.seat[i].token : k.seat[i].used);
+		c[i] = cluster_keep_plug(cl, m, i, home[i], dead,
+		    k.seat[i].token != 0 ? k.seat[i].token : k.seat[i].used,
+		    &kept[i]);
+	/*
+	 * Both seats back: the lines of this node's players the dead node
+	 * never answered run now, in order, then those held meanwhile.
+	 */
+	for (i = 0; i < 2; i++) {
+		if (c[i] == NULL)
+			continue;
+		cluster_relay_settle(c[i], kept[i], 1);
+		if (c[i]->flags & CLIENT_HELD)
+			c[i]->ops->hold(c[i], 0);
+	}
 }
 
 /*
  * A seat of a match taken up, whose player is connected to a live node:
  * this one (relayed to the dead owner), or another (a remote seat here,
  * its node told to relay here: T).  It resumes its seat at once, and sees
- * its match as after a RESUME, its opponent away if it is.
+ * its match as after a RESUME, its opponent away if it is.  A player of
+ * this node is returned, with the lines it relayed that the dead node
+ * never answered (kept, the caller's to run).
  */
-static void
+static struct client *
 cluster_keep_plug(struct cluster *cl, struct match *m, int seat,
-    const char *home, const char *dead, uint64_t key)
+    const char *home, const char *dead, uint64_t key, struct evbuffer **kept)
 {
 	struct cluster_local	*l;
 	struct cluster_remote	*r;
@@ -677,27 +694,28 @@ cluster_keep_plug(struct cluster *cl, struct match *m, int seat,
 	char			 inst[CLUSTER_INST_LEN + 1];
 	uint64_t		 id;
 
+	*kept = NULL;
 	if (key == 0 || sscanf(home, "%16[0-9a-f]:%" SCNu64, inst, &id) != 2 ||
 	    strcmp(inst, dead) == 0)
-		return;			/* away: it comes back with RESUME */
+		return (NULL);		/* away: it comes back with RESUME */
 	if (strcmp(inst, cl->inst) == 0) {
 		if ((l = cluster_local_find(cl, id)) == NULL ||
 		    strcmp(l->owner, dead) != 0)
-			return;
+			return (NULL);
 		c = l->c;
-		cluster_relay_back(cl, l);
+		*kept = cluster_relay_take(l);
+		cluster_relay_back(cl, l, CLUSTER_KEPT_DROP);
 		resume_take(c, m, seat, key);
-		if (c->flags & CLIENT_HELD)	/* its lines kept meanwhile */
-			c->ops->hold(c, 0);
-		return;
+		return (c);
 	} else {
 		if (cluster_remote_find(cl, inst, id) != NULL ||
 		    (r = cluster_remote_new(cl, inst, id, "-", "")) == NULL)
-			return;
+			return (NULL);
 		cluster_send(cl, inst, 'T', id, dead, CLUSTER_INST_LEN);
 		c = &r->c;
 	}
 	resume_take(c, m, seat, key);
+	return (NULL);
 }
 
 /* T: this node's relayed player's match was taken up by another node. */
@@ -720,6 +738,7 @@ cluster_on_taken(struct cluster *cl, const char *from, uint64_t id,
 	    (unsigned long long)c->id, from);
 	snprintf(l->owner, sizeof l->owner, "%s", from);
 	l->orphan_until = 0;
+	cluster_relay_resend(cl, l);	/* what the dead node never answered */
 	if (c->flags & CLIENT_HELD)
 		c->ops->hold(c, 0);
 }

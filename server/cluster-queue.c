@@ -246,6 +246,6 @@ cluster_on_back(struct cluster *cl, const char *from, uint64_t id)
 	if (l == NULL || strcmp(l->owner, from) != 0)
 		return;
 	c = l->c;
-	cluster_relay_back(cl, l);
+	cluster_relay_back(cl, l, CLUSTER_KEPT_REFUSE);
 	lobby_join_again(cl->lobby, c);
 }

@@ -149,10 +149,17 @@ cluster_remote_send(struct client *c, const char *buf, size_t len)
 	if (r->done || r->cl->drain >= CLUSTER_DRAIN_GIVEN)
 		return;			/* drained: another node has it */
 	evbuffer_add(r->out, buf, len);
-	if (!r->dirty) {
-		r->dirty = 1;
-		TAILQ_INSERT_TAIL(&r->cl->dirty, r, dirty_entry);
-	}
+	cluster_remote_due(r);
+}
+
+/* Its lines, or the ack of its node's items, go at the callback's end. */
+void
+cluster_remote_due(struct cluster_remote *r)
+{
+	if (r->dirty || r->done || r->cl->drain >= CLUSTER_DRAIN_GIVEN)
+		return;
+	r->dirty = 1;
+	TAILQ_INSERT_TAIL(&r->cl->dirty, r, dirty_entry);
 }
 
 /* Publish one remote seat's lines: to its node, for its connection. */
@@ -162,15 +169,23 @@ cluster_remote_flush(struct cluster_remote *r)
 	struct cluster	*cl = r->cl;
 	size_t		 len = evbuffer_get_length(r->out);
 
+	char			 ack[24];
+	int			 n;
+
 	if (r->dirty) {
 		r->dirty = 0;
 		TAILQ_REMOVE(&cl->dirty, r, dirty_entry);
 	}
-	if (len == 0)
+	if (len == 0 && r->in_seq == r->acked)
 		return;
+	/* "<ack> <lines>": the last item of its node run here. */
+	n = snprintf(ack, sizeof ack, "%" PRIu64 " ", r->in_seq);
+	evbuffer_prepend(r->out, ack, (size_t)n);
+	len += (size_t)n;
 	cluster_send(cl, r->home, 'L', r->home_id,
 	    (const char *)evbuffer_pullup(r->out, -1), len);
 	evbuffer_drain(r->out, len);
+	r->acked = r->in_seq;
 }
 
 /*
@@ -274,61 +289,6 @@ cluster_remote_timer_cb(evutil_socket_t fd, short what, void *arg)
 	cl->host.flush(cl->host.arg);
 }
 
-/* A checked line of a relayed player: to its match's node. */
-void
-cluster_relay(struct cluster *cl, struct client *c, const char *line,
-    size_t len)
-{
-	struct cluster_local	*l = cluster_local_find(cl, c->id);
-
-	if (l == NULL || l->owner[0] == '\0')
-		return;
-	if (len > 0 && line[len - 1] == '\r')
-		len--;
-	cluster_send(cl, l->owner, 'I', c->id, line, len);
-}
-
-/* A refusal for a relayed player: from its match's node, in turn (E). */
-void
-cluster_relay_error(struct cluster *cl, struct client *c,
-    enum proto_error err)
-{
-	struct cluster_local	*l = cluster_local_find(cl, c->id);
-	char			 rest[16];
-
-	if (l == NULL || l->owner[0] == '\0')
-		return;
-	snprintf(rest, sizeof rest, "%d", (int)err);
-	cluster_send(cl, l->owner, 'E', c->id, rest, strlen(rest));
-}
-
-/* A relayed player leaves: its match's node holds its seat, or frees it. */
-void
-cluster_relay_end(struct cluster *cl, struct client *c,
-    enum proto_leave why, int hold)
-{
-	struct cluster_local	*l = cluster_local_find(cl, c->id);
-	char			 rest[16];
-
-	if (l == NULL)
-		return;
-	snprintf(rest, sizeof rest, "%d %d", (int)why, hold);
-	if (l->owner[0] != '\0')
-		cluster_send(cl, l->owner, 'D', c->id, rest, strlen(rest));
-	cluster_local_del(cl, l);
-}
-
-/* A relayed player back from its match's node: a place here again. */
-void
-cluster_relay_back(struct cluster *cl, struct cluster_local *l)
-{
-	struct client	*c = l->c;
-
-	cluster_local_del(cl, l);
-	if (c->place == PLACE_RELAY)
-		place_set(c, PLACE_NONE);
-}
-
 /*
  * Lines from the match's node, as they came: one client_send a line (a
  * message holds a callback's worth, more than one send may take).
@@ -356,6 +316,8 @@ cluster_on_owner(struct cluster *cl, char type, const char *from,
 {
 	struct cluster_local	*l = cluster_local_find(cl, id);
 	struct client		*c;
+	uint64_t		 ack;
+	char			*end;
 	int			 front;
 
 	/* Asking, it may hear from the node that has what it asked for. */
@@ -369,10 +331,17 @@ cluster_on_owner(struct cluster *cl, char type, const char *from,
 	}
 	switch (type) {
 	case 'L':
-		cluster_lines(c, rest, len);
+		/* "<ack> <lines>": its items up to ack were run there. */
+		ack = strtoull(rest, &end, 10);
+		if (*end != ' ')
+			break;
+		if (strcmp(l->owner, from) == 0)
+			cluster_relay_acked(cl, l, ack);
+		len -= (size_t)(end + 1 - rest);
+		cluster_lines(c, end + 1, len);
 		break;
 	case 'C':
-		cluster_relay_back(cl, l);
+		cluster_relay_back(cl, l, CLUSTER_KEPT_DROP);
 		place_detach(c, PROTO_LEAVE_QUIT, 0);
 		client_close(c);
 		break;
@@ -389,7 +358,7 @@ cluster_on_owner(struct cluster *cl, char type, const char *from,
 		}
 		break;
 	case 'H':
-		cluster_relay_back(cl, l);
+		cluster_relay_back(cl, l, CLUSTER_KEPT_REFUSE);
 		if (len < 2 || rest[1] != ' ')
 			break;
 		front = rest[0] == '1';
@@ -420,19 +389,26 @@ cluster_on_home(struct cluster *cl, char type, const char *from,
 {
 	struct cluster_remote	*r = cluster_remote_find(cl, from, id);
 	int			 why = 0, hold = 0, err;
-	char			 buf[PROTO_OUT_MAX];
+	uint64_t		 seq;
+	char			 buf[PROTO_OUT_MAX], *end;
 
 	if (r == NULL || r->done)
 		return;
-	if (type == 'I') {
-		session_line(&r->c, rest, len);
-		return;
-	}
-	if (type == 'E') {
-		err = (int)strtol(rest, NULL, 10);
-		if (err > PROTO_OK && err < PROTO_NERRORS)
+	if (type == 'I' || type == 'E') {
+		/* "<seq> <line or error>": answered, and the seq acked. */
+		seq = strtoull(rest, &end, 10);
+		if (*end != ' ' || seq <= r->in_seq)
+			return;		/* run already (sent again) */
+		r->in_seq = seq;
+		len -= (size_t)(end + 1 - rest);
+		rest = end + 1;
+		if (type == 'I')
+			session_line(&r->c, rest, len);
+		else if ((err = (int)strtol(rest, NULL, 10)) > PROTO_OK &&
+		    err < PROTO_NERRORS)
 			client_send(&r->c, buf, proto_fmt_error(buf,
 			    sizeof buf, (enum proto_error)err));
+		cluster_remote_due(r);
 		return;
 	}
 	if (sscanf(rest, "%d %d", &why, &hold) != 2 || why < 0 ||
@@ -514,9 +490,9 @@ cluster_lost_owner(struct cluster *cl, struct cluster_local *l)
 
 	log_warn("client %llu: its match's node %s is out of reach",
 	    (unsigned long long)c->id, l->owner);
-	cluster_relay_back(cl, l);
 	client_send(c, buf, proto_fmt_info(buf, sizeof buf,
 	    "Lost touch with your match's server."));
+	cluster_relay_back(cl, l, CLUSTER_KEPT_REFUSE);
 	lobby_join(cl->lobby, c);
 }
 

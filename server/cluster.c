@@ -795,6 +795,8 @@ cluster_tick_cb(evutil_socket_t fd, short what, void *arg)
 			any = 1;
 		}
 	}
+	if (cluster_relay_tick(cl, now))
+		any = 1;
 	cluster_drain_tick(cl);
 	if (!TAILQ_EMPTY(&cl->lobby->touched))
 		any = 1;		/* saves waiting to be tried again */

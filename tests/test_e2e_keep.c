@@ -26,6 +26,7 @@
 
 #define T_RESTART	"BYE Server restarting. Reconnect and RESUME to go on."
 #define T_LOST_TOUCH	"INFO Lost touch with your match's server."
+#define T_SLOW		"INFO Waiting for your match's server to answer..."
 
 /* Some moves of a game, by whoever is to move: the game goes on. */
 static void
@@ -317,6 +318,127 @@ test_keep_relayed_waits_for_save(void **state)
 	GAME_PLAY(&h, "A2 B1 B2 C1");
 }
 
+/* Put a line back: the next read gets it again. */
+static void
+keep_unread(struct conn *c, const char *line)
+{
+	size_t	n = strlen(line);
+
+	if (c->len + n + 2 > sizeof c->buf)
+		fail_msg("%s: no room to put \"%s\" back", line_label(c), line);
+	memmove(c->buf + n + 2, c->buf, c->len);
+	memcpy(c->buf, line, n);
+	memcpy(c->buf + n, "\r\n", 2);
+	c->len += n + 2;
+}
+
+/*
+ * Skip INFO lines (a seat away, back) and, once, also; 1 if also came.
+ * The first other line is left to be read.
+ */
+static int
+keep_skip_info_at(int ln, struct conn *c, const char *also)
+{
+	char	line[LINE_SIZE];
+	int	seen = 0;
+
+	for (;;) {
+		if (line_read(c, line, sizeof line, HARNESS_TIMEOUT_MS) < 0)
+			fail_msg("line %d: %s: no line after the INFO lines", ln,
+			    line_label(c));
+		if (also != NULL && !seen && strcmp(line, also) == 0)
+			seen = 1;
+		else if (strncmp(line, "INFO ", 5) != 0)
+			break;
+	}
+	keep_unread(c, line);
+	return (seen);
+}
+
+/*
+ * A line sent while its match's node is dead is never lost: its player
+ * is told it waits (after a second), sees its match again once a live
+ * node takes it up, and then gets the line's answer: the move played.
+ * Both players are relayed (X from a, O from c, the match on b), and
+ * each sends a line 0.2 s after b is killed: whichever node takes the
+ * match up runs its own player's line and gets the other's again from
+ * that player's node (T), so both ways are taken.
+ */
+static void
+test_keep_line_held_for_take_up(void **state)
+{
+	struct cl_fix		*f = *state;
+	struct tttd_proc	*a = cl_node(f, "a"), *b = cl_node(f, "b");
+	struct tttd_proc	*c = cl_node(f, "c");
+	struct game		 g;
+	long			 t0, waited;
+	int			 o_first, pong;
+
+	cl_wait_stat(__LINE__, f, a, "cluster_nodes", 3);
+	cl_wait_stat(__LINE__, f, c, "cluster_nodes", 3);
+	cl_pair_at(__LINE__, f, a, b, &g);	/* X on a, the match on b */
+	if ((o_first = g.turn == 1))
+		keep_moves_at(__LINE__, &g, "A1");	/* X to move */
+	conn_close(g.p[1]);			/* O comes back through c */
+	WANT_RAW(g.p[0], "INFO p2 lost the connection. Waiting up to 30 "
+	    "seconds for them to come back.");
+	keep_resume_at(__LINE__, f, c, &g, 1, 1);
+	kill(b->pid, SIGKILL);
+	usleep(200 * 1000);
+	t0 = harness_now_ms();
+	SEND(g.p[0], "MOVE B2");
+	SEND(g.p[1], "PING");
+	WANT_RAW(g.p[0], T_SLOW);
+	waited = harness_now_ms() - t0;
+	WANT_RAW(g.p[1], T_SLOW);
+	print_message("told it waits after %ld ms\n", waited);
+	keep_state_at(__LINE__, &g, g.p[0], 0, CLUSTER_WAIT_MS);
+	keep_state_at(__LINE__, &g, g.p[1], 1, CLUSTER_WAIT_MS);
+	print_message("the match back %ld ms after the line\n",
+	    harness_now_ms() - t0);
+	keep_skip_info_at(__LINE__, g.p[0], NULL);
+	pong = keep_skip_info_at(__LINE__, g.p[1], "OK PONG");
+	game_moved_at(__LINE__, &g, game_cell("B2"));
+	if (!pong)
+		WANT_RAW(g.p[1], "OK PONG");
+	GAME_PLAY(&g, o_first ? "A3 A2 C3 C2" : "A1 A2 A3 C2");
+}
+
+/*
+ * The same with both players on one node and the match on the other
+ * (they came back there with RESUME): the node that dies owns the match,
+ * the live one takes it up and runs the line it kept.
+ */
+static void
+test_keep_line_held_two_nodes(void **state)
+{
+	struct cl_fix		*f = *state;
+	struct tttd_proc	*a = cl_node(f, "a"), *b = cl_node(f, "b");
+	struct game		 g;
+	int			 i, mover;
+
+	cl_wait_stat(__LINE__, f, a, "cluster_nodes", 2);
+	cl_wait_stat(__LINE__, f, b, "cluster_nodes", 2);
+	cl_pair_at(__LINE__, f, a, a, &g);	/* the match on a */
+	for (i = 0; i < 2; i++) {		/* both come back through b */
+		conn_close(g.p[i]);
+		WANT_RAW(g.p[!i], "INFO %s lost the connection. Waiting up to "
+		    "30 seconds for them to come back.", g.name[i]);
+		keep_resume_at(__LINE__, f, b, &g, i, 1);
+	}
+	kill(a->pid, SIGKILL);
+	usleep(200 * 1000);
+	mover = g.turn;
+	SEND(g.p[mover], "MOVE A2");
+	WANT_RAW(g.p[mover], T_SLOW);
+	for (i = 0; i < 2; i++) {
+		keep_state_at(__LINE__, &g, g.p[i], i, CLUSTER_WAIT_MS);
+		keep_skip_info_at(__LINE__, g.p[i], NULL);
+	}
+	game_moved_at(__LINE__, &g, game_cell("A2"));
+	GAME_PLAY(&g, "A1 B2 B1 C2");
+}
+
 /* Both players of a game over leave (QUIT): BYE, and the end. */
 static void
 keep_quit_at(int ln, struct game *g)
@@ -557,6 +679,10 @@ main(void)
 		cmocka_unit_test_setup_teardown(
 		    test_keep_taken_for_dead_hears_again, cl_setup,
 		    cl_teardown),
+		cmocka_unit_test_setup_teardown(
+		    test_keep_line_held_for_take_up, cl_setup, cl_teardown),
+		cmocka_unit_test_setup_teardown(
+		    test_keep_line_held_two_nodes, cl_setup, cl_teardown),
 	};
 
 	if (getenv("KEEP_TEST") != NULL)

@@ -34,6 +34,7 @@ cluster 6 mesh
 cluster-queue 6 mesh
 cluster-ask 6 mesh
 cluster-seat 6 mesh
+cluster-relay 6 mesh
 cluster-base 6 mesh
 cluster-keep 6 mesh
 cluster-drain 6 mesh
