@@ -31,6 +31,8 @@
 				   checked its lines and their rate */
 #define CLIENT_HELD	0x20	/* its next lines wait (its last one went to
 				   the other nodes: lobby_ops' elsewhere) */
+#define CLIENT_FRONT	0x40	/* CLIENT_FRESH: heads the queue once ripe
+				   (its opponent walked away) */
 
 /*
  * Where a client is in the world: one place at a time, changed only

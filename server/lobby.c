@@ -16,6 +16,7 @@
 static void	lobby_pair(struct lobby *);
 static void	lobby_enqueue(struct lobby *, struct client *, int);
 static void	lobby_ripen(struct lobby *, int64_t);
+static void	lobby_freshen(struct lobby *, struct client *, int);
 static uint64_t	lobby_next(uint64_t *);
 
 /* The limits tttd starts with when no flag says otherwise. */
@@ -230,8 +231,11 @@ lobby_ripen(struct lobby *lobby, int64_t now)
 	    c->queued_at + lobby->limits.fresh_ms <= now) {
 		TAILQ_REMOVE(&lobby->fresh, c, queue_entry);
 		lobby->nfresh--;
-		c->flags &= ~CLIENT_FRESH;
-		TAILQ_INSERT_TAIL(&lobby->queue, c, queue_entry);
+		if (c->flags & CLIENT_FRONT)
+			TAILQ_INSERT_HEAD(&lobby->queue, c, queue_entry);
+		else
+			TAILQ_INSERT_TAIL(&lobby->queue, c, queue_entry);
+		c->flags &= ~(CLIENT_FRESH | CLIENT_FRONT);
 		lobby->nqueued++;
 	}
 	lobby_pair(lobby);
@@ -259,29 +263,50 @@ lobby_join(struct lobby *lobby, struct client *c)
 void
 lobby_join_new(struct lobby *lobby, struct client *c)
 {
-	char	buf[PROTO_OUT_MAX];
-
 	if (lobby->limits.fresh_ms <= 0) {
 		lobby_join(lobby, c);
 		return;
 	}
 	if (c->place != PLACE_NONE || (c->flags & CLIENT_CLOSING))
 		return;
+	lobby_freshen(lobby, c, 0);
+}
+
+/*
+ * The same at the front: a player whose opponent walked away before the
+ * first move.  It too waits fresh_ms before it is paired (then ahead of
+ * everyone), so that a line it sent before it could see its match end
+ * (a MOVE on its way) is answered NO_GAME here, and never acts in the
+ * match it is paired into next.
+ */
+void
+lobby_join_front(struct lobby *lobby, struct client *c)
+{
+	if (lobby->limits.fresh_ms <= 0) {
+		lobby_enqueue(lobby, c, 1);
+		return;
+	}
+	if (c->place != PLACE_NONE || (c->flags & CLIENT_CLOSING) ||
+	    client_home(c, 1))
+		return;
+	lobby_freshen(lobby, c, CLIENT_FRONT);
+}
+
+/* Into the queue, not to be paired for fresh_ms: WAIT. */
+static void
+lobby_freshen(struct lobby *lobby, struct client *c, int flags)
+{
+	char	buf[PROTO_OUT_MAX];
+
 	client_send(c, buf, proto_fmt_wait(buf, sizeof buf, NULL));
 	place_set(c, PLACE_QUEUE);
-	c->flags |= CLIENT_FRESH;
+	c->flags &= ~CLIENT_OFFERED;
+	c->flags |= CLIENT_FRESH | flags;
 	c->queued_at = lobby->ops->now();
 	clock_start(c, CLIENT_CLOCK_IDLE);
 	TAILQ_INSERT_TAIL(&lobby->fresh, c, queue_entry);
 	if (lobby->nfresh++ == 0)
 		lobby->ops->wake(lobby);	/* the first deadline may be it */
-}
-
-/* The same at the front: a player whose opponent walked away. */
-void
-lobby_join_front(struct lobby *lobby, struct client *c)
-{
-	lobby_enqueue(lobby, c, 1);
 }
 
 static void
@@ -335,7 +360,7 @@ lobby_leave(struct lobby *lobby, struct client *c)
 	}
 	if (c->flags & CLIENT_FRESH) {
 		TAILQ_REMOVE(&lobby->fresh, c, queue_entry);
-		c->flags &= ~CLIENT_FRESH;
+		c->flags &= ~(CLIENT_FRESH | CLIENT_FRONT);
 		lobby->nfresh--;
 	} else {
 		TAILQ_REMOVE(&lobby->queue, c, queue_entry);

@@ -991,6 +991,48 @@ test_fresh_paired_after_half_second(void **state)
 }
 
 /*
+ * A player whose opponent left before the first move waits half a second
+ * too before it is paired again (then first, as X): its MOVE sent before
+ * it could see the abort is answered NO_GAME, never played in the match
+ * it is paired into next.
+ */
+static void
+test_fresh_abort_requeue_waits(void **state)
+{
+	struct world	*w = *state = world_new_fresh();
+	struct fake	*c;
+	int		 m;
+
+	world_open(w, 0);
+	world_open(w, 1);
+	at(w, 500);
+	lobby_expire(&w->lobby);
+	want(&w->f[0], "MATCH X p2 ");
+	m = mover_of(w, 0, 1);
+	c = world_open(w, 2);
+	at(w, 1000);
+	lobby_expire(&w->lobby);		/* c waits, alone */
+	clear(&w->f[m]);
+	feed(&w->f[!m], "QUIT\n");		/* before its first move */
+	want_seq(&w->f[m], "INFO ", "WAIT Waiting for an opponent...\r\n",
+	    NULL);
+	want_no(&w->f[m], "MATCH");
+	feed(&w->f[m], "MOVE B2\n");		/* sent before it saw that */
+	want(&w->f[m], "ERR NO_GAME You are not in a game right now.\r\n");
+	at(w, 1499);
+	lobby_expire(&w->lobby);
+	want_no(&w->f[m], "MATCH");
+	assert_int_equal(lobby_next_deadline(&w->lobby), 1000000 + 1500);
+	at(w, 1500);
+	lobby_expire(&w->lobby);
+	want(&w->f[m], "MATCH X p2 ");		/* at the front: X */
+	want(c, "MATCH O p1 ");
+	assert_ptr_equal(w->f[m].c.match, c->c.match);
+	assert_int_equal(ttt_board_moves(&c->c.match->board), 0);
+	want_no(&w->f[m], "OK MOVE");
+}
+
+/*
  * A probe (it connects and closes at once, or asks for a web page) is
  * never the opponent of the player waiting, and counts as no game.
  */
@@ -2537,6 +2579,8 @@ main(void)
 		cmocka_unit_test_teardown(
 		    test_rate_limited_move_changes_nothing, world_free),
 		cmocka_unit_test_teardown(test_http_first_line, world_free),
+		cmocka_unit_test_teardown(test_fresh_abort_requeue_waits,
+		    world_free),
 		cmocka_unit_test_teardown(test_fresh_paired_after_half_second,
 		    world_free),
 		cmocka_unit_test_teardown(test_fresh_probe_never_paired,
