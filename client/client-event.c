@@ -62,6 +62,24 @@ client_restart(struct client *c, const struct proto_event *ev)
 	return (1);
 }
 
+/* Is this INFO the end of the watched match: "Game <id> is over."? */
+static int
+client_watch_over(const struct proto_event *ev)
+{
+	static const char	head[] = "Game ", tail[] = " is over.";
+	size_t			i, h = sizeof head - 1, t = sizeof tail - 1;
+
+	if (ev->kind != PROTO_EV_INFO || ev->textlen <= h + t ||
+	    memcmp(ev->text, head, h) != 0 ||
+	    memcmp(ev->text + ev->textlen - t, tail, t) != 0)
+		return (0);
+	for (i = h; i < ev->textlen - t; i++) {
+		if (ev->text[i] < '0' || ev->text[i] > '9')
+			return (0);
+	}
+	return (1);
+}
+
 /*
  * The greeting of a connection made again to wait in the queue: the
  * server has put the player there already; its name is told again.
@@ -236,9 +254,19 @@ client_event(struct client *c, const struct proto_event *ev)
 	}
 	if (c->watching && ev->kind == PROTO_EV_WAIT &&
 	    c->opts->mode == CLIENT_MODE_WATCH) {
-		/* Back in the queue: the match --watch watched is over. */
+		/* Back in the queue (a server before 2026-11-28). */
 		out_quit(c);
 		return;
+	}
+	if (c->watching && client_watch_over(ev)) {
+		/* Watching no more, placed nowhere: --watch is done. */
+		c->watching = 0;
+		if (c->opts->mode == CLIENT_MODE_WATCH) {
+			render_event(text, sizeof text, ev, &c->view);
+			out_print(c, text);
+			out_quit(c);
+			return;
+		}
 	}
 	if (c->quitting &&
 	    (ev->kind == PROTO_EV_TURN || ev->kind == PROTO_EV_AGAINQ))

@@ -132,13 +132,17 @@ client_kbquit(struct client *c, int slash_too)
  * Does the end of input wait for now?  Until the command of the player's
  * mode (--join, --resume, --watch, ...) has its answer: a refusal then
  * ends the client with its reason and status 1, as it would with input
- * open.  Before the greeting the command is still to be sent.
+ * open.  Before the greeting the command is still to be sent.  --watch
+ * with its input not a terminal waits for the end of the match.
  */
 static int
 client_eof_waits(struct client *c)
 {
 	if (c->opts->mode == CLIENT_MODE_QUEUE || c->lost || c->fd == -1)
 		return (0);
+	/* --watch from a pipe (or /dev/null): until the match is over. */
+	if (c->opts->mode == CLIENT_MODE_WATCH && !c->tty && c->watching)
+		return (1);
 	return (!c->hello || c->await != PROTO_NONE);
 }
 
@@ -254,8 +258,11 @@ client_answer(struct client *c, char *line, size_t len)
 	if (c->prompt != CLIENT_PROMPT_NAME && e == PROTO_OK &&
 	    cmd.verb == PROTO_PLAY) {
 		/* The server offers it to a player alone in the queue. */
-		out_send(c, "PLAY AI %s",
-		    cmd.level == PROTO_LEVEL_EASY ? "easy" : "perfect");
+		if (cmd.level == PROTO_LEVEL_QUEUE)
+			out_send(c, "PLAY");
+		else
+			out_send(c, "PLAY AI %s", cmd.level ==
+			    PROTO_LEVEL_EASY ? "easy" : "perfect");
 		return;
 	}
 	switch (c->prompt) {

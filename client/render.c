@@ -332,6 +332,8 @@ render_ok(struct render_out *o, const struct proto_event *ev,
 			    ev->number);
 		break;
 	case PROTO_ARGS_LEVEL:
+		if (ev->level == PROTO_LEVEL_QUEUE)
+			break;		/* WAIT says it */
 		render_add(o, "You play the computer (%s).\n",
 		    ev->level == PROTO_LEVEL_EASY ? "easy" : "perfect");
 		break;

@@ -235,8 +235,11 @@ proto_event_ok(struct proto_cursor *cur, struct proto_event *ev)
 	case PROTO_ARGS_GAME:
 		return (proto_next_number(cur, 20, &ev->number) ? 0 : -1);
 	case PROTO_ARGS_LEVEL:
-		if (!proto_next(cur, &w, &len) || !proto_is(w, len, "AI") ||
-		    !proto_next(cur, &w, &len))
+		if (!proto_next(cur, &w, &len)) {
+			ev->level = PROTO_LEVEL_QUEUE;	/* OK PLAY */
+			return (0);
+		}
+		if (!proto_is(w, len, "AI") || !proto_next(cur, &w, &len))
 			return (-1);
 		if (proto_is(w, len, "perfect"))
 			ev->level = PROTO_LEVEL_PERFECT;

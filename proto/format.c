@@ -82,6 +82,7 @@ static const char proto_help[] =
     "    STATS         the server's statistics\r\n"
     "    ROOM NEW      make a private room; ROOM JOIN <code> to join one\r\n"
     "    PLAY AI       play the computer (PLAY AI easy for a gentler one)\r\n"
+    "    PLAY          wait for an opponent again (after watching)\r\n"
     "    GAMES         list the matches; WATCH <id> to watch one, UNWATCH\r\n"
     "    SAY <text>    chat with your opponent\r\n"
     "    RESIGN        give up this game, stay for the next\r\n"
@@ -225,7 +226,9 @@ proto_fmt_ok(char *buf, size_t size, const struct proto_cmd *cmd)
 		arg = num;
 		break;
 	case PROTO_ARGS_LEVEL:
-		arg = cmd->level == PROTO_LEVEL_EASY ? "AI easy" : "AI perfect";
+		if (cmd->level != PROTO_LEVEL_QUEUE)
+			arg = cmd->level == PROTO_LEVEL_EASY ? "AI easy" :
+			    "AI perfect";
 		break;
 	default:
 		break;

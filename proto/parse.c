@@ -371,7 +371,9 @@ proto_parse(const char *line, size_t len, struct proto_cmd *cmd)
 			cmd->code[0] = '\0';
 		break;
 	case PROTO_ARGS_LEVEL:
-		if (nargs < 1 || nargs > 2 || !proto_word_is(arg, "AI"))
+		if (nargs == 0)
+			cmd->level = PROTO_LEVEL_QUEUE;
+		else if (nargs > 2 || !proto_word_is(arg, "AI"))
 			e = PROTO_EBAD_LEVEL;
 		else if (nargs == 2 && proto_word_is(&arg[1], "EASY"))
 			cmd->level = PROTO_LEVEL_EASY;

@@ -31,11 +31,17 @@
 /* BYE's text when a node of a cluster is drained: come back and RESUME. */
 #define PROTO_BYE_RESTART	"Server restarting. Reconnect and RESUME to go on."
 
-/* The computer's strength, for PLAY AI. */
+/* The computer's strength, for PLAY AI; PLAY alone: an opponent. */
 enum proto_level {
 	PROTO_LEVEL_PERFECT = 0,
-	PROTO_LEVEL_EASY
+	PROTO_LEVEL_EASY,
+	PROTO_LEVEL_QUEUE	/* PLAY: the public queue */
 };
+/* A watched match ended (INFO, to its watchers; %llu: its id) ... */
+#define PROTO_INFO_GAME_OVER	"Game %llu is over."
+/* ... and what the watcher may do next (INFO). */
+#define PROTO_INFO_WATCH_OVER \
+	"Type PLAY to play, or GAMES to watch another game."
 
 /* The verbs of verbs.h, in its order; PROTO_NONE is a blank line's. */
 enum proto_verb {

@@ -61,11 +61,12 @@ client_rearm(struct client *c)
 }
 
 /*
- * The world would queue the client: 1 if its home is another node, which
- * was handed it back (the client is leaving this world).
+ * The world would queue the client (where: CLIENT_HOME_*), or let it go:
+ * 1 if its home is another node, which was handed it back (the client
+ * is leaving this world).
  */
 int
-client_home(struct client *c, int front)
+client_home(struct client *c, int where)
 {
-	return (c->ops->home != NULL && c->ops->home(c, front));
+	return (c->ops->home != NULL && c->ops->home(c, where));
 }

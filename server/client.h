@@ -60,6 +60,11 @@ enum client_clock {
 	CLIENT_CLOCK_ROOM	/* its private room is open */
 };
 
+/* Where a client handed back to its node goes there (client_home). */
+#define CLIENT_HOME_BACK	0	/* the back of the queue */
+#define CLIENT_HOME_FRONT	1	/* its front */
+#define CLIENT_HOME_FREE	2	/* nowhere: its next command says */
+
 struct client;
 struct lobby;
 struct lobby_stats;
@@ -77,8 +82,9 @@ struct client_ops {
 	void	(*rearm)(struct client *, int64_t);
 	/*
 	 * Optional: a player connected to another node is to wait in the
-	 * queue (at its front: 1): hand it back to that node (1), which
-	 * queues it; 0: queue it here.
+	 * queue (CLIENT_HOME_BACK, or at its front: _FRONT), or to be let
+	 * go with no place (_FREE): hand it back to that node (1), which
+	 * queues it or not; 0: it stays here.
 	 */
 	int	(*home)(struct client *, int);
 	/*

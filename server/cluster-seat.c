@@ -229,10 +229,11 @@ cluster_remote_close(struct client *c)
 
 /*
  * Its home op: back to its node, which queues it (at the front, for one
- * whose opponent walked away) and says WAIT.
+ * whose opponent walked away) and says WAIT, or lets it be (a watcher
+ * whose match ended).
  */
 static int
-cluster_remote_home(struct client *c, int front)
+cluster_remote_home(struct client *c, int where)
 {
 	struct cluster_remote	*r = (struct cluster_remote *)c;
 	char			 rest[PROTO_NAME_MAX + 3];
@@ -241,7 +242,7 @@ cluster_remote_home(struct client *c, int front)
 	if (r->cl->drain >= CLUSTER_DRAIN_GIVEN)
 		return (0);
 	cluster_remote_flush(r);
-	n = snprintf(rest, sizeof rest, "%d %s", front != 0, c->name);
+	n = snprintf(rest, sizeof rest, "%d %s", where, c->name);
 	cluster_send(r->cl, r->home, 'H', r->home_id, rest, (size_t)n);
 	place_detach(c, PROTO_LEAVE_QUIT, 0);
 	cluster_remote_done(r);
@@ -318,7 +319,7 @@ cluster_on_owner(struct cluster *cl, char type, const char *from,
 	struct client		*c;
 	uint64_t		 ack;
 	char			*end;
-	int			 front;
+	int			 where;
 
 	/* Asking, it may hear from the node that has what it asked for. */
 	if (l == NULL || (strcmp(l->owner, from) != 0 &&
@@ -361,7 +362,7 @@ cluster_on_owner(struct cluster *cl, char type, const char *from,
 		cluster_relay_back(cl, l, CLUSTER_KEPT_REFUSE);
 		if (len < 2 || rest[1] != ' ')
 			break;
-		front = rest[0] == '1';
+		where = rest[0] - '0';
 		rest += 2;
 		len -= 2;
 		/* Renamed there: the name here too, if it is free here. */
@@ -374,11 +375,11 @@ cluster_on_owner(struct cluster *cl, char type, const char *from,
 			if (name_allowed(cl->lobby, c, name))
 				name_take(c, name);
 		}
-		if (front)
+		if (where == CLIENT_HOME_FRONT)
 			lobby_join_front(cl->lobby, c);
-		else
+		else if (where == CLIENT_HOME_BACK)
 			lobby_join(cl->lobby, c);
-		break;
+		break;			/* FREE: its next command says */
 	}
 }
 

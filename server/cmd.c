@@ -370,16 +370,27 @@ cmd_resume(struct client *c, const struct proto_cmd *cmd)
 	return (PROTO_OK);
 }
 
-/* PLAY AI [easy|perfect]: a match against the computer. */
+/*
+ * PLAY AI [easy|perfect]: a match against the computer.  PLAY alone: the
+ * public queue (a watcher whose match ended is in none); one waiting
+ * there already keeps its place.
+ */
 static enum proto_error
 cmd_play(struct client *c, const struct proto_cmd *cmd)
 {
 	enum proto_error	err;
 
+	if (cmd->level == PROTO_LEVEL_QUEUE && c->place == PLACE_QUEUE) {
+		cmd_ok(c, cmd);
+		return (PROTO_OK);
+	}
 	if ((err = cmd_switch(c)) != PROTO_OK)
 		return (err);
 	cmd_ok(c, cmd);
-	match_new_ai(c->lobby, c, cmd->level);
+	if (cmd->level == PROTO_LEVEL_QUEUE)
+		lobby_join(c->lobby, c);
+	else
+		match_new_ai(c->lobby, c, cmd->level);
 	return (PROTO_OK);
 }
 

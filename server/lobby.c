@@ -287,7 +287,7 @@ lobby_join_front(struct lobby *lobby, struct client *c)
 		return;
 	}
 	if (c->place != PLACE_NONE || (c->flags & CLIENT_CLOSING) ||
-	    client_home(c, 1))
+	    client_home(c, CLIENT_HOME_FRONT))
 		return;
 	lobby_freshen(lobby, c, CLIENT_FRONT);
 }

@@ -95,18 +95,25 @@ watch_send(struct match *m, const char *buf, int len)
 		client_send(w, buf, len);
 }
 
-/* The match is no longer live: its watchers are told and queued. */
+/*
+ * The match is no longer live: its watchers are told, and let go with no
+ * place.  None is queued: a watcher plays only if it asks to (PLAY, a
+ * room, the computer), never because a match it watched ended.  One of
+ * another node goes back to it, placed nowhere there too.
+ */
 void
 watch_release(struct match *m)
 {
 	struct client	*w;
 	char		 buf[PROTO_OUT_MAX], text[64];
 
-	snprintf(text, sizeof text, "Game %llu is over.",
+	snprintf(text, sizeof text, PROTO_INFO_GAME_OVER,
 	    (unsigned long long)m->id);
 	while ((w = TAILQ_FIRST(&m->watchers)) != NULL) {
 		watch_stop(w);
 		client_send(w, buf, proto_fmt_info(buf, sizeof buf, text));
-		lobby_join(w->lobby, w);
+		client_send(w, buf, proto_fmt_info(buf, sizeof buf,
+		    PROTO_INFO_WATCH_OVER));
+		(void)client_home(w, CLIENT_HOME_FREE);
 	}
 }

@@ -147,6 +147,7 @@ struct sc_exp {
 #define E_UNKNOWN	"ERR UNKNOWN_COMMAND "
 #define T_WAIT		"WAIT Waiting for an opponent..."
 #define T_BYE		"BYE Thank you for playing!"
+#define T_WATCH_OVER	"INFO Type PLAY to play, or GAMES to watch another game."
 #define T_TAKEN_OVER	"BYE Your seat was taken over by a new connection."
 #define T_OFFER		\
 	"INFO Nobody else is here yet. Type PLAY AI to play the computer."
@@ -163,7 +164,7 @@ static const struct {
 	{ "room join 0OIL11",		K_G_BAD_ROOM },
 	{ "ROOM JOIN 22222",		K_G_BAD_ROOM },
 	{ "ROOM JOIN 222222",		K_G_BAD_ROOM },
-	{ "PLAY",			K_G_BAD_LEVEL },
+	{ "PLAY AI medium",		K_G_BAD_LEVEL },
 	{ "play ai hard",		K_G_BAD_LEVEL },
 	{ "PLAY chess",			K_G_BAD_LEVEL },
 	{ "WATCH 99999999999",		K_G_NO_SUCH_GAME },
@@ -252,6 +253,7 @@ struct sc_client {
 	int			 expect_ai;	/* OK PLAY AI came */
 	int			 expect_room;	/* OK ROOM (join) came */
 	int			 expect_wait;	/* after an abort INFO */
+	int			 expect_hint;	/* after a watched match's end */
 	int			 resuming;	/* OK RESUME .. TOKEN */
 	int			 resign_pending; /* OK RESIGN came */
 	int			 aborted_done;	/* aborters: have left */
@@ -537,6 +539,7 @@ sc_fresh_conn(struct sc_client *cl)
 	cl->quitting = 0;
 	cl->queued = cl->offer_seen = cl->room_waiting = 0;
 	cl->expect_ai = cl->expect_room = cl->expect_wait = 0;
+	cl->expect_hint = 0;
 	cl->resuming = cl->resign_pending = 0;
 	cl->to_move = cl->to_answer = cl->moving = 0;
 	cl->watching = cl->games_left = 0;
@@ -1564,9 +1567,10 @@ sc_watch_line(struct chaos *ch, struct sc_client *cl, const char *line)
 	if (sscanf(line, "INFO Game %llu is over.", &id) == 1) {
 		if (id != cl->w_id)
 			sc_fail(ch, cl, "\"%s\" watching %llu", line, cl->w_id);
+		/* Told what it may do next, and queued nowhere. */
 		cl->watching = 0;
 		cl->w_over = 1;
-		cl->expect_wait = 1;
+		cl->expect_hint = 1;
 		return;
 	}
 	if (strcmp(line, T_TIE_NOTICE) == 0) {
@@ -1642,6 +1646,16 @@ sc_line(struct chaos *ch, struct sc_client *cl, char *line)
 		return;
 	if (cl->expect_wait && strcmp(line, T_WAIT) != 0)
 		sc_fail(ch, cl, "\"%s\" where WAIT was due", line);
+	if (cl->expect_hint) {
+		cl->expect_hint = 0;
+		if (strcmp(line, T_WATCH_OVER) != 0)
+			sc_fail(ch, cl, "\"%s\" where \"%s\" was due", line,
+			    T_WATCH_OVER);
+		/* Nowhere now: it looks for another game to watch. */
+		if (cl->role == R_WATCHER && !cl->games_pending)
+			cl->next_games = harness_now_ms() + 50;
+		return;
+	}
 	if (strncmp(line, "OK ", 3) == 0 || strncmp(line, "ERR ", 4) == 0 ||
 	    strncmp(line, "BYE ", 4) == 0) {
 		sc_reply(ch, cl, line);

@@ -1953,55 +1953,35 @@ test_client_resign(void **state)
 }
 
 /*
- * --games lists a live match (and nothing else); --watch shows a third
- * client its board and moves, read-only, to the RESULT, and leaves when
- * the match is over.
+ * --watch ID shows a client the match's board and moves, read-only, to
+ * the RESULT, and leaves, status 0, when the match is over (the server
+ * lets it go, INFO Game <id> is over.); its input (a pipe left open, or
+ * /dev/null) is never read meanwhile.
  */
 static void
-test_client_watch(void **state)
+client_watch_match(const char *port, const char *id, struct conn *x,
+    struct conn *o, enum player_input input)
 {
-	struct conn	 x, o, *p[2];
-	char		 port[16], id[32], want[256];
-	const char	*games[] = { "127.0.0.1", port, "--games", NULL };
+	struct conn	*p[2];
 	const char	*watch[] = { "127.0.0.1", port, "--watch", id, NULL };
-	size_t		 at, n;
+	char		 want[256];
+	size_t		 at;
 	char		 w;
 
-	(void)state;
-	server_start("16");
-	port_string(port, sizeof port, srv.port);
-	assert_int_equal(conn_open(&x, srv.port), 0);
-	expect_skip_to(&x, "WAIT ", NULL, 0);
-	assert_int_equal(conn_open(&o, srv.port), 0);
-	expect_skip_to(&x, "MATCH ", NULL, 0);
-	expect_skip_to(&o, "MATCH ", NULL, 0);
-
-	player_start(games, INPUT_NULL);
-	assert_int_equal(player_end(), 0);
-	at = player_expect("1 game is being played:\n  ", 0);
-	n = strspn(pl.outbuf + at, "0123456789");
-	assert_true(n > 0 && n < sizeof id);
-	memcpy(id, pl.outbuf + at, n);
-	id[n] = '\0';
-	snprintf(want, sizeof want, "1 game is being played:\n  %s: p1 (X) "
-	    "              against p2 (O), 0 moves\n", id);
-	assert_string_equal(pl.outbuf, want);
-	assert_string_equal(pl.errbuf, "");
-
-	player_start(watch, INPUT_PIPE);	/* input stays open, unused */
+	player_start(watch, input);
 	snprintf(want, sizeof want, "You are watching game %s: p1 (X) "
 	    "against p2 (O).\n", id);
 	at = player_expect(want, 0);
 	at = player_expect("  3     |   |  \n", at);
-	harness_play_to_result(&x, &o, p);
-	w = (p[0] == &x) ? 'X' : 'O';
+	harness_play_to_result(x, o, p);
+	w = (p[0] == x) ? 'X' : 'O';
 	snprintf(want, sizeof want, "  1   %c | %c |  \n", w == 'X' ? 'O' :
 	    'X', w);
 	at = player_expect(want, at);
 	player_expect(w == 'X' ? "p1 wins! better luck next time p2!\n" :
 	    "p2 wins! better luck next time p1!\n", at);
-	assert_int_equal(conn_send(&x, "n"), 0);
-	assert_int_equal(conn_send(&o, "n"), 0);
+	assert_int_equal(conn_send(x, "n"), 0);
+	assert_int_equal(conn_send(o, "n"), 0);
 	assert_int_equal(player_end(), 0);
 	snprintf(want, sizeof want, "Game %s is over.\n", id);
 	output_has(want);
@@ -2011,6 +1991,70 @@ test_client_watch(void **state)
 	assert_null(strstr(pl.outbuf, PROMPT_AGAIN));
 	assert_int_equal(harness_count(pl.outbuf, "      A   B   C\n"), 6);
 	assert_string_equal(pl.errbuf, "");
+}
+
+/* Two players paired on the test's server: the match's id, from --games. */
+static void
+client_watch_pair(const char *port, struct conn *x, struct conn *o,
+    char *id, size_t size)
+{
+	const char	*games[] = { "127.0.0.1", port, "--games", NULL };
+	char		 want[256];
+	size_t		 at, n;
+
+	assert_int_equal(conn_open(x, srv.port), 0);
+	expect_skip_to(x, "WAIT ", NULL, 0);
+	assert_int_equal(conn_open(o, srv.port), 0);
+	expect_skip_to(x, "MATCH ", NULL, 0);
+	expect_skip_to(o, "MATCH ", NULL, 0);
+	player_start(games, INPUT_NULL);
+	assert_int_equal(player_end(), 0);
+	at = player_expect("1 game is being played:\n  ", 0);
+	n = strspn(pl.outbuf + at, "0123456789");
+	assert_true(n > 0 && n < size);
+	memcpy(id, pl.outbuf + at, n);
+	id[n] = '\0';
+	snprintf(want, sizeof want, "1 game is being played:\n  %s: p1 (X) "
+	    "              against p2 (O), 0 moves\n", id);
+	assert_string_equal(pl.outbuf, want);
+	assert_string_equal(pl.errbuf, "");
+}
+
+/*
+ * --games lists a live match (and nothing else); --watch shows a third
+ * client its board and moves, read-only, to the RESULT, and leaves when
+ * the match is over.
+ */
+static void
+test_client_watch(void **state)
+{
+	struct conn	 x, o;
+	char		 port[16], id[32];
+
+	(void)state;
+	server_start("16");
+	port_string(port, sizeof port, srv.port);
+	client_watch_pair(port, &x, &o, id, sizeof id);
+	client_watch_match(port, id, &x, &o, INPUT_PIPE);
+	conn_close(&x);
+	conn_close(&o);
+}
+
+/*
+ * --watch </dev/null: the end of its input does not end the watching (it
+ * did, after the first board); it leaves, status 0, when the match is.
+ */
+static void
+test_client_watch_input_closed(void **state)
+{
+	struct conn	 x, o;
+	char		 port[16], id[32];
+
+	(void)state;
+	server_start("16");
+	port_string(port, sizeof port, srv.port);
+	client_watch_pair(port, &x, &o, id, sizeof id);
+	client_watch_match(port, id, &x, &o, INPUT_NULL);
 	conn_close(&x);
 	conn_close(&o);
 }
@@ -2545,6 +2589,8 @@ main(void)
 		cmocka_unit_test_teardown(test_client_say_chat, teardown),
 		cmocka_unit_test_teardown(test_client_resign, teardown),
 		cmocka_unit_test_teardown(test_client_watch, teardown),
+		cmocka_unit_test_teardown(test_client_watch_input_closed,
+		    teardown),
 		cmocka_unit_test_teardown(test_client_reconnects, teardown),
 		cmocka_unit_test_teardown(test_client_terminal_play_ai,
 		    teardown),
@@ -2555,5 +2601,8 @@ main(void)
 	pl.in = pl.out = pl.err = -1;
 	pl_other.in = pl_other.out = pl_other.err = -1;
 	opp.fd = -1;
+	/* CLIENT_TEST=pattern runs only the matching tests. */
+	if (getenv("CLIENT_TEST") != NULL)
+		cmocka_set_test_filter(getenv("CLIENT_TEST"));
 	return (cmocka_run_group_tests(tests, NULL, NULL));
 }

@@ -283,8 +283,9 @@ test_cluster_rooms_watch_resume(void **state)
 	struct tttd_proc	*a = cl_node(f, "a"), *b = cl_node(f, "b");
 	struct conn		*x, *o, *w, *back;
 	struct game		 g;
-	char			 got[LINE_SIZE], code[16], line[96];
+	char			 got[LINE_SIZE], code[16], line[LINE_SIZE];
 	unsigned long long	 id;
+	int			 n;
 
 	cl_wait_stat(__LINE__, f, a, "cluster_nodes", 2);
 	x = CONNECT(f->e, a);
@@ -329,6 +330,33 @@ test_cluster_rooms_watch_resume(void **state)
 	SEND(back, "RESUME %s", g.token[0]);
 	WANT_RAW(back, "OK RESUME");
 	WANT_RAW(o, "INFO p1 is back.");
+
+	/*
+	 * The match ends, both players leave: the watcher on b is told, and
+	 * stays where it is, queued nowhere, until it asks to play.
+	 */
+	do {
+		if ((n = line_read(back, line, sizeof line,
+		    HARNESS_TIMEOUT_MS)) < 0)
+			fail_msg("no TOKEN after RESUME (%d, \"%s\")", n,
+			    line);
+	} while (strncmp(line, "TOKEN ", 6) != 0);
+	g.p[0] = back;
+	GAME_PLAY(&g, "A1 B1 A2 B2 A3");
+	SEND(g.p[0], "QUIT");
+	WANT_RAW(g.p[0], T_BYE);
+	SEND(g.p[1], "QUIT");
+	snprintf(got, sizeof got, "INFO Game %llu is over.", id);
+	do {
+		if (line_read(w, line, sizeof line, HARNESS_TIMEOUT_MS) < 0)
+			fail_msg("the watcher never heard the game end");
+	} while (strcmp(line, got) != 0);
+	WANT_RAW(w, "INFO Type PLAY to play, or GAMES to watch another game.");
+	line_want_quiet_at(__LINE__, w, 700);
+	assert_int_equal(line_stat_at(__LINE__, w, "players_waiting"), 0);
+	SEND(w, "PLAY");
+	WANT_RAW(w, "OK PLAY");
+	WANT_RAW(w, T_WAIT);
 }
 
 /*
@@ -607,5 +635,7 @@ main(void)
 		    cl_setup, cl_teardown),
 	};
 
+	if (getenv("CLUSTER_TEST") != NULL)
+		cmocka_set_test_filter(getenv("CLUSTER_TEST"));
 	return (cmocka_run_group_tests(tests, NULL, NULL));
 }

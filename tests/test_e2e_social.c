@@ -42,6 +42,7 @@
 #define T_AI_OFFER	"INFO Nobody else is here yet. Type PLAY AI to play " \
 			"the computer."
 #define T_TAKEN_OVER	"BYE Your seat was taken over by a new connection."
+#define T_WATCH_OVER	"INFO Type PLAY to play, or GAMES to watch another game."
 #define T_RAN_OUT	"RESULT FORFEIT X alice bob ran out of time. alice wins!"
 
 #define E_RATE_LIMITED	"ERR RATE_LIMITED Too many commands. Please slow down."
@@ -559,8 +560,9 @@ test_social_abort_by_quit_goes_to_front(void **state)
 
 /*
  * §9.2, §9.4: aborts by PLAY AI and by WATCH; the aborted match's watcher
- * is released (INFO Game <id> is over., WAIT) and queued behind the player
- * who went to the front.
+ * is released (INFO Game <id> is over., what it may do next) and queued
+ * nowhere; once it asks (PLAY), it is queued behind the player who went
+ * to the front.
  */
 static void
 test_social_abort_by_play_ai_and_watch(void **state)
@@ -594,6 +596,11 @@ test_social_abort_by_play_ai_and_watch(void **state)
 	WANT_RAW(g.p[0], "INFO bob left before the first move. No result.");
 	WANT_RAW(g.p[0], T_WAIT);
 	WANT_RAW(w, "INFO Game %lu is over.", id1);
+	WANT_RAW(w, T_WATCH_OVER);
+	WANT_QUIET(w);				/* not queued: not paired */
+	assert_int_equal(STAT(w, "players_waiting"), 1);	/* alice */
+	SEND(w, "PLAY");
+	WANT_RAW(w, "OK PLAY");
 	WANT_RAW(w, T_WAIT);
 	/* alice is at the front, the released watcher behind her. */
 	SOC_MATCH(&g2, g.p[0], w, "alice", "p2", 30);
@@ -611,6 +618,62 @@ test_social_abort_by_play_ai_and_watch(void **state)
 	WANT_QUIET(h.p[0]);
 	assert_int_equal(STAT(h.p[0], "aborts"), 2);
 	assert_int_equal(STAT(h.p[0], "matches_ai"), 1);
+	e2e_stop(s, tp);
+}
+
+/*
+ * §9.4: a watcher is no phantom opponent.  A room's match is watched
+ * while a third player waits in the public queue; the match ends and both
+ * players quit: the watcher is told the game is over and what it may do,
+ * and is queued nowhere, so the waiting player stays waiting (it was
+ * paired with the watcher, and told its opponent left before the first
+ * move).  The watcher plays once it asks to (PLAY).
+ */
+static void
+test_social_watcher_not_queued(void **state)
+{
+	struct e2e		*s = *state;
+	struct tttd_proc	*tp = e2e_server(s, NULL);
+	struct game		 g, g2;
+	struct conn		*r, *j, *w, *t;
+	char			 code[CODE_SIZE], line[LINE_SIZE], want[64];
+	unsigned long		 id;
+
+	r = CONNECT(s, tp);
+	SEND(r, "ROOM NEW");
+	WANT_CODE(r, code);
+	WANT_RAW(r, "WAIT Waiting for a friend to join room %s...", code);
+	j = CONNECT(s, tp);
+	SEND(j, "ROOM JOIN %s", code);
+	WANT_RAW(j, "OK ROOM %s", code);
+	SOC_MATCH(&g, r, j, "p1", "p2", 30);
+	w = CONNECT(s, tp);
+	id = GAME_ID(w, "p1", "p2");
+	SEND(w, "WATCH %lu", id);
+	WANT_RAW(w, "OK WATCH %lu", id);
+	GAME_WATCHED(&g, "Someone");
+	t = CONNECT(s, tp);			/* waits in the public queue */
+	WANT_QUIET_MS(t, 700);
+	GAME_PLAY(&g, "A1 B1 A2 B2 A3");
+	SEND(g.p[0], "QUIT");
+	WANT_RAW(g.p[0], T_BYE);
+	WANT_RAW(g.p[1], "INFO p1 left the match.");
+	SEND(g.p[1], "QUIT");
+	WANT_RAW(g.p[1], T_BYE);
+	snprintf(want, sizeof want, "INFO Game %lu is over.", id);
+	do {
+		if (line_read(w, line, sizeof line, HARNESS_TIMEOUT_MS) < 0)
+			fail_msg("the watcher never heard the game end");
+	} while (strcmp(line, want) != 0);
+	WANT_RAW(w, T_WATCH_OVER);
+	WANT_QUIET(w);
+	WANT_QUIET(t);				/* no phantom opponent */
+	assert_int_equal(STAT(t, "players_waiting"), 1);
+	SEND(w, "PLAY");
+	WANT_RAW(w, "OK PLAY");
+	WANT_RAW(w, T_WAIT);
+	SOC_MATCH(&g2, t, w, "p1", "p2", 30);	/* t waited longer: X */
+	GAME_PLAY(&g2, "A1 B1 A2 B2 A3");
 	e2e_stop(s, tp);
 }
 
@@ -1222,9 +1285,12 @@ test_social_watch_streams_match(void **state)
 		WANT_PREFIX(w, "INFO ", got);
 	snprintf(want, sizeof want, "INFO Game %lu is over.", id);
 	assert_string_equal(got, want);
-	WANT_RAW(w, T_WAIT);
+	WANT_RAW(w, T_WATCH_OVER);
 	assert_int_equal(STAT(w, "watchers"), 0);
-	/* The watcher is queued: alice, who answers yes now, meets it. */
+	/* Not queued until it asks: then alice, answering yes, meets it. */
+	SEND(w, "PLAY");
+	WANT_RAW(w, "OK PLAY");
+	WANT_RAW(w, T_WAIT);
 	SEND(g.p[0], "y");
 	WANT_RAW(g.p[0], "OK AGAIN y");
 	WANT_RAW(g.p[0], T_WAIT);
@@ -2288,7 +2354,7 @@ static void
 test_social_ai_bad_level(void **state)
 {
 	static const char *const	 bad[] = {
-		"PLAY", "PLAY FOO", "PLAY AI hard", "PLAY easy", "PLAY BOT",
+		"PLAY FOO", "PLAY AI hard", "PLAY easy", "PLAY BOT",
 		"PLAY AI perfectly"
 	};
 	struct e2e			*s = *state;
@@ -2302,6 +2368,9 @@ test_social_ai_bad_level(void **state)
 		SEND(c, "%s", bad[i]);
 		WANT_RAW(c, E_BAD_LEVEL);
 	}
+	/* PLAY alone is the queue, where it is already: its place kept. */
+	SEND(c, "PLAY");
+	WANT_RAW(c, "OK PLAY");
 	WANT_QUIET(c);
 	/* Still queued. */
 	d = CONNECT(s, tp);
@@ -2606,12 +2675,12 @@ test_social_errors_change_nothing(void **state)
 		{ "UNWATCH", E_NOT_WATCHING },
 		{ "RESUME 0000-0000", E_BAD_TOKEN },
 		{ "RESUME 2345-6789", E_BAD_TOKEN },
-		{ "PLAY", E_BAD_LEVEL },
 		{ "PLAY AI medium", E_BAD_LEVEL },
 		{ "SAY", E_BAD_TEXT },
 		{ "SAY a\tb", E_BAD_TEXT },
 		{ "ROOM NEW", E_IN_GAME },
 		{ "PLAY AI", E_IN_GAME },
+		{ "PLAY", E_IN_GAME },
 		{ "AGAIN y", E_NOT_NOW },
 	};
 	struct e2e			*s = *state;
@@ -2772,6 +2841,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		T(test_social_abort_by_room_new),
 		T(test_social_abort_by_quit_goes_to_front),
+		T(test_social_watcher_not_queued),
 		T(test_social_abort_by_play_ai_and_watch),
 		T(test_social_in_game_after_moving),
 		T(test_social_no_abort_in_later_game),

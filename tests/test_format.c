@@ -108,6 +108,7 @@ struct fmt_case {
 	"    STATS         the server's statistics\r\n"		\
 	"    ROOM NEW      make a private room; ROOM JOIN <code> to join one\r\n" \
 	"    PLAY AI       play the computer (PLAY AI easy for a gentler one)\r\n" \
+	"    PLAY          wait for an opponent again (after watching)\r\n" \
 	"    GAMES         list the matches; WATCH <id> to watch one, UNWATCH\r\n" \
 	"    SAY <text>    chat with your opponent\r\n"		\
 	"    RESIGN        give up this game, stay for the next\r\n"	\
@@ -1290,6 +1291,8 @@ test_format_event_rooms_watch_chat(void **state)
 		    0, NULL, PROTO_LEVEL_PERFECT, "" },
 		{ "OK PLAY AI easy", PROTO_EV_OK, PROTO_PLAY, 0, NULL, NULL, 0,
 		    NULL, PROTO_LEVEL_EASY, "" },
+		{ "OK PLAY", PROTO_EV_OK, PROTO_PLAY, 0, NULL, NULL, 0,
+		    NULL, PROTO_LEVEL_QUEUE, "" },
 		{ "OK SAY", PROTO_EV_OK, PROTO_SAY, 0, NULL, NULL, 0, NULL, 0,
 		    "" },
 		{ "OK RESIGN", PROTO_EV_OK, PROTO_RESIGN, 0, NULL, NULL, 0,
@@ -1366,7 +1369,7 @@ test_format_event_rooms_watch_chat_malformed(void **state)
 		"OK ROOM K7QX_2M9P", "OK ROOM K7QX2M",
 		"OK GAMES", "OK GAMES x", "OK GAMES -1",
 		"OK GAMES 18446744073709551616", "OK WATCH", "OK WATCH 4x",
-		"OK PLAY", "OK PLAY AI", "OK PLAY AI hard", "OK PLAY AI EASY",
+		"OK PLAY AI", "OK PLAY AI hard", "OK PLAY AI EASY",
 		"OK PLAY easy", "OK PLAY BI easy",
 	};
 	static const char	*unknown[] = {

@@ -1024,7 +1024,10 @@ test_parse_resume(void **state)
 	run_cmd_cases(cases, NCASES(cases));
 }
 
-/* PLAY AI [easy|perfect], any case; anything else is BAD_LEVEL. */
+/*
+ * PLAY AI [easy|perfect], any case; PLAY alone: the public queue;
+ * anything else is BAD_LEVEL.
+ */
 static void
 test_parse_play(void **state)
 {
@@ -1038,8 +1041,8 @@ test_parse_play(void **state)
 		C_PLAY("PLAY AI easy", PROTO_LEVEL_EASY),
 		C_PLAY("PLAY AI EASY", PROTO_LEVEL_EASY),
 		C_PLAY("\tplay\tAi \t eAsY\t", PROTO_LEVEL_EASY),
-		C_ERR("PLAY", PROTO_EBAD_LEVEL),
-		C_ERR("play  \t", PROTO_EBAD_LEVEL),
+		C_PLAY("PLAY", PROTO_LEVEL_QUEUE),
+		C_PLAY("play  \t", PROTO_LEVEL_QUEUE),
 		C_ERR("PLAY XX", PROTO_EBAD_LEVEL),
 		C_ERR("PLAY A1", PROTO_EBAD_LEVEL),
 		C_ERR("PLAY easy", PROTO_EBAD_LEVEL),

@@ -1254,8 +1254,8 @@ test_abort_by_quit_before_first_move(void **state)
 
 /*
  * An abort with a watcher: the opponent is paired with the player who was
- * waiting, ahead of the watcher the abort lets go (§9.2: it is paired
- * first).
+ * waiting (§9.2: it is paired first); the watcher the abort lets go is
+ * told, and queued nowhere (§9.4).
  */
 static void
 test_abort_opponent_before_watchers(void **state)
@@ -1277,9 +1277,11 @@ test_abort_opponent_before_watchers(void **state)
 	want(&w->f[3], "MATCH O p1 ");
 	assert_ptr_equal(w->f[1].c.match, w->f[3].c.match);
 	want_seq(&w->f[2], "INFO Game 1 is over.\r\n",
-	    "WAIT Waiting for an opponent...\r\n", NULL);
+	    "INFO " PROTO_INFO_WATCH_OVER "\r\n", NULL);
+	want_no(&w->f[2], "WAIT");
 	want_no(&w->f[2], "MATCH");
-	assert_int_equal(w->lobby.nqueued, 1);
+	assert_true(w->f[2].c.place == PLACE_NONE);
+	assert_int_equal(w->lobby.nqueued, 0);
 }
 
 /*
@@ -2223,7 +2225,8 @@ test_tie_notice_once_per_game(void **state)
 /*
  * §9.4: WATCH gets INFO, BOARD and TURN, then the match's lines, read
  * only; when a player leaves for good the watcher is released: INFO Game
- * <id> is over. and WAIT, back in the queue.
+ * <id> is over., what it may do next, and no place: it is queued only
+ * when it asks (PLAY).
  */
 static void
 test_watch(void **state)
@@ -2321,15 +2324,28 @@ test_watch(void **state)
 	    "%s wins!\r\n", seat_mark[!m], seat_name[!m], seat_name[m],
 	    seat_name[!m]);
 	want_seq(g, line, "INFO Game 1 is over.\r\n",
-	    "WAIT Waiting for an opponent...\r\n", NULL);
+	    "INFO " PROTO_INFO_WATCH_OVER "\r\n", NULL);
+	want_no(g, "WAIT");
 	assert_int_equal(w->lobby.nwatchers, 0);
 	assert_null(g->c.watching);
-	assert_true(g->c.place == PLACE_QUEUE);
+	assert_true(g->c.place == PLACE_NONE);
 	clear(g);
 	feed(g, "WATCH 1\n");
 	want(g, "ERR NO_SUCH_GAME ");
 	feed(g, "UNWATCH\n");
 	want(g, "ERR NOT_WATCHING You are not watching a game.\r\n");
+	/* It plays when it asks to: PLAY, then the queue. */
+	clear(g);
+	feed(g, "PLAY\n");
+	want_seq(g, "OK PLAY\r\n", "WAIT Waiting for an opponent...\r\n",
+	    NULL);
+	assert_true(g->c.place == PLACE_QUEUE);
+	/* PLAY there again: it keeps its place, with no second WAIT. */
+	clear(g);
+	feed(g, "PLAY\n");
+	want(g, "OK PLAY\r\n");
+	want_no(g, "WAIT");
+	assert_true(g->c.place == PLACE_QUEUE);
 }
 
 /*
@@ -2386,8 +2402,9 @@ test_unwatch_and_release_on_abort(void **state)
 	clear(g);
 	feed(&w->f[0], "QUIT\n");		/* before any move: aborted */
 	want_seq(g, "INFO Game 1 is over.\r\n",
-	    "WAIT Waiting for an opponent...\r\n", NULL);
+	    "INFO " PROTO_INFO_WATCH_OVER "\r\n", NULL);
 	want_no(g, "RESULT");
+	want_no(g, "WAIT");
 	assert_int_equal(w->lobby.nwatchers, 0);
 	assert_null(g->c.watching);
 }

@@ -389,6 +389,24 @@ async function testListAndWatch(browser) {
     if (await page.isVisible('#again-row') || await page.isVisible('#resign'))
       throw new Error('a watcher is offered Play again? or Resign');
     await page.screenshot({ path: path.join(shotDir, 'watching.png') });
+    // The match ends: the page is told, queued nowhere, and offered a
+    // game; it plays only when asked (a third nc player waits meanwhile).
+    const t3 = new NcPlayer(srv.game);
+    t3.send('NAME tom');
+    await t3.want('WAIT ');
+    x.send('QUIT');
+    o.send('QUIT');
+    const over = page.getByRole('button', { name: 'Find an opponent' });
+    await over.waitFor({ timeout: STEP_MS });
+    if (!/Game \d+ is over\./.test(await page.textContent('#log')))
+      throw new Error('the page was not told the game is over');
+    await new Promise((r) => setTimeout(r, 700));
+    if (t3.lines.some((l) => l.startsWith('MATCH ')))
+      throw new Error('the released watcher was paired unasked');
+    await over.click();
+    await waitMatch(page, /You play [XO] against tom/);
+    await t3.want('MATCH ');
+    t3.close();
     x.close();
     o.close();
   } finally {
