@@ -139,6 +139,7 @@ static void	server_client_ws_send(struct client *, const char *, size_t);
 static void	server_client_ws_close(struct client *);
 static void	server_client_ws_write(void *, const char *, size_t);
 static void	server_client_ws_message(void *, const char *, size_t);
+static int	server_client_ws_control(void *);
 
 /* How the world reaches a connection, and what it needs of the daemon. */
 static const struct client_ops server_client_client_ops = {
@@ -1211,7 +1212,7 @@ server_client_ws_open(struct server_client *sc, const char *rest,
 	sc->http = NULL;
 	evtimer_del(sc->timer);
 	if ((sc->ws = ws_new(server_client_ws_write, server_client_ws_message,
-	    sc)) == NULL) {
+	    server_client_ws_control, sc)) == NULL) {
 		log_warn("client %llu: out of memory for a WebSocket, closing",
 		    (unsigned long long)sc->c.id);
 		sc->c.flags |= CLIENT_CLOSING;
@@ -1319,6 +1320,15 @@ server_client_ws_message(void *arg, const char *line, size_t len)
 		session_line(&sc->c, line, len);
 }
 
+/* A control frame began (ws.c): the rate limit's; -1 closes with 1008. */
+static int
+server_client_ws_control(void *arg)
+{
+	struct server_client	*sc = arg;
+
+	return (session_control(&sc->c));
+}
+
 /* The world's send op for a WebSocket: one text message per line. */
 static void
 server_client_ws_send(struct client *c, const char *buf, size_t len)
@@ -1339,6 +1349,6 @@ server_client_ws_close(struct client *c)
 {
 	struct server_client	*sc = server_client_of(c);
 
-	ws_close(sc->ws, WS_CLOSE_NORMAL);
+	ws_close(sc->ws, WS_CLOSE_NORMAL, NULL);
 	server_client_shut(sc);
 }

@@ -7,6 +7,11 @@
  * caller; a binary message is closed with 1003; each line the server
  * sends is one text message.
  *
+ * Control frames (ping, pong, close) are the caller's to count: each one
+ * that begins is put to its rate limit, before wslay answers a ping, and
+ * one over it is closed with 1008 and a reason, the rest of the read left
+ * unread.
+ *
  * One gap is filled by hand: a frame wslay's frame layer refuses (a
  * control frame over 125 bytes, a reserved opcode) makes it queue a
  * close frame without a status code; 1002 is sent in its place (a
@@ -32,6 +37,7 @@ struct ws {
 	wslay_event_context_ptr	 ctx;
 	ws_write_fn		*write;
 	ws_message_fn		*message;
+	ws_control_fn		*control;
 	void			*arg;
 	const char		*in;		/* bytes read, not yet taken */
 	size_t			 inlen;
@@ -43,6 +49,8 @@ static ssize_t	ws_recv_cb(wslay_event_context_ptr, uint8_t *, size_t, int,
 		    void *);
 static ssize_t	ws_send_cb(wslay_event_context_ptr, const uint8_t *, size_t,
 		    int, void *);
+static void	ws_frame_start_cb(wslay_event_context_ptr,
+		    const struct wslay_event_on_frame_recv_start_arg *, void *);
 static void	ws_msg_cb(wslay_event_context_ptr,
 		    const struct wslay_event_on_msg_recv_arg *, void *);
 
@@ -79,6 +87,24 @@ ws_send_cb(wslay_event_context_ptr ctx, const uint8_t *data, size_t len,
 	return ((ssize_t)len);
 }
 
+/*
+ * A frame begins (its header is read): a control frame is put to the
+ * caller's rate limit before wslay can answer it; over the limit, 1008
+ * and nothing more is read.
+ */
+static void
+ws_frame_start_cb(wslay_event_context_ptr ctx,
+    const struct wslay_event_on_frame_recv_start_arg *f, void *arg)
+{
+	struct ws	*ws = arg;
+
+	if ((f->opcode & 0x8) == 0 || ws->close_code != 0 ||
+	    ws->control(ws->arg) == 0)
+		return;
+	ws_close(ws, WS_CLOSE_POLICY, WS_REASON_RATE);
+	wslay_event_shutdown_read(ctx);
+}
+
 /* A whole message (control frames too: wslay has answered those). */
 static void
 ws_msg_cb(wslay_event_context_ptr ctx,
@@ -95,7 +121,7 @@ ws_msg_cb(wslay_event_context_ptr ctx,
 		ws->message(ws->arg, (const char *)m->msg, m->msg_length);
 		break;
 	case WSLAY_BINARY_FRAME:
-		ws_close(ws, WS_CLOSE_UNSUPPORTED);
+		ws_close(ws, WS_CLOSE_UNSUPPORTED, NULL);
 		break;
 	default:
 		break;		/* ping, pong, close: wslay's */
@@ -104,10 +130,12 @@ ws_msg_cb(wslay_event_context_ptr ctx,
 
 /* A WebSocket over a connection whose handshake is done. */
 struct ws *
-ws_new(ws_write_fn *write, ws_message_fn *message, void *arg)
+ws_new(ws_write_fn *write, ws_message_fn *message, ws_control_fn *control,
+    void *arg)
 {
 	static const struct wslay_event_callbacks cb = {
-		ws_recv_cb, ws_send_cb, NULL, NULL, NULL, NULL, ws_msg_cb
+		ws_recv_cb, ws_send_cb, NULL, ws_frame_start_cb, NULL, NULL,
+		ws_msg_cb
 	};
 	struct ws	*ws;
 
@@ -115,6 +143,7 @@ ws_new(ws_write_fn *write, ws_message_fn *message, void *arg)
 		return (NULL);
 	ws->write = write;
 	ws->message = message;
+	ws->control = control;
 	ws->arg = arg;
 	if (wslay_event_context_server_init(&ws->ctx, &cb, ws) != 0) {
 		free(ws);
@@ -189,14 +218,20 @@ ws_send(struct ws *ws, const char *buf, size_t len)
 	(void)wslay_event_send(ws->ctx);
 }
 
-/* Close with a status code: the close frame goes out now. */
+/*
+ * Close with a status code and a reason (or none): the frame goes now,
+ * after what is queued (pongs to this read's pings: wslay would drop
+ * them once a close is queued).
+ */
 void
-ws_close(struct ws *ws, int code)
+ws_close(struct ws *ws, int code, const char *reason)
 {
 	if (ws->close_code != 0)
 		return;
 	ws->close_code = code;
-	(void)wslay_event_queue_close(ws->ctx, (uint16_t)code, NULL, 0);
+	(void)wslay_event_send(ws->ctx);
+	(void)wslay_event_queue_close(ws->ctx, (uint16_t)code,
+	    (const uint8_t *)reason, reason != NULL ? strlen(reason) : 0);
 	(void)wslay_event_send(ws->ctx);
 }
 
