@@ -1276,13 +1276,17 @@ server_client_ws_feed(struct server_client *sc, const char *buf, size_t len)
 
 	if (ws_recv(sc->ws, buf, len) == 0 || (sc->c.flags & CLIENT_CLOSING)) {
 		/*
-		 * Bytes that ended no message begin one (a frame, or a
-		 * fragment of a message): --line-timeout runs, as for a
-		 * line begun on TCP, until a message comes whole.
+		 * A message begun and not whole (a frame cut short, a first
+		 * fragment) is a line begun: --line-timeout runs from its
+		 * first byte, as on TCP.  Only a text message come whole
+		 * ends it (what follows it begins another); a control frame
+		 * between two fragments does not.
 		 */
-		if (!(sc->c.flags & CLIENT_CLOSING))
-			conn_partial(&sc->c, ws_messages(sc->ws) == before ?
-			    len : 0);
+		if (!(sc->c.flags & CLIENT_CLOSING)) {
+			if (ws_messages(sc->ws) != before)
+				conn_partial(&sc->c, 0);
+			conn_partial(&sc->c, (size_t)ws_pending(sc->ws));
+		}
 		return;
 	}
 	log_info("client %llu: WebSocket from %s closed (code %d)",

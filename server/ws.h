@@ -41,5 +41,6 @@ void		 ws_send(struct ws *, const char *, size_t);
 void		 ws_close(struct ws *, int, const char *);
 int		 ws_close_code(const struct ws *);
 unsigned long	 ws_messages(const struct ws *);
+int		 ws_pending(const struct ws *);
 
 #endif /* WS_H */

@@ -458,6 +458,107 @@ test_ws_control_flood(void **state)
 	assert_int_equal(ws_get(f, "/healthz"), 200);
 }
 
+/*
+ * A message's first fragment, then a ping every 100 ms: each is answered,
+ * but none ends the message's --line-timeout (0.3 s), which cuts it off
+ * long before the pings stop, as an unfinished line on TCP.
+ */
+static void
+test_ws_ping_keeps_no_fragment(void **state)
+{
+	static const char	 frag[] = "\x01\x82\x00\x00\x00\x00PI";
+	struct wsfix		*f = *state;
+	char			 msg[1024];
+	int			 i, n, op, timedout = 0;
+
+	assert_int_equal(wsc_open(&f->a, f->srv.http_port), 0);
+	wsc_skip_to(&f->a, "WAIT ", msg, sizeof msg);
+	conn_write(&f->a, frag, sizeof frag - 1);
+	for (i = 0; i < 30 && !timedout; i++) {		/* 3 s of pings */
+		(void)wsc_frame(&f->a, WSC_PING, "k", 1, 1);
+		for (;;) {
+			n = wsc_recv(&f->a, &op, msg, sizeof msg,
+			    HARNESS_TIMEOUT_MS);
+			assert_true(n >= 0);
+			assert_int_not_equal(op, WSC_CLOSE);
+			if (op == WSC_PONG)
+				break;
+			if (op == WSC_TEXT &&
+			    strncmp(msg, "ERR LINE_TIMEOUT ", 17) == 0) {
+				timedout = 1;
+				break;
+			}
+		}
+		usleep(100 * 1000);
+	}
+	if (!timedout)
+		fail_msg("3 s of pings kept a first fragment open under "
+		    "--line-timeout 0.3");
+	assert_int_equal(wsc_close_code(&f->a, 3000), 1000);
+}
+
+/* Read to the next pong, over text messages but for an error. */
+static void
+ws_expect_pong(struct conn *c)
+{
+	char	msg[1024];
+	int	op;
+
+	for (;;) {
+		assert_true(wsc_recv(c, &op, msg, sizeof msg,
+		    HARNESS_TIMEOUT_MS) >= 0);
+		if (op == WSC_PONG)
+			return;
+		if (op == WSC_TEXT && strncmp(msg, "ERR ", 4) == 0)
+			fail_msg("a ping got \"%s\"", msg);
+		assert_int_equal(op, WSC_TEXT);
+	}
+}
+
+/*
+ * Pings are not lines: a connection with no message begun that only
+ * pings, for five times --line-timeout (0.3 s), is never cut off; nor is
+ * one whose ping comes in two reads, or between the two fragments of a
+ * message finished in time.
+ */
+static void
+test_ws_pings_keep_alive(void **state)
+{
+	static const char	 ping[] = "\x89\x81\x00\x00\x00\x00k";
+	static const char	 pi[] = "\x01\x82\x00\x00\x00\x00PI";
+	static const char	 ng[] = "\x80\x82\x00\x00\x00\x00NG";
+	struct wsfix		*f = *state;
+	char			 msg[1024];
+	int			 i;
+
+	assert_int_equal(wsc_open(&f->a, f->srv.http_port), 0);
+	wsc_skip_to(&f->a, "WAIT ", msg, sizeof msg);
+	for (i = 0; i < 15; i++) {
+		(void)wsc_frame(&f->a, WSC_PING, "k", 1, 1);
+		ws_expect_pong(&f->a);
+		usleep(100 * 1000);
+	}
+	/* A ping cut in two, finished within the limit. */
+	conn_write(&f->a, ping, 3);
+	usleep(100 * 1000);
+	conn_write(&f->a, ping + 3, sizeof ping - 1 - 3);
+	ws_expect_pong(&f->a);
+	/* "PI", a ping, "NG": one line, PING, within the limit. */
+	conn_write(&f->a, pi, sizeof pi - 1);
+	(void)wsc_frame(&f->a, WSC_PING, "k", 1, 1);
+	ws_expect_pong(&f->a);
+	conn_write(&f->a, ng, sizeof ng - 1);
+	assert_int_equal(wsc_event(&f->a, msg, sizeof msg,
+	    HARNESS_TIMEOUT_MS), 7);
+	assert_string_equal(msg, "OK PONG");
+	/* Three times the limit with nothing begun: no LINE_TIMEOUT. */
+	usleep(900 * 1000);
+	wsc_send(&f->a, "PING");
+	assert_int_equal(wsc_event(&f->a, msg, sizeof msg,
+	    HARNESS_TIMEOUT_MS), 7);
+	assert_string_equal(msg, "OK PONG");
+}
+
 /* A player, on TCP or on a WebSocket, for one game. */
 struct player {
 	struct conn	*c;
@@ -658,6 +759,10 @@ main(void)
 		    ws_teardown),
 		cmocka_unit_test_setup_teardown(test_ws_control_flood,
 		    ws_setup_rate, ws_teardown),
+		cmocka_unit_test_setup_teardown(test_ws_ping_keeps_no_fragment,
+		    ws_setup_slow, ws_teardown),
+		cmocka_unit_test_setup_teardown(test_ws_pings_keep_alive,
+		    ws_setup_slow, ws_teardown),
 		cmocka_unit_test_setup_teardown(test_ws_game_with_tcp,
 		    ws_setup, ws_teardown),
 		cmocka_unit_test_setup_teardown(test_ws_bad_frames, ws_setup,
