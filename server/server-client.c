@@ -139,6 +139,7 @@ static void	server_client_ws_send(struct client *, const char *, size_t);
 static void	server_client_ws_close(struct client *);
 static void	server_client_ws_write(void *, const char *, size_t);
 static void	server_client_ws_message(void *, const char *, size_t);
+static int	server_client_ws_control(void *);
 
 /* How the world reaches a connection, and what it needs of the daemon. */
 static const struct client_ops server_client_client_ops = {
@@ -1211,7 +1212,7 @@ server_client_ws_open(struct server_client *sc, const char *rest,
 	sc->http = NULL;
 	evtimer_del(sc->timer);
 	if ((sc->ws = ws_new(server_client_ws_write, server_client_ws_message,
-	    sc)) == NULL) {
+	    server_client_ws_control, sc)) == NULL) {
 		log_warn("client %llu: out of memory for a WebSocket, closing",
 		    (unsigned long long)sc->c.id);
 		sc->c.flags |= CLIENT_CLOSING;
@@ -1275,13 +1276,17 @@ server_client_ws_feed(struct server_client *sc, const char *buf, size_t len)
 
 	if (ws_recv(sc->ws, buf, len) == 0 || (sc->c.flags & CLIENT_CLOSING)) {
 		/*
-		 * Bytes that ended no message begin one (a frame, or a
-		 * fragment of a message): --line-timeout runs, as for a
-		 * line begun on TCP, until a message comes whole.
+		 * A message begun and not whole (a frame cut short, a first
+		 * fragment) is a line begun: --line-timeout runs from its
+		 * first byte, as on TCP.  Only a text message come whole
+		 * ends it (what follows it begins another); a control frame
+		 * between two fragments does not.
 		 */
-		if (!(sc->c.flags & CLIENT_CLOSING))
-			conn_partial(&sc->c, ws_messages(sc->ws) == before ?
-			    len : 0);
+		if (!(sc->c.flags & CLIENT_CLOSING)) {
+			if (ws_messages(sc->ws) != before)
+				conn_partial(&sc->c, 0);
+			conn_partial(&sc->c, (size_t)ws_pending(sc->ws));
+		}
 		return;
 	}
 	log_info("client %llu: WebSocket from %s closed (code %d)",
@@ -1319,6 +1324,15 @@ server_client_ws_message(void *arg, const char *line, size_t len)
 		session_line(&sc->c, line, len);
 }
 
+/* A control frame began (ws.c): the rate limit's; -1 closes with 1008. */
+static int
+server_client_ws_control(void *arg)
+{
+	struct server_client	*sc = arg;
+
+	return (session_control(&sc->c));
+}
+
 /* The world's send op for a WebSocket: one text message per line. */
 static void
 server_client_ws_send(struct client *c, const char *buf, size_t len)
@@ -1339,6 +1353,6 @@ server_client_ws_close(struct client *c)
 {
 	struct server_client	*sc = server_client_of(c);
 
-	ws_close(sc->ws, WS_CLOSE_NORMAL);
+	ws_close(sc->ws, WS_CLOSE_NORMAL, NULL);
 	server_client_shut(sc);
 }

@@ -1,8 +1,9 @@
 /*
  * session.c -- one connection's protocol life: the greeting, each line
- * checked (HTTP, flood), parsed and dispatched to cmd.c, what a clock
- * running out means, and the connection's end.  Called by the transport;
- * calls the commands, the world and the seat layer below it.
+ * checked (HTTP, flood), parsed and dispatched to cmd.c, a WebSocket
+ * control frame counted, what a clock running out means, and the
+ * connection's end.  Called by the transport; calls the commands, the
+ * world and the seat layer below it.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -162,6 +163,26 @@ session_flooding(struct client *c)
 	}
 	session_error(c, PROTO_ERATE_LIMITED);
 	return (1);
+}
+
+/*
+ * A WebSocket control frame (ping, pong, close) began: it counts in the
+ * rate limit as a line does, but has no refusal to be sent.  Over the
+ * limit the client leaves at once, as a flood of lines does, and -1 tells
+ * the transport to close (1008).
+ */
+int
+session_control(struct client *c)
+{
+	const struct lobby_limits	*l = &c->lobby->limits;
+
+	if (l->rate == 0 || (c->flags & CLIENT_CLOSING) ||
+	    ratelimit_take(&c->rate, l->rate, l->burst, c->lobby->ops->now()))
+		return (0);
+	log_warn("client %llu: %s sends too many control frames, closing",
+	    (unsigned long long)c->id, c->addr);
+	place_detach(c, PROTO_LEAVE_DROP, 0);
+	return (-1);
 }
 
 /* An error that ends the connection: say why, leave, close. */

@@ -18,6 +18,7 @@
 void	session_open(struct lobby *, struct client *);
 void	session_refuse(struct lobby *, struct client *, enum proto_error);
 void	session_line(struct client *, const char *, size_t);
+int	session_control(struct client *);
 void	session_too_long(struct client *);
 int	session_long_start(struct client *, const char *, size_t);
 void	session_line_flood(struct client *, size_t);

@@ -7,6 +7,14 @@
  * caller; a binary message is closed with 1003; each line the server
  * sends is one text message.
  *
+ * Control frames (ping, pong, close) are the caller's to count: each one
+ * that begins is put to its rate limit, before wslay answers a ping, and
+ * one over it is closed with 1008 and a reason, the rest of the read left
+ * unread.  And the caller asks, after each read, whether a message is
+ * begun and not whole (ws_pending): bytes of a frame cut short, or a
+ * text message whose last fragment has not come, so that a control frame
+ * between two fragments does not end the message's --line-timeout.
+ *
  * One gap is filled by hand: a frame wslay's frame layer refuses (a
  * control frame over 125 bytes, a reserved opcode) makes it queue a
  * close frame without a status code; 1002 is sent in its place (a
@@ -32,17 +40,25 @@ struct ws {
 	wslay_event_context_ptr	 ctx;
 	ws_write_fn		*write;
 	ws_message_fn		*message;
+	ws_control_fn		*control;
 	void			*arg;
 	const char		*in;		/* bytes read, not yet taken */
 	size_t			 inlen;
+	uint64_t		 taken;		/* bytes wslay has taken, ... */
+	uint64_t		 framed;	/* ... those of whole frames */
+	uint64_t		 frame;		/* the size of the one begun */
+	int			 open;		/* a data message begun */
 	int			 close_code;	/* ours, once we close; 0 */
-	unsigned long		 messages;	/* whole ones received, any kind */
+	unsigned long		 messages;	/* text messages come whole */
 };
 
 static ssize_t	ws_recv_cb(wslay_event_context_ptr, uint8_t *, size_t, int,
 		    void *);
 static ssize_t	ws_send_cb(wslay_event_context_ptr, const uint8_t *, size_t,
 		    int, void *);
+static void	ws_frame_start_cb(wslay_event_context_ptr,
+		    const struct wslay_event_on_frame_recv_start_arg *, void *);
+static void	ws_frame_end_cb(wslay_event_context_ptr, void *);
 static void	ws_msg_cb(wslay_event_context_ptr,
 		    const struct wslay_event_on_msg_recv_arg *, void *);
 
@@ -63,6 +79,7 @@ ws_recv_cb(wslay_event_context_ptr ctx, uint8_t *buf, size_t len, int flags,
 	memcpy(buf, ws->in, len);
 	ws->in += len;
 	ws->inlen -= len;
+	ws->taken += len;
 	return ((ssize_t)len);
 }
 
@@ -79,6 +96,40 @@ ws_send_cb(wslay_event_context_ptr ctx, const uint8_t *data, size_t len,
 	return ((ssize_t)len);
 }
 
+/*
+ * A frame begins (its header is read): its size is noted for ws_pending,
+ * and a control frame is put to the caller's rate limit before wslay can
+ * answer it; over the limit, 1008 and nothing more is read.
+ */
+static void
+ws_frame_start_cb(wslay_event_context_ptr ctx,
+    const struct wslay_event_on_frame_recv_start_arg *f, void *arg)
+{
+	struct ws	*ws = arg;
+	uint64_t	 len = f->payload_length;
+
+	/* Masked (wslay refuses others first), its length in fewest bytes. */
+	ws->frame = 2 + 4 + len + (len < 126 ? 0 : len < 65536 ? 2 : 8);
+	if (f->opcode == WSLAY_TEXT_FRAME || f->opcode == WSLAY_BINARY_FRAME)
+		ws->open = 1;
+	if ((f->opcode & 0x8) == 0 || ws->close_code != 0 ||
+	    ws->control(ws->arg) == 0)
+		return;
+	ws_close(ws, WS_CLOSE_POLICY, WS_REASON_RATE);
+	wslay_event_shutdown_read(ctx);
+}
+
+/* A frame is whole: its bytes are no longer a message begun. */
+static void
+ws_frame_end_cb(wslay_event_context_ptr ctx, void *arg)
+{
+	struct ws	*ws = arg;
+
+	(void)ctx;
+	ws->framed += ws->frame;
+	ws->frame = 0;
+}
+
 /* A whole message (control frames too: wslay has answered those). */
 static void
 ws_msg_cb(wslay_event_context_ptr ctx,
@@ -87,7 +138,10 @@ ws_msg_cb(wslay_event_context_ptr ctx,
 	struct ws	*ws = arg;
 
 	(void)ctx;
-	ws->messages++;
+	if (m->opcode == WSLAY_TEXT_FRAME || m->opcode == WSLAY_BINARY_FRAME)
+		ws->open = 0;
+	if (m->opcode == WSLAY_TEXT_FRAME)
+		ws->messages++;
 	if (ws->close_code != 0)
 		return;
 	switch (m->opcode) {
@@ -95,7 +149,7 @@ ws_msg_cb(wslay_event_context_ptr ctx,
 		ws->message(ws->arg, (const char *)m->msg, m->msg_length);
 		break;
 	case WSLAY_BINARY_FRAME:
-		ws_close(ws, WS_CLOSE_UNSUPPORTED);
+		ws_close(ws, WS_CLOSE_UNSUPPORTED, NULL);
 		break;
 	default:
 		break;		/* ping, pong, close: wslay's */
@@ -104,10 +158,12 @@ ws_msg_cb(wslay_event_context_ptr ctx,
 
 /* A WebSocket over a connection whose handshake is done. */
 struct ws *
-ws_new(ws_write_fn *write, ws_message_fn *message, void *arg)
+ws_new(ws_write_fn *write, ws_message_fn *message, ws_control_fn *control,
+    void *arg)
 {
 	static const struct wslay_event_callbacks cb = {
-		ws_recv_cb, ws_send_cb, NULL, NULL, NULL, NULL, ws_msg_cb
+		ws_recv_cb, ws_send_cb, NULL, ws_frame_start_cb, NULL,
+		ws_frame_end_cb, ws_msg_cb
 	};
 	struct ws	*ws;
 
@@ -115,6 +171,7 @@ ws_new(ws_write_fn *write, ws_message_fn *message, void *arg)
 		return (NULL);
 	ws->write = write;
 	ws->message = message;
+	ws->control = control;
 	ws->arg = arg;
 	if (wslay_event_context_server_init(&ws->ctx, &cb, ws) != 0) {
 		free(ws);
@@ -189,14 +246,20 @@ ws_send(struct ws *ws, const char *buf, size_t len)
 	(void)wslay_event_send(ws->ctx);
 }
 
-/* Close with a status code: the close frame goes out now. */
+/*
+ * Close with a status code and a reason (or none): the frame goes now,
+ * after what is queued (pongs to this read's pings: wslay would drop
+ * them once a close is queued).
+ */
 void
-ws_close(struct ws *ws, int code)
+ws_close(struct ws *ws, int code, const char *reason)
 {
 	if (ws->close_code != 0)
 		return;
 	ws->close_code = code;
-	(void)wslay_event_queue_close(ws->ctx, (uint16_t)code, NULL, 0);
+	(void)wslay_event_send(ws->ctx);
+	(void)wslay_event_queue_close(ws->ctx, (uint16_t)code,
+	    (const uint8_t *)reason, reason != NULL ? strlen(reason) : 0);
 	(void)wslay_event_send(ws->ctx);
 }
 
@@ -211,9 +274,19 @@ ws_close_code(const struct ws *ws)
 	return (0);
 }
 
-/* How many whole messages (control frames too) have come so far. */
+/* How many text messages have come whole so far (control frames not). */
 unsigned long
 ws_messages(const struct ws *ws)
 {
 	return (ws->messages);
+}
+
+/*
+ * Is a message begun and not whole: bytes of a frame not yet whole (its
+ * header too), or a text message waiting for its last fragment?
+ */
+int
+ws_pending(const struct ws *ws)
+{
+	return (ws->open || ws->taken != ws->framed);
 }

@@ -3,7 +3,7 @@
  * /healthz, /metrics and the HTTP errors, and WebSocket players (framed by
  * hand, tests/ws_client.c) in the same queue and matches as TCP ones,
  * under the same limits, and refused with the RFC's close codes when their
- * frames are bad.
+ * frames are bad or their control frames too many.
  */
 #include <sys/socket.h>
 #include <sys/types.h>
@@ -24,6 +24,9 @@
 #include "ws_client.h"
 
 #define HTTP_OUT	(256 * 1024)
+#define WS_RATE		10	/* --rate-limit of ws_setup_rate ... */
+#define WS_BURST	20	/* ... and its --rate-burst */
+#define WS_FLOOD	5000	/* control frames in one write */
 
 /* The server, started with HTTP on a free port, and the test's buffers. */
 struct wsfix {
@@ -97,6 +100,18 @@ ws_setup_norate(void **state)
 {
 	static const char *const	extra[] = {
 		"--http-port", "any", "--rate-limit", "0", NULL
+	};
+
+	return (ws_setup_with(state, extra));
+}
+
+/* A small rate limit, for floods of control frames. */
+static int
+ws_setup_rate(void **state)
+{
+	static const char *const	extra[] = {
+		"--http-port", "any", "--rate-limit", "10", "--rate-burst",
+		"20", NULL
 	};
 
 	return (ws_setup_with(state, extra));
@@ -373,6 +388,177 @@ test_ws_ping(void **state)
 	assert_int_equal(wsc_close_code(&f->a, HARNESS_TIMEOUT_MS), 1000);
 }
 
+/*
+ * WS_FLOOD empty control frames of one opcode in one write: read what
+ * comes back to the close frame; the number of pongs before it, the
+ * close's code in *code and its reason in reason.
+ */
+static int
+ws_flood(struct conn *c, int op, int *code, char *reason, size_t size)
+{
+	static uint8_t	 flood[WS_FLOOD * 6];
+	char		 msg[128];	/* a control frame's 125 bytes */
+	int		 i, n, got, pongs = 0;
+
+	for (i = 0; i < WS_FLOOD; i++) {	/* masked by 0, no payload */
+		memset(flood + i * 6, 0, 6);
+		flood[i * 6] = (uint8_t)(0x80 | op);
+		flood[i * 6 + 1] = 0x80;
+	}
+	(void)conn_write(c, flood, sizeof flood);
+	*code = -1;
+	for (i = 0; i <= WS_FLOOD; i++) {
+		if ((n = wsc_recv(c, &got, msg, sizeof msg,
+		    HARNESS_TIMEOUT_MS)) < 0)
+			break;
+		if (got == WSC_PONG)
+			pongs++;
+		else if (got == WSC_CLOSE && n >= 2) {
+			*code = ((uint8_t)msg[0] << 8) | (uint8_t)msg[1];
+			snprintf(reason, size, "%s", msg + 2);
+			break;
+		}
+	}
+	return (pongs);
+}
+
+/*
+ * Control frames count in the rate limit: a flood of pings is answered
+ * with no more pongs than the limit allows (its burst, and at most one
+ * second of its rate) and then closed with 1008 and the reason; a flood of
+ * unsolicited pongs, which have no answer, is closed the same way.
+ */
+static void
+test_ws_control_flood(void **state)
+{
+	struct wsfix	*f = *state;
+	char		 reason[256], log[16384];
+	int		 code, pongs;
+
+	assert_int_equal(wsc_open(&f->a, f->srv.http_port), 0);
+	wsc_skip_to(&f->a, "WAIT ", NULL, 0);
+	pongs = ws_flood(&f->a, WSC_PING, &code, reason, sizeof reason);
+	assert_int_equal(code, 1008);
+	assert_string_equal(reason, "Too many control frames.");
+	assert_true(pongs >= WS_BURST);
+	assert_true(pongs <= WS_BURST + WS_RATE);
+	assert_true(conn_wait_closed(&f->a, 5000));
+
+	assert_int_equal(wsc_open(&f->b, f->srv.http_port), 0);
+	wsc_skip_to(&f->b, "WAIT ", NULL, 0);
+	pongs = ws_flood(&f->b, WSC_PONG, &code, reason, sizeof reason);
+	assert_int_equal(code, 1008);
+	assert_string_equal(reason, "Too many control frames.");
+	assert_int_equal(pongs, 0);
+	assert_true(conn_wait_closed(&f->b, 5000));
+
+	harness_log_wait(&f->srv, log, sizeof log, "too many control frames");
+	assert_int_equal(harness_count(log, "sends too many control frames"),
+	    2);
+	assert_int_equal(ws_get(f, "/healthz"), 200);
+}
+
+/*
+ * A message's first fragment, then a ping every 100 ms: each is answered,
+ * but none ends the message's --line-timeout (0.3 s), which cuts it off
+ * long before the pings stop, as an unfinished line on TCP.
+ */
+static void
+test_ws_ping_keeps_no_fragment(void **state)
+{
+	static const char	 frag[] = "\x01\x82\x00\x00\x00\x00PI";
+	struct wsfix		*f = *state;
+	char			 msg[1024];
+	int			 i, n, op, timedout = 0;
+
+	assert_int_equal(wsc_open(&f->a, f->srv.http_port), 0);
+	wsc_skip_to(&f->a, "WAIT ", msg, sizeof msg);
+	conn_write(&f->a, frag, sizeof frag - 1);
+	for (i = 0; i < 30 && !timedout; i++) {		/* 3 s of pings */
+		(void)wsc_frame(&f->a, WSC_PING, "k", 1, 1);
+		for (;;) {
+			n = wsc_recv(&f->a, &op, msg, sizeof msg,
+			    HARNESS_TIMEOUT_MS);
+			assert_true(n >= 0);
+			assert_int_not_equal(op, WSC_CLOSE);
+			if (op == WSC_PONG)
+				break;
+			if (op == WSC_TEXT &&
+			    strncmp(msg, "ERR LINE_TIMEOUT ", 17) == 0) {
+				timedout = 1;
+				break;
+			}
+		}
+		usleep(100 * 1000);
+	}
+	if (!timedout)
+		fail_msg("3 s of pings kept a first fragment open under "
+		    "--line-timeout 0.3");
+	assert_int_equal(wsc_close_code(&f->a, 3000), 1000);
+}
+
+/* Read to the next pong, over text messages but for an error. */
+static void
+ws_expect_pong(struct conn *c)
+{
+	char	msg[1024];
+	int	op;
+
+	for (;;) {
+		assert_true(wsc_recv(c, &op, msg, sizeof msg,
+		    HARNESS_TIMEOUT_MS) >= 0);
+		if (op == WSC_PONG)
+			return;
+		if (op == WSC_TEXT && strncmp(msg, "ERR ", 4) == 0)
+			fail_msg("a ping got \"%s\"", msg);
+		assert_int_equal(op, WSC_TEXT);
+	}
+}
+
+/*
+ * Pings are not lines: a connection with no message begun that only
+ * pings, for five times --line-timeout (0.3 s), is never cut off; nor is
+ * one whose ping comes in two reads, or between the two fragments of a
+ * message finished in time.
+ */
+static void
+test_ws_pings_keep_alive(void **state)
+{
+	static const char	 ping[] = "\x89\x81\x00\x00\x00\x00k";
+	static const char	 pi[] = "\x01\x82\x00\x00\x00\x00PI";
+	static const char	 ng[] = "\x80\x82\x00\x00\x00\x00NG";
+	struct wsfix		*f = *state;
+	char			 msg[1024];
+	int			 i;
+
+	assert_int_equal(wsc_open(&f->a, f->srv.http_port), 0);
+	wsc_skip_to(&f->a, "WAIT ", msg, sizeof msg);
+	for (i = 0; i < 15; i++) {
+		(void)wsc_frame(&f->a, WSC_PING, "k", 1, 1);
+		ws_expect_pong(&f->a);
+		usleep(100 * 1000);
+	}
+	/* A ping cut in two, finished within the limit. */
+	conn_write(&f->a, ping, 3);
+	usleep(100 * 1000);
+	conn_write(&f->a, ping + 3, sizeof ping - 1 - 3);
+	ws_expect_pong(&f->a);
+	/* "PI", a ping, "NG": one line, PING, within the limit. */
+	conn_write(&f->a, pi, sizeof pi - 1);
+	(void)wsc_frame(&f->a, WSC_PING, "k", 1, 1);
+	ws_expect_pong(&f->a);
+	conn_write(&f->a, ng, sizeof ng - 1);
+	assert_int_equal(wsc_event(&f->a, msg, sizeof msg,
+	    HARNESS_TIMEOUT_MS), 7);
+	assert_string_equal(msg, "OK PONG");
+	/* Three times the limit with nothing begun: no LINE_TIMEOUT. */
+	usleep(900 * 1000);
+	wsc_send(&f->a, "PING");
+	assert_int_equal(wsc_event(&f->a, msg, sizeof msg,
+	    HARNESS_TIMEOUT_MS), 7);
+	assert_string_equal(msg, "OK PONG");
+}
+
 /* A player, on TCP or on a WebSocket, for one game. */
 struct player {
 	struct conn	*c;
@@ -571,6 +757,12 @@ main(void)
 		    ws_setup_slow, ws_teardown),
 		cmocka_unit_test_setup_teardown(test_ws_ping, ws_setup,
 		    ws_teardown),
+		cmocka_unit_test_setup_teardown(test_ws_control_flood,
+		    ws_setup_rate, ws_teardown),
+		cmocka_unit_test_setup_teardown(test_ws_ping_keeps_no_fragment,
+		    ws_setup_slow, ws_teardown),
+		cmocka_unit_test_setup_teardown(test_ws_pings_keep_alive,
+		    ws_setup_slow, ws_teardown),
 		cmocka_unit_test_setup_teardown(test_ws_game_with_tcp,
 		    ws_setup, ws_teardown),
 		cmocka_unit_test_setup_teardown(test_ws_bad_frames, ws_setup,

@@ -899,6 +899,52 @@ test_rate_limit(void **state)
 	assert_true(f->closed);
 }
 
+/*
+ * A WebSocket control frame takes a token of the line rate limit, which
+ * lines and control frames share; one over it has no refusal to be sent:
+ * the player leaves at once (its opponent wins, as when a connection is
+ * lost) and the transport is told to close (1008).  A second later there
+ * is a token again; with no rate limit, none is counted.
+ */
+static void
+test_control_frame_rate(void **state)
+{
+	struct lobby_limits	 l;
+	struct world		*w;
+	struct fake		*f, *g;
+	int			 m, i;
+
+	lobby_default_limits(&l);
+	l.rate = 1;
+	l.burst = 3;
+	w = *state = world_new(&l);
+	m = pair(w);
+	f = &w->f[m];
+	feed(f, "PING\n");
+	feed(f, "PING\n");
+	assert_int_equal(session_control(&f->c), 0);
+	clear(f);
+	clear(&w->f[!m]);
+	assert_int_equal(session_control(&f->c), -1);
+	assert_int_equal(f->c.place, PLACE_GONE);
+	assert_int_equal(f->outlen, 0);		/* the close says why */
+	assert_false(f->closed);		/* the transport closes */
+	want(&w->f[!m], "RESULT FORFEIT ");
+	want(&w->f[!m], "lost the connection");
+
+	g = world_open(w, 2);
+	for (i = 0; i < 3; i++)
+		assert_int_equal(session_control(&g->c), 0);
+	at(w, 1000);
+	assert_int_equal(session_control(&g->c), 0);
+	assert_int_equal(session_control(&g->c), -1);
+
+	w->lobby.limits.rate = 0;
+	g = world_open(w, 3);
+	for (i = 0; i < 1000; i++)
+		assert_int_equal(session_control(&g->c), 0);
+}
+
 /* A refused MOVE changes nothing, and the opponent hears nothing. */
 static void
 test_rate_limited_move_changes_nothing(void **state)
@@ -2593,6 +2639,7 @@ main(void)
 		cmocka_unit_test_teardown(test_idle_clock_long_line,
 		    world_free),
 		cmocka_unit_test_teardown(test_rate_limit, world_free),
+		cmocka_unit_test_teardown(test_control_frame_rate, world_free),
 		cmocka_unit_test_teardown(
 		    test_rate_limited_move_changes_nothing, world_free),
 		cmocka_unit_test_teardown(test_http_first_line, world_free),
