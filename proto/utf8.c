@@ -31,7 +31,8 @@ struct utf8_fold_run {
  * other than ASCII's, zero-width and other format characters, fillers
  * that render as nothing, variation selectors and tags, combining
  * diacritics (a letter and its mark look like the precomposed letter),
- * and private use, which no font agrees on.
+ * private use, which no font agrees on, and U+FFFC and U+FFFD, which
+ * stand for something that is not there (an object; a character lost).
  */
 static const struct utf8_range utf8_classes[] = {
 	{ 0x0000, 0x0008, UTF8_FORBIDDEN },	/* C0, but TAB */
@@ -69,10 +70,13 @@ static const struct utf8_range utf8_classes[] = {
 	{ 0xFE20, 0xFE2F, UTF8_INVISIBLE },	/* combining half marks */
 	{ 0xFEFF, 0xFEFF, UTF8_INVISIBLE },	/* BOM, ZWNBSP */
 	{ 0xFFA0, 0xFFA0, UTF8_INVISIBLE },	/* halfwidth Hangul filler */
-	{ 0xFFF0, 0xFFFB, UTF8_INVISIBLE },	/* interlinear annotation */
+	{ 0xFFF0, 0xFFFD, UTF8_INVISIBLE },	/* interlinear annotation,
+						   object replacement,
+						   replacement character */
 	{ 0x110BD, 0x110BD, UTF8_INVISIBLE },
 	{ 0x110CD, 0x110CD, UTF8_INVISIBLE },
 	{ 0x13430, 0x1343F, UTF8_INVISIBLE },	/* Egyptian format */
+	{ 0x16FE4, 0x16FE4, UTF8_INVISIBLE },	/* Khitan filler */
 	{ 0x1BCA0, 0x1BCA3, UTF8_INVISIBLE },	/* shorthand format */
 	{ 0x1D173, 0x1D17A, UTF8_INVISIBLE },	/* musical format */
 	{ 0xE0000, 0xE0FFF, UTF8_INVISIBLE },	/* tags, selectors */

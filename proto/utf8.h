@@ -21,7 +21,8 @@ enum utf8_class {
 				   name rule is its own), in names */
 	UTF8_INVISIBLE,		/* allowed in chat, refused in names: spaces,
 				   zero-width and other format characters,
-				   combining diacritics, private use */
+				   combining diacritics, private use,
+				   U+FFFC, U+FFFD */
 	UTF8_FORBIDDEN		/* refused on any line (BAD_CHAR): C0 but
 				   TAB, DEL, C1, bidi controls, line and
 				   paragraph separators, noncharacters */

@@ -268,15 +268,15 @@ test_utf8_class_invisible(void **state)
 		{ 0x20D0, 0x20FF }, { 0x2800, 0x2800 }, { 0x3000, 0x3000 },
 		{ 0x3164, 0x3164 }, { 0xE000, 0xF8FF }, { 0xFE00, 0xFE0F },
 		{ 0xFE20, 0xFE2F }, { 0xFEFF, 0xFEFF }, { 0xFFA0, 0xFFA0 },
-		{ 0xFFF0, 0xFFFB }, { 0x110BD, 0x110BD }, { 0x110CD, 0x110CD },
-		{ 0x13430, 0x1343F }, { 0x1BCA0, 0x1BCA3 },
+		{ 0xFFF0, 0xFFFD }, { 0x110BD, 0x110BD }, { 0x110CD, 0x110CD },
+		{ 0x13430, 0x1343F }, { 0x16FE4, 0x16FE4 }, { 0x1BCA0, 0x1BCA3 },
 		{ 0x1D173, 0x1D17A }, { 0xE0000, 0xE0FFF },
 		{ 0xF0000, 0x10FFFD },
 	};
 	/* Some that look like nothing, or like a space, by name. */
 	static const uint32_t	named[] = {
 		0x200B, 0x200C, 0x200D, 0x2060, 0xFEFF, 0x00AD, 0x00A0,
-		0x034F, 0x0308, 0x3000, 0x2003, 0xE0041, 0xFE0F,
+		0x034F, 0x0308, 0x3000, 0x2003, 0xE0041, 0xFE0F, 0x16FE4,
 	};
 	size_t			i;
 	uint32_t		lo, hi;
@@ -300,7 +300,7 @@ test_utf8_class_invisible(void **state)
 	}
 	for (i = 0; i < NCASES(named); i++)
 		assert_int_equal(utf8_class(named[i]), UTF8_INVISIBLE);
-	/* Letters of many scripts, symbols, emoji and U+FFFD are text. */
+	/* Letters of many scripts, symbols and emoji are text. */
 	assert_int_equal(utf8_class(' '), UTF8_TEXT);
 	assert_int_equal(utf8_class('\t'), UTF8_TEXT);
 	assert_int_equal(utf8_class('~'), UTF8_TEXT);
@@ -314,7 +314,9 @@ test_utf8_class_invisible(void **state)
 	assert_int_equal(utf8_class(0x093F), UTF8_TEXT);	/* ि */
 	assert_int_equal(utf8_class(0x4E2D), UTF8_TEXT);	/* 中 */
 	assert_int_equal(utf8_class(0xAC00), UTF8_TEXT);	/* 가 */
-	assert_int_equal(utf8_class(0xFFFD), UTF8_TEXT);
+	/* Object replacement and replacement character: invisible. */
+	assert_int_equal(utf8_class(0xFFFC), UTF8_INVISIBLE);
+	assert_int_equal(utf8_class(0xFFFD), UTF8_INVISIBLE);
 	assert_int_equal(utf8_class(0x1F600), UTF8_TEXT);	/* 😀 */
 	assert_int_equal(utf8_class(0x20000), UTF8_TEXT);
 }
