@@ -391,10 +391,10 @@ static void
 cluster_name_args(struct cluster *cl, const struct client *c,
     const char *name, char *key, size_t keylen, char *val, size_t vallen)
 {
-	char	folded[NAME_FOLD_MAX];
-	size_t	n = name_folded(name, folded);
+	char	skel[NAME_KEY_MAX];
+	size_t	n = name_keyed(cl->lobby, name, skel);
 
-	snprintf(key, keylen, "%sname:%.*s", cl->prefix, (int)n, folded);
+	snprintf(key, keylen, "%sname:%.*s", cl->prefix, (int)n, skel);
 	snprintf(val, vallen, "%s %llu", cl->inst, (unsigned long long)c->id);
 }
 
@@ -409,7 +409,7 @@ static void
 cluster_name_send(struct cluster *cl, const struct client *c,
     const char *name, int claim, rlink_reply_cb *cb, void *arg)
 {
-	char		 key[CLUSTER_PREFIX_MAX + NAME_FOLD_MAX + 8], val[48];
+	char		 key[CLUSTER_PREFIX_MAX + NAME_KEY_MAX + 8], val[48];
 	char		 nodes[CLUSTER_PREFIX_MAX + 8];
 	const char	*argv[7];
 

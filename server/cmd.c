@@ -92,13 +92,16 @@ cmd_stats(struct client *c, const struct proto_cmd *cmd)
 }
 
 /*
- * NAME: allowed any time, if nobody else here goes by it; the opponent and
- * the watchers hear of it, a few times in a while (a rename they are told
- * of is a line to them too, as SAY is).
+ * NAME: allowed any time, if the Unicode rules pass it and nobody else
+ * here goes by it or one like it; the opponent and the watchers hear of
+ * it, a few times in a while (a rename they are told of is a line to
+ * them too, as SAY is).
  */
 static enum proto_error
 cmd_name(struct client *c, const struct proto_cmd *cmd)
 {
+	if (!name_valid(cmd->name))
+		return (PROTO_EBAD_NAME);
 	if (!name_allowed(c->lobby, c, cmd->name))
 		return (PROTO_ENAME_TAKEN);
 	/* Free here; another node's player may have it (a cluster's). */

@@ -10,6 +10,7 @@
 #include "log.h"
 #include "match.h"
 #include "mix.h"
+#include "name.h"
 #include "place.h"
 #include "ratelimit.h"
 
@@ -46,7 +47,7 @@ lobby_mix(uint64_t x)
 
 /*
  * Set up an empty world with its limits and a seed for its random source;
- * 0, or -1 when out of memory.
+ * 0, or -1 when out of memory (or ICU gives no name checker).
  */
 int
 lobby_init(struct lobby *lobby, const struct lobby_ops *ops,
@@ -85,7 +86,8 @@ lobby_init(struct lobby *lobby, const struct lobby_ops *ops,
 	if (keytab_init(&lobby->rooms, 1024, key) == -1 ||
 	    keytab_init(&lobby->tokens, 4096, key ^ 1) == -1 ||
 	    keytab_init(&lobby->ids, 4096, key ^ 2) == -1 ||
-	    keytab_init(&lobby->names, 4096, mix64(key ^ 5)) == -1) {
+	    keytab_init(&lobby->names, 4096, mix64(key ^ 5)) == -1 ||
+	    name_init(lobby) == -1) {
 		lobby_free(lobby);
 		return (-1);
 	}
@@ -105,6 +107,7 @@ lobby_free(struct lobby *lobby)
 	keytab_free(&lobby->tokens);
 	keytab_free(&lobby->ids);
 	keytab_free(&lobby->names);
+	name_free(lobby);
 	for (i = 0; i < LOBBY_NSECRETS; i++)
 		addrlimit_free(&lobby->guessers[i]);
 }

@@ -148,6 +148,12 @@ enum lobby_secret {
 	LOBBY_NSECRETS
 };
 
+/* The seats' own names (p1, p2, ai), and their keys' room (name.c). */
+#define LOBBY_SEAT_NAMES	3
+#define LOBBY_SEAT_KEY		8
+
+struct namecheck;
+
 struct lobby {
 	const struct lobby_ops	*ops;
 	struct lobby_stats	 stats;
@@ -170,6 +176,14 @@ struct lobby {
 	struct keytab		 tokens;	/* token -> match */
 	struct keytab		 ids;		/* match id -> match */
 	struct keytab		 names;		/* name -> its connected player */
+	struct namecheck	*namecheck;	/* the names' Unicode rules */
+	char			 name_seats[LOBBY_SEAT_NAMES][LOBBY_SEAT_KEY];
+						/* the keys of p1, p2, ai */
+	struct {
+		char		 name[PROTO_NAME_MAX + 1];
+		uint64_t	 hash;		/* 0: none yet */
+	}			 name_last;	/* the last name asked of
+						   name_allowed, hashed */
 	struct absence_list	 away;		/* lost players, by deadline */
 	unsigned		 naway;
 	struct addrlimit	 guessers[LOBBY_NSECRETS]; /* wrong guesses,

@@ -8,6 +8,7 @@
 #include <stdio.h>
 
 #include "log.h"
+#include "namecheck.h"
 #include "options.h"
 #include "server.h"
 
@@ -83,6 +84,7 @@ main(int argc, char **argv)
 	fit_fd_limit(&cfg);
 	if (server_init(&s, &cfg) == -1) {
 		server_free(&s);
+		namecheck_cleanup();
 		return (1);
 	}
 	rc = server_run(&s);
@@ -90,6 +92,7 @@ main(int argc, char **argv)
 	signal(SIGINT, SIG_IGN);
 	signal(SIGTERM, SIG_IGN);
 	server_free(&s);
+	namecheck_cleanup();
 	log_info("stopped");
 	return (rc == 0 ? 0 : 1);
 }

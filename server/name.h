@@ -1,21 +1,25 @@
 /*
  * name.h -- the names players go by: one connected player per name, in
- * any case, and none of the seats' own (p1, p2, ai).
+ * any case and in any look-alike letters, and none of the seats' own
+ * (p1, p2, ai) nor one like them.
  */
 #ifndef NAME_H
 #define NAME_H
 
 #include "client.h"
 #include "lobby.h"
-#include "utf8.h"
+#include "namecheck.h"
 
+/* A name's key's bytes at most, its NUL included. */
+#define NAME_KEY_MAX	NAMECHECK_KEY_MAX
+
+int	name_init(struct lobby *);
+void	name_free(struct lobby *);
+int	name_valid(const char *);
 int	name_allowed(struct lobby *, const struct client *, const char *);
 void	name_take(struct client *, const char *);
 void	name_drop(struct client *);
-size_t	name_folded(const char *, char *);
-
-/* A folded name's bytes at most, its NUL included. */
-#define NAME_FOLD_MAX	(PROTO_NAME_CHARS * UTF8_MAX + 1)
+size_t	name_keyed(const struct lobby *, const char *, char *);
 void	name_hold(struct lobby *, struct keytab_entry *, const char *,
 	    void *);
 

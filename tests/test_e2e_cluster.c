@@ -360,9 +360,9 @@ test_cluster_rooms_watch_resume(void **state)
 }
 
 /*
- * A name is one player's in the whole cluster, in any case: taken on one
- * node, refused on another (the lines after NAME wait for the answer);
- * free again once its player has gone.
+ * A name is one player's in the whole cluster, in any case and in letters
+ * that look alike: taken on one node, refused on another (the lines after
+ * NAME wait for the answer); free again once its player has gone.
  */
 static void
 test_cluster_names_across_nodes(void **state)
@@ -383,6 +383,9 @@ test_cluster_names_across_nodes(void **state)
 	    strlen("NAME ZOË\r\nPING\r\n")), 0);
 	WANT_RAW(y, "ERR NAME_TAKEN " T_NAME_TAKEN);
 	WANT_RAW(y, "OK PONG");
+	/* Nor in letters that look alike: both nodes make one key. */
+	SEND(y, "NAME Z\xd0\xbe\xc3\xab");	/* Zоë, a Cyrillic о */
+	WANT_RAW(y, "ERR NAME_TAKEN " T_NAME_TAKEN);
 	SEND(y, "NAME zed");
 	WANT_RAW(y, "OK NAME zed");
 	/* Its player gone, the name is free on the other node. */

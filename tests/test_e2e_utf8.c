@@ -2,7 +2,8 @@
  * test_e2e_utf8.c -- people's names and chat in UTF-8, over real sockets
  * against the real tttd (protocol.md §1.5, §3.4, §9.8): names beyond
  * ASCII shown byte for byte in MATCH, INFO, GAME, CHAT and RESULT; names
- * unique in any case, Greek and fullwidth included; control, bidi and
+ * unique in any case, Greek and fullwidth included, and in look-alike
+ * letters; names that look empty refused; control, bidi and
  * invalid sequences refused with BAD_CHAR; limits in characters and
  * bytes; the longest names whole in every INFO text the server builds.
  *
@@ -41,6 +42,15 @@
 #define ZHE16		ZHE2 ZHE2 ZHE2 ZHE2 ZHE2 ZHE2 ZHE2 ZHE2
 #define ZH		"\xe4\xb8\xad"				/* 中 */
 #define ZH10		ZH ZH ZH ZH ZH ZH ZH ZH ZH ZH	/* 30 bytes */
+#define ALICE_SC	"\xe1\xb4\x80\xca\x9f\xc9\xaa\xe1\xb4\x84\xe1\xb4\x87"
+							/* ᴀʟɪᴄᴇ */
+#define ARAM		"\xd4\xb1\xd6\x80\xd5\xa1\xd5\xb4"	/* Արամ */
+#define ARAM_UP		"\xd4\xb1\xd5\x90\xd4\xb1\xd5\x84"	/* ԱՐԱՄ */
+#define ARAM_LOW	"\xd5\xa1\xd6\x80\xd5\xa1\xd5\xb4"	/* արամ */
+#define GIORGI_UP	"\xe1\xb2\x92\xe1\xb2\x98\xe1\xb2\x9d" \
+			"\xe1\xb2\xa0\xe1\xb2\x92\xe1\xb2\x98"	/* ᲒᲘᲝᲠᲒᲘ */
+#define GIORGI		"\xe1\x83\x92\xe1\x83\x98\xe1\x83\x9d" \
+			"\xe1\x83\xa0\xe1\x83\x92\xe1\x83\x98"	/* გიორგი */
 
 #define E_BAD_CHAR	"ERR BAD_CHAR Only UTF-8 text without control " \
 			"characters is accepted."
@@ -252,6 +262,64 @@ test_utf8_name_taken_in_any_case(void **state)
 }
 
 /*
+ * Names that look empty, hold what is not there, or look like another's
+ * (protocol.md §3.4): marks alone, a filler, unassigned code points,
+ * U+FFFC and U+FFFD are BAD_NAME; р1 (Cyrillic), 𝐩𝟏 and аі (Cyrillic)
+ * are the seats' p1 and ai, ᴀʟɪᴄᴇ and аlice (Cyrillic а) are alice's
+ * while she is connected, Armenian and Georgian capitals are their small
+ * letters: NAME_TAKEN.  Nothing reaches the opponent; a look-alike of
+ * one's own name, or of a name nobody has, is a name.
+ */
+static void
+test_utf8_names_that_look_alike(void **state)
+{
+	static const char *const bad_name[] = {
+		"\xd6\xb0\xd6\xb0\xd6\xb0",		/* ְְְ marks alone */
+		"\xe0\xb8\xb1\xe0\xb8\xb4\xe0\xb8\xb5",	/* ัิี Thai signs */
+		"\xf0\x96\xbf\xa4",			/* U+16FE4 filler */
+		"ab\xf0\x96\xbf\xa4",
+		"\xcd\xb8",				/* U+0378 unassigned */
+		"x\xf0\x9d\x91\x95",			/* U+1D455 unassigned */
+		"\xef\xbf\xbc",			/* U+FFFC */
+		"bob\xef\xbf\xbd",			/* U+FFFD */
+	};
+	static const char *const taken[] = {
+		"\xd1\x80\x31",			/* р1, Cyrillic er */
+		"\xf0\x9d\x90\xa9\xf0\x9d\x9f\x8f",	/* 𝐩𝟏 */
+		"\xd0\xb0\xd1\x96",			/* аі, Cyrillic */
+		"P1", "pl",
+		ALICE_SC, "\xd0\xb0lice", "ALICE",	/* alice's */
+	};
+	struct e2e		*s = *state;
+	struct tttd_proc	*tp = e2e_server(s, NULL);
+	struct game		 g;
+	size_t			 i;
+
+	PAIR(s, tp, &g, "alice");
+	for (i = 0; i < sizeof bad_name / sizeof bad_name[0]; i++) {
+		SEND(g.p[1], "NAME %s", bad_name[i]);
+		WANT_RAW(g.p[1], E_BAD_NAME);
+	}
+	for (i = 0; i < sizeof taken / sizeof taken[0]; i++) {
+		SEND(g.p[1], "NAME %s", taken[i]);
+		WANT_RAW(g.p[1], E_NAME_TAKEN);
+	}
+	WANT_QUIET(g.p[0]);
+	RENAME(&g, 0, ARAM);
+	SEND(g.p[1], "NAME " ARAM_UP);
+	WANT_RAW(g.p[1], E_NAME_TAKEN);
+	SEND(g.p[1], "NAME " ARAM_LOW);
+	WANT_RAW(g.p[1], E_NAME_TAKEN);
+	RENAME(&g, 1, GIORGI_UP);
+	SEND(g.p[0], "NAME " GIORGI);
+	WANT_RAW(g.p[0], E_NAME_TAKEN);
+	/* One's own name in capitals; alice, now free, in small ones. */
+	RENAME(&g, 0, ARAM_UP);
+	RENAME(&g, 1, ALICE_SC);
+	e2e_stop(s, tp);
+}
+
+/*
  * Bidi controls, C0 and C1 controls, line separators and every kind of
  * invalid UTF-8 (overlong, surrogate, past U+10FFFF, cut short, a stray
  * continuation) are BAD_CHAR, in NAME, SAY or anywhere; invisible
@@ -430,6 +498,8 @@ main(void)
 		    e2e_teardown),
 		cmocka_unit_test_setup_teardown(
 		    test_utf8_name_taken_in_any_case, e2e_setup, e2e_teardown),
+		cmocka_unit_test_setup_teardown(
+		    test_utf8_names_that_look_alike, e2e_setup, e2e_teardown),
 		cmocka_unit_test_setup_teardown(test_utf8_refused_lines,
 		    e2e_setup, e2e_teardown),
 		cmocka_unit_test_setup_teardown(test_utf8_limits_in_characters,

@@ -516,6 +516,9 @@ test_parse_name_valid(void **state)
 		{ "\xe2\x80\xae", 3, 0 }, { "\xe2\x80\x8b", 3, 0 },
 		{ "\xc2\x85", 2, 0 }, { "\xef\xbf\xbe", 3, 0 },
 		{ "\xc2\xa0", 2, 0 }, { "\xcc\x88", 2, 0 },
+		/* U+FFFC, U+FFFD: stand-ins for something not there. */
+		{ "\xef\xbf\xbc", 3, 0 }, { "a\xef\xbf\xbd", 4, 0 },
+		{ "\xef\xbf\xbb", 3, 0 },
 		{ "abcdefghijklmno\xc3\xa9", 17, 1 },	/* 16 characters */
 		{ "abcdefghijklmnop\xc3\xa9", 18, 0 },	/* 17 */
 		{ "\xe4\xb8\xad\xe4\xb8\xad\xe4\xb8\xad\xe4\xb8\xad"

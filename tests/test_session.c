@@ -1193,6 +1193,46 @@ test_fresh_name_in_match(void **state)
 }
 
 /*
+ * The names rules in the world (name.c): a name that looks like a seat's
+ * (р1 in Cyrillic, 𝐩𝟏, аі) or like a connected player's (ᴀʟɪᴄᴇ for
+ * alice) is NAME_TAKEN; marks alone and U+0378 are BAD_NAME; alice may
+ * write her own name in small capitals.
+ */
+static void
+test_name_look_alikes(void **state)
+{
+	struct world	*w = *state = world_new(NULL);
+	struct fake	*a = world_open(w, 0), *b = world_open(w, 1);
+	static const char alice_sc[] =
+	    "\xe1\xb4\x80\xca\x9f\xc9\xaa\xe1\xb4\x84\xe1\xb4\x87";
+	static const char *const taken[] = {
+		"\xd1\x80\x31", "\xf0\x9d\x90\xa9\xf0\x9d\x9f\x8f",
+		"\xd0\xb0\xd1\x96", alice_sc,
+	};
+	char		 line[64];
+	size_t		 i;
+
+	feed(a, "NAME alice\n");
+	want(a, "OK NAME alice");
+	for (i = 0; i < sizeof taken / sizeof taken[0]; i++) {
+		clear(b);
+		snprintf(line, sizeof line, "NAME %s\n", taken[i]);
+		feed(b, line);
+		want(b, "ERR NAME_TAKEN ");
+	}
+	clear(b);
+	feed(b, "NAME \xd6\xb0\xd6\xb0\n");
+	want(b, "ERR BAD_NAME ");
+	clear(b);
+	feed(b, "NAME x\xcd\xb8\n");
+	want(b, "ERR BAD_NAME ");
+	snprintf(line, sizeof line, "NAME %s\n", alice_sc);
+	feed(a, line);
+	snprintf(line, sizeof line, "OK NAME %s", alice_sc);
+	want(a, line);
+}
+
+/*
  * A new connection is in the queue from the start (STATS counts it) and
  * may leave it for anything else at once: the computer, a room.
  */
@@ -2650,6 +2690,7 @@ main(void)
 		cmocka_unit_test_teardown(test_fresh_probe_never_paired,
 		    world_free),
 		cmocka_unit_test_teardown(test_fresh_name_in_match, world_free),
+		cmocka_unit_test_teardown(test_name_look_alikes, world_free),
 		cmocka_unit_test_teardown(test_fresh_long_http_never_paired,
 		    world_free),
 		cmocka_unit_test_teardown(test_fresh_probe_delays_ai_offer,

@@ -58,6 +58,7 @@ stats 1 mesh
 log 1 mesh
 printable 1 mesh
 keytab 1 mesh
+namecheck 1 mesh
 ratelimit 1 mesh
 addrtab 1 mesh
 addrlimit 1 mesh

@@ -18,22 +18,44 @@
  * Relay mode (against ref-server --relay) is a game at its barest: a
  * connection sends PING only when told its partner has (an "OK PONG" it
  * did not ask for), and the reply to its own counts.
+ *
+ * Name mode renames in a closed loop, the cost of NAME: each connection
+ * opens a private room first (ROOM NEW: never paired, so no rename is
+ * told to an opponent or rate-limited), then sends NAME with the names
+ * of bench_play_names in turn, each followed by "-" and the connection's
+ * number so that no two connections ever want one name; an "OK NAME"
+ * reply counts, and goes with the next NAME.
  */
+#include <stdio.h>
 #include <string.h>
 
 #include "bench.h"
 #include "proto.h"
 
-const char *const bench_mode_names[] = { "ping", "game", "relay", NULL };
-const char *const bench_mode_ops[] = { "pings", "moves", "relays", NULL };
+const char *const bench_mode_names[] = { "ping", "game", "relay", "name",
+    NULL };
+const char *const bench_mode_ops[] = { "pings", "moves", "relays", "names",
+    NULL };
+
+/* Name mode's names, in turn: two in ASCII, two beyond it. */
+static const char *const bench_play_names[] = {
+	"alice", "Zo\xc3\xab", "\xd0\xaf\xd0\xbd\xd0\xb0",
+	"Bob_smith"
+};
+#define BENCH_PLAY_NNAMES \
+	(sizeof bench_play_names / sizeof bench_play_names[0])
 
 static int	bench_play_prefix(const char *, size_t, const char *);
 static void	bench_play_ping(struct bench *, struct bconn *);
+static void	bench_play_name(struct bench *, struct bconn *);
+static void	bench_play_ask(struct bench *, struct bconn *);
 static void	bench_play_next(struct bench *, struct bconn *);
 static void	bench_play_reply(struct bench *, struct bconn *, int);
 static void	bench_play_move(struct bench *, struct bconn *);
 static int64_t	bench_play_think(struct bench *);
 static void	bench_play_pong(struct bench *, struct bconn *, const char *,
+		    size_t);
+static void	bench_play_named(struct bench *, struct bconn *, const char *,
 		    size_t);
 static void	bench_play_event(struct bench *, struct bconn *,
 		    const struct proto_event *);
@@ -56,12 +78,37 @@ bench_play_ping(struct bench *b, struct bconn *c)
 	bench_loop_send(b, c, "PING\n", 5);
 }
 
-/* Ping mode: the next PING, at once or after --think ms. */
+/* Send the next NAME (name mode) and note when it left. */
+static void
+bench_play_name(struct bench *b, struct bconn *c)
+{
+	char	line[BCONN_OUT_MAX];
+	int	n;
+
+	n = snprintf(line, sizeof line, "NAME %s-%d\n",
+	    bench_play_names[c->named++ % BENCH_PLAY_NNAMES],
+	    (int)(c - b->conns));
+	c->waiting = 1;
+	c->sent_ns = bench_loop_stamp(b);
+	bench_loop_send(b, c, line, (size_t)n);
+}
+
+/* The next request of ping or name mode: PING or NAME. */
+static void
+bench_play_ask(struct bench *b, struct bconn *c)
+{
+	if (b->opts->mode == BENCH_NAME)
+		bench_play_name(b, c);
+	else
+		bench_play_ping(b, c);
+}
+
+/* Ping and name mode: the next request, at once or after --think ms. */
 static void
 bench_play_next(struct bench *b, struct bconn *c)
 {
 	if (b->opts->think_ms == 0) {
-		bench_play_ping(b, c);
+		bench_play_ask(b, c);
 		return;
 	}
 	c->thinking = 1;
@@ -137,13 +184,15 @@ bench_play_think(struct bench *b)
 	return (think - span + (int64_t)(x % (uint64_t)(2 * span + 1)));
 }
 
-/* A connection is up: ping mode sends its first PING. */
+/* A connection is up: ping mode sends its first PING, name mode its room. */
 void
 bench_play_open(struct bench *b, struct bconn *c)
 {
 	memset(c->cells, '.', sizeof c->cells);
 	if (b->opts->mode == BENCH_PING)
 		bench_play_ping(b, c);
+	else if (b->opts->mode == BENCH_NAME)
+		bench_loop_send(b, c, "ROOM NEW\n", 9);
 	else if (b->res != NULL)
 		bench_resume_open(b, c);
 }
@@ -156,7 +205,7 @@ bench_play_due(struct bench *b, struct bconn *c)
 		return;
 	c->thinking = 0;
 	if (b->opts->mode != BENCH_GAME)
-		bench_play_ping(b, c);
+		bench_play_ask(b, c);
 	else
 		bench_play_move(b, c);
 }
@@ -184,6 +233,28 @@ bench_play_pong(struct bench *b, struct bconn *c, const char *line,
 			bench_play_reply(b, c, 0);
 			if (!relay)
 				bench_play_next(b, c);
+		}
+	}
+}
+
+/*
+ * Name mode: the room's OK starts the renames; an OK NAME goes with the
+ * next NAME; an ERR counts, and the renames go on.
+ */
+static void
+bench_play_named(struct bench *b, struct bconn *c, const char *line,
+    size_t len)
+{
+	if (bench_play_prefix(line, len, "OK ROOM "))
+		bench_play_name(b, c);
+	else if (bench_play_prefix(line, len, "OK NAME ")) {
+		bench_play_reply(b, c, 1);
+		bench_play_next(b, c);
+	} else if (bench_play_prefix(line, len, "ERR ")) {
+		b->st.errs++;
+		if (c->waiting) {
+			bench_play_reply(b, c, 0);
+			bench_play_next(b, c);
 		}
 	}
 }
@@ -245,6 +316,10 @@ bench_play_line(struct bench *b, struct bconn *c, const char *line,
 {
 	struct proto_event	ev;
 
+	if (b->opts->mode == BENCH_NAME) {
+		bench_play_named(b, c, line, len);
+		return;
+	}
 	if (b->opts->mode != BENCH_GAME) {
 		bench_play_pong(b, c, line, len);
 		return;

@@ -1,7 +1,8 @@
 /*
  * bench.h -- ttt-bench: many connections on one epoll loop, playing tttd
- * (game mode) or sending PING in a closed loop (ping mode), with latency
- * histograms and counters; over TCP, or over WebSocket (--ws).  With
+ * (game mode), sending PING (ping mode) or NAME (name mode) in a closed
+ * loop, with latency histograms and counters; over TCP, or over WebSocket
+ * (--ws).  With
  * --resume a game-mode player whose connection is lost reconnects and
  * takes its seat back with RESUME <token>.
  */
@@ -28,7 +29,8 @@
 enum bench_mode {
 	BENCH_PING,
 	BENCH_GAME,
-	BENCH_RELAY		/* ref-server --relay: PING in pairs, by turns */
+	BENCH_RELAY,		/* ref-server --relay: PING in pairs, by turns */
+	BENCH_NAME		/* tttd: NAME in a closed loop, in a room */
 };
 
 extern const char *const bench_mode_names[];	/* by enum bench_mode */
@@ -90,6 +92,7 @@ struct bconn {
 	uint8_t		thinking;	/* game: a move is due on the timer */
 	uint8_t		wantout;	/* EPOLLOUT is on */
 	uint8_t		dst;		/* the port it is connected to */
+	uint8_t		named;		/* name: NAMEs sent (mod 256) */
 	char		cells[TTT_CELLS];	/* game: the last BOARD */
 	uint16_t	inlen;
 	uint16_t	outlen;

@@ -17,6 +17,8 @@
 #         (--games), --think 0
 #   ping  CG_CONNS connections sending CG_PINGS (20000) PINGs in a closed
 #         loop (--ops)
+#   name  CG_CONNS connections, each in a room of its own, sending CG_NAMES
+#         (20000) NAMEs in a closed loop (--mode name --ops): a rename's cost
 #
 # It prints, per workload and round, tttd's total Ir (the "totals:" line
 # of the callgrind file), the moves or PINGs ttt-bench counted, Ir per op,
@@ -27,7 +29,7 @@
 #                    ttt-bench): an old tttd with a new ttt-bench
 #   CG_MODES         workloads, default "game ping" (idle always runs first)
 #   CG_ROUNDS        rounds of each, default 1
-#   CG_CONNS, CG_GAMES, CG_PINGS   the workload (defaults above)
+#   CG_CONNS, CG_GAMES, CG_PINGS, CG_NAMES   the workload (defaults above)
 #   CG_LOG_LEVEL     tttd's --log-level, default info (as in production)
 #   CG_TOP           with callgrind_annotate, the N functions with the most
 #                    Ir (self) of the first game run; default 0: none
@@ -47,6 +49,7 @@ rounds=${CG_ROUNDS:-1}
 conns=${CG_CONNS:-20}
 games=${CG_GAMES:-2000}
 pings=${CG_PINGS:-20000}
+names=${CG_NAMES:-20000}
 loglevel=${CG_LOG_LEVEL:-info}
 top=${CG_TOP:-0}
 for f in "$tttd" "$bench"; do
@@ -138,6 +141,7 @@ while [ "$r" -le "$rounds" ]; do
 		case $mode in
 		game)	args="--mode game --games $games --think 0" ;;
 		ping)	args="--mode ping --ops $pings" ;;
+		name)	args="--mode name --ops $names" ;;
 		*)	echo "run-callgrind: unknown workload $mode" >&2
 			exit 1 ;;
 		esac
@@ -159,7 +163,7 @@ while [ "$r" -le "$rounds" ]; do
 		}')
 		echo "$line" | awk '{
 			for (i = 2; i <= NF; i++) { split($i, kv, "="); f[kv[1]] = kv[2] }
-			what = f["mode"] == "game" ? "moves" : "PINGs"
+			what = f["mode"] == "game" ? "moves" : f["mode"] == "name" ? "NAMEs" : "PINGs"
 			printf "run-callgrind: %s round %s: tttd Ir %s, %s %s%s, Ir/op %s, net of idle %s\n", f["mode"], f["round"], f["ir"], what, f["ops"], f["mode"] == "game" ? " (" f["games"] " games)" : "", f["ir_per_op"], f["net_ir_per_op"]
 		}'
 		lines="$lines$line

@@ -4,7 +4,7 @@
  *
  *	ttt-bench HOST PORT[,PORT...] --conns N --duration S [--games N]
  *	    [--ops N] [--ramp R] [--think MS] [--think-jitter PCT]
- *	    [--mode game|ping|relay] [--src ADDR,ADDR,...]
+ *	    [--mode game|ping|relay|name] [--src ADDR,ADDR,...]
  *	    [--connect-timeout S] [--warmup S] [--ws] [--busy-poll]
  *	    [--kstamp] [--resume [--reconnect-for S] [--drop-every N]]
  *	    [--progress] [--json]
@@ -102,7 +102,7 @@ static uint64_t	ws_seed(void);
 static void
 usage(FILE *f)
 {
-	fprintf(f, "usage: ttt-bench HOST PORT[,PORT...] --conns N --duration SECS [--games N] [--ops N] [--ramp CONNS_PER_SEC] [--think MS] [--think-jitter PCT] [--mode game|ping|relay] [--src ADDR,ADDR,...] [--connect-timeout SECS] [--warmup SECS] [--ws] [--busy-poll] [--kstamp] [--resume [--reconnect-for SECS] [--drop-every N]] [--progress] [--json]\n"
+	fprintf(f, "usage: ttt-bench HOST PORT[,PORT...] --conns N --duration SECS [--games N] [--ops N] [--ramp CONNS_PER_SEC] [--think MS] [--think-jitter PCT] [--mode game|ping|relay|name] [--src ADDR,ADDR,...] [--connect-timeout SECS] [--warmup SECS] [--ws] [--busy-poll] [--kstamp] [--resume [--reconnect-for SECS] [--drop-every N]] [--progress] [--json]\n"
 	    "PORT,PORT,...: connection i goes to the (i mod n)th port (the nodes of a cluster)\n"
 	    "--resume: a lost player reconnects (to the next port first) and sends RESUME <token>\n");
 }
