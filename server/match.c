@@ -337,12 +337,8 @@ match_end(struct match *m)
 static int
 match_fmt_score(const struct match *m, char *buf, size_t size)
 {
-	char	text[3 * PROTO_NAME_MAX + 64];
-
-	snprintf(text, sizeof text, "Score: %s %u, %s %u, ties %u.",
-	    match_name(m, 0), m->score[0], match_name(m, 1), m->score[1],
-	    m->score[2]);
-	return (proto_fmt_info(buf, size, text));
+	return (proto_fmt_score(buf, size, match_name(m, 0), m->score[0],
+	    match_name(m, 1), m->score[1], m->score[2]));
 }
 
 /*
@@ -355,7 +351,7 @@ match_finish(struct match *m, enum ttt_mark w, int forfeit, const char *line,
     int len)
 {
 	char	buf[PROTO_OUT_MAX];
-	int	i;
+	int	i, n;
 
 	match_touch(m);
 	m->state = MATCH_ASKING;
@@ -379,9 +375,16 @@ match_finish(struct match *m, enum ttt_mark w, int forfeit, const char *line,
 		    match_name(m, w == TTT_O), ttt_mark_char(w),
 		    match_addr(m, w == TTT_O));
 	}
-	match_announce(m, line, len);
-	match_announce(m, buf, match_fmt_score(m, buf, sizeof buf));
-	match_broadcast(m, buf, proto_fmt_again_question(buf, sizeof buf));
+	/*
+	 * The result, the score, and to the players AGAIN?: one send each
+	 * (a game's end costs its players one write, as a move does).
+	 */
+	n = len < (int)sizeof buf ? len : 0;
+	memcpy(buf, line, (size_t)n);
+	n += match_fmt_score(m, buf + n, sizeof buf - (size_t)n);
+	watch_send(m, buf, n);
+	n += proto_fmt_again_question(buf + n, sizeof buf - (size_t)n);
+	match_broadcast(m, buf, n);
 	for (i = 0; i < 2; i++) {
 		m->seat[i].clock_by = 0;
 		if (m->player[i] != NULL)
