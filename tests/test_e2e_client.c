@@ -2102,7 +2102,7 @@ test_client_reconnects(void **state)
 	    "RESULT WIN O p2 p2 wins! better luck next time p1!");
 	assert_int_equal(player_end(), 0);
 	output_has("If you lose the connection, the client reconnects by "
-	    "itself; or run: ttt-client --resume ");
+	    "itself; or run:\n  ttt-client --resume ");
 	output_has("The connection to the server was lost; reconnecting...\n");
 	output_has("You have your seat back.\n");
 	assert_int_equal(harness_count(pl.outbuf,
@@ -2200,7 +2200,7 @@ test_client_resume_fake(void **state)
 	fake_next(&fk);
 	fake_says(&fk, first);
 	snprintf(want, sizeof want, "If you lose the connection, the client "
-	    "reconnects by itself; or run: ttt-client --resume 2345-6789 "
+	    "reconnects by itself; or run:\n  ttt-client --resume 2345-6789 "
 	    "127.0.0.1 %s\n", port);
 	at = player_expect(want, 0);
 	at = player_expect("Waiting for bob to move...\n", at);
@@ -2233,8 +2233,9 @@ test_client_resume_fake(void **state)
 	    "Type 'quit' at any time to exit.\n"), 1);
 	/* The fresh TOKEN comes last: the prompt is asked again after it. */
 	snprintf(want, sizeof want, PROMPT_MOVE "\nIf you lose the "
-	    "connection, the client reconnects by itself; or run: ttt-client "
-	    "--resume 3456-789A 127.0.0.1 %s\n" PROMPT_MOVE "b2\n", port);
+	    "connection, the client reconnects by itself; or run:\n"
+	    "  ttt-client --resume 3456-789A 127.0.0.1 %s\n" PROMPT_MOVE
+	    "b2\n", port);
 	output_has(want);
 	assert_int_equal(harness_count(pl.outbuf, PROMPT_MOVE), 2);
 }
