@@ -22,6 +22,7 @@ static const char *match_seat_names[2] = { "p1", "p2" };
 static void	match_sit(struct match *, int, struct client *);
 static void	match_start(struct match *, enum ttt_mark);
 static void	match_send_turns(struct match *);
+static enum ttt_mark match_send_turn(const struct match *, struct client *);
 static void	match_next(struct match *, int);
 static void	match_end(struct match *);
 static void	match_finish(struct match *, enum ttt_mark, int, const char *,
@@ -491,7 +492,10 @@ match_time_out(struct client *c)
 	    match_name(m, other), match_name(m, c->seat), PROTO_LEAVE_TIMEOUT));
 }
 
-/* Send this player the board of its match, or of the one it watches. */
+/*
+ * Send this player the board of its match, or of the one it watches, and
+ * while a game is on its TURN: whose move it is, as when the turn began.
+ */
 void
 match_send_board(struct client *c)
 {
@@ -499,6 +503,24 @@ match_send_board(struct client *c)
 	char			 buf[PROTO_OUT_MAX];
 
 	client_send(c, buf, proto_fmt_board(buf, sizeof buf, &m->board));
+	if (m->state == MATCH_PLAYING)
+		match_send_turn(m, c);
+}
+
+/*
+ * The game's TURN again, to one of its players or watchers (who gets the
+ * waiting form); returns the mark to move.
+ */
+static enum ttt_mark
+match_send_turn(const struct match *m, struct client *c)
+{
+	enum ttt_mark	 mover = ttt_board_turn(&m->board);
+	char		 buf[PROTO_OUT_MAX];
+
+	client_send(c, buf, proto_fmt_turn(buf, sizeof buf, mover,
+	    c->match == m && mover == match_mark(c),
+	    match_name(m, mover == TTT_O)));
+	return (mover);
 }
 
 /*
@@ -516,9 +538,7 @@ match_send_state(struct match *m, int seat, int64_t turn_left)
 	    match_name(m, !seat)));
 	client_send(c, buf, proto_fmt_board(buf, sizeof buf, &m->board));
 	if (m->state == MATCH_PLAYING) {
-		mover = ttt_board_turn(&m->board);
-		client_send(c, buf, proto_fmt_turn(buf, sizeof buf, mover,
-		    mover == match_mark(c), match_name(m, mover == TTT_O)));
+		mover = match_send_turn(m, c);
 		if (mover == match_mark(c)) {
 			clock_resume(c, CLIENT_CLOCK_TURN, turn_left);
 			clock_cap(c, m->seat[seat].clock_by);

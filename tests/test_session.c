@@ -2319,7 +2319,7 @@ test_watch(void **state)
 {
 	struct world	*w = *state = world_new(NULL);
 	struct fake	*g, *h;
-	char		 line[128];
+	char		 line[128], all[512];
 	int		 m = pair(w);
 
 	g = world_open(w, 2);
@@ -2384,9 +2384,15 @@ test_watch(void **state)
 	clear(g);
 	feed(g, "y\n");
 	want(g, "ERR NOT_NOW ");
+	/* BOARD: the board, then whose move it is, as WATCH gave them. */
+	clear(g);
 	feed(g, "BOARD\n");
-	snprintf(line, sizeof line, "BOARD ....%c....\r\n", seat_mark[m]);
-	want_seq(g, "OK BOARD\r\n", line, NULL);
+	snprintf(all, sizeof all, "OK BOARD\r\nBOARD ....%c....\r\n"
+	    "      A   B   C\r\n  1     |   |  \r\n     ---+---+---\r\n"
+	    "  2     | %c |  \r\n     ---+---+---\r\n  3     |   |  \r\n"
+	    "TURN %c Waiting for %s to move...\r\n", seat_mark[m],
+	    seat_mark[m], seat_mark[!m], seat_name[!m]);
+	assert_string_equal(g->out, all);
 	assert_int_equal(ttt_board_moves(&w->f[0].c.match->board), 1);
 
 	/* Chat reaches the watchers. */
