@@ -416,6 +416,9 @@ http_respond(struct http_req *r, const struct lobby *lobby,
 	else if (strcmp(path, "/") == 0)
 		http_reply(out, 200, "text/html; charset=utf-8", NULL,
 		    page_html, page_html_len);
+	else if (strcmp(path, "/favicon.ico") == 0)
+		http_reply(out, 200, "image/x-icon", NULL, page_favicon,
+		    page_favicon_len);
 	else if (strcmp(path, "/healthz") == 0)
 		http_reply(out, 200, "text/plain; charset=utf-8", NULL, ok,
 		    sizeof ok - 1);

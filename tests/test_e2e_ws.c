@@ -1,6 +1,6 @@
 /*
- * test_e2e_ws.c -- tttd's --http-port over real sockets: the page,
- * /healthz, /metrics and the HTTP errors, and WebSocket players (framed by
+ * test_e2e_ws.c -- tttd's --http-port over real sockets: the page, its
+ * icon, /healthz, /metrics and the HTTP errors, and WebSocket players (framed by
  * hand, tests/ws_client.c) in the same queue and matches as TCP ones,
  * under the same limits, and refused with the RFC's close codes when their
  * frames are bad or their control frames too many.
@@ -33,6 +33,7 @@ struct wsfix {
 	struct tttd_proc	 srv;
 	struct conn		 a, b, c;
 	char			 out[HTTP_OUT];
+	size_t			 out_len;	/* bytes in out */
 };
 
 static const char *const ws_extra[] = {
@@ -142,9 +143,11 @@ ws_get(struct wsfix *f, const char *path)
 
 	n = snprintf(req, sizeof req, "GET %s HTTP/1.1\r\nHost: t\r\n\r\n",
 	    path);
-	if (http_fetch(f->srv.http_port, req, (size_t)n, f->out,
-	    sizeof f->out) < 12 || strncmp(f->out, "HTTP/1.1 ", 9) != 0)
+	n = http_fetch(f->srv.http_port, req, (size_t)n, f->out,
+	    sizeof f->out);
+	if (n < 12 || strncmp(f->out, "HTTP/1.1 ", 9) != 0)
 		fail_msg("no HTTP response to GET %s: \"%s\"", path, f->out);
+	f->out_len = (size_t)n;
 	return (atoi(f->out + 9));
 }
 
@@ -190,6 +193,33 @@ test_ws_http_page(void **state)
 	page[n] = '\0';
 	assert_true(n > 0);
 	assert_string_equal(ws_body(f), page);
+}
+
+/*
+ * GET /favicon.ico: 200, the icon byte for byte as web/favicon.ico (a
+ * binary file: compared by length), as an ICO, so that a browser's
+ * console shows no 404 for it.
+ */
+static void
+test_ws_http_favicon(void **state)
+{
+	struct wsfix	*f = *state;
+	FILE		*fp;
+	static char	 icon[HTTP_OUT];
+	const char	*body;
+	size_t		 n;
+
+	assert_int_equal(ws_get(f, "/favicon.ico"), 200);
+	assert_non_null(strstr(f->out, "\r\nContent-Type: image/x-icon\r\n"));
+	assert_non_null(fp = fopen(TTTD_ICON_PATH, "rb"));
+	n = fread(icon, 1, sizeof icon, fp);
+	fclose(fp);
+	assert_true(n > 6);
+	assert_memory_equal(icon, "\0\0\1\0", 4);	/* an ICO file */
+	body = ws_body(f);
+	assert_int_equal(f->out_len - (size_t)(body - f->out), n);
+	assert_memory_equal(body, icon, n);
+	assert_int_equal(ws_get(f, "/favicon.ico?v=2"), 200);
 }
 
 /*
@@ -742,6 +772,8 @@ main(void)
 {
 	const struct CMUnitTest	tests[] = {
 		cmocka_unit_test_setup_teardown(test_ws_http_page, ws_setup,
+		    ws_teardown),
+		cmocka_unit_test_setup_teardown(test_ws_http_favicon, ws_setup,
 		    ws_teardown),
 		cmocka_unit_test_setup_teardown(test_ws_http_healthz, ws_setup,
 		    ws_teardown),
