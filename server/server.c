@@ -410,7 +410,8 @@ server_random(void)
 int
 server_init(struct server *s, const struct server_config *cfg)
 {
-	int	i;
+	struct timespec	ts;
+	int		i;
 
 	memset(s, 0, sizeof *s);
 	TAILQ_INIT(&s->clients);
@@ -426,6 +427,9 @@ server_init(struct server *s, const struct server_config *cfg)
 		log_error("out of memory");
 		return (-1);
 	}
+	clock_gettime(CLOCK_REALTIME, &ts);
+	s->lobby.stats.started_wall = (int64_t)ts.tv_sec * 1000 +
+	    ts.tv_nsec / 1000000;
 	if ((s->base = event_base_new()) == NULL) {
 		log_error("event_base_new failed");
 		return (-1);
