@@ -425,8 +425,9 @@ cluster_left(void *arg, redisReply *r)
 
 	cl->leaving = 0;
 	if (r != NULL && r->type == REDIS_REPLY_INTEGER)
-		log_info("node %s: stopping: its %lld matches end, its name "
-		    "is free", cl->node, r->integer);
+		log_info("node %s: stopping: its %lld match%s end%s, its "
+		    "name is free", cl->node, r->integer, r->integer == 1 ?
+		    "" : "es", r->integer == 1 ? "s" : "");
 	cl->host.left(cl->host.arg);
 }
 
