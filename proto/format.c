@@ -538,16 +538,23 @@ proto_fmt_token(char *buf, size_t size, const char *token, long long grace_ms)
 	    "\r\n", t, t, secs));
 }
 
-/* INFO: a player's connection dropped; its seat is kept a while. */
+/*
+ * INFO: a player's connection dropped; its seat is kept a while.  The
+ * time left in whole seconds, rounded up ("up to": never less than the
+ * seat is held), at least 1: a 30-second grace taken up a millisecond
+ * later is still "30 seconds", not "29.999".
+ */
 int
 proto_fmt_info_away(char *buf, size_t size, const char *name,
     long long grace_ms)
 {
-	char	secs[48];
+	long long	secs = (grace_ms + 999) / 1000;
 
-	proto_fmt_seconds(secs, sizeof secs, grace_ms);
+	if (secs < 1)
+		secs = 1;
 	return (proto_fmt(buf, size, "INFO %s lost the connection. Waiting up "
-	    "to %s for them to come back.\r\n", name, secs));
+	    "to %lld second%s for them to come back.\r\n", name, secs,
+	    secs == 1 ? "" : "s"));
 }
 
 /* CHAT <name> <text>; text: len bytes of text as SAY takes it. */

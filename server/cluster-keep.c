@@ -332,8 +332,8 @@ cluster_keep_send(struct cluster *cl, struct match **ms, size_t n)
 
 again:
 	cl->ring_len = len;
-	log_warn("node %s: saving %zu matches: no room to send; again soon",
-	    cl->node, n);
+	log_warn("node %s: saving %zu match%s: no room to send; again soon",
+	    cl->node, n, n == 1 ? "" : "es");
 	cl->retry_at = cl->lobby->ops->now() + CLUSTER_TICK_MS;
 	for (i = 0; i < n; i++)
 		match_touch(ms[i]);	/* their players corked again */

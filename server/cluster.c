@@ -290,7 +290,7 @@ cluster_claim_now(struct cluster *cl, const struct cluster_config *cfg)
 		freeReplyObject(r);
 	}
 	redisFree(rc);
-	if (!cl->id_base_set)
+	if (rv == 0 && !cl->id_base_set)
 		cluster_ids_random(cl);
 	return (rv);
 }
@@ -332,6 +332,8 @@ cluster_new(struct event_base *base, struct lobby *lobby,
 	lobby->cluster.on = 1;
 	lobby->cluster.nodes = 1;
 	cluster_keep_init(cl);
+	log_info("node %s (instance %s): Redis %s:%d, prefix %s", cl->node,
+	    cl->inst, cfg->redis_ip, cfg->redis_port, cl->prefix);
 	if (cluster_claim_now(cl, cfg) == -1 ||
 	    keytab_init(&cl->remotes, 64, r ^ 0x9e3779b97f4a7c15ULL) == -1 ||
 	    keytab_init(&cl->locals, 64, r ^ 0x5851f42d4c957f2dULL) == -1 ||
@@ -346,8 +348,6 @@ cluster_new(struct event_base *base, struct lobby *lobby,
 		cluster_free(cl);
 		return (NULL);
 	}
-	log_info("node %s (instance %s): Redis %s:%d, prefix %s", cl->node,
-	    cl->inst, cfg->redis_ip, cfg->redis_port, cl->prefix);
 	return (cl);
 }
 
@@ -425,8 +425,9 @@ cluster_left(void *arg, redisReply *r)
 
 	cl->leaving = 0;
 	if (r != NULL && r->type == REDIS_REPLY_INTEGER)
-		log_info("node %s: stopping: its %lld matches end, its name "
-		    "is free", cl->node, r->integer);
+		log_info("node %s: stopping: its %lld match%s end%s, its "
+		    "name is free", cl->node, r->integer, r->integer == 1 ?
+		    "" : "es", r->integer == 1 ? "s" : "");
 	cl->host.left(cl->host.arg);
 }
 

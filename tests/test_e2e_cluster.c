@@ -150,20 +150,30 @@ test_cluster_same_bytes_as_one_node(void **state)
 	assert_string_equal(o1, o2);
 }
 
-/* Two live nodes may not share a name: the second will not start. */
+/*
+ * Two live nodes may not share a name: the second will not start.  It
+ * says only why: no "listening on" (it once printed it, then exited 1),
+ * and no match ids for a node that never was.
+ */
 static void
 test_cluster_node_name_taken(void **state)
 {
 	struct cl_fix		*f = *state;
 	struct tttd_proc	*a = cl_node(f, "twin");
 	const char		*args[] = { "--port", "0",
-				    "--bind", "127.0.0.1", "--http-port", "0",
+				    "--bind", "127.0.0.1", "--http-port", "any",
 				    "--redis", f->redis.addr, "--node", "twin",
 				    NULL, NULL, NULL };
-	char			 out[512];
+	char			 out[512], err[4096];
 	struct conn		*c;
 
-	assert_int_equal(harness_run(args, out, sizeof out, 5000), 1);
+	assert_int_equal(harness_run2(args, out, sizeof out, err, sizeof err,
+	    5000), 1);
+	if (out[0] != '\0' || strstr(err, " error node name twin is in use "
+	    "by a live node") == NULL || strstr(err, "listening") != NULL ||
+	    strstr(err, "http on") != NULL || strstr(err, "match ids") != NULL)
+		fail_msg("the name taken: stdout \"%s\", log:\n%s", out, err);
+	args[5] = "0";
 	/* The first goes on, in the cluster. */
 	c = CONNECT(f->e, a);
 	assert_int_equal(line_stat_at(__LINE__, c, "redis_connected"), 1);

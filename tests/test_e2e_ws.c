@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -243,20 +244,28 @@ test_ws_http_healthz(void **state)
 }
 
 /*
- * GET /metrics: every STATS counter as tttd_<name> with HELP and TYPE,
- * equal to STATS where nothing moves in between.
+ * GET /metrics: every STATS counter by Prometheus's conventions, a gauge
+ * as tttd_<name>, a counter as tttd_<name>_total, with HELP and TYPE,
+ * equal to STATS where nothing moves in between; uptime as the start
+ * time (a gauge), and the version.
  */
 static void
 test_ws_http_metrics(void **state)
 {
-	static const char *const	names[] = {
-		"connections_total", "players_waiting", "matches_live",
-		"games_finished", "moves", "chats", "rooms_open"
+	static const char *const	names[][2] = {
+		{ "connections_total", "connections_total" },
+		{ "players_waiting", "players_waiting" },
+		{ "matches_live", "matches_live" },
+		{ "games_finished", "games_finished_total" },
+		{ "moves", "moves_total" },
+		{ "chats", "chats_total" },
+		{ "rooms_open", "rooms_open" },
 	};
 	struct wsfix			*f = *state;
 	char				 want[128];
 	const char			*p;
 	size_t				 i;
+	long long			 now = (long long)time(NULL), start;
 
 	assert_int_equal(conn_open(&f->a, f->srv.port), 0);
 	expect_skip_to(&f->a, "WAIT ", NULL, 0);
@@ -266,19 +275,70 @@ test_ws_http_metrics(void **state)
 	assert_non_null(strstr(f->out, "\r\nContent-Type: text/plain; "
 	    "version=0.0.4"));
 	assert_non_null(strstr(f->out, "# TYPE tttd_players_waiting gauge\n"));
-	assert_non_null(strstr(f->out, "# TYPE tttd_games_finished counter\n"));
+	assert_non_null(strstr(f->out,
+	    "# TYPE tttd_games_finished_total counter\n"));
 	/* A number of things now, which goes down as well: a gauge. */
 	assert_non_null(strstr(f->out, "# TYPE tttd_matches_ai gauge\n"));
-	assert_non_null(strstr(f->out, "# HELP tttd_errors "));
+	assert_non_null(strstr(f->out, "# HELP tttd_errors_total "));
 	for (i = 0; i < sizeof names / sizeof names[0]; i++) {
-		snprintf(want, sizeof want, "\ntttd_%s ", names[i]);
+		snprintf(want, sizeof want, "\ntttd_%s ", names[i][1]);
 		assert_non_null(p = strstr(f->out, want));
 		assert_int_equal(strtoull(p + strlen(want), NULL, 10),
-		    ws_stat(&f->a, names[i]));
+		    ws_stat(&f->a, names[i][0]));
 	}
-	snprintf(want, sizeof want, "\ntttd_errors ");
+	snprintf(want, sizeof want, "\ntttd_errors_total ");
 	assert_non_null(p = strstr(f->out, want));
 	assert_true(strtoull(p + strlen(want), NULL, 10) >= 1);
+	/* No uptime typed a counter: the start time, this very minute. */
+	assert_null(strstr(f->out, "tttd_uptime"));
+	assert_non_null(strstr(f->out,
+	    "# TYPE tttd_start_time_seconds gauge\n"));
+	assert_non_null(p = strstr(f->out, "\ntttd_start_time_seconds "));
+	start = strtoll(p + strlen("\ntttd_start_time_seconds "), NULL, 10);
+	if (start > now || start < now - 60)
+		fail_msg("tttd_start_time_seconds %lld, now %lld", start, now);
+	snprintf(want, sizeof want, "\ntttd_build_info{version=\"%s\"} 1\n",
+	    TTTD_VERSION);
+	assert_non_null(strstr(f->out, want));
+}
+
+/*
+ * /metrics read by Prometheus's own parser and linter, promtool check
+ * metrics (Debian's prometheus; .ci/install-deps): no error, and none of
+ * its warnings (a counter without _total, say).  Skipped without it.
+ */
+static void
+test_ws_http_metrics_promtool(void **state)
+{
+	struct wsfix	*f = *state;
+	char		 path[] = "/tmp/tttd-metrics.XXXXXX", cmd[256];
+	char		 out[4096];
+	const char	*body;
+	FILE		*p;
+	size_t		 n;
+	int		 fd, rc;
+
+	if (system("command -v promtool >/dev/null 2>&1") != 0) {
+		print_message("promtool not installed (Debian's prometheus): "
+		    "skipped\n");
+		skip();
+	}
+	assert_int_equal(conn_open(&f->a, f->srv.port), 0);
+	expect_skip_to(&f->a, "WAIT ", NULL, 0);
+	assert_int_equal(ws_get(f, "/metrics"), 200);
+	body = ws_body(f);
+	assert_true((fd = mkstemp(path)) != -1);
+	assert_int_equal(write(fd, body, strlen(body)), (ssize_t)strlen(body));
+	close(fd);
+	snprintf(cmd, sizeof cmd, "promtool check metrics < %s 2>&1", path);
+	assert_non_null(p = popen(cmd, "r"));
+	n = fread(out, 1, sizeof out - 1, p);
+	out[n] = '\0';
+	rc = pclose(p);
+	unlink(path);
+	if (rc != 0 || n != 0)
+		fail_msg("promtool check metrics: status %d:\n%s\n/metrics:\n%s",
+		    rc, out, body);
 }
 
 /* 404, 405 (with Allow), 431, and 400 for a bad handshake. */
@@ -777,6 +837,8 @@ main(void)
 		    ws_teardown),
 		cmocka_unit_test_setup_teardown(test_ws_http_healthz, ws_setup,
 		    ws_teardown),
+		cmocka_unit_test_setup_teardown(test_ws_http_metrics_promtool,
+		    ws_setup, ws_teardown),
 		cmocka_unit_test_setup_teardown(test_ws_http_metrics, ws_setup,
 		    ws_teardown),
 		cmocka_unit_test_setup_teardown(test_ws_http_errors, ws_setup,

@@ -1561,9 +1561,29 @@ test_format_event_round_trip_rooms_chat(void **state)
 	proto_fmt_info_away(buf, sizeof buf, "alice", 30000);
 	assert_string_equal(buf, "INFO alice lost the connection. Waiting up "
 	    "to 30 seconds for them to come back.\r\n");
-	proto_fmt_info_away(buf, sizeof buf, "bob", 1500);
-	assert_string_equal(buf, "INFO bob lost the connection. Waiting up "
-	    "to 1.5 seconds for them to come back.\r\n");
+	/* Whole seconds, rounded up, at least 1 (protocol.md §9.5). */
+	{
+		static const struct {
+			long long	 ms;
+			const char	*secs;
+		} away[] = {
+			{ 1500, "2 seconds" }, { 29999, "30 seconds" },
+			{ 29001, "30 seconds" }, { 29000, "29 seconds" },
+			{ 1000, "1 second" }, { 1001, "2 seconds" },
+			{ 200, "1 second" }, { 0, "1 second" },
+		};
+		char	want[128];
+		size_t	i;
+
+		for (i = 0; i < sizeof away / sizeof away[0]; i++) {
+			proto_fmt_info_away(buf, sizeof buf, "bob",
+			    away[i].ms);
+			snprintf(want, sizeof want, "INFO bob lost the "
+			    "connection. Waiting up to %s for them to come "
+			    "back.\r\n", away[i].secs);
+			assert_string_equal(buf, want);
+		}
+	}
 	proto_fmt_tie(buf, sizeof buf);
 	assert_string_equal(buf, "RESULT TIE It's a tie!\r\n");
 }
