@@ -205,8 +205,8 @@ cluster_on_ask(struct cluster *cl, const char *from, uint64_t id,
 	if ((r = cluster_remote_find(cl, from, id)) != NULL ||
 	    (r = cluster_remote_new(cl, from, id, addr, name)) == NULL)
 		return;
-	log_info("client %llu: %s's player from instance %s: %.*s",
-	    (unsigned long long)r->c.id, addr, from, (int)n, line);
+	log_info("client %llu: %s asks: %.*s", (unsigned long long)r->c.id,
+	    r->c.addr, (int)n, line);
 	session_line(&r->c, line, n);
 	cluster_remote_flush(r);
 	if (r->done)
@@ -251,8 +251,8 @@ cluster_on_answer(struct cluster *cl, char type, const char *from,
 		return;
 	}
 	place_set(c, PLACE_RELAY);
-	log_info("client %llu: to instance %s", (unsigned long long)c->id,
-	    from);
+	log_info("client %llu: relayed to node %s", (unsigned long long)c->id,
+	    cluster_node_of(cl, from));
 	cluster_ask_done(cl, l);
 }
 

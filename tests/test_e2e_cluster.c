@@ -42,9 +42,20 @@ test_cluster_pairs_across_nodes(void **state)
 	struct tttd_proc	*a = cl_node(f, "a"), *b = cl_node(f, "b");
 	struct game		 g;
 
+	char			 log[32768];
+
 	cl_wait_stat(__LINE__, f, a, "cluster_nodes", 2);
-	cl_wait_stat(__LINE__, f, b, "redis_connected", 1);
+	cl_wait_stat(__LINE__, f, b, "cluster_nodes", 2);
 	cl_pair_at(__LINE__, f, a, b, &g);
+	/* The logs name the other node, and the match its players. */
+	log[0] = '\0';
+	harness_log_wait(a, log, sizeof log, "to a match on node b");
+	if (strstr(log, "to a match on node b") == NULL)
+		fail_msg("node a's log: %s", log);
+	log[0] = '\0';
+	harness_log_wait(b, log, sizeof log, " on node a (p1, X) vs client ");
+	if (strstr(log, " on node a (p1, X) vs client ") == NULL)
+		fail_msg("node b's log: %s", log);
 	GAME_PLAY(&g, S_FIRST_WINS);
 	game_rematch_at(__LINE__, &g, !g.winner, "AGAIN y", "AGAIN y",
 	    g.winner);
