@@ -205,8 +205,9 @@ cluster_on_ask(struct cluster *cl, const char *from, uint64_t id,
 	if ((r = cluster_remote_find(cl, from, id)) != NULL ||
 	    (r = cluster_remote_new(cl, from, id, addr, name)) == NULL)
 		return;
-	log_info("client %llu: %s asks: %.*s", (unsigned long long)r->c.id,
-	    r->c.addr, (int)n, line);
+	log_info("client %llu: %s (%s) asks: %.*s", (unsigned long long)
+	    r->c.id, r->c.name[0] != '\0' ? r->c.name : "no name", r->c.addr,
+	    (int)n, line);
 	session_line(&r->c, line, n);
 	cluster_remote_flush(r);
 	if (r->done)

@@ -421,8 +421,8 @@ cluster_on_home(struct cluster *cl, char type, const char *from,
 	if (sscanf(rest, "%d %d", &why, &hold) != 2 || why < 0 ||
 	    why > PROTO_LEAVE_TIMEOUT)
 		why = PROTO_LEAVE_DROP;
-	log_info("client %llu: %s left", (unsigned long long)r->c.id,
-	    r->c.addr);
+	log_info("client %llu: %s (%s) left", (unsigned long long)r->c.id,
+	    r->c.name[0] != '\0' ? r->c.name : "no name", r->c.addr);
 	r->done = 1;			/* nothing more reaches it */
 	place_detach(&r->c, (enum proto_leave)why, hold);
 	cluster_remote_done(r);
@@ -507,8 +507,9 @@ cluster_lost_owner(struct cluster *cl, struct cluster_local *l)
 void
 cluster_lost_home(struct cluster_remote *r)
 {
-	log_warn("client %llu: %s: its node is out of reach",
-	    (unsigned long long)r->c.id, r->c.addr);
+	log_warn("client %llu: %s (%s): its node is out of reach",
+	    (unsigned long long)r->c.id, r->c.name[0] != '\0' ? r->c.name :
+	    "no name", r->c.addr);
 	r->done = 1;
 	place_detach(&r->c, PROTO_LEAVE_DROP, 1);
 	cluster_remote_done(r);
