@@ -111,8 +111,8 @@ test_http_req_bounds(void **state)
 }
 
 /*
- * A GET /ws with these Upgrade and Connection values (a good version and
- * key), fed in pieces of n bytes and answered: the status code sent (101
+ * A GET /ws with these Upgrade and Connection values (a good version
+ * before them, a good key after), fed in pieces of n bytes and answered: the status code sent (101
  * comes with an upgrade, any other with a close).
  */
 static int
@@ -125,8 +125,8 @@ ws_code(const char *upgrade, const char *connection, size_t n)
 	enum http_next	 next;
 
 	len = snprintf(req, sizeof req, "GET /ws HTTP/1.1\r\nHost: t\r\n"
-	    "Upgrade: %s\r\nConnection: %s\r\nSec-WebSocket-Key: " WS_KEY
-	    "\r\nSec-WebSocket-Version: 13\r\n\r\n", upgrade, connection);
+	    "Sec-WebSocket-Version: 13\r\nUpgrade: %s\r\nConnection: %s\r\n"
+	    "Sec-WebSocket-Key: " WS_KEY "\r\n\r\n", upgrade, connection);
 	assert_true(len > 0 && (size_t)len < sizeof req);
 	assert_non_null(r = http_req_new());
 	assert_non_null(out = evbuffer_new());
@@ -201,12 +201,12 @@ ws_padded(char *buf, size_t len, const char *token)
 /*
  * A header value is kept up to 256 bytes: a token that ends at the 256th
  * byte counts, one that ends at the 257th is cut and does not, whether
- * the value comes whole or byte by byte.
+ * the value comes whole or byte by byte, and whatever header follows.
  */
 static void
 test_http_ws_value_bound(void **state)
 {
-	char	val[WS_VALUE_MAX + 8];
+	char	val[WS_VALUE_MAX + 16];
 	size_t	n;
 
 	(void)state;
@@ -223,6 +223,16 @@ test_http_ws_value_bound(void **state)
 		assert_int_equal(ws_code(val, "Upgrade", n), 400);
 		ws_padded(val, WS_VALUE_MAX + 7, "websocket");
 		assert_int_equal(ws_code(val, "Upgrade", n), 400);
+		/*
+		 * What is cut is not kept anywhere: the token whole in the
+		 * first 256 bytes, a 257th (or more) spoils no header read
+		 * before (Sec-WebSocket-Version comes first).
+		 */
+		ws_padded(val, WS_VALUE_MAX, "Upgrade");
+		memcpy(val + WS_VALUE_MAX, ",", 2);
+		assert_int_equal(ws_code("websocket", val, n), 101);
+		memcpy(val + WS_VALUE_MAX, ",,,,,,,", 8);
+		assert_int_equal(ws_code("websocket", val, n), 101);
 	}
 }
 
