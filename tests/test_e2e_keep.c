@@ -688,6 +688,139 @@ test_keep_taken_for_dead_hears_again(void **state)
 	}
 }
 
+#define KEEP_TURN_MS	20000	/* --turn-timeout 20 */
+#define KEEP_THOUGHT_MS	12000	/* what X thinks before the save */
+#define KEEP_IMAGE_MAX	64	/* the words of a match's value */
+
+/*
+ * The value of the only match in Redis, split in words: the owner, the
+ * seats' homes, then the image (match-keep.c: "1", ai, state, x, o,
+ * turn, ...).  The number of words.
+ */
+static int
+keep_image_at(int ln, struct cl_fix *f, char *buf, size_t size,
+    char *w[KEEP_IMAGE_MAX])
+{
+	char	*save = NULL, *p;
+	int	 n = 0;
+
+	if (redis_proc_cmd(&f->redis, "EVAL \"local k = redis.call('KEYS', "
+	    "'tttd:match:*') if #k ~= 1 then return {err = #k .. ' matches'} "
+	    "end return {ok = redis.call('GET', k[1])}\" 0", buf, size) < 1 ||
+	    buf[0] != '+')
+		fail_msg("line %d: no match in Redis: \"%s\"", ln, buf);
+	for (p = strtok_r(buf + 1, " ", &save); p != NULL && n < KEEP_IMAGE_MAX;
+	    p = strtok_r(NULL, " ", &save))
+		w[n++] = p;
+	if (n != 3 + 28)
+		fail_msg("line %d: an image of %d words", ln, n);
+	return (n);
+}
+
+/* The words 3.. of an image (its fields, "1" first) must be these. */
+static void
+keep_image_want_at(int ln, char *const *w, const char *want)
+{
+	char	got[512];
+	size_t	off = 0;
+	int	i;
+
+	for (i = 3; i < 3 + 20; i++)	/* up to seat 0's left, left out */
+		if (i != 3 + 18 && i != 3 + 19)
+			off += (size_t)snprintf(got + off, sizeof got - off,
+			    "%s%s", off > 0 ? " " : "", w[i]);
+	if (strcmp(got, want) != 0)
+		fail_msg("line %d: image \"%s\", not \"%s\"", ln, got, want);
+}
+
+/*
+ * A match taken up in its second game with a running clock (--turn-timeout
+ * 20): O won game 1, both said yes, O opened game 2 with B2, and X thought
+ * 12 s before O's connection closed (the match saved: X has 8 s left).
+ * The owner b is killed; a takes the match up: X, still connected, sees
+ * game 2's board and its TURN, O comes back with RESUME; X's clock goes on
+ * with the 8 s it had (warned at 6.67 s left, out at 0, not 20 s later),
+ * and the score line after the time-out carries game 1's point: p2 2.
+ */
+static void
+test_keep_second_game_clock(void **state)
+{
+	static const char *const more[] = { "--turn-timeout", "20", NULL };
+	struct cl_fix		*f = *state;
+	struct tttd_proc	*a = cl_node_with(f, "a", more);
+	struct tttd_proc	*b = cl_node_with(f, "b", more);
+	struct game		 g;
+	char			 buf[1024], line[LINE_SIZE], *w[KEEP_IMAGE_MAX];
+	long			 t0, t_up, t_warn, t_out, left;
+	int			 i;
+
+	cl_wait_stat(__LINE__, f, a, "cluster_nodes", 2);
+	cl_wait_stat(__LINE__, f, b, "cluster_nodes", 2);
+	cl_pair_at(__LINE__, f, a, b, &g);	/* X on a, O and the match on b */
+	/* O wins game 1, whoever opened it. */
+	GAME_PLAY(&g, g.turn == 0 ? "A1 B1 A2 B2 C3 B3" : "A1 B1 A2 B2 A3");
+	assert_int_equal(g.score[1], 1);
+	game_rematch_at(__LINE__, &g, 0, "y", "y", 1);	/* O opens game 2 */
+	keep_moves_at(__LINE__, &g, "B2");
+	t0 = harness_now_ms();			/* X's 20 s run */
+	usleep(KEEP_THOUGHT_MS * 1000);
+	conn_close(g.p[1]);			/* saved, O away */
+	WANT_RAW(g.p[0], "INFO p2 lost the connection. Waiting up to 30 "
+	    "seconds for them to come back.");
+	keep_image_at(__LINE__, f, buf, sizeof buf, w);
+	/* Game 2, X to move after O's B2, 0-1, O's seat held away. */
+	keep_image_want_at(__LINE__, w,
+	    "1 -1 0 0 16 1 0 4 -1 -1 2 2 0 1 0 0 1 1");
+	left = atol(w[3 + 20]);
+	print_message("X's clock in the image: %ld ms left\n", left);
+	if (left <= 0 || left > KEEP_TURN_MS - KEEP_THOUGHT_MS ||
+	    left < KEEP_TURN_MS - (harness_now_ms() - t0))
+		fail_msg("X has %ld ms left after %ld ms", left,
+		    harness_now_ms() - t0);
+	assert_string_equal(w[2], "-");		/* O: away */
+	assert_string_equal(w[3 + 22], "1");	/* its seat held */
+	assert_string_equal(w[3 + 26], "0");	/* no clock of its own */
+
+	kill(b->pid, SIGKILL);
+	keep_taken_up_at(__LINE__, &g, 0);	/* X's TURN, O away */
+	t_up = harness_now_ms();
+	keep_resume_at(__LINE__, f, a, &g, 1, 1);
+	keep_image_at(__LINE__, f, buf, sizeof buf, w);
+	keep_image_want_at(__LINE__, w,
+	    "1 -1 0 0 16 1 0 4 -1 -1 2 2 0 1 0 0 1 1");
+	if (atol(w[3 + 20]) > left)
+		fail_msg("X's clock went back: %s ms, had %ld", w[3 + 20],
+		    left);
+
+	/* Warned when two thirds of 20 s are gone: 6,667 ms before the end. */
+	if (line_read(g.p[0], line, sizeof line, KEEP_TURN_MS) < 0 ||
+	    (strcmp(line, "INFO You have 7 seconds left to move.") != 0 &&
+	    strcmp(line, "INFO You have 6 seconds left to move.") != 0))
+		fail_msg("X: no warning: \"%s\"", line);
+	t_warn = harness_now_ms() - t_up;
+	for (i = 0; i < 2; i++) {
+		if (line_read(g.p[i], line, sizeof line, KEEP_TURN_MS) < 0 ||
+		    strcmp(line, "RESULT FORFEIT O p2 p1 ran out of time. p2 "
+		    "wins!") != 0)
+			fail_msg("seat %d: \"%s\"", i, line);
+		if (i == 0)
+			t_out = harness_now_ms() - t_up;
+		line_want_at(__LINE__, 1, g.p[i], T_SCORE "p1 0, p2 2, ties "
+		    "0.");
+		line_want_at(__LINE__, 1, g.p[i], T_AGAIN);
+	}
+	print_message("after the take-up: warned at %ld ms, out at %ld ms "
+	    "(%ld ms left)\n", t_warn, t_out, left);
+	/* At its time, give or take the take-up's own wait: not 20 s on. */
+	if (t_warn < left - KEEP_TURN_MS / 3 - 500 ||
+	    t_warn > left - KEEP_TURN_MS / 3 + 6000)
+		fail_msg("warned %ld ms after the take-up, %ld ms left", t_warn,
+		    left);
+	if (t_out < left - 500 || t_out > left + 6000)
+		fail_msg("out %ld ms after the take-up, %ld ms left", t_out,
+		    left);
+}
+
 int
 main(void)
 {
@@ -717,6 +850,8 @@ main(void)
 		    test_keep_line_held_for_take_up, cl_setup, cl_teardown),
 		cmocka_unit_test_setup_teardown(
 		    test_keep_line_held_two_nodes, cl_setup, cl_teardown),
+		cmocka_unit_test_setup_teardown(test_keep_second_game_clock,
+		    cl_setup, cl_teardown),
 	};
 
 	if (getenv("KEEP_TEST") != NULL)

@@ -756,6 +756,35 @@ test_ws_bad_frames(void **state)
 }
 
 /*
+ * The message bound is 4,096 bytes exactly: a message of 4,096 is a line
+ * too long (ERR LINE_TOO_LONG, and the player goes on: PING), one of
+ * 4,097 is closed with 1009.
+ */
+static void
+test_ws_message_bound(void **state)
+{
+	struct wsfix	*f = *state;
+	static char	 big[4097];
+	char		 msg[1024];
+
+	memset(big, 'a', sizeof big);
+	assert_int_equal(wsc_open(&f->a, f->srv.http_port), 0);
+	wsc_skip_to(&f->a, "WAIT ", NULL, 0);
+	wsc_frame(&f->a, WSC_TEXT, big, 4096, 1);
+	assert_true(wsc_event(&f->a, msg, sizeof msg, HARNESS_TIMEOUT_MS) > 0);
+	assert_string_equal(msg,
+	    "ERR LINE_TOO_LONG Lines are limited to 256 bytes.");
+	wsc_send(&f->a, "PING");
+	assert_int_equal(wsc_event(&f->a, msg, sizeof msg, HARNESS_TIMEOUT_MS),
+	    7);
+	assert_string_equal(msg, "OK PONG");
+	conn_close(&f->a);
+	f->a.fd = -1;
+	ws_refused(f, WSC_TEXT, big, 4097, 1, 1009);
+	assert_int_equal(ws_get(f, "/healthz"), 200);
+}
+
+/*
  * --max-per-addr 2 counts TCP and WebSocket players together: a TCP and a
  * WebSocket player fill it; a third WebSocket is refused (503), and so is
  * a third TCP player.
@@ -860,6 +889,8 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_ws_game_with_tcp,
 		    ws_setup, ws_teardown),
 		cmocka_unit_test_setup_teardown(test_ws_bad_frames, ws_setup,
+		    ws_teardown),
+		cmocka_unit_test_setup_teardown(test_ws_message_bound, ws_setup,
 		    ws_teardown),
 		cmocka_unit_test_setup_teardown(test_ws_per_addr, ws_setup_cap,
 		    ws_teardown),
