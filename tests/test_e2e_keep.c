@@ -766,6 +766,34 @@ test_keep_drain_while_refused(void **state)
 	GAME_PLAY(&g, "A2 C3 A3");
 }
 
+/*
+ * A match taken up before its first move (its image has no last move),
+ * its player to move away: the other comes back at once, and the away
+ * player's clock gets what was left of its turn and a whole grace period
+ * on top (nobody forfeits because a node died), not the turn alone.
+ */
+static void
+test_keep_taken_up_clock_grace(void **state)
+{
+	struct cl_fix		*f = *state;
+	const char *const	 quick[] = { "--node-timeout", "2",
+				    "--turn-timeout", "3", NULL };
+	struct tttd_proc	*a = cl_node_with(f, "a", quick);
+	struct tttd_proc	*b = cl_node_with(f, "b", quick);
+	struct game		 g;
+	int			 mover;
+
+	cl_wait_stat(__LINE__, f, a, "cluster_nodes", 2);
+	cl_wait_stat(__LINE__, f, b, "cluster_nodes", 2);
+	cl_pair_at(__LINE__, f, b, b, &g);	/* the match on b */
+	mover = g.turn;
+	kill(b->pid, SIGKILL);
+	keep_resume_at(__LINE__, f, a, &g, !mover, 0);
+	line_want_quiet_at(__LINE__, g.p[!mover], 5000);	/* 3 s + grace */
+	keep_resume_at(__LINE__, f, a, &g, mover, 1);
+	GAME_PLAY(&g, "A1 B1 A2 B2 A3");
+}
+
 int
 main(void)
 {
@@ -802,6 +830,8 @@ main(void)
 		    test_keep_home_dies_seat_held, cl_setup, cl_teardown),
 		cmocka_unit_test_setup_teardown(
 		    test_keep_drain_while_refused, cl_setup, cl_teardown),
+		cmocka_unit_test_setup_teardown(
+		    test_keep_taken_up_clock_grace, cl_setup, cl_teardown),
 	};
 
 	if (getenv("KEEP_TEST") != NULL)
