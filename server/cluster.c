@@ -748,6 +748,8 @@ cluster_beat_reply(void *arg, redisReply *r)
 		    "too long): its matches are saved again, or were taken up "
 		    "elsewhere", cl->node);
 		cluster_cut(cl);
+		/* Its players come back: their seats are on other nodes. */
+		cl->unsettled_until = cl->lobby->ops->now() + CLUSTER_SETTLE_MS;
 		cl->host.flush(cl->host.arg);
 		return;
 	}

@@ -492,30 +492,6 @@ keep_quit_at(int ln, struct game *g)
 	}
 }
 
-/* Stop a process and wait until it is stopped (kill returns before). */
-static void
-keep_stop_at(int ln, pid_t pid)
-{
-	char	path[64], buf[256], *p;
-	FILE	*f;
-	int	 i;
-
-	kill(pid, SIGSTOP);
-	snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
-	for (i = 0; i < 200; i++) {
-		if ((f = fopen(path, "r")) != NULL) {
-			p = fgets(buf, sizeof buf, f);
-			fclose(f);
-			/* "pid (comm) state ...": comm may hold spaces. */
-			if (p != NULL && (p = strrchr(buf, ')')) != NULL &&
-			    p[1] == ' ' && p[2] == 'T')
-				return;
-		}
-		usleep(5 * 1000);
-	}
-	fail_msg("line %d: process %d did not stop", ln, (int)pid);
-}
-
 /*
  * The matches that change in one pass of a node's loop are kept by one
  * script: two moves that reach a stopped node together cost Redis one
@@ -536,7 +512,7 @@ test_keep_one_script_a_pass(void **state)
 	cl_pair_at(__LINE__, f, a, a, &g2);
 	assert_true(redis_proc_cmd(&f->redis, "CONFIG RESETSTAT", reply,
 	    sizeof reply) > 0);
-	keep_stop_at(__LINE__, a->pid);	/* the moves wait together */
+	cl_stop_at(__LINE__, a->pid);	/* the moves wait together */
 	SEND(g1.p[g1.turn], "MOVE A1");
 	SEND(g2.p[g2.turn], "MOVE A1");
 	usleep(200 * 1000);
@@ -666,7 +642,7 @@ test_keep_taken_for_dead_hears_again(void **state)
 	for (round = 0; round < 2; round++) {
 		cl_pair_at(__LINE__, f, a, a, &g);	/* the match on a */
 		keep_moves_at(__LINE__, &g, "A1");
-		keep_stop_at(__LINE__, b->pid);
+		cl_stop_at(__LINE__, b->pid);
 		usleep(3500 * 1000);		/* a takes b for dead */
 		kill(b->pid, SIGCONT);
 		t0 = harness_now_ms();
@@ -821,6 +797,157 @@ test_keep_second_game_clock(void **state)
 		    left);
 }
 
+/* The matches in Redis whose owner is node name's instance now. */
+#define KEEP_OWNED	"EVAL \"local i = redis.call('GET', KEYS[1]) " \
+	"local n = 0 for _, k in ipairs(redis.call('KEYS', ARGV[1])) do " \
+	"if i and string.sub(redis.call('GET', k), 1, 16) == i then " \
+	"n = n + 1 end end return n\" 1 tttd:node:%s tttd:match:*"
+
+/* Wait until node name owns n matches in Redis (has taken them up). */
+static void
+keep_owned_at(int ln, struct cl_fix *f, const char *name, long n)
+{
+	char	cmd[512];
+
+	snprintf(cmd, sizeof cmd, KEEP_OWNED, name);
+	cl_wait_redis_at(ln, f, cmd, n);
+}
+
+/*
+ * A node taken for dead while alive (stopped longer than --node-timeout):
+ * the other node takes its match up, and the move that reached it while
+ * it was stopped is refused with its save (the match is the other's
+ * now): no OK MOVE, both players told to come back (BYE), and each comes
+ * back, one through either node, to the match as the other node has it,
+ * without that move; they play it to the end there.
+ */
+static void
+test_keep_taken_for_dead_refused_save(void **state)
+{
+	struct cl_fix		*f = *state;
+	const char *const	 quick[] = { "--node-timeout", "2", NULL };
+	struct tttd_proc	*a = cl_node_with(f, "a", quick);
+	struct tttd_proc	*b = cl_node_with(f, "b", quick);
+	struct game		 g;
+	int			 mover;
+
+	cl_wait_stat(__LINE__, f, a, "cluster_nodes", 2);
+	cl_wait_stat(__LINE__, f, b, "cluster_nodes", 2);
+	cl_pair_at(__LINE__, f, b, b, &g);	/* the match on b */
+	keep_moves_at(__LINE__, &g, "A1");
+	keep_owned_at(__LINE__, f, "b", 1);
+	cl_stop_at(__LINE__, b->pid);
+	mover = g.turn;
+	SEND(g.p[mover], "MOVE B2");		/* read once b wakes */
+	keep_owned_at(__LINE__, f, "a", 1);	/* a took it up */
+	kill(b->pid, SIGCONT);
+	WANT_RAW(g.p[mover], T_RESTART);	/* not OK MOVE B2 */
+	WANT_EOF(g.p[mover]);
+	WANT_RAW(g.p[!mover], T_RESTART);
+	WANT_EOF(g.p[!mover]);
+	keep_resume_at(__LINE__, f, a, &g, mover, 0);
+	keep_resume_at(__LINE__, f, b, &g, !mover, 1);
+	GAME_PLAY(&g, "B2 A2 C3 A3");
+}
+
+/*
+ * The home node of a relayed player dies while its match's node lives:
+ * the match's node holds the seat for the grace period, as for any lost
+ * connection (the opponent is told so, and nobody forfeits), and the
+ * player takes it back with RESUME there.
+ */
+static void
+test_keep_home_dies_seat_held(void **state)
+{
+	struct cl_fix		*f = *state;
+	const char *const	 quick[] = { "--node-timeout", "2", NULL };
+	struct tttd_proc	*a = cl_node_with(f, "a", quick);
+	struct tttd_proc	*b = cl_node_with(f, "b", quick);
+	struct game		 g;
+	char			 line[LINE_SIZE];
+
+	cl_wait_stat(__LINE__, f, a, "cluster_nodes", 2);
+	cl_wait_stat(__LINE__, f, b, "cluster_nodes", 2);
+	cl_pair_at(__LINE__, f, a, b, &g);	/* X on a, the match on b */
+	keep_moves_at(__LINE__, &g, "A1");
+	kill(a->pid, SIGKILL);
+	if (line_read(g.p[1], line, sizeof line, CLUSTER_WAIT_MS) < 0 ||
+	    strcmp(line, "INFO p1 lost the connection. Waiting up to 30 "
+	    "seconds for them to come back.") != 0)
+		fail_msg("p2 after p1's node died: \"%s\"", line);
+	line_want_quiet_at(__LINE__, g.p[1], 1500);	/* no forfeit */
+	keep_resume_at(__LINE__, f, b, &g, 0, 1);
+	GAME_PLAY(&g, "A2 B1 B2 C1");
+}
+
+/*
+ * SIGUSR2 while Redis refuses writes (out of memory): the drain waits
+ * for its last save, which its move's player waits for too (no OK MOVE,
+ * no BYE meanwhile); once Redis takes writes again, the move is answered
+ * and kept, the node gives its match up and exits 0, and the players
+ * find the move in the match the other node took up.
+ */
+static void
+test_keep_drain_while_refused(void **state)
+{
+	struct cl_fix		*f = *state;
+	struct tttd_proc	*a = cl_node(f, "a"), *b = cl_node(f, "b");
+	struct game		 g;
+	char			 reply[64];
+	int			 rc;
+
+	cl_wait_stat(__LINE__, f, a, "cluster_nodes", 2);
+	cl_wait_stat(__LINE__, f, b, "cluster_nodes", 2);
+	cl_pair_at(__LINE__, f, b, b, &g);	/* the match on b */
+	keep_moves_at(__LINE__, &g, "A1");
+	assert_true(redis_proc_cmd(&f->redis, "CONFIG SET maxmemory 1", reply,
+	    sizeof reply) > 0);
+	SEND(g.p[g.turn], "MOVE B2");
+	line_want_quiet_at(__LINE__, g.p[g.turn], 500);
+	kill(b->pid, SIGUSR2);
+	line_want_quiet_at(__LINE__, g.p[g.turn], 1500);
+	line_want_quiet_at(__LINE__, g.p[!g.turn], 10);
+	assert_true(redis_proc_cmd(&f->redis, "CONFIG SET maxmemory 0", reply,
+	    sizeof reply) > 0);
+	game_moved_at(__LINE__, &g, game_cell("B2"));
+	WANT_RAW(g.p[0], T_RESTART);
+	WANT_RAW(g.p[1], T_RESTART);
+	rc = harness_wait(b, CLUSTER_WAIT_MS);
+	b->pid = 0;
+	assert_int_equal(rc, 0);
+	keep_resume_at(__LINE__, f, a, &g, 0, 0);
+	keep_resume_at(__LINE__, f, a, &g, 1, 1);
+	GAME_PLAY(&g, "A2 C3 A3");
+}
+
+/*
+ * A match taken up before its first move (its image has no last move),
+ * its player to move away: the other comes back at once, and the away
+ * player's clock gets what was left of its turn and a whole grace period
+ * on top (nobody forfeits because a node died), not the turn alone.
+ */
+static void
+test_keep_taken_up_clock_grace(void **state)
+{
+	struct cl_fix		*f = *state;
+	const char *const	 quick[] = { "--node-timeout", "2",
+				    "--turn-timeout", "3", NULL };
+	struct tttd_proc	*a = cl_node_with(f, "a", quick);
+	struct tttd_proc	*b = cl_node_with(f, "b", quick);
+	struct game		 g;
+	int			 mover;
+
+	cl_wait_stat(__LINE__, f, a, "cluster_nodes", 2);
+	cl_wait_stat(__LINE__, f, b, "cluster_nodes", 2);
+	cl_pair_at(__LINE__, f, b, b, &g);	/* the match on b */
+	mover = g.turn;
+	kill(b->pid, SIGKILL);
+	keep_resume_at(__LINE__, f, a, &g, !mover, 0);
+	line_want_quiet_at(__LINE__, g.p[!mover], 5000);	/* 3 s + grace */
+	keep_resume_at(__LINE__, f, a, &g, mover, 1);
+	GAME_PLAY(&g, "A1 B1 A2 B2 A3");
+}
+
 int
 main(void)
 {
@@ -852,6 +979,15 @@ main(void)
 		    test_keep_line_held_two_nodes, cl_setup, cl_teardown),
 		cmocka_unit_test_setup_teardown(test_keep_second_game_clock,
 		    cl_setup, cl_teardown),
+		cmocka_unit_test_setup_teardown(
+		    test_keep_taken_for_dead_refused_save, cl_setup,
+		    cl_teardown),
+		cmocka_unit_test_setup_teardown(
+		    test_keep_home_dies_seat_held, cl_setup, cl_teardown),
+		cmocka_unit_test_setup_teardown(
+		    test_keep_drain_while_refused, cl_setup, cl_teardown),
+		cmocka_unit_test_setup_teardown(
+		    test_keep_taken_up_clock_grace, cl_setup, cl_teardown),
 	};
 
 	if (getenv("KEEP_TEST") != NULL)
