@@ -44,6 +44,7 @@ enum fuzz_op {
 	FUZZ_OP_REAP,		/* closed clients are freed */
 	FUZZ_OP_REFUSE,		/* a client refused, SERVER_FULL */
 	FUZZ_OP_SHUTDOWN,	/* the server stops: every client BYE */
+	FUZZ_OP_INTERRUPT,	/* telnet's IAC IP (Ctrl-C): conn_interrupt */
 	FUZZ_NOPS
 };
 
@@ -85,6 +86,8 @@ static const struct fuzz_line {
 	L("NAME Zo\xc3\xab\n"), L("NAME ZO\xc3\x8b\n"),
 	L("SAY \xc2\xa1hola!\n"), L("NAME \xe2\x80\xae" "x\n"),
 	L("NAME \xef\xbd\x90\xef\xbc\x91\n"),
+	/* 51: the counters; a line cut short, then the rest */
+	L("STATS\n"), L("SAY hello the"), L(" whole room\n"),
 };
 #undef D
 #undef L
@@ -699,6 +702,12 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 				if (fuzz_slots[i].closed)
 					fuzz_free(i);
 			}
+			break;
+		case FUZZ_OP_INTERRUPT:
+			if (fuzz_slots[i].c == NULL || fuzz_slots[i].closed)
+				break;
+			conn_interrupt(fuzz_slots[i].c, fuzz_slots[i].in);
+			CHECK(evbuffer_get_length(fuzz_slots[i].in) == 0);
 			break;
 		case FUZZ_OP_SHUTDOWN:
 			for (i = 0; i < FUZZ_SLOTS; i++) {
