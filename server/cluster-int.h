@@ -144,6 +144,9 @@ struct cluster {
 	uint64_t		 saves_sent;	/* seqs of the saves */
 	uint64_t		 saves_acked;
 	uint64_t		 save_bytes;	/* of the images written */
+	uint64_t		 keep_refused;	/* images read back and refused */
+	unsigned		 keep_refused_logged; /* a bit per reason
+						   (match_keep_error) logged */
 	uint64_t		*ring;		/* the saves in flight: each
 						   its count of matches, then
 						   their ids */
