@@ -24,7 +24,7 @@
 #include "clock.h"
 #include "log.h"
 #include "match-keep.h"
-#include "namecheck.h"
+#include "name.h"
 
 static int64_t	match_keep_left(const struct match *, int, int64_t);
 static enum match_keep_error match_keep_valid(const struct match_keep *);
@@ -110,8 +110,7 @@ match_keep_name_ok(const char *name)
 {
 	size_t	len = strlen(name);
 
-	return (len == 0 || (proto_name_valid(name, len) &&
-	    namecheck_valid(name, len)));
+	return (len == 0 || name_wellformed(name, len));
 }
 
 /* A resume token's key: none (0), or PROTO_TOKEN_LEN of the alphabet. */
@@ -182,6 +181,16 @@ match_keep_valid(const struct match_keep *k)
 		if (!match_keep_name_ok(k->seat[i].name))
 			return (MATCH_KEEP_ENAME);
 	}
+	/*
+	 * A game on has both its seats (one who leaves for good loses it),
+	 * nobody answered yet; AGAIN? asked is not answered by both (the
+	 * next game would have begun).
+	 */
+	if (k->state == MATCH_PLAYING ? !k->seat[0].held || !k->seat[1].held ||
+	    k->answer[0] != MATCH_UNANSWERED ||
+	    k->answer[1] != MATCH_UNANSWERED :
+	    k->answer[0] == 1 && k->answer[1] == 1)
+		return (MATCH_KEEP_ERANGE);
 	if (!ttt_board_valid(b) || (k->state == MATCH_PLAYING &&
 	    b->outcome != TTT_ONGOING) || (b->outcome != TTT_ONGOING &&
 	    k->winner != (int)ttt_board_winner(b)))

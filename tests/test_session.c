@@ -2740,8 +2740,14 @@ test_keep_round_trip_every_field(void **state)
 			k.answer[1] = 1;
 			k.seat[0].moved = 0;
 			break;
-		case 3:			/* one seat left for good */
+		case 3:			/* X won, then left for good */
 			k.ai = PROTO_LEVEL_PERFECT;
+			k.state = MATCH_ASKING;
+			k.board.x = 0x007;
+			k.board.o = 0x018;
+			k.board.outcome = TTT_WIN_X;
+			k.board.last = 2;
+			k.winner = TTT_X;
 			k.seat[0].held = 0;
 			k.seat[0].used = keytab_code("TUVWXYZ2");
 			k.seat[1].left = 999;
@@ -2873,6 +2879,25 @@ test_keep_refuses_bad_boards(void **state)
 		if (keep_reparse(&k, &k2) != MATCH_KEEP_EBOARD)
 			fail_msg("took board %d", step);
 	}
+	/* A game on with a seat left for good, or answered AGAIN? */
+	for (step = 0; step < 3; step++) {
+		keep_base(&k);
+		if (step == 0)
+			k.seat[1].held = 0;
+		else if (step == 1)
+			k.answer[0] = 1;
+		else {		/* asked, and both said yes: no game began */
+			k.state = MATCH_ASKING;
+			k.board.x = 0x007;
+			k.board.o = 0x018;
+			k.board.outcome = TTT_WIN_X;
+			k.board.last = 2;
+			k.winner = TTT_X;
+			k.answer[0] = k.answer[1] = 1;
+		}
+		if (keep_reparse(&k, &k2) != MATCH_KEEP_ERANGE)
+			fail_msg("took state %d", step);
+	}
 	/* The same, right: taken. */
 	keep_base(&k);
 	k.state = MATCH_ASKING;
@@ -2937,6 +2962,34 @@ test_keep_refuses_bad_tokens(void **state)
 	assert_int_equal(w->lobby.naway, 2);
 }
 
+/*
+ * A match taken up with the id the lobby would give next (ids in Redis are
+ * anybody's to write): the next new match gets another one, and both are
+ * found by their ids.
+ */
+static void
+test_keep_restored_id_not_given_again(void **state)
+{
+	struct world		*w = *state = world_new(NULL);
+	struct match_keep	 k, k2;
+	struct match		*m;
+	enum match_keep_error	 why;
+	uint64_t		 id = w->lobby.next_match_id;
+
+	keep_base(&k);
+	assert_int_equal(keep_reparse(&k, &k2), MATCH_KEEP_OK);
+	k2.id = id;
+	assert_non_null(m = match_keep_restore(&w->lobby, &k2, &why));
+	world_open(w, 0);
+	world_open(w, 1);
+	assert_non_null(w->f[0].c.match);
+	assert_true(w->f[0].c.match != m);
+	assert_true(w->f[0].c.match->id != id);
+	assert_ptr_equal(keytab_find(&w->lobby.ids, id), m);
+	assert_ptr_equal(keytab_find(&w->lobby.ids, w->f[0].c.match->id),
+	    w->f[0].c.match);
+}
+
 int
 main(void)
 {
@@ -2946,6 +2999,8 @@ main(void)
 		cmocka_unit_test(test_keep_refuses_bad_names),
 		cmocka_unit_test(test_keep_refuses_bad_boards),
 		cmocka_unit_test_teardown(test_keep_refuses_bad_tokens,
+		    world_free),
+		cmocka_unit_test_teardown(test_keep_restored_id_not_given_again,
 		    world_free),
 		cmocka_unit_test_teardown(test_keep_image_restore, world_free),
 		cmocka_unit_test(test_keep_parse_refuses),

@@ -11,6 +11,14 @@
  *
  * With FUZZ_TRACE set in the environment, the script and all output are
  * printed: run the harness on one input to see what it does.
+ *
+ * Built twice more, as other harnesses with the same invariants:
+ * fuzz_keep (FUZZ_KEEP) reads a match image first, one line as Redis
+ * holds it (match-keep.c), and takes the match up in the lobby before the
+ * steps, its tokens the slots' to RESUME with; fuzz_telnet_line
+ * (FUZZ_TELNET) reads a slot's bytes as the daemon does once a client
+ * speaks telnet: through telnet.c, its data to the line scanner, IAC IP
+ * as Ctrl-C, a broken telnet the end of the connection.
  */
 #include <sys/queue.h>
 
@@ -29,6 +37,12 @@
 #include "match.h"
 #include "session.h"
 #include "utf8.h"
+#ifdef FUZZ_KEEP
+#include "match-keep.h"
+#endif
+#ifdef FUZZ_TELNET
+#include "telnet.h"
+#endif
 
 
 #define FUZZ_SLOTS	4
@@ -98,6 +112,9 @@ struct fuzz_slot {
 	size_t		 sent;		/* bytes of output */
 	int		 closed;	/* closing: no more output */
 	int		 bye;		/* BYE was sent */
+#ifdef FUZZ_TELNET
+	struct tn	*tn;		/* once it speaks telnet */
+#endif
 };
 
 struct fuzz_script {
@@ -116,6 +133,13 @@ static uint8_t	fuzz_byte(struct fuzz_script *);
 static void	fuzz_connect(int, int);
 static void	fuzz_free(int);
 static void	fuzz_feed(int, const uint8_t *, size_t);
+static int	fuzz_chunk(int, const uint8_t *, size_t);
+#ifdef FUZZ_KEEP
+static void	fuzz_keep(struct fuzz_script *);
+#endif
+#ifdef FUZZ_TELNET
+static void	fuzz_tn_write(void *, const char *, size_t);
+#endif
 static void	fuzz_time(int64_t);
 static void	fuzz_check_world(void);
 static void	fuzz_logv(const char *, va_list);
@@ -384,59 +408,166 @@ fuzz_free(int i)
 		return;
 	session_lost(s->c);
 	evbuffer_free(s->in);
+#ifdef FUZZ_TELNET
+	if (s->tn != NULL)
+		tn_free(s->tn);
+#endif
 	free(s->c);
 	memset(s, 0, sizeof *s);
 }
 
 /*
  * Bytes arrive as the daemon reads them: at most one legal line and its CR
- * LF is held at a time.  With nothing pending they go to conn_input_bytes
- * and only what it leaves is buffered; then conn_input runs until it has
- * taken all it can.  A closing client's input is thrown away.
+ * LF is held at a time.
  */
 static void
 fuzz_feed(int i, const uint8_t *p, size_t len)
 {
 	struct fuzz_slot	*s = &fuzz_slots[i];
-	size_t			 room, n, used;
-	int			 calls, more;
+	size_t			 room, n;
 
-	if (s->c == NULL)
-		return;
-	while (len > 0 && !s->closed) {
+	while (s->c != NULL && len > 0 && !s->closed) {
 		room = PROTO_SCAN_MAX - evbuffer_get_length(s->in);
 		CHECK(room > 0 && room <= PROTO_SCAN_MAX);
 		n = len < room ? len : room;
 		if (fuzz_trace)
 			fprintf(stderr, "%d > %zu bytes: %.*s\n", i, n, (int)n,
 			    (const char *)p);
-		more = 1;
-		if (evbuffer_get_length(s->in) == 0) {
-			used = conn_input_bytes(s->c, (const char *)p, n,
-			    &more);
-			CHECK(used <= n);
-			CHECK(used == n || !(s->c->flags & CLIENT_CLOSING));
-			if (evbuffer_add(s->in, p + used, n - used) == -1)
-				abort();
-		} else if (evbuffer_add(s->in, p, n) == -1)
-			abort();
+		if (fuzz_chunk(i, p, n) == -1)
+			return;
 		p += n;
 		len -= n;
-		for (calls = 0; more && conn_input(s->c, s->in); calls++)
-			CHECK(calls < FUZZ_CALLS_MAX);
-		if (s->c->flags & CLIENT_CLOSING)
-			CHECK(s->closed);
-		else
-			CHECK(evbuffer_get_length(s->in) < PROTO_SCAN_MAX);
-		/* An over-long line is skipped, never held, and bounded. */
-		CHECK(s->c->line_skipped < CONN_FLOOD_MAX);
-		if (s->c->line_skipped != 0 && !s->closed)
-			CHECK(evbuffer_get_length(s->in) == 0 &&
-			    (s->c->line_deadline != 0 ||
-			    fuzz_lobby.limits.line_ms <= 0));
-		fuzz_check_world();
 	}
 }
+
+#ifdef FUZZ_TELNET
+/* What telnet answers the client (WILL TIMING-MARK, WONT, DONT). */
+static void
+fuzz_tn_write(void *arg, const char *buf, size_t len)
+{
+	(void)arg;
+	CHECK(len > 0 && buf != NULL);
+}
+#endif
+
+/*
+ * One read: with nothing pending it goes to conn_input_bytes and only
+ * what it leaves is buffered; then conn_input runs until it has taken all
+ * it can.  A closing client's input is thrown away.  With FUZZ_TELNET,
+ * the read goes through the slot's telnet first, as server-client.c has
+ * it: -1 when that broke the connection (the slot is freed).
+ */
+static int
+fuzz_chunk(int i, const uint8_t *p, size_t n)
+{
+	struct fuzz_slot	*s = &fuzz_slots[i];
+	size_t			 used;
+	int			 calls, more, tnflags = 0;
+#ifdef FUZZ_TELNET
+	char			 data[PROTO_SCAN_MAX];
+
+	if (s->tn != NULL || tn_starts((const char *)p, n)) {
+		if (s->tn == NULL && (s->tn = tn_new(fuzz_tn_write, s)) ==
+		    NULL)
+			abort();
+		n = tn_recv(s->tn, (const char *)p, n, data, &tnflags);
+		CHECK(n <= PROTO_SCAN_MAX);
+		if (tnflags & TN_BROKEN) {
+			fuzz_free(i);
+			fuzz_check_world();
+			return (-1);
+		}
+		p = (const uint8_t *)data;
+	}
+#endif
+	more = 1;
+	if (evbuffer_get_length(s->in) == 0) {
+		used = conn_input_bytes(s->c, (const char *)p, n, &more);
+		CHECK(used <= n);
+		CHECK(used == n || !(s->c->flags & CLIENT_CLOSING));
+		if (evbuffer_add(s->in, p + used, n - used) == -1)
+			abort();
+	} else if (evbuffer_add(s->in, p, n) == -1)
+		abort();
+	for (calls = 0; more && conn_input(s->c, s->in); calls++)
+		CHECK(calls < FUZZ_CALLS_MAX);
+#ifdef FUZZ_TELNET
+	/* Ctrl-C: the line being typed and what is not yet run go. */
+	if (s->tn != NULL && !(s->c->flags & CLIENT_CLOSING)) {
+		tn_marks(s->tn);
+		if (tnflags & TN_INTERRUPT) {
+			conn_interrupt(s->c, s->in);
+			CHECK(evbuffer_get_length(s->in) == 0);
+		}
+	}
+#else
+	(void)tnflags;
+#endif
+	if (s->c->flags & CLIENT_CLOSING)
+		CHECK(s->closed);
+	else
+		CHECK(evbuffer_get_length(s->in) < PROTO_SCAN_MAX);
+	/* An over-long line is skipped, never held, and bounded. */
+	CHECK(s->c->line_skipped < CONN_FLOOD_MAX);
+	if (s->c->line_skipped != 0 && !s->closed)
+		CHECK(evbuffer_get_length(s->in) == 0 &&
+		    (s->c->line_deadline != 0 ||
+		    fuzz_lobby.limits.line_ms <= 0));
+	fuzz_check_world();
+	return (0);
+}
+
+#ifdef FUZZ_KEEP
+/*
+ * The image of a match, its first line: refused with a reason, or its line
+ * again the same (format, parse, format), and taken up in the empty lobby
+ * with both seats away, their tokens the slots' to RESUME with.
+ */
+static void
+fuzz_keep(struct fuzz_script *sc)
+{
+	struct match_keep	 k, k2;
+	enum match_keep_error	 why = MATCH_KEEP_NERRORS;
+	struct match		*m;
+	const uint8_t		*lf = memchr(sc->p, '\n', sc->left);
+	char			 line[MATCH_KEEP_MAX + 64];
+	char			 a[MATCH_KEEP_MAX], b[MATCH_KEEP_MAX];
+	size_t			 n = lf != NULL ? (size_t)(lf - sc->p) : sc->left;
+	int			 i;
+
+	memcpy(line, sc->p, n < sizeof line ? n : sizeof line - 1);
+	line[n < sizeof line ? n : sizeof line - 1] = '\0';
+	sc->p += n + (lf != NULL);
+	sc->left -= n + (lf != NULL);
+	if (fuzz_trace)
+		fprintf(stderr, "-- image: %s\n", line);
+	if (match_keep_parse(line, &k, &why) == -1) {
+		CHECK(why > MATCH_KEEP_OK && why <= MATCH_KEEP_ETOKEN);
+		return;
+	}
+	CHECK(why == MATCH_KEEP_OK);
+	CHECK(match_keep_fmt(&k, a, sizeof a) > 0);
+	CHECK(match_keep_parse(a, &k2, &why) == 0);
+	CHECK(match_keep_fmt(&k2, b, sizeof b) > 0);
+	CHECK(strcmp(a, b) == 0);
+	for (i = 0; i < 2; i++)
+		CHECK(k.seat[i].name[0] == '\0' || proto_name_valid(
+		    k.seat[i].name, strlen(k.seat[i].name)));
+	/* The id the lobby would give next: its next match must skip it. */
+	k.id = fuzz_lobby.next_match_id;
+	if ((m = match_keep_restore(&fuzz_lobby, &k, &why)) == NULL) {
+		CHECK(why == MATCH_KEEP_EEMPTY);
+		return;
+	}
+	CHECK(why == MATCH_KEEP_OK && m->id == k.id);
+	for (i = 0; i < 2; i++) {
+		memcpy(fuzz_tokens[i], &k.seat[i].token, sizeof k.seat[i].token);
+		memcpy(fuzz_tokens[i + 2], &k.seat[i].used,
+		    sizeof k.seat[i].used);
+	}
+	fuzz_check_world();
+}
+#endif
 
 /*
  * Time passes: every client's timer runs (whether due or not, which must
@@ -642,6 +773,9 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	fuzz_now = 1000000;
 	fuzz_next_id = 0;
 	lobby_init(&fuzz_lobby, &fuzz_ops, &limits, seed);
+#ifdef FUZZ_KEEP
+	fuzz_keep(&sc);
+#endif
 
 	while (sc.left > 0) {
 		op = fuzz_byte(&sc);
