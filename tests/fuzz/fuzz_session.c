@@ -136,6 +136,7 @@ static void	fuzz_feed(int, const uint8_t *, size_t);
 static int	fuzz_chunk(int, const uint8_t *, size_t);
 #ifdef FUZZ_KEEP
 static void	fuzz_keep(struct fuzz_script *);
+static void	fuzz_keep_board(const struct ttt_board *);
 #endif
 #ifdef FUZZ_TELNET
 static void	fuzz_tn_write(void *, const char *, size_t);
@@ -519,6 +520,40 @@ fuzz_chunk(int i, const uint8_t *p, size_t n)
 
 #ifdef FUZZ_KEEP
 /*
+ * A board taken from an image is one play makes, by a count of its own:
+ * the marks alternate, the outcome is what the eight lines and a full
+ * board say, the mark to move is the one that did not move last.
+ */
+static void
+fuzz_keep_board(const struct ttt_board *b)
+{
+	static const int	line[8][3] = {
+		{ 0, 1, 2 }, { 3, 4, 5 }, { 6, 7, 8 }, { 0, 3, 6 },
+		{ 1, 4, 7 }, { 2, 5, 8 }, { 0, 4, 8 }, { 2, 4, 6 }
+	};
+	int			nx = 0, no = 0, xw = 0, ow = 0, i, j, x, o;
+
+	CHECK((b->x & b->o) == 0);
+	for (i = 0; i < 9; i++) {
+		nx += (b->x >> i) & 1;
+		no += (b->o >> i) & 1;
+	}
+	for (i = 0; i < 8; i++) {
+		for (x = o = 1, j = 0; j < 3; j++) {
+			x &= (b->x >> line[i][j]) & 1;
+			o &= (b->o >> line[i][j]) & 1;
+		}
+		xw |= x;
+		ow |= o;
+	}
+	CHECK(nx - no <= 1 && no - nx <= 1 && !(xw && ow));
+	CHECK(b->outcome == (xw ? TTT_WIN_X : ow ? TTT_WIN_O :
+	    nx + no == 9 ? TTT_DRAW : TTT_ONGOING));
+	if (b->outcome == TTT_ONGOING && nx != no)
+		CHECK(b->turn == (nx > no ? TTT_O : TTT_X));
+}
+
+/*
  * The image of a match, its first line: refused with a reason, or its line
  * again the same (format, parse, format), and taken up in the empty lobby
  * with both seats away, their tokens the slots' to RESUME with.
@@ -533,7 +568,8 @@ fuzz_keep(struct fuzz_script *sc)
 	char			 line[MATCH_KEEP_MAX + 64];
 	char			 a[MATCH_KEEP_MAX], b[MATCH_KEEP_MAX];
 	size_t			 n = lf != NULL ? (size_t)(lf - sc->p) : sc->left;
-	int			 i;
+	uint64_t		 tok[4];
+	int			 i, j;
 
 	memcpy(line, sc->p, n < sizeof line ? n : sizeof line - 1);
 	line[n < sizeof line ? n : sizeof line - 1] = '\0';
@@ -553,6 +589,16 @@ fuzz_keep(struct fuzz_script *sc)
 	for (i = 0; i < 2; i++)
 		CHECK(k.seat[i].name[0] == '\0' || proto_name_valid(
 		    k.seat[i].name, strlen(k.seat[i].name)));
+	fuzz_keep_board(&k.board);
+	/* Its resume tokens, each at most once. */
+	tok[0] = k.seat[0].token;
+	tok[1] = k.seat[0].used;
+	tok[2] = k.seat[1].token;
+	tok[3] = k.seat[1].used;
+	for (i = 0; i < 4; i++) {
+		for (j = 0; j < i; j++)
+			CHECK(tok[i] == 0 || tok[i] != tok[j]);
+	}
 	/* The id the lobby would give next: its next match must skip it. */
 	k.id = fuzz_lobby.next_match_id;
 	if ((m = match_keep_restore(&fuzz_lobby, &k, &why)) == NULL) {
