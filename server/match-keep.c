@@ -182,14 +182,15 @@ match_keep_valid(const struct match_keep *k)
 			return (MATCH_KEEP_ENAME);
 	}
 	/*
-	 * A game on has both its seats (one who leaves for good loses it),
-	 * nobody answered yet; AGAIN? asked is not answered by both (the
-	 * next game would have begun).
+	 * The computer's seat is always held.  A game on has both its seats
+	 * (one who leaves for good loses it), nobody answered yet; AGAIN?
+	 * asked is not answered by both (the next game would have begun).
 	 */
-	if (k->state == MATCH_PLAYING ? !k->seat[0].held || !k->seat[1].held ||
+	if ((k->ai != MATCH_HUMAN && !k->seat[1].held) ||
+	    (k->state == MATCH_PLAYING ? !k->seat[0].held || !k->seat[1].held ||
 	    k->answer[0] != MATCH_UNANSWERED ||
 	    k->answer[1] != MATCH_UNANSWERED :
-	    k->answer[0] == 1 && k->answer[1] == 1)
+	    k->answer[0] == 1 && k->answer[1] == 1))
 		return (MATCH_KEEP_ERANGE);
 	if (!ttt_board_valid(b) || (k->state == MATCH_PLAYING &&
 	    b->outcome != TTT_ONGOING) || (b->outcome != TTT_ONGOING &&

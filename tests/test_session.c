@@ -2879,14 +2879,27 @@ test_keep_refuses_bad_boards(void **state)
 		if (keep_reparse(&k, &k2) != MATCH_KEEP_EBOARD)
 			fail_msg("took board %d", step);
 	}
-	/* A game on with a seat left for good, or answered AGAIN? */
-	for (step = 0; step < 3; step++) {
+	/*
+	 * A game on with a seat left for good, or answered AGAIN?; the
+	 * computer's seat left.
+	 */
+	for (step = 0; step < 4; step++) {
 		keep_base(&k);
 		if (step == 0)
 			k.seat[1].held = 0;
 		else if (step == 1)
 			k.answer[0] = 1;
-		else {		/* asked, and both said yes: no game began */
+		else if (step == 3) {
+			k.ai = PROTO_LEVEL_PERFECT;
+			k.state = MATCH_ASKING;
+			k.board.x = 0x007;
+			k.board.o = 0x018;
+			k.board.outcome = TTT_WIN_X;
+			k.board.last = 2;
+			k.winner = TTT_X;
+			k.seat[1].held = 0;
+		}
+		else if (step == 2) {	/* both said yes: no game began */
 			k.state = MATCH_ASKING;
 			k.board.x = 0x007;
 			k.board.o = 0x018;

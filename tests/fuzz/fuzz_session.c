@@ -14,7 +14,9 @@
  *
  * Built twice more, as other harnesses with the same invariants:
  * fuzz_keep (FUZZ_KEEP) reads a match image first, one line as Redis
- * holds it (match-keep.c), and takes the match up in the lobby before the
+ * holds it (match-keep.c), or if the script does not begin with '1', an
+ * image built from its bytes (a board of moves played, fields from lists
+ * of good and bad values), and takes the match up in the lobby before the
  * steps, its tokens the slots' to RESUME with; fuzz_telnet_line
  * (FUZZ_TELNET) reads a slot's bytes as the daemon does once a client
  * speaks telnet: through telnet.c, its data to the line scanner, IAC IP
@@ -38,6 +40,7 @@
 #include "session.h"
 #include "utf8.h"
 #ifdef FUZZ_KEEP
+#include "keytab.h"
 #include "match-keep.h"
 #endif
 #ifdef FUZZ_TELNET
@@ -137,6 +140,7 @@ static int	fuzz_chunk(int, const uint8_t *, size_t);
 #ifdef FUZZ_KEEP
 static void	fuzz_keep(struct fuzz_script *);
 static void	fuzz_keep_board(const struct ttt_board *);
+static void	fuzz_keep_build(struct fuzz_script *, char *, size_t);
 #endif
 #ifdef FUZZ_TELNET
 static void	fuzz_tn_write(void *, const char *, size_t);
@@ -554,6 +558,71 @@ fuzz_keep_board(const struct ttt_board *b)
 }
 
 /*
+ * An image built from script bytes, for scripts that do not begin with one
+ * as text ('1'): a board from moves played (so that most are boards of
+ * play), the rest of the fields and the names and tokens picked from
+ * lists of good and bad ones, one field spoilt if a flag says so.
+ */
+static void
+fuzz_keep_build(struct fuzz_script *sc, char *line, size_t size)
+{
+	static const char *const names[] = {
+		"", "ann", "Zo\xc3\xab", "p1", "ai", "bob", "an\rn", "\xff",
+		"aaaaaaaaaaaaaaaaa", ("\xe2\x80\xae" "x"), "a b", "a\x01"
+	};
+	static const char *const tokens[] = {
+		"", "ABCDEFGH", "23456789", "JKMNPQRS", "TUVWXYZ2", "ABCDEF01",
+		"abcdefgh"
+	};
+	struct match_keep	k;
+	uint8_t			f, g, moves;
+	int			i;
+
+	f = fuzz_byte(sc);
+	g = fuzz_byte(sc);
+	memset(&k, 0, sizeof k);
+	k.ai = (int)(fuzz_byte(sc) % 3) - 1;
+	ttt_board_init(&k.board, (f & 1) ? TTT_O : TTT_X);
+	moves = fuzz_byte(sc) % 10;
+	for (i = 0; i < moves; i++)
+		(void)ttt_board_play(&k.board, ttt_board_turn(&k.board),
+		    fuzz_byte(sc) % TTT_CELLS);
+	k.state = (ttt_board_outcome(&k.board) != TTT_ONGOING) ^
+	    ((f >> 1) & 1) ? MATCH_ASKING : MATCH_PLAYING;
+	k.answer[0] = (f & 4) ? 1 : MATCH_UNANSWERED;
+	k.answer[1] = (f & 8) ? 1 : MATCH_UNANSWERED;
+	k.winner = (f & 16) ? fuzz_byte(sc) % 3 :
+	    (int)ttt_board_winner(&k.board);
+	k.games = 1 + fuzz_byte(sc) % 4;
+	for (i = 0; i < 3; i++)
+		k.score[i] = fuzz_byte(sc) % 4;
+	k.tie_told = (f >> 5) & 1;
+	for (i = 0; i < 2; i++) {
+		k.seat[i].held = !((g >> i) & 1);
+		k.seat[i].moved = (g >> (2 + i)) & 1;
+		k.seat[i].token = keytab_code(tokens[fuzz_byte(sc) % 7]);
+		k.seat[i].used = keytab_code(tokens[fuzz_byte(sc) % 7]);
+		k.seat[i].left = (int64_t)fuzz_byte(sc) * 1000;
+		snprintf(k.seat[i].name, sizeof k.seat[i].name, "%s",
+		    names[fuzz_byte(sc) % 12]);
+	}
+	if (g & 0x80)		/* a cell, the turn or the last cell spoilt */
+		switch (fuzz_byte(sc) % 3) {
+		case 0:
+			k.board.x ^= (uint16_t)(1u << (fuzz_byte(sc) % 9));
+			break;
+		case 1:
+			k.board.turn = (uint8_t)(3 - k.board.turn);
+			break;
+		default:
+			k.board.last = fuzz_byte(sc) % (TTT_CELLS + 1);
+			break;
+		}
+	if (match_keep_fmt(&k, line, size) < 0)
+		line[0] = '\0';
+}
+
+/*
  * The image of a match, its first line: refused with a reason, or its line
  * again the same (format, parse, format), and taken up in the empty lobby
  * with both seats away, their tokens the slots' to RESUME with.
@@ -571,10 +640,14 @@ fuzz_keep(struct fuzz_script *sc)
 	uint64_t		 tok[4];
 	int			 i, j;
 
-	memcpy(line, sc->p, n < sizeof line ? n : sizeof line - 1);
-	line[n < sizeof line ? n : sizeof line - 1] = '\0';
-	sc->p += n + (lf != NULL);
-	sc->left -= n + (lf != NULL);
+	if (sc->left > 0 && sc->p[0] != '1') {
+		fuzz_keep_build(sc, line, sizeof line);
+	} else {
+		memcpy(line, sc->p, n < sizeof line ? n : sizeof line - 1);
+		line[n < sizeof line ? n : sizeof line - 1] = '\0';
+		sc->p += n + (lf != NULL);
+		sc->left -= n + (lf != NULL);
+	}
 	if (fuzz_trace)
 		fprintf(stderr, "-- image: %s\n", line);
 	if (match_keep_parse(line, &k, &why) == -1) {
