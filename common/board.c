@@ -125,6 +125,51 @@ ttt_board_last(const struct ttt_board *b)
 	return (b->last < TTT_CELLS ? b->last : -1);
 }
 
+/*
+ * Could moves from an empty board have made this one (a board read from
+ * outside, e.g. a match image)?  Disjoint masks, counts that alternate
+ * (either mark may have begun), the outcome the marks say, the mark to
+ * move (or, once over, the one that moved last) and the last cell its.
+ */
+int
+ttt_board_valid(const struct ttt_board *b)
+{
+	int		 nx = __builtin_popcount(b->x);
+	int		 no = __builtin_popcount(b->o);
+	uint16_t	 xl, ol, mine;
+	enum ttt_mark	 last;
+
+	if (b->x > TTT_FULL || b->o > TTT_FULL || (b->x & b->o) != 0 ||
+	    nx - no > 1 || no - nx > 1 ||
+	    (b->turn != TTT_X && b->turn != TTT_O) || b->last > TTT_CELLS)
+		return (0);
+	xl = ttt_line_of(b->x);
+	ol = ttt_line_of(b->o);
+	if (xl != 0 && ol != 0)
+		return (0);
+	if (b->outcome != (xl != 0 ? TTT_WIN_X : ol != 0 ? TTT_WIN_O :
+	    (b->x | b->o) == TTT_FULL ? TTT_DRAW : TTT_ONGOING))
+		return (0);
+	if ((b->outcome == TTT_WIN_X && b->turn != TTT_X) ||
+	    (b->outcome == TTT_WIN_O && b->turn != TTT_O))
+		return (0);
+	/* Who moved last: the mark to move's opponent, or once over, the mark. */
+	last = b->outcome == TTT_ONGOING ?
+	    ttt_mark_other((enum ttt_mark)b->turn) : (enum ttt_mark)b->turn;
+	if ((last == TTT_X && nx < no) || (last == TTT_O && no < nx))
+		return (0);
+	if (nx + no == 0)
+		return (b->last == TTT_CELLS && b->outcome == TTT_ONGOING);
+	mine = last == TTT_X ? b->x : b->o;
+	if (b->last == TTT_CELLS || !(mine & (1u << b->last)))
+		return (0);
+	/* A win came with its last move: none before it. */
+	if (b->outcome == TTT_WIN_X || b->outcome == TTT_WIN_O)
+		return (ttt_line_of((uint16_t)(mine & ~(1u << b->last))) ==
+		    0);
+	return (1);
+}
+
 /* The opponent's mark. */
 enum ttt_mark
 ttt_mark_other(enum ttt_mark mark)

@@ -49,6 +49,7 @@ enum ttt_outcome ttt_board_outcome(const struct ttt_board *);
 enum ttt_mark	 ttt_board_winner(const struct ttt_board *);
 int		 ttt_board_moves(const struct ttt_board *);
 int		 ttt_board_last(const struct ttt_board *);
+int		 ttt_board_valid(const struct ttt_board *);
 
 enum ttt_mark	 ttt_mark_other(enum ttt_mark);
 char		 ttt_mark_char(enum ttt_mark);

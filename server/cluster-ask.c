@@ -14,18 +14,21 @@
 #include <hiredis/hiredis.h>
 
 #include "cluster-int.h"
+#include "cluster-msg.h"
 #include "cmd.h"
 #include "lobby.h"
 #include "log.h"
 #include "match.h"
 #include "name.h"
 #include "place.h"
+#include "printable.h"
 #include "rlink.h"
 #include "room.h"
 #include "session.h"
 
 static void	cluster_ask_done(struct cluster *, struct cluster_local *);
 static int	cluster_ask_post(struct cluster *, struct cluster_local *);
+static void	cluster_games_refused(struct cluster *, const char *, size_t);
 static void	cluster_games_reply(void *, redisReply *);
 static void	cluster_name_args(struct cluster *, const struct client *,
 		    const char *, char *, size_t, char *, size_t);
@@ -325,19 +328,34 @@ cluster_games_fetch(struct cluster *cl, const redisReply *live)
 	(void)rlink_cmd(cl->link, cluster_games_reply, cl, n, argv, NULL);
 }
 
+/*
+ * A line of another node's list refused: logged the first time, its bytes
+ * made printable (whoever writes to Redis could fill the log otherwise).
+ */
+static void
+cluster_games_refused(struct cluster *cl, const char *s, size_t len)
+{
+	char	safe[256];
+
+	cl->games_refused++;
+	if (cl->games_refused > 1)
+		return;
+	log_warn("node %s: a line of another node's games refused (logged "
+	    "once): %s", cl->node, printable(s, len, safe, sizeof safe));
+}
+
 /* Their lists, as GAME lines ready to send: at most LOBBY_GAMES_MAX. */
 static void
 cluster_games_reply(void *arg, redisReply *r)
 {
 	struct cluster	*cl = arg;
 	struct lobby	*lobby = cl->lobby;
-	char		*buf = NULL, x[PROTO_NAME_MAX * 4 + 1];
-	char		 o[PROTO_NAME_MAX * 4 + 1], line[PROTO_OUT_MAX];
+	char		*buf = NULL, line[PROTO_OUT_MAX];
 	const char	*p, *lf;
 	size_t		 i, len = 0, size = LOBBY_GAMES_MAX * PROTO_OUT_MAX;
 	unsigned	 lines = 0, more = 0, count;
-	unsigned long long id;
-	int		 moves, away, k;
+	struct cluster_game g;
+	int		 k;
 
 	if (r != NULL && r->type == REDIS_REPLY_ARRAY &&
 	    (buf = malloc(size)) != NULL) {
@@ -348,11 +366,13 @@ cluster_games_reply(void *arg, redisReply *r)
 			p = strchr(r->element[i]->str, '\n');
 			while (p != NULL && (lf = strchr(p + 1, '\n')) !=
 			    NULL && lines < LOBBY_GAMES_MAX && count > 0) {
-				if (sscanf(p + 1, "%llu %64s %64s %d %d", &id,
-				    x, o, &moves, &away) == 5 &&
-				    (k = proto_fmt_game(line, sizeof line, id, x,
-				    o, moves, away)) > 0 &&
-				    len + (size_t)k <= size) {
+				if (cluster_game_parse(p + 1, (size_t)(lf -
+				    p - 1), &g) == -1)
+					cluster_games_refused(cl, p + 1,
+					    (size_t)(lf - p - 1));
+				else if ((k = proto_fmt_game(line, sizeof line,
+				    g.id, g.name[0], g.name[1], g.moves,
+				    g.away)) > 0 && len + (size_t)k <= size) {
 					memcpy(buf + len, line, (size_t)k);
 					len += (size_t)k;
 					lines++;

@@ -41,6 +41,7 @@
 #include "log.h"
 #include "match-keep.h"
 #include "place.h"
+#include "printable.h"
 #include "rlink.h"
 
 static int	cluster_keep_remote(const struct match *);
@@ -52,6 +53,8 @@ static void	cluster_keep_drop(struct cluster *, uint64_t);
 static void	cluster_keep_home(struct cluster *, const struct match *, int,
 		    char *, size_t);
 static void	cluster_keep_adopted(void *, redisReply *);
+static void	cluster_keep_refused(struct cluster *, const char *,
+		    const char *, enum match_keep_error);
 static void	cluster_keep_take_up(struct cluster *, const char *,
 		    const char *, size_t);
 static struct client *cluster_keep_plug(struct cluster *, struct match *,
@@ -628,6 +631,27 @@ cluster_keep_adopted(void *arg, redisReply *r)
 	cl->host.flush(cl->host.arg);
 }
 
+/*
+ * A match read back from Redis is not taken up: logged the first time for
+ * each reason (whoever writes to Redis could fill the log otherwise), its
+ * bytes made printable.
+ */
+static void
+cluster_keep_refused(struct cluster *cl, const char *dead, const char *buf,
+    enum match_keep_error why)
+{
+	char	safe[256];
+
+	cl->keep_refused++;
+	if (cl->keep_refused_logged & (1u << why))
+		return;
+	cl->keep_refused_logged |= 1u << why;
+	log_warn("node %s: a match of instance %s not taken up: %s (once for "
+	    "this reason): %s", cl->node, printable(dead, strlen(dead), safe,
+	    64), match_keep_strerror(why), printable(buf, strlen(buf),
+	    safe + 64, sizeof safe - 64));
+}
+
 /* "<id> <owner> <home> <home> <image>": the match here now. */
 static void
 cluster_keep_take_up(struct cluster *cl, const char *dead, const char *s,
@@ -640,6 +664,7 @@ cluster_keep_take_up(struct cluster *cl, const char *dead, const char *s,
 	char			 buf[MATCH_KEEP_MAX + 160];
 	char			 home[2][CLUSTER_INST_LEN + 24];
 	uint64_t		 id;
+	enum match_keep_error	 why;
 	int			 n = 0, i;
 
 	if (len >= sizeof buf)
@@ -647,16 +672,17 @@ cluster_keep_take_up(struct cluster *cl, const char *dead, const char *s,
 	memcpy(buf, s, len);
 	buf[len] = '\0';
 	if (sscanf(buf, "%" SCNu64 " %*16s %39s %39s %n", &id, home[0],
-	    home[1], &n) != 3 || n == 0 || match_keep_parse(buf + n, &k) == -1) {
-		log_warn("node %s: a match of instance %s unreadable: %.64s",
-		    cl->node, dead, buf);
+	    home[1], &n) != 3 || n == 0) {
+		cluster_keep_refused(cl, dead, buf, MATCH_KEEP_ESYNTAX);
+		return;
+	}
+	if (match_keep_parse(buf + n, &k, &why) == -1) {
+		cluster_keep_refused(cl, dead, buf, why);
 		return;
 	}
 	k.id = id;
-	if ((m = match_keep_restore(cl->lobby, &k)) == NULL) {
-		log_warn("node %s: match %" PRIu64 " of instance %s not taken "
-		    "up: one of that id is here, or nobody is left in it",
-		    cl->node, id, dead);
+	if ((m = match_keep_restore(cl->lobby, &k, &why)) == NULL) {
+		cluster_keep_refused(cl, dead, buf, why);
 		return;
 	}
 	for (i = 0; i < 2; i++)

@@ -45,8 +45,10 @@
 #include <hiredis/hiredis.h>
 
 #include "cluster-int.h"
+#include "cluster-msg.h"
 #include "lobby.h"
 #include "log.h"
+#include "printable.h"
 #include "rlink.h"
 #include "session.h"
 
@@ -57,6 +59,8 @@ static void	cluster_ids_random(struct cluster *);
 static void	cluster_ids_keep(struct cluster *);
 static int	cluster_claim_now(struct cluster *, const struct cluster_config *);
 static void	cluster_message(void *, const char *, size_t);
+static void	cluster_refused(struct cluster *, const char *, size_t,
+		    enum cluster_msg_error);
 static void	cluster_renew(struct cluster *);
 static void	cluster_up(void *);
 static void	cluster_down(void *);
@@ -506,28 +510,27 @@ cluster_shutdown(struct cluster *cl)
 static void
 cluster_message(void *arg, const char *msg, size_t len)
 {
-	struct cluster	*cl = arg;
-	char		 from[CLUSTER_INST_LEN + 1], buf[CLUSTER_MSG_MAX + 1];
-	const char	*rest;
-	char		 type, *end;
-	uint64_t	 id;
+	struct cluster		*cl = arg;
+	struct cluster_msg	 m;
+	enum cluster_msg_error	 why;
+	char			 buf[CLUSTER_MSG_MAX + 1], *from;
+	const char		*rest;
+	char			 type;
+	uint64_t		 id;
 
-	if (len < 2 + CLUSTER_INST_LEN + 2 || len > CLUSTER_MSG_MAX ||
-	    msg[1] != ' ' || msg[2 + CLUSTER_INST_LEN] != ' ' ||
-	    cl->drain >= CLUSTER_DRAIN_GIVEN)
+	if (len > CLUSTER_MSG_MAX || cl->drain >= CLUSTER_DRAIN_GIVEN)
 		return;
 	memcpy(buf, msg, len);
 	buf[len] = '\0';
-	type = buf[0];
-	memcpy(from, buf + 2, CLUSTER_INST_LEN);
-	from[CLUSTER_INST_LEN] = '\0';
-	id = strtoull(buf + 3 + CLUSTER_INST_LEN, &end, 10);
-	if (*end == ' ')
-		end++;
-	else if (*end != '\0')
+	if (cluster_msg_parse(buf, len, &m, &why) == -1) {
+		cluster_refused(cl, buf, len, why);
 		return;
-	rest = end;
-	len -= (size_t)(rest - buf);
+	}
+	type = m.type;
+	from = m.from;
+	id = m.id;
+	rest = m.rest;
+	len = m.len;
 	switch (type) {
 	case 'O':
 		cluster_on_offer(cl, from, id, rest);
@@ -571,6 +574,26 @@ cluster_message(void *arg, const char *msg, size_t len)
 		break;
 	}
 	cl->host.flush(cl->host.arg);
+}
+
+/*
+ * A message refused (cluster-msg.c): logged the first time for each
+ * reason, its bytes made printable; whoever can publish on the shared
+ * Redis could fill the log otherwise.
+ */
+static void
+cluster_refused(struct cluster *cl, const char *msg, size_t len,
+    enum cluster_msg_error why)
+{
+	char	safe[256];
+
+	cl->msg_refused++;
+	if (cl->msg_refused_logged & (1u << why))
+		return;
+	cl->msg_refused_logged |= 1u << why;
+	log_warn("node %s: a message refused: %s (once for this reason): %s",
+	    cl->node, cluster_msg_strerror(why), printable(msg, len, safe,
+	    sizeof safe));
 }
 
 /*

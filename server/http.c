@@ -47,6 +47,7 @@ struct http_req {
 						   line and headers */
 	int			 headers_done;
 	int			 done;
+	int			 bad;		/* refused as it stands: 400 */
 	char			 path[HTTP_PATH_MAX + 1];
 	size_t			 path_len;
 	int			 path_long;	/* over HTTP_PATH_MAX */
@@ -202,6 +203,17 @@ http_on_headers(http_parser *p)
 	if (r->in_value)
 		r->in_value = 0;
 	r->headers_done = 1;
+	/*
+	 * A handshake with a body: where would the WebSocket begin?  After
+	 * the headers or after the body, as the bytes happened to come:
+	 * refused.
+	 */
+	if (p->upgrade && ((p->flags & F_CHUNKED) ||
+	    ((p->flags & F_CONTENTLENGTH) && p->content_length > 0))) {
+		r->bad = 1;
+		http_parser_pause(p, 1);
+		return (0);
+	}
 	if (!p->upgrade) {
 		r->done = 1;
 		http_parser_pause(p, 1);
@@ -230,6 +242,8 @@ http_req_feed(struct http_req *r, const char *buf, size_t len, size_t *used)
 	size_t	n;
 
 	*used = 0;
+	if (r->bad)
+		return (HTTP_BAD);
 	if (r->done)
 		return (HTTP_DONE);
 	n = http_parser_execute(&r->parser, &http_settings, buf, len);
@@ -238,6 +252,8 @@ http_req_feed(struct http_req *r, const char *buf, size_t len, size_t *used)
 	if (r->head > HTTP_HEADERS_MAX ||
 	    HTTP_PARSER_ERRNO(&r->parser) == HPE_HEADER_OVERFLOW)
 		return (HTTP_TOO_BIG);
+	if (r->bad)
+		return (HTTP_BAD);
 	if (r->done || (r->headers_done && r->parser.upgrade)) {
 		r->done = 1;
 		return (HTTP_DONE);

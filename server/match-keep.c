@@ -24,9 +24,13 @@
 #include "clock.h"
 #include "log.h"
 #include "match-keep.h"
+#include "name.h"
 
 static int64_t	match_keep_left(const struct match *, int, int64_t);
-static int	match_keep_valid(const struct match_keep *);
+static enum match_keep_error match_keep_valid(const struct match_keep *);
+static int	match_keep_name_ok(const char *);
+static int	match_keep_token_ok(uint64_t);
+static int	match_keep_tokens_ok(const struct match_keep *);
 static void	match_keep_clock(struct match *, int, int64_t);
 
 /* What is left of a seat's running clock (its turn, its AGAIN?); 0: all. */
@@ -100,8 +104,60 @@ match_keep_fmt(const struct match_keep *k, char *buf, size_t size)
 	return ((int)n);
 }
 
-/* Does an image make a match the rules could have made? */
+/* A seat's name: none (""), or one NAME would take (protocol.md §3.4). */
 static int
+match_keep_name_ok(const char *name)
+{
+	size_t	len = strlen(name);
+
+	return (len == 0 || name_wellformed(name, len));
+}
+
+/* A resume token's key: none (0), or PROTO_TOKEN_LEN of the alphabet. */
+static int
+match_keep_token_ok(uint64_t key)
+{
+	unsigned char	b[sizeof key];
+	size_t		i;
+
+	if (key == 0)
+		return (1);
+	memcpy(b, &key, sizeof b);
+	for (i = 0; i < PROTO_TOKEN_LEN; i++) {
+		if (b[i] == '\0' || strchr(PROTO_CODE_ALPHABET, b[i]) == NULL)
+			return (0);
+	}
+	return (1);
+}
+
+/* The tokens: each well formed, and none of them twice. */
+static int
+match_keep_tokens_ok(const struct match_keep *k)
+{
+	uint64_t	t[4];
+	int		i, j;
+
+	for (i = 0; i < 2; i++) {
+		t[2 * i] = k->seat[i].token;
+		t[2 * i + 1] = k->seat[i].used;
+	}
+	for (i = 0; i < 4; i++) {
+		if (!match_keep_token_ok(t[i]))
+			return (0);
+		for (j = 0; j < i; j++) {
+			if (t[i] != 0 && t[i] == t[j])
+				return (0);
+		}
+	}
+	return (1);
+}
+
+/*
+ * Does an image make a match the rules could have made?  Its fields in
+ * range, its names NAME's, its board one of play (and over while its
+ * players are asked AGAIN?, with the winner it says), its tokens good.
+ */
+static enum match_keep_error
 match_keep_valid(const struct match_keep *k)
 {
 	const struct ttt_board	*b = &k->board;
@@ -115,26 +171,69 @@ match_keep_valid(const struct match_keep *k)
 	    b->outcome > TTT_DRAW || b->last > TTT_CELLS ||
 	    k->winner < TTT_EMPTY || k->winner > TTT_O || k->games == 0 ||
 	    (!k->seat[0].held && !k->seat[1].held))
-		return (0);
+		return (MATCH_KEEP_ERANGE);
 	for (i = 0; i < 2; i++) {
 		if ((k->answer[i] != MATCH_UNANSWERED && k->answer[i] != 1) ||
 		    k->seat[i].left < 0 || k->seat[i].held < 0 ||
 		    k->seat[i].held > 1 || k->seat[i].moved < 0 ||
 		    k->seat[i].moved > 1)
-			return (0);
+			return (MATCH_KEEP_ERANGE);
+		if (!match_keep_name_ok(k->seat[i].name))
+			return (MATCH_KEEP_ENAME);
 	}
-	return (1);
+	/*
+	 * The computer's seat is always held.  A game on has both its seats
+	 * (one who leaves for good loses it), nobody answered yet; AGAIN?
+	 * asked is not answered by both (the next game would have begun).
+	 */
+	if ((k->ai != MATCH_HUMAN && !k->seat[1].held) ||
+	    (k->state == MATCH_PLAYING ? !k->seat[0].held || !k->seat[1].held ||
+	    k->answer[0] != MATCH_UNANSWERED ||
+	    k->answer[1] != MATCH_UNANSWERED :
+	    k->answer[0] == 1 && k->answer[1] == 1))
+		return (MATCH_KEEP_ERANGE);
+	if (!ttt_board_valid(b) || (k->state == MATCH_PLAYING &&
+	    b->outcome != TTT_ONGOING) || (b->outcome != TTT_ONGOING &&
+	    k->winner != (int)ttt_board_winner(b)))
+		return (MATCH_KEEP_EBOARD);
+	if (!match_keep_tokens_ok(k))
+		return (MATCH_KEEP_ETOKEN);
+	return (MATCH_KEEP_OK);
 }
 
-/* An image from its line: 0, or -1 if it is not one. */
-int
-match_keep_parse(const char *line, struct match_keep *k)
+/* What a refusal says, for the log. */
+const char *
+match_keep_strerror(enum match_keep_error e)
 {
-	unsigned	x, o, turn, outcome, last;
-	int		i, n = 0;
-	long long	left;
-	const char	*p;
+	static const char *const why[MATCH_KEEP_NERRORS] = {
+		"an image",
+		"not an image",
+		"a field out of range",
+		"a name NAME refuses",
+		"a board play cannot make",
+		"a resume token malformed or twice",
+		"a match of its id is here",
+		"nobody is left in it",
+		"a resume token of another match"
+	};
 
+	return ((unsigned)e < MATCH_KEEP_NERRORS ? why[e] : "?");
+}
+
+/* An image from its line: 0, or -1 if it is not one (why says why). */
+int
+match_keep_parse(const char *line, struct match_keep *k,
+    enum match_keep_error *why)
+{
+	unsigned		x, o, turn, outcome, last;
+	int			i, n = 0;
+	long long		left;
+	const char		*p;
+	enum match_keep_error	dummy;
+
+	if (why == NULL)
+		why = &dummy;
+	*why = MATCH_KEEP_ESYNTAX;
 	memset(k, 0, sizeof *k);
 	if (sscanf(line, "1 %d %d %u %u %u %u %u %d %d %d %u %u %u %u %d%n",
 	    &k->ai, &k->state, &x, &o, &turn, &outcome, &last, &k->answer[0],
@@ -151,13 +250,18 @@ match_keep_parse(const char *line, struct match_keep *k)
 		p += n;
 		k->seat[i].left = (int64_t)left;
 		n = (int)strcspn(p, " ");
-		if (n > PROTO_NAME_MAX)
+		if (n > PROTO_NAME_MAX) {
+			*why = MATCH_KEEP_ENAME;
 			return (-1);
+		}
 		memcpy(k->seat[i].name, p, (size_t)n);
 		k->seat[i].name[n] = '\0';
 		p += n;
 	}
-	if (*p != '\0' || x > 0x1ff || o > 0x1ff || turn > 2 || outcome > 3 ||
+	if (*p != '\0')
+		return (-1);
+	*why = MATCH_KEEP_ERANGE;
+	if (x > 0x1ff || o > 0x1ff || turn > 2 || outcome > 3 ||
 	    last > TTT_CELLS)
 		return (-1);
 	k->board.x = (uint16_t)x;
@@ -165,7 +269,8 @@ match_keep_parse(const char *line, struct match_keep *k)
 	k->board.turn = (uint8_t)turn;
 	k->board.outcome = (uint8_t)outcome;
 	k->board.last = (uint8_t)last;
-	return (match_keep_valid(k) ? 0 : -1);
+	*why = match_keep_valid(k);
+	return (*why == MATCH_KEEP_OK ? 0 : -1);
 }
 
 /*
@@ -188,18 +293,37 @@ match_keep_clock(struct match *m, int seat, int64_t left)
 }
 
 /*
- * A match again, from its image, both players away: NULL if a match of
- * that id is here already, or no player is left in it.
+ * A match again, from its image (valid: match_keep_parse), both players
+ * away: NULL if a match of that id is here already, no player is left in
+ * it, or a token of its is another match's here (why says which).
  */
 struct match *
-match_keep_restore(struct lobby *lobby, const struct match_keep *k)
+match_keep_restore(struct lobby *lobby, const struct match_keep *k,
+    enum match_keep_error *why)
 {
-	struct match	*m;
-	int		 i, runs;
+	struct match		*m;
+	enum match_keep_error	 dummy;
+	int			 i, runs;
 
-	if (keytab_find(&lobby->ids, k->id) != NULL || (!(k->seat[0].held) &&
-	    !(k->seat[1].held && k->ai == MATCH_HUMAN)))
+	if (why == NULL)
+		why = &dummy;
+	if (keytab_find(&lobby->ids, k->id) != NULL) {
+		*why = MATCH_KEEP_EHERE;
 		return (NULL);
+	}
+	if (!(k->seat[0].held) && !(k->seat[1].held && k->ai == MATCH_HUMAN)) {
+		*why = MATCH_KEEP_EEMPTY;
+		return (NULL);
+	}
+	for (i = 0; i < 2; i++) {
+		if ((k->seat[i].token != 0 && keytab_find(&lobby->tokens,
+		    k->seat[i].token) != NULL) || (k->seat[i].used != 0 &&
+		    keytab_find(&lobby->tokens, k->seat[i].used) != NULL)) {
+			*why = MATCH_KEEP_ETAKEN;
+			return (NULL);
+		}
+	}
+	*why = MATCH_KEEP_OK;
 	m = match_alloc(lobby, k->id);
 	m->ai = k->ai;
 	if (m->ai != MATCH_HUMAN)

@@ -40,9 +40,29 @@ struct match_keep {
 	struct match_keep_seat	seat[2];
 };
 
+/*
+ * Why an image is refused.  Whoever can write to Redis writes images: one
+ * is checked as strictly as a player's lines (protocol.md's rules).
+ */
+enum match_keep_error {
+	MATCH_KEEP_OK,
+	MATCH_KEEP_ESYNTAX,	/* not an image's line */
+	MATCH_KEEP_ERANGE,	/* a field out of its range */
+	MATCH_KEEP_ENAME,	/* a name NAME would refuse */
+	MATCH_KEEP_EBOARD,	/* a board play could not have made */
+	MATCH_KEEP_ETOKEN,	/* a resume token malformed, or twice */
+	MATCH_KEEP_EHERE,	/* a match of its id is here already */
+	MATCH_KEEP_EEMPTY,	/* nobody is left in it */
+	MATCH_KEEP_ETAKEN,	/* a resume token of another match here */
+	MATCH_KEEP_NERRORS
+};
+
 void		 match_keep_take(const struct match *, struct match_keep *);
 int		 match_keep_fmt(const struct match_keep *, char *, size_t);
-int		 match_keep_parse(const char *, struct match_keep *);
-struct match	*match_keep_restore(struct lobby *, const struct match_keep *);
+int		 match_keep_parse(const char *, struct match_keep *,
+		     enum match_keep_error *);
+struct match	*match_keep_restore(struct lobby *, const struct match_keep *,
+		     enum match_keep_error *);
+const char	*match_keep_strerror(enum match_keep_error);
 
 #endif /* MATCH_KEEP_H */

@@ -41,6 +41,10 @@ match_alloc(struct lobby *lobby, uint64_t id)
 
 	if ((m = calloc(1, sizeof *m)) == NULL)
 		fatalx("out of memory");
+	/* A match taken up (an id from Redis) may hold the next id: skipped. */
+	while (id == 0 && keytab_find(&lobby->ids, lobby->next_match_id) !=
+	    NULL)
+		lobby->next_match_id++;
 	m->id = id != 0 ? id : lobby->next_match_id++;
 	m->lobby = lobby;
 	m->ai = MATCH_HUMAN;

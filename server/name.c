@@ -68,6 +68,16 @@ name_valid(const char *name)
 }
 
 /*
+ * Is a name from elsewhere (another node, Redis: len bytes, not ended) one
+ * NAME would take: proto_name_valid's bytes, then the Unicode rules?
+ */
+int
+name_wellformed(const char *name, size_t len)
+{
+	return (proto_name_valid(name, len) && namecheck_valid(name, len));
+}
+
+/*
  * A name's key into b (NAME_KEY_MAX bytes, NUL-ended): its length.  A
  * name without one (never one that name_valid passed) is its own key.
  */

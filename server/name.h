@@ -16,6 +16,7 @@
 int	name_init(struct lobby *);
 void	name_free(struct lobby *);
 int	name_valid(const char *);
+int	name_wellformed(const char *, size_t);
 int	name_allowed(struct lobby *, const struct client *, const char *);
 void	name_take(struct client *, const char *);
 void	name_drop(struct client *);

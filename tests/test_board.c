@@ -40,6 +40,8 @@ static void	play_fails(struct ttt_board *, enum ttt_mark, int,
 static void	walk(struct ttt_board *, char [3][3], enum ttt_mark, int,
 		    int, struct walk *);
 static void	walk_from(enum ttt_mark, struct walk *);
+static size_t	board_index(const struct ttt_board *);
+static void	reach(const struct ttt_board *, unsigned char *);
 
 /* Does this mark hold a whole row, column or diagonal of the grid? */
 static int
@@ -675,6 +677,88 @@ test_board_exhaustive_o_first(void **state)
 	assert_int_equal(w.draws, 46080);
 }
 
+/* A board's index among all the struct's values of x, o, turn, outcome, last. */
+static size_t
+board_index(const struct ttt_board *b)
+{
+	return (((((size_t)b->x * 512 + b->o) * 3 + b->turn) * 4 +
+	    b->outcome) * (TTT_CELLS + 1) + b->last);
+}
+
+/* Mark every board play can reach from this one. */
+static void
+reach(const struct ttt_board *b, unsigned char *seen)
+{
+	struct ttt_board	next;
+	size_t			i = board_index(b);
+	int			k;
+
+	if (seen[i / 8] & (1u << (i % 8)))
+		return;
+	seen[i / 8] |= (unsigned char)(1u << (i % 8));
+	for (k = 0; k < TTT_CELLS; k++) {
+		next = *b;
+		if (ttt_board_play(&next, (enum ttt_mark)b->turn, k) == TTT_OK)
+			reach(&next, seen);
+	}
+}
+
+/*
+ * ttt_board_valid takes exactly the boards play reaches from an empty one
+ * (either mark first): every value of the struct with disjoint masks is
+ * tried against the set a walk of every game marks.
+ */
+static void
+test_board_valid_exactly_reachable(void **state)
+{
+	static unsigned char	 seen[512 * 512 * 3 * 4 * (TTT_CELLS + 1) / 8 +
+				    1];
+	struct ttt_board	 b;
+	unsigned		 x, o, turn, outcome, last;
+	size_t			 i;
+	long			 nvalid = 0;
+
+	(void)state;
+	memset(seen, 0, sizeof seen);
+	board_fresh(&b, TTT_X);
+	reach(&b, seen);
+	board_fresh(&b, TTT_O);
+	reach(&b, seen);
+	for (x = 0; x < 512; x++) {
+		for (o = 0; o < 512; o++) {
+			if (x & o)
+				continue;
+			for (turn = 0; turn < 3; turn++)
+			for (outcome = 0; outcome < 4; outcome++)
+			for (last = 0; last <= TTT_CELLS; last++) {
+				board_fresh(&b, TTT_X);
+				b.x = (uint16_t)x;
+				b.o = (uint16_t)o;
+				b.turn = (uint8_t)turn;
+				b.outcome = (uint8_t)outcome;
+				b.last = (uint8_t)last;
+				i = board_index(&b);
+				if (ttt_board_valid(&b) !=
+				    !!(seen[i / 8] & (1u << (i % 8))))
+					fail_msg("x %03x o %03x turn %u "
+					    "outcome %u last %u: valid %d",
+					    x, o, turn, outcome, last,
+					    ttt_board_valid(&b));
+				nvalid += ttt_board_valid(&b);
+			}
+		}
+	}
+	assert_int_equal(nvalid, 32336);	/* boards with their turn, last */
+	/* Out of range, and overlapping masks. */
+	board_fresh(&b, TTT_X);
+	b.x = 0x200;
+	assert_false(ttt_board_valid(&b));
+	board_fresh(&b, TTT_X);
+	b.x = b.o = 1;
+	b.last = 0;
+	assert_false(ttt_board_valid(&b));
+}
+
 /* Run the board tests. */
 int
 main(void)
@@ -697,6 +781,7 @@ main(void)
 		cmocka_unit_test(test_board_line_of),
 		cmocka_unit_test(test_board_exhaustive_x_first),
 		cmocka_unit_test(test_board_exhaustive_o_first),
+		cmocka_unit_test(test_board_valid_exactly_reachable),
 	};
 
 	return (cmocka_run_group_tests(tests, NULL, NULL));

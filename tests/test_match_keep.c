@@ -47,9 +47,26 @@ static const struct lobby_ops fake_ops = {
 	NULL, NULL, NULL, NULL
 };
 
-/* A 32-byte name in UTF-8: "Zoë", a CJK name and an emoji, filled. */
-#define NAME_UTF8_32	"Zo\xc3\xab\xe6\x9d\x8e\xe5\xb0\x8f\xe9\xbe\x8d" \
-			"\xf0\x9f\x98\x80" "abcdefghijklmno"
+/*
+ * A resume token's key, as tokens are kept: its eight characters of the
+ * code alphabet, end to end (an image with any other is refused).
+ */
+static uint64_t
+keep_tok(const char *code)
+{
+	uint64_t	k;
+
+	memcpy(&k, code, sizeof k);
+	return (k);
+}
+
+/*
+ * A 32-byte name in UTF-8 that NAME takes (16 characters at most): "Zoë"
+ * and nine CJK characters, filled.
+ */
+#define NAME_UTF8_32	"Zo\xc3\xab" "\xe6\x9d\x8e\xe5\xb0\x8f\xe9\xbe\x8d" \
+			"\xe5\xbc\xb5\xe5\x81\x89\xe7\x8e\x8b" \
+			"\xe8\x8a\xb3\xe5\x8a\x89\xe6\xb4\x8b" "a"
 
 /* Images that differ in every field from one another and within. */
 static void
@@ -74,9 +91,9 @@ images(struct match_keep *k, size_t *n)
 	p->score[1] = 1;
 	p->score[2] = 0;
 	p->tie_told = 0;
-	p->seat[0] = (struct match_keep_seat){ 1, 1, 0x0123456789abcdefULL,
-	    0xfedcba9876543210ULL, 13500, "" };
-	p->seat[1] = (struct match_keep_seat){ 1, 1, 0x1122334455667788ULL,
+	p->seat[0] = (struct match_keep_seat){ 1, 1, keep_tok("23456789"),
+	    keep_tok("ABCDEFGH"), 13500, "" };
+	p->seat[1] = (struct match_keep_seat){ 1, 1, keep_tok("JKMNPQRS"),
 	    0, 0, "" };
 	snprintf(p->seat[0].name, sizeof p->seat[0].name, "ann");
 	snprintf(p->seat[1].name, sizeof p->seat[1].name, "%s", NAME_UTF8_32);
@@ -87,7 +104,7 @@ images(struct match_keep *k, size_t *n)
 	p->state = MATCH_ASKING;
 	p->board.x = 0x054;			/* C1 B2 A3 */
 	p->board.o = 0x003;			/* A1 B1 */
-	p->board.turn = TTT_O;
+	p->board.turn = TTT_X;			/* the mover's, once won */
 	p->board.outcome = TTT_WIN_X;
 	p->board.last = 6;
 	p->answer[0] = MATCH_UNANSWERED;
@@ -98,9 +115,9 @@ images(struct match_keep *k, size_t *n)
 	p->score[1] = 2;
 	p->score[2] = 1;
 	p->tie_told = 1;
-	p->seat[0] = (struct match_keep_seat){ 1, 0, 0xa1ULL, 0xb2ULL, 41000,
+	p->seat[0] = (struct match_keep_seat){ 1, 0, keep_tok("TUVWXYZ2"), keep_tok("3456789A"), 41000,
 	    "" };
-	p->seat[1] = (struct match_keep_seat){ 1, 1, 0xc3ULL, 0xd4ULL, 0, "" };
+	p->seat[1] = (struct match_keep_seat){ 1, 1, keep_tok("BCDEFGHJ"), keep_tok("KMNPQRST"), 0, "" };
 	snprintf(p->seat[0].name, sizeof p->seat[0].name,
 	    "\xd0\xbf\xd0\xb5\xd1\x82\xd1\x8f");	/* петя */
 	/* seat 1 unnamed: "=" */
@@ -117,7 +134,7 @@ images(struct match_keep *k, size_t *n)
 	p->answer[0] = p->answer[1] = MATCH_UNANSWERED;
 	p->winner = TTT_EMPTY;
 	p->games = 1;
-	p->seat[0] = (struct match_keep_seat){ 1, 1, 0x77ULL, 0, 2, "" };
+	p->seat[0] = (struct match_keep_seat){ 1, 1, keep_tok("UVWXYZ23"), 0, 2, "" };
 	p->seat[1] = (struct match_keep_seat){ 1, 1, 0, 0, 0, "" };
 	snprintf(p->seat[0].name, sizeof p->seat[0].name, "bob");
 	snprintf(p->seat[1].name, sizeof p->seat[1].name, "computer");
@@ -128,7 +145,7 @@ images(struct match_keep *k, size_t *n)
 	p->state = MATCH_ASKING;
 	p->board.x = 0x18d;			/* X O X / X O O / O X X */
 	p->board.o = 0x072;
-	p->board.turn = TTT_O;
+	p->board.turn = TTT_X;			/* X filled it */
 	p->board.outcome = TTT_DRAW;
 	p->board.last = 7;
 	p->answer[0] = p->answer[1] = MATCH_UNANSWERED;
@@ -138,7 +155,7 @@ images(struct match_keep *k, size_t *n)
 	p->score[1] = 0;
 	p->score[2] = 2;
 	p->tie_told = 1;
-	p->seat[0] = (struct match_keep_seat){ 1, 1, 0x5eedULL, 0xbeefULL, 0,
+	p->seat[0] = (struct match_keep_seat){ 1, 1, keep_tok("456789AB"), keep_tok("CDEFGHJK"), 0,
 	    "" };
 	p->seat[1] = (struct match_keep_seat){ 0, 1, 0, 0, 0, "" };
 	snprintf(p->seat[0].name, sizeof p->seat[0].name, "caf\xc3\xa9");
@@ -148,11 +165,11 @@ images(struct match_keep *k, size_t *n)
 	p = &k[4];
 	p->ai = PROTO_LEVEL_PERFECT;
 	p->state = MATCH_PLAYING;
-	p->board.x = 0x1ff & ~0x0aa;
-	p->board.o = 0x0aa;
-	p->board.turn = TTT_O;
-	p->board.outcome = TTT_DRAW;
-	p->board.last = TTT_CELLS;
+	p->board.x = 0x101;			/* A1 C3: three digits */
+	p->board.o = 0x082;			/* B1 B3 */
+	p->board.turn = TTT_X;
+	p->board.outcome = TTT_ONGOING;
+	p->board.last = 7;
 	p->answer[0] = p->answer[1] = MATCH_UNANSWERED;
 	p->winner = TTT_EMPTY;
 	p->games = UINT32_MAX;
@@ -160,10 +177,10 @@ images(struct match_keep *k, size_t *n)
 	p->score[1] = UINT32_MAX - 1;
 	p->score[2] = UINT32_MAX - 2;
 	p->tie_told = 1;
-	p->seat[0] = (struct match_keep_seat){ 1, 1, UINT64_MAX,
-	    UINT64_MAX - 1, INT64_MAX, "" };
-	p->seat[1] = (struct match_keep_seat){ 1, 1, UINT64_MAX - 2,
-	    UINT64_MAX - 3, INT64_MAX - 1, "" };
+	p->seat[0] = (struct match_keep_seat){ 1, 1, keep_tok("ZZZZZZZZ"),
+	    keep_tok("ZZZZZZZY"), INT64_MAX, "" };
+	p->seat[1] = (struct match_keep_seat){ 1, 1, keep_tok("ZZZZZZZX"),
+	    keep_tok("ZZZZZZZW"), INT64_MAX - 1, "" };
 	snprintf(p->seat[0].name, sizeof p->seat[0].name, "%s", NAME_UTF8_32);
 	snprintf(p->seat[1].name, sizeof p->seat[1].name, "%s", NAME_UTF8_32);
 	*n = KEEP_IMAGES;
@@ -219,7 +236,7 @@ test_keep_round_trip(void **state)
 		if (len <= 0 || (size_t)len >= sizeof line)
 			fail_msg("image %zu: no line (%d)", i, len);
 		assert_int_equal(strlen(line), (size_t)len);
-		if (match_keep_parse(line, &back) != 0)
+		if (match_keep_parse(line, &back, NULL) != 0)
 			fail_msg("image %zu: \"%s\" refused", i, line);
 		same(&k[i], &back);
 		assert_int_equal(match_keep_fmt(&back, again, sizeof again),
@@ -228,11 +245,13 @@ test_keep_round_trip(void **state)
 	}
 	assert_int_equal(match_keep_fmt(&k[0], line, sizeof line) > 0, 1);
 	assert_string_equal(line, "1 -1 0 1 16 1 0 4 -1 -1 2 2 0 1 0 0 "
-	    "1 1 123456789abcdef fedcba9876543210 13500 =ann "
-	    "1 1 1122334455667788 0 0 =" NAME_UTF8_32);
+	    "1 1 3938373635343332 4847464544434241 13500 =ann "
+	    "1 1 535251504e4d4b4a 0 0 =" NAME_UTF8_32);
 	assert_int_equal(match_keep_fmt(&k[1], line, sizeof line) > 0, 1);
-	assert_string_equal(line, "1 -1 1 84 3 2 1 6 -1 1 1 7 3 2 1 1 "
-	    "1 0 a1 b2 41000 =\xd0\xbf\xd0\xb5\xd1\x82\xd1\x8f 1 1 c3 d4 0 =");
+	assert_string_equal(line, "1 -1 1 84 3 1 1 6 -1 1 1 7 3 2 1 1 "
+	    "1 0 325a595857565554 4139383736353433 41000 "
+	    "=\xd0\xbf\xd0\xb5\xd1\x82\xd1\x8f "
+	    "1 1 4a48474645444342 54535251504e4d4b 0 =");
 }
 
 /* A buffer one byte short of a line: -1, never a line cut short. */
@@ -278,7 +297,7 @@ test_keep_restore_take(void **state)
 		k[i].id = 100 + i;
 		if (k[i].state == MATCH_ASKING)
 			k[i].seat[0].left = 0;
-		assert_non_null(m = match_keep_restore(&lobby, &k[i]));
+		assert_non_null(m = match_keep_restore(&lobby, &k[i], NULL));
 		assert_true(m->id == 100 + i);
 		match_keep_take(m, &got);
 		assert_true(got.id == 100 + i);
@@ -297,7 +316,7 @@ test_keep_restore_take(void **state)
 	assert_int_equal(m->seat[0].clock_by,
 	    fake_clock + l.again_ms + l.grace_ms);
 	assert_int_equal(m->seat[1].clock_by, 0);
-	assert_null(match_keep_restore(&lobby, &k[0]));	/* once */
+	assert_null(match_keep_restore(&lobby, &k[0], NULL));	/* once */
 	lobby_free(&lobby);
 }
 

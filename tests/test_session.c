@@ -20,6 +20,7 @@
 #include <event2/event.h>
 
 #include "conn.h"
+#include "keytab.h"
 #include "lobby.h"
 #include "match.h"
 #include "match-keep.h"
@@ -2781,6 +2782,7 @@ test_keep_image_restore(void **state)
 	struct match		*m, *m2;
 	char			 line[MATCH_KEEP_MAX], line2[MATCH_KEEP_MAX];
 	char			 tok[2][PROTO_TOKEN_LEN + 2];
+	enum match_keep_error	 why;
 	void			*p;
 	int			 mv, i;
 
@@ -2798,7 +2800,7 @@ test_keep_image_restore(void **state)
 	assert_int_equal(k.seat[mv].left, LOBBY_TURN_MS - 50000);
 	assert_int_equal(k.seat[!mv].left, 0);
 	assert_true(match_keep_fmt(&k, line, sizeof line) > 0);
-	assert_int_equal(match_keep_parse(line, &k2), 0);
+	assert_int_equal(match_keep_parse(line, &k2, NULL), 0);
 	assert_true(match_keep_fmt(&k2, line2, sizeof line2) > 0);
 	assert_string_equal(line, line2);
 	assert_string_equal(k2.seat[0].name, "ann");
@@ -2806,9 +2808,11 @@ test_keep_image_restore(void **state)
 
 	w2 = world_new(NULL);
 	k2.id = 42;
-	m2 = match_keep_restore(&w2->lobby, &k2);
+	m2 = match_keep_restore(&w2->lobby, &k2, &why);
 	assert_non_null(m2);
-	assert_null(match_keep_restore(&w2->lobby, &k2));	/* once */
+	assert_int_equal(why, MATCH_KEEP_OK);
+	assert_null(match_keep_restore(&w2->lobby, &k2, &why));	/* once */
+	assert_int_equal(why, MATCH_KEEP_EHERE);
 	assert_int_equal(w2->lobby.naway, 2);
 	assert_int_equal(m2->board.x, m->board.x);
 	assert_int_equal(m2->board.o, m->board.o);
@@ -2853,11 +2857,360 @@ test_keep_parse_refuses(void **state)
 
 	(void)state;
 	assert_int_equal(match_keep_parse("1 -1 0 0 0 1 0 9 -1 -1 0 1 0 0 0 0 "
-	    "1 0 0 0 0 =a 1 0 0 0 0 =b", &k), 0);
+	    "1 0 0 0 0 =a 1 0 0 0 0 =b", &k, NULL), 0);
 	for (i = 0; i < sizeof bad / sizeof bad[0]; i++) {
-		if (match_keep_parse(bad[i], &k) != -1)
+		if (match_keep_parse(bad[i], &k, NULL) != -1)
 			fail_msg("took \"%s\"", bad[i]);
 	}
+}
+
+/*
+ * A good image to change one field of: X on A1, O on B2, X to move, both
+ * seats held with their tokens, named.
+ */
+static void
+keep_base(struct match_keep *k)
+{
+	memset(k, 0, sizeof *k);
+	k->ai = MATCH_HUMAN;
+	k->state = MATCH_PLAYING;
+	k->board.x = 0x001;
+	k->board.o = 0x010;
+	k->board.turn = TTT_X;
+	k->board.outcome = TTT_ONGOING;
+	k->board.last = 4;
+	k->answer[0] = k->answer[1] = MATCH_UNANSWERED;
+	k->winner = TTT_EMPTY;
+	k->games = 1;
+	k->seat[0].held = k->seat[1].held = 1;
+	k->seat[0].moved = k->seat[1].moved = 1;
+	k->seat[0].token = keytab_code("ABCDEFGH");
+	k->seat[1].token = keytab_code("23456789");
+	k->seat[1].used = keytab_code("JKMNPQRS");
+	k->seat[0].left = 12345;
+	snprintf(k->seat[0].name, sizeof k->seat[0].name, "ann");
+	snprintf(k->seat[1].name, sizeof k->seat[1].name, "Zo\xc3\xab");
+}
+
+/* An image as its line, then parsed back: the error. */
+static enum match_keep_error
+keep_reparse(const struct match_keep *k, struct match_keep *out)
+{
+	enum match_keep_error	why = MATCH_KEEP_NERRORS;
+	char			line[MATCH_KEEP_MAX];
+	int			rc;
+
+	assert_true(match_keep_fmt(k, line, sizeof line) > 0);
+	rc = match_keep_parse(line, out, &why);
+	assert_int_equal(rc, why == MATCH_KEEP_OK ? 0 : -1);
+	return (why);
+}
+
+/*
+ * format -> parse -> format keeps every field: each set to a value other
+ * than its default (and the other seat's) in turn.
+ */
+static void
+test_keep_round_trip_every_field(void **state)
+{
+	struct match_keep	 k, k2;
+	char			 a[MATCH_KEEP_MAX], b[MATCH_KEEP_MAX];
+	int			 step, i;
+
+	(void)state;
+	for (step = 0; step < 4; step++) {
+		keep_base(&k);
+		switch (step) {
+		case 1:			/* against the computer, O won: AGAIN? */
+			k.ai = PROTO_LEVEL_EASY;
+			k.board.x = 0x003;
+			k.board.o = 0x1c0;
+			k.board.turn = TTT_O;
+			k.board.outcome = TTT_WIN_O;
+			k.board.last = 8;
+			k.state = MATCH_ASKING;
+			k.winner = TTT_O;
+			k.answer[0] = 1;
+			k.seat[1].token = 0;
+			k.seat[1].used = 0;
+			k.seat[1].name[0] = '\0';
+			break;
+		case 2:			/* a draw, game 7, a score, told */
+			k.board.x = 0x18d;	/* X O X / X O O / O X X */
+			k.board.o = 0x072;
+			k.board.turn = TTT_X;
+			k.board.outcome = TTT_DRAW;
+			k.board.last = 8;
+			k.state = MATCH_ASKING;
+			k.games = 7;
+			k.score[0] = 3;
+			k.score[1] = 2;
+			k.score[2] = 1;
+			k.tie_told = 1;
+			k.answer[1] = 1;
+			k.seat[0].moved = 0;
+			break;
+		case 3:			/* X won, then left for good */
+			k.ai = PROTO_LEVEL_PERFECT;
+			k.state = MATCH_ASKING;
+			k.board.x = 0x007;
+			k.board.o = 0x018;
+			k.board.outcome = TTT_WIN_X;
+			k.board.last = 2;
+			k.winner = TTT_X;
+			k.seat[0].held = 0;
+			k.seat[0].used = keytab_code("TUVWXYZ2");
+			k.seat[1].left = 999;
+			break;
+		}
+		assert_int_equal(keep_reparse(&k, &k2), MATCH_KEEP_OK);
+		assert_int_equal(k2.ai, k.ai);
+		assert_int_equal(k2.state, k.state);
+		assert_int_equal(k2.board.x, k.board.x);
+		assert_int_equal(k2.board.o, k.board.o);
+		assert_int_equal(k2.board.turn, k.board.turn);
+		assert_int_equal(k2.board.outcome, k.board.outcome);
+		assert_int_equal(k2.board.last, k.board.last);
+		assert_int_equal(k2.answer[0], k.answer[0]);
+		assert_int_equal(k2.answer[1], k.answer[1]);
+		assert_int_equal(k2.winner, k.winner);
+		assert_int_equal(k2.games, k.games);
+		for (i = 0; i < 3; i++)
+			assert_int_equal(k2.score[i], k.score[i]);
+		assert_int_equal(k2.tie_told, k.tie_told);
+		for (i = 0; i < 2; i++) {
+			assert_int_equal(k2.seat[i].held, k.seat[i].held);
+			assert_int_equal(k2.seat[i].moved, k.seat[i].moved);
+			assert_true(k2.seat[i].token == k.seat[i].token);
+			assert_true(k2.seat[i].used == k.seat[i].used);
+			assert_true(k2.seat[i].left == k.seat[i].left);
+			assert_string_equal(k2.seat[i].name, k.seat[i].name);
+		}
+		assert_true(match_keep_fmt(&k, a, sizeof a) > 0);
+		assert_true(match_keep_fmt(&k2, b, sizeof b) > 0);
+		assert_string_equal(a, b);
+	}
+}
+
+/*
+ * Names from Redis are held to NAME's rules: a CR or LF (it would end the
+ * MATCH line it goes into), invalid UTF-8, a control, a space-less but
+ * invisible or unassigned code point, too many characters.
+ */
+static void
+test_keep_refuses_bad_names(void **state)
+{
+	static const char *const bad[] = {
+		"ann\r",
+		"an\nn",
+		"\xff" "ann",
+		"an\xc3",
+		"a\x01" "b",
+		"a\x7f",
+		"\xe2\x80\xae" "x",		/* RLO */
+		"a\xe2\x80\x8b" "b",		/* zero width space */
+		"\xcd\xb8" "x",			/* U+0378, unassigned */
+		"\xcc\x81" "a",			/* a combining mark first */
+		"abcdefghijklmnopqrstu",	/* 21 characters */
+		"a.b",
+	};
+	struct match_keep	 k, k2;
+	size_t			 i;
+
+	(void)state;
+	for (i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		keep_base(&k);
+		snprintf(k.seat[i % 2].name, sizeof k.seat[0].name, "%s",
+		    bad[i]);
+		if (keep_reparse(&k, &k2) != MATCH_KEEP_ENAME)
+			fail_msg("took the name \"%s\"", bad[i]);
+	}
+}
+
+/*
+ * Boards from Redis are ones play makes: the turn against the marks, the
+ * outcome against the lines, the last cell, the winner of a game over,
+ * a game over while still played.
+ */
+static void
+test_keep_refuses_bad_boards(void **state)
+{
+	struct match_keep	 k, k2;
+	int			 step;
+
+	(void)state;
+	for (step = 0; step < 8; step++) {
+		keep_base(&k);
+		switch (step) {
+		case 0:		/* X moved, and moves again */
+			k.board.o = 0;
+			k.board.last = 0;
+			break;
+		case 1:		/* two more O than X */
+			k.board.o = 0x070;
+			k.board.last = 4;
+			break;
+		case 2:		/* X has a row, yet the game goes on */
+			k.board.x = 0x007;
+			k.board.o = 0x030;
+			break;
+		case 3:		/* a win nobody has */
+			k.state = MATCH_ASKING;
+			k.board.outcome = TTT_WIN_X;
+			k.winner = TTT_X;
+			break;
+		case 4:		/* the last cell is empty */
+			k.board.last = 8;
+			break;
+		case 5:		/* X won, but the image says O */
+			k.state = MATCH_ASKING;
+			k.board.x = 0x007;
+			k.board.o = 0x018;
+			k.board.outcome = TTT_WIN_X;
+			k.board.last = 2;
+			k.winner = TTT_O;
+			break;
+		case 6:		/* over, and still played */
+			k.board.x = 0x007;
+			k.board.o = 0x018;
+			k.board.outcome = TTT_WIN_X;
+			k.board.last = 2;
+			k.winner = TTT_X;
+			break;
+		case 7:		/* both have a line */
+			k.state = MATCH_ASKING;
+			k.board.x = 0x007;
+			k.board.o = 0x038;
+			k.board.outcome = TTT_WIN_X;
+			k.board.last = 2;
+			k.winner = TTT_X;
+			break;
+		}
+		if (keep_reparse(&k, &k2) != MATCH_KEEP_EBOARD)
+			fail_msg("took board %d", step);
+	}
+	/*
+	 * A game on with a seat left for good, or answered AGAIN?; the
+	 * computer's seat left.
+	 */
+	for (step = 0; step < 4; step++) {
+		keep_base(&k);
+		if (step == 0)
+			k.seat[1].held = 0;
+		else if (step == 1)
+			k.answer[0] = 1;
+		else if (step == 3) {
+			k.ai = PROTO_LEVEL_PERFECT;
+			k.state = MATCH_ASKING;
+			k.board.x = 0x007;
+			k.board.o = 0x018;
+			k.board.outcome = TTT_WIN_X;
+			k.board.last = 2;
+			k.winner = TTT_X;
+			k.seat[1].held = 0;
+		}
+		else if (step == 2) {	/* both said yes: no game began */
+			k.state = MATCH_ASKING;
+			k.board.x = 0x007;
+			k.board.o = 0x018;
+			k.board.outcome = TTT_WIN_X;
+			k.board.last = 2;
+			k.winner = TTT_X;
+			k.answer[0] = k.answer[1] = 1;
+		}
+		if (keep_reparse(&k, &k2) != MATCH_KEEP_ERANGE)
+			fail_msg("took state %d", step);
+	}
+	/* The same, right: taken. */
+	keep_base(&k);
+	k.state = MATCH_ASKING;
+	k.board.x = 0x007;
+	k.board.o = 0x018;
+	k.board.outcome = TTT_WIN_X;
+	k.board.last = 2;
+	k.winner = TTT_X;
+	assert_int_equal(keep_reparse(&k, &k2), MATCH_KEEP_OK);
+}
+
+/*
+ * Resume tokens from Redis are well formed and each once: not both seats
+ * one token, not a seat's token its used one, not outside the alphabet;
+ * and none another match here holds (restore).
+ */
+static void
+test_keep_refuses_bad_tokens(void **state)
+{
+	struct world		*w = *state = world_new(NULL);
+	struct match_keep	 k, k2;
+	enum match_keep_error	 why;
+	int			 step;
+
+	for (step = 0; step < 5; step++) {
+		keep_base(&k);
+		switch (step) {
+		case 0:
+			k.seat[1].token = k.seat[0].token;
+			break;
+		case 1:
+			k.seat[0].used = k.seat[0].token;
+			break;
+		case 2:
+			k.seat[1].used = k.seat[0].token;
+			break;
+		case 3:		/* 0 and 1 are not in the alphabet */
+			k.seat[0].token = keytab_code("ABCDEF01");
+			break;
+		case 4:		/* seven characters */
+			k.seat[0].token = keytab_code("ABCDEFG");
+			break;
+		}
+		if (keep_reparse(&k, &k2) != MATCH_KEEP_ETOKEN)
+			fail_msg("took tokens %d", step);
+	}
+	keep_base(&k);
+	k.id = 7;
+	assert_int_equal(keep_reparse(&k, &k2), MATCH_KEEP_OK);
+	k2.id = 7;
+	assert_non_null(match_keep_restore(&w->lobby, &k2, &why));
+	/* Another match, with a token of match 7's: refused. */
+	keep_base(&k);
+	k.id = 8;
+	k.seat[0].token = keytab_code("WXYZWXYZ");
+	k.seat[1].token = keytab_code("23456789");
+	k.seat[1].used = 0;
+	assert_int_equal(keep_reparse(&k, &k2), MATCH_KEEP_OK);
+	k2.id = 8;
+	assert_null(match_keep_restore(&w->lobby, &k2, &why));
+	assert_int_equal(why, MATCH_KEEP_ETAKEN);
+	assert_int_equal(w->lobby.naway, 2);
+}
+
+/*
+ * A match taken up with the id the lobby would give next (ids in Redis are
+ * anybody's to write): the next new match gets another one, and both are
+ * found by their ids.
+ */
+static void
+test_keep_restored_id_not_given_again(void **state)
+{
+	struct world		*w = *state = world_new(NULL);
+	struct match_keep	 k, k2;
+	struct match		*m;
+	enum match_keep_error	 why;
+	uint64_t		 id = w->lobby.next_match_id;
+
+	keep_base(&k);
+	assert_int_equal(keep_reparse(&k, &k2), MATCH_KEEP_OK);
+	k2.id = id;
+	assert_non_null(m = match_keep_restore(&w->lobby, &k2, &why));
+	world_open(w, 0);
+	world_open(w, 1);
+	assert_non_null(w->f[0].c.match);
+	assert_true(w->f[0].c.match != m);
+	assert_true(w->f[0].c.match->id != id);
+	assert_ptr_equal(keytab_find(&w->lobby.ids, id), m);
+	assert_ptr_equal(keytab_find(&w->lobby.ids, w->f[0].c.match->id),
+	    w->f[0].c.match);
 }
 
 int
@@ -2865,6 +3218,13 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_teardown(test_keep_touched, world_free),
+		cmocka_unit_test(test_keep_round_trip_every_field),
+		cmocka_unit_test(test_keep_refuses_bad_names),
+		cmocka_unit_test(test_keep_refuses_bad_boards),
+		cmocka_unit_test_teardown(test_keep_refuses_bad_tokens,
+		    world_free),
+		cmocka_unit_test_teardown(test_keep_restored_id_not_given_again,
+		    world_free),
 		cmocka_unit_test_teardown(test_keep_image_restore, world_free),
 		cmocka_unit_test(test_keep_parse_refuses),
 		cmocka_unit_test_teardown(test_lines_per_call_bounded,

@@ -38,6 +38,7 @@ cluster-relay 6 mesh
 cluster-base 6 mesh
 cluster-keep 6 mesh
 cluster-drain 6 mesh
+cluster-msg 6 mesh
 cluster-int 6 mesh
 rlink 6 mesh
 conn 5

@@ -335,8 +335,12 @@ fuzz_cmd_model(const char *line, size_t len, const struct proto_cmd *cmd)
 			CHECK(memchr(cmd->code, '\0', sizeof cmd->code) != NULL);
 		break;
 	case PROTO_PLAY:
-		CHECK(fuzz_ieq(&w[0], "PLAY") && (n == 2 || n == 3) &&
-		    fuzz_ieq(&w[1], "AI"));
+		/* PLAY alone: the public queue. */
+		CHECK(fuzz_ieq(&w[0], "PLAY"));
+		CHECK((cmd->level == PROTO_LEVEL_QUEUE) == (n == 1));
+		if (n == 1)
+			break;
+		CHECK((n == 2 || n == 3) && fuzz_ieq(&w[1], "AI"));
 		CHECK((cmd->level == PROTO_LEVEL_EASY) ==
 		    (n == 3 && fuzz_ieq(&w[2], "EASY")));
 		if (n == 3 && cmd->level != PROTO_LEVEL_EASY)

@@ -11,6 +11,16 @@
  *
  * With FUZZ_TRACE set in the environment, the script and all output are
  * printed: run the harness on one input to see what it does.
+ *
+ * Built twice more, as other harnesses with the same invariants:
+ * fuzz_keep (FUZZ_KEEP) reads a match image first, one line as Redis
+ * holds it (match-keep.c), or if the script does not begin with '1', an
+ * image built from its bytes (a board of moves played, fields from lists
+ * of good and bad values), and takes the match up in the lobby before the
+ * steps, its tokens the slots' to RESUME with; fuzz_telnet_line
+ * (FUZZ_TELNET) reads a slot's bytes as the daemon does once a client
+ * speaks telnet: through telnet.c, its data to the line scanner, IAC IP
+ * as Ctrl-C, a broken telnet the end of the connection.
  */
 #include <sys/queue.h>
 
@@ -29,6 +39,13 @@
 #include "match.h"
 #include "session.h"
 #include "utf8.h"
+#ifdef FUZZ_KEEP
+#include "keytab.h"
+#include "match-keep.h"
+#endif
+#ifdef FUZZ_TELNET
+#include "telnet.h"
+#endif
 
 
 #define FUZZ_SLOTS	4
@@ -44,6 +61,7 @@ enum fuzz_op {
 	FUZZ_OP_REAP,		/* closed clients are freed */
 	FUZZ_OP_REFUSE,		/* a client refused, SERVER_FULL */
 	FUZZ_OP_SHUTDOWN,	/* the server stops: every client BYE */
+	FUZZ_OP_INTERRUPT,	/* telnet's IAC IP (Ctrl-C): conn_interrupt */
 	FUZZ_NOPS
 };
 
@@ -85,6 +103,8 @@ static const struct fuzz_line {
 	L("NAME Zo\xc3\xab\n"), L("NAME ZO\xc3\x8b\n"),
 	L("SAY \xc2\xa1hola!\n"), L("NAME \xe2\x80\xae" "x\n"),
 	L("NAME \xef\xbd\x90\xef\xbc\x91\n"),
+	/* 51: the counters; a line cut short, then the rest */
+	L("STATS\n"), L("SAY hello the"), L(" whole room\n"),
 };
 #undef D
 #undef L
@@ -95,6 +115,9 @@ struct fuzz_slot {
 	size_t		 sent;		/* bytes of output */
 	int		 closed;	/* closing: no more output */
 	int		 bye;		/* BYE was sent */
+#ifdef FUZZ_TELNET
+	struct tn	*tn;		/* once it speaks telnet */
+#endif
 };
 
 struct fuzz_script {
@@ -113,6 +136,15 @@ static uint8_t	fuzz_byte(struct fuzz_script *);
 static void	fuzz_connect(int, int);
 static void	fuzz_free(int);
 static void	fuzz_feed(int, const uint8_t *, size_t);
+static int	fuzz_chunk(int, const uint8_t *, size_t);
+#ifdef FUZZ_KEEP
+static void	fuzz_keep(struct fuzz_script *);
+static void	fuzz_keep_board(const struct ttt_board *);
+static void	fuzz_keep_build(struct fuzz_script *, char *, size_t);
+#endif
+#ifdef FUZZ_TELNET
+static void	fuzz_tn_write(void *, const char *, size_t);
+#endif
 static void	fuzz_time(int64_t);
 static void	fuzz_check_world(void);
 static void	fuzz_logv(const char *, va_list);
@@ -381,59 +413,280 @@ fuzz_free(int i)
 		return;
 	session_lost(s->c);
 	evbuffer_free(s->in);
+#ifdef FUZZ_TELNET
+	if (s->tn != NULL)
+		tn_free(s->tn);
+#endif
 	free(s->c);
 	memset(s, 0, sizeof *s);
 }
 
 /*
  * Bytes arrive as the daemon reads them: at most one legal line and its CR
- * LF is held at a time.  With nothing pending they go to conn_input_bytes
- * and only what it leaves is buffered; then conn_input runs until it has
- * taken all it can.  A closing client's input is thrown away.
+ * LF is held at a time.
  */
 static void
 fuzz_feed(int i, const uint8_t *p, size_t len)
 {
 	struct fuzz_slot	*s = &fuzz_slots[i];
-	size_t			 room, n, used;
-	int			 calls, more;
+	size_t			 room, n;
 
-	if (s->c == NULL)
-		return;
-	while (len > 0 && !s->closed) {
+	while (s->c != NULL && len > 0 && !s->closed) {
 		room = PROTO_SCAN_MAX - evbuffer_get_length(s->in);
 		CHECK(room > 0 && room <= PROTO_SCAN_MAX);
 		n = len < room ? len : room;
 		if (fuzz_trace)
 			fprintf(stderr, "%d > %zu bytes: %.*s\n", i, n, (int)n,
 			    (const char *)p);
-		more = 1;
-		if (evbuffer_get_length(s->in) == 0) {
-			used = conn_input_bytes(s->c, (const char *)p, n,
-			    &more);
-			CHECK(used <= n);
-			CHECK(used == n || !(s->c->flags & CLIENT_CLOSING));
-			if (evbuffer_add(s->in, p + used, n - used) == -1)
-				abort();
-		} else if (evbuffer_add(s->in, p, n) == -1)
-			abort();
+		if (fuzz_chunk(i, p, n) == -1)
+			return;
 		p += n;
 		len -= n;
-		for (calls = 0; more && conn_input(s->c, s->in); calls++)
-			CHECK(calls < FUZZ_CALLS_MAX);
-		if (s->c->flags & CLIENT_CLOSING)
-			CHECK(s->closed);
-		else
-			CHECK(evbuffer_get_length(s->in) < PROTO_SCAN_MAX);
-		/* An over-long line is skipped, never held, and bounded. */
-		CHECK(s->c->line_skipped < CONN_FLOOD_MAX);
-		if (s->c->line_skipped != 0 && !s->closed)
-			CHECK(evbuffer_get_length(s->in) == 0 &&
-			    (s->c->line_deadline != 0 ||
-			    fuzz_lobby.limits.line_ms <= 0));
-		fuzz_check_world();
 	}
 }
+
+#ifdef FUZZ_TELNET
+/* What telnet answers the client (WILL TIMING-MARK, WONT, DONT). */
+static void
+fuzz_tn_write(void *arg, const char *buf, size_t len)
+{
+	(void)arg;
+	CHECK(len > 0 && buf != NULL);
+}
+#endif
+
+/*
+ * One read: with nothing pending it goes to conn_input_bytes and only
+ * what it leaves is buffered; then conn_input runs until it has taken all
+ * it can.  A closing client's input is thrown away.  With FUZZ_TELNET,
+ * the read goes through the slot's telnet first, as server-client.c has
+ * it: -1 when that broke the connection (the slot is freed).
+ */
+static int
+fuzz_chunk(int i, const uint8_t *p, size_t n)
+{
+	struct fuzz_slot	*s = &fuzz_slots[i];
+	size_t			 used;
+	int			 calls, more, tnflags = 0;
+#ifdef FUZZ_TELNET
+	char			 data[PROTO_SCAN_MAX];
+
+	if (s->tn != NULL || tn_starts((const char *)p, n)) {
+		if (s->tn == NULL && (s->tn = tn_new(fuzz_tn_write, s)) ==
+		    NULL)
+			abort();
+		n = tn_recv(s->tn, (const char *)p, n, data, &tnflags);
+		CHECK(n <= PROTO_SCAN_MAX);
+		if (tnflags & TN_BROKEN) {
+			fuzz_free(i);
+			fuzz_check_world();
+			return (-1);
+		}
+		p = (const uint8_t *)data;
+	}
+#endif
+	more = 1;
+	if (evbuffer_get_length(s->in) == 0) {
+		used = conn_input_bytes(s->c, (const char *)p, n, &more);
+		CHECK(used <= n);
+		CHECK(used == n || !(s->c->flags & CLIENT_CLOSING));
+		if (evbuffer_add(s->in, p + used, n - used) == -1)
+			abort();
+	} else if (evbuffer_add(s->in, p, n) == -1)
+		abort();
+	for (calls = 0; more && conn_input(s->c, s->in); calls++)
+		CHECK(calls < FUZZ_CALLS_MAX);
+#ifdef FUZZ_TELNET
+	/* Ctrl-C: the line being typed and what is not yet run go. */
+	if (s->tn != NULL && !(s->c->flags & CLIENT_CLOSING)) {
+		tn_marks(s->tn);
+		if (tnflags & TN_INTERRUPT) {
+			conn_interrupt(s->c, s->in);
+			CHECK(evbuffer_get_length(s->in) == 0);
+		}
+	}
+#else
+	(void)tnflags;
+#endif
+	if (s->c->flags & CLIENT_CLOSING)
+		CHECK(s->closed);
+	else
+		CHECK(evbuffer_get_length(s->in) < PROTO_SCAN_MAX);
+	/* An over-long line is skipped, never held, and bounded. */
+	CHECK(s->c->line_skipped < CONN_FLOOD_MAX);
+	if (s->c->line_skipped != 0 && !s->closed)
+		CHECK(evbuffer_get_length(s->in) == 0 &&
+		    (s->c->line_deadline != 0 ||
+		    fuzz_lobby.limits.line_ms <= 0));
+	fuzz_check_world();
+	return (0);
+}
+
+#ifdef FUZZ_KEEP
+/*
+ * A board taken from an image is one play makes, by a count of its own:
+ * the marks alternate, the outcome is what the eight lines and a full
+ * board say, the mark to move is the one that did not move last.
+ */
+static void
+fuzz_keep_board(const struct ttt_board *b)
+{
+	static const int	line[8][3] = {
+		{ 0, 1, 2 }, { 3, 4, 5 }, { 6, 7, 8 }, { 0, 3, 6 },
+		{ 1, 4, 7 }, { 2, 5, 8 }, { 0, 4, 8 }, { 2, 4, 6 }
+	};
+	int			nx = 0, no = 0, xw = 0, ow = 0, i, j, x, o;
+
+	CHECK((b->x & b->o) == 0);
+	for (i = 0; i < 9; i++) {
+		nx += (b->x >> i) & 1;
+		no += (b->o >> i) & 1;
+	}
+	for (i = 0; i < 8; i++) {
+		for (x = o = 1, j = 0; j < 3; j++) {
+			x &= (b->x >> line[i][j]) & 1;
+			o &= (b->o >> line[i][j]) & 1;
+		}
+		xw |= x;
+		ow |= o;
+	}
+	CHECK(nx - no <= 1 && no - nx <= 1 && !(xw && ow));
+	CHECK(b->outcome == (xw ? TTT_WIN_X : ow ? TTT_WIN_O :
+	    nx + no == 9 ? TTT_DRAW : TTT_ONGOING));
+	if (b->outcome == TTT_ONGOING && nx != no)
+		CHECK(b->turn == (nx > no ? TTT_O : TTT_X));
+}
+
+/*
+ * An image built from script bytes, for scripts that do not begin with one
+ * as text ('1'): a board from moves played (so that most are boards of
+ * play), the rest of the fields and the names and tokens picked from
+ * lists of good and bad ones, one field spoilt if a flag says so.
+ */
+static void
+fuzz_keep_build(struct fuzz_script *sc, char *line, size_t size)
+{
+	static const char *const names[] = {
+		"", "ann", "Zo\xc3\xab", "p1", "ai", "bob", "an\rn", "\xff",
+		"aaaaaaaaaaaaaaaaa", ("\xe2\x80\xae" "x"), "a b", "a\x01"
+	};
+	static const char *const tokens[] = {
+		"", "ABCDEFGH", "23456789", "JKMNPQRS", "TUVWXYZ2", "ABCDEF01",
+		"abcdefgh"
+	};
+	struct match_keep	k;
+	uint8_t			f, g, moves;
+	int			i;
+
+	f = fuzz_byte(sc);
+	g = fuzz_byte(sc);
+	memset(&k, 0, sizeof k);
+	k.ai = (int)(fuzz_byte(sc) % 3) - 1;
+	ttt_board_init(&k.board, (f & 1) ? TTT_O : TTT_X);
+	moves = fuzz_byte(sc) % 10;
+	for (i = 0; i < moves; i++)
+		(void)ttt_board_play(&k.board, ttt_board_turn(&k.board),
+		    fuzz_byte(sc) % TTT_CELLS);
+	k.state = (ttt_board_outcome(&k.board) != TTT_ONGOING) ^
+	    ((f >> 1) & 1) ? MATCH_ASKING : MATCH_PLAYING;
+	k.answer[0] = (f & 4) ? 1 : MATCH_UNANSWERED;
+	k.answer[1] = (f & 8) ? 1 : MATCH_UNANSWERED;
+	k.winner = (f & 16) ? fuzz_byte(sc) % 3 :
+	    (int)ttt_board_winner(&k.board);
+	k.games = 1 + fuzz_byte(sc) % 4;
+	for (i = 0; i < 3; i++)
+		k.score[i] = fuzz_byte(sc) % 4;
+	k.tie_told = (f >> 5) & 1;
+	for (i = 0; i < 2; i++) {
+		k.seat[i].held = !((g >> i) & 1);
+		k.seat[i].moved = (g >> (2 + i)) & 1;
+		k.seat[i].token = keytab_code(tokens[fuzz_byte(sc) % 7]);
+		k.seat[i].used = keytab_code(tokens[fuzz_byte(sc) % 7]);
+		k.seat[i].left = (int64_t)fuzz_byte(sc) * 1000;
+		snprintf(k.seat[i].name, sizeof k.seat[i].name, "%s",
+		    names[fuzz_byte(sc) % 12]);
+	}
+	if (g & 0x80)		/* a cell, the turn or the last cell spoilt */
+		switch (fuzz_byte(sc) % 3) {
+		case 0:
+			k.board.x ^= (uint16_t)(1u << (fuzz_byte(sc) % 9));
+			break;
+		case 1:
+			k.board.turn = (uint8_t)(3 - k.board.turn);
+			break;
+		default:
+			k.board.last = fuzz_byte(sc) % (TTT_CELLS + 1);
+			break;
+		}
+	if (match_keep_fmt(&k, line, size) < 0)
+		line[0] = '\0';
+}
+
+/*
+ * The image of a match, its first line: refused with a reason, or its line
+ * again the same (format, parse, format), and taken up in the empty lobby
+ * with both seats away, their tokens the slots' to RESUME with.
+ */
+static void
+fuzz_keep(struct fuzz_script *sc)
+{
+	struct match_keep	 k, k2;
+	enum match_keep_error	 why = MATCH_KEEP_NERRORS;
+	struct match		*m;
+	const uint8_t		*lf = memchr(sc->p, '\n', sc->left);
+	char			 line[MATCH_KEEP_MAX + 64];
+	char			 a[MATCH_KEEP_MAX], b[MATCH_KEEP_MAX];
+	size_t			 n = lf != NULL ? (size_t)(lf - sc->p) : sc->left;
+	uint64_t		 tok[4];
+	int			 i, j;
+
+	if (sc->left > 0 && sc->p[0] != '1') {
+		fuzz_keep_build(sc, line, sizeof line);
+	} else {
+		memcpy(line, sc->p, n < sizeof line ? n : sizeof line - 1);
+		line[n < sizeof line ? n : sizeof line - 1] = '\0';
+		sc->p += n + (lf != NULL);
+		sc->left -= n + (lf != NULL);
+	}
+	if (fuzz_trace)
+		fprintf(stderr, "-- image: %s\n", line);
+	if (match_keep_parse(line, &k, &why) == -1) {
+		CHECK(why > MATCH_KEEP_OK && why <= MATCH_KEEP_ETOKEN);
+		return;
+	}
+	CHECK(why == MATCH_KEEP_OK);
+	CHECK(match_keep_fmt(&k, a, sizeof a) > 0);
+	CHECK(match_keep_parse(a, &k2, &why) == 0);
+	CHECK(match_keep_fmt(&k2, b, sizeof b) > 0);
+	CHECK(strcmp(a, b) == 0);
+	for (i = 0; i < 2; i++)
+		CHECK(k.seat[i].name[0] == '\0' || proto_name_valid(
+		    k.seat[i].name, strlen(k.seat[i].name)));
+	fuzz_keep_board(&k.board);
+	/* Its resume tokens, each at most once. */
+	tok[0] = k.seat[0].token;
+	tok[1] = k.seat[0].used;
+	tok[2] = k.seat[1].token;
+	tok[3] = k.seat[1].used;
+	for (i = 0; i < 4; i++) {
+		for (j = 0; j < i; j++)
+			CHECK(tok[i] == 0 || tok[i] != tok[j]);
+	}
+	/* The id the lobby would give next: its next match must skip it. */
+	k.id = fuzz_lobby.next_match_id;
+	if ((m = match_keep_restore(&fuzz_lobby, &k, &why)) == NULL) {
+		CHECK(why == MATCH_KEEP_EEMPTY);
+		return;
+	}
+	CHECK(why == MATCH_KEEP_OK && m->id == k.id);
+	for (i = 0; i < 2; i++) {
+		memcpy(fuzz_tokens[i], &k.seat[i].token, sizeof k.seat[i].token);
+		memcpy(fuzz_tokens[i + 2], &k.seat[i].used,
+		    sizeof k.seat[i].used);
+	}
+	fuzz_check_world();
+}
+#endif
 
 /*
  * Time passes: every client's timer runs (whether due or not, which must
@@ -639,6 +892,9 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	fuzz_now = 1000000;
 	fuzz_next_id = 0;
 	lobby_init(&fuzz_lobby, &fuzz_ops, &limits, seed);
+#ifdef FUZZ_KEEP
+	fuzz_keep(&sc);
+#endif
 
 	while (sc.left > 0) {
 		op = fuzz_byte(&sc);
@@ -699,6 +955,12 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 				if (fuzz_slots[i].closed)
 					fuzz_free(i);
 			}
+			break;
+		case FUZZ_OP_INTERRUPT:
+			if (fuzz_slots[i].c == NULL || fuzz_slots[i].closed)
+				break;
+			conn_interrupt(fuzz_slots[i].c, fuzz_slots[i].in);
+			CHECK(evbuffer_get_length(fuzz_slots[i].in) == 0);
 			break;
 		case FUZZ_OP_SHUTDOWN:
 			for (i = 0; i < FUZZ_SLOTS; i++) {
