@@ -34,6 +34,8 @@ static int	args_digits(const char *, size_t);
 static int	args_level(const char *, char *, size_t);
 static int	args_mode(int, char **, int *, struct client_opts *,
 		    const char **, const char **, char *, size_t);
+static void	args_missing(const struct client_opts *, int, char *,
+		    size_t);
 static enum args_action args_check(struct client_opts *, const char *,
 		    const char *, const char *, char *, size_t);
 
@@ -161,6 +163,24 @@ args_mode(int argc, char **argv, int *i, struct client_opts *opts,
 	return (0);
 }
 
+/*
+ * Say which of HOST and PORT (HTTP-PORT for --healthz) are missing, given
+ * how many of them there are.
+ */
+static void
+args_missing(const struct client_opts *opts, int nargs, char *why,
+    size_t whysize)
+{
+	const char	*port = "PORT";
+
+	if (opts->mode == CLIENT_MODE_HEALTHZ)
+		port = "HTTP-PORT";
+	if (nargs == 0)
+		snprintf(why, whysize, "missing HOST and %s", port);
+	else
+		snprintf(why, whysize, "missing %s", port);
+}
+
 /* Check the values once all are read, in the order of the command line. */
 static enum args_action
 args_check(struct client_opts *opts, const char *value, const char *keys,
@@ -228,8 +248,8 @@ args_check(struct client_opts *opts, const char *value, const char *keys,
 
 /*
  * Read the command line into opts (host, port and every option).  Returns
- * what to do; for ARGS_ERROR and ARGS_USAGE why holds the reason ("" for
- * a plain usage error).  colour is left for the caller to decide.
+ * what to do; for ARGS_ERROR and ARGS_USAGE why holds the reason.  colour
+ * is left for the caller to decide.
  */
 enum args_action
 args_parse(int argc, char **argv, struct client_opts *opts, char *why,
@@ -294,8 +314,10 @@ args_parse(int argc, char **argv, struct client_opts *opts, char *why,
 		snprintf(why, whysize, "unexpected argument %s", args[2]);
 		return (ARGS_USAGE);
 	}
-	if (nargs != 2)
+	if (nargs != 2) {
+		args_missing(opts, nargs, why, whysize);
 		return (ARGS_USAGE);
+	}
 	opts->host = args[0];
 	opts->port = args[1];
 	return (args_check(opts, value, keys, grace, why, whysize));

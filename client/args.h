@@ -35,7 +35,7 @@ enum args_action {
 	ARGS_HELP,		/* print the usage on stdout, status 0 */
 	ARGS_VERSION,		/* print the version, status 0 */
 	ARGS_ERROR,		/* print why, status 2 */
-	ARGS_USAGE		/* print why (if any) and the usage, status 2 */
+	ARGS_USAGE		/* print why and where the usage is, status 2 */
 };
 
 /* The player's choices from the command line. */

@@ -30,6 +30,8 @@ static int	 edit_typed;	/* keys since the last line (rl_end is
 				   stale until the next key) */
 
 static void	edit_line_cb(char *);
+static void	edit_done(void);
+static void	edit_erase(int);
 
 /* libedit has a whole line (NULL: the end of input). */
 static void
@@ -71,8 +73,10 @@ edit_read(char *buf, size_t size)
 	if (!edit_on || size == 0)
 		return (-1);
 	rl_callback_read_char();
-	if (edit_eof)
+	if (edit_eof) {
+		edit_done();
 		return (-1);
+	}
 	edit_typed = 1;
 	if (edit_line == NULL)
 		return (0);
@@ -94,6 +98,21 @@ edit_read(char *buf, size_t size)
 	return ((ssize_t)n);
 }
 
+/*
+ * Control-D on an empty line: libedit has echoed it as "^D" and keeps it
+ * in its line, to draw again.  Erase it, leave the prompt as it was asked
+ * (its line ended, as edit_end does), and stop editing: nothing is read
+ * or drawn after the end of input.
+ */
+static void
+edit_done(void)
+{
+	edit_typed = 0;
+	edit_erase((int)strlen(edit_prompt_text) + 2);
+	fputs(edit_prompt_text, stdout);
+	edit_end();
+}
+
 /* Ask with this prompt ("" for none), keeping what is typed. */
 void
 edit_prompt(const char *prompt)
@@ -113,12 +132,22 @@ edit_prompt(const char *prompt)
 void
 edit_hide(void)
 {
-	int	rows, cols, at;
-
 	if (!edit_on)
 		return;
+	edit_erase((int)strlen(edit_prompt_text) +
+	    (edit_typed ? rl_point : 0));
+}
+
+/*
+ * Erase from the row the prompt starts on to the screen's end, the cursor
+ * at column at of what was drawn from there.
+ */
+static void
+edit_erase(int at)
+{
+	int	rows, cols;
+
 	rl_get_screen_size(&rows, &cols);
-	at = (int)strlen(edit_prompt_text) + (edit_typed ? rl_point : 0);
 	if (cols > 0 && at / cols > 0)
 		printf("\033[%dA", at / cols);
 	fputs("\r\033[J", stdout);

@@ -92,9 +92,8 @@ main(int argc, char **argv)
 		fprintf(stderr, "ttt-client: %s\n", why);
 		return (2);
 	case ARGS_USAGE:
-		if (why[0] != '\0')
-			fprintf(stderr, "ttt-client: %s\n", why);
-		usage(stderr);
+		fprintf(stderr, "ttt-client: %s\nTry 'ttt-client --help'.\n",
+		    why);
 		return (2);
 	case ARGS_RUN:
 		break;

@@ -362,18 +362,18 @@ render_server(struct render_out *o, const struct render_view *v)
  * TOKEN: how to get the seat back, in the client's words (the server's
  * speak of its RESUME command): a client that reconnects by itself says
  * so, and either way the command line that takes the seat back from a new
- * client.
+ * client, on a line of its own so that an 80-column screen does not break
+ * it.
  */
 static void
 render_token(struct render_out *o, const struct proto_event *ev,
     const struct render_view *v)
 {
 	if (v->reconnect)
-		render_add(o, "If you lose the connection, the client reconnects by itself; or run: ttt-client --resume %s",
-		    ev->code);
+		render_add(o, "If you lose the connection, the client reconnects by itself; or run:\n");
 	else
-		render_add(o, "If you lose the connection, take your seat back with: ttt-client --resume %s",
-		    ev->code);
+		render_add(o, "If you lose the connection, take your seat back with:\n");
+	render_add(o, "  ttt-client --resume %s", ev->code);
 	render_server(o, v);
 	render_char(o, '\n');
 }

@@ -1,6 +1,7 @@
 # cmake -DIN=FILE -DOUT=FILE.c -DNAME=SYMBOL -P embed.cmake
 # A file as a C array: const unsigned char NAME[] and const size_t
-# NAME_len (the page tttd serves, web/index.html, built into the binary).
+# NAME_len (the files tttd serves, web/index.html and web/favicon.ico,
+# built into the binary).
 file(READ "${IN}" hex HEX)
 string(LENGTH "${hex}" n)
 math(EXPR len "${n} / 2")

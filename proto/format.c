@@ -197,8 +197,8 @@ proto_fmt_ok(char *buf, size_t size, const struct proto_cmd *cmd)
 {
 	const struct proto_verb_entry	*e = proto_verb_info(cmd->verb);
 	const char			*arg = NULL;
-	char				 num[24];
-	size_t				 n;
+	char				 num[24], *p;
+	size_t				 n, alen;
 
 	if (cmd->verb == PROTO_QUIT)
 		return (proto_fmt_bye(buf, size, "Thank you for playing!"));
@@ -233,11 +233,26 @@ proto_fmt_ok(char *buf, size_t size, const struct proto_cmd *cmd)
 	default:
 		break;
 	}
+	alen = arg != NULL ? strlen(arg) : 0;
+	n = 3 + e->oklen + (arg != NULL ? 1 + alen : 0) + 2;
+	if (n < size) {
+		/* It fits (a move's always does): copied at once. */
+		memcpy(buf, "OK ", 3);
+		memcpy(buf + 3, e->ok, e->oklen);
+		p = buf + 3 + e->oklen;
+		if (arg != NULL) {
+			*p++ = ' ';
+			memcpy(p, arg, alen);
+			p += alen;
+		}
+		memcpy(p, "\r\n", 3);
+		return ((int)n);
+	}
 	n = proto_put(buf, size, 0, "OK ", 3);
 	n = proto_put(buf, size, n, e->ok, e->oklen);
 	if (arg != NULL) {
 		n = proto_put(buf, size, n, " ", 1);
-		n = proto_put(buf, size, n, arg, strlen(arg));
+		n = proto_put(buf, size, n, arg, alen);
 	}
 	return ((int)proto_put(buf, size, n, "\r\n", 2));
 }
@@ -391,6 +406,35 @@ proto_fmt_info(char *buf, size_t size, const char *text)
 	return (proto_fmt(buf, size, "INFO %s\r\n", text));
 }
 
+/* The decimal digits of v, at the end of b (PROTO_NUM_MAX bytes). */
+static const char *
+proto_utoa(unsigned long long v, char *b)
+{
+	char	*p = b + PROTO_NUM_MAX - 1;
+
+	*p = '\0';
+	do {
+		*--p = (char)('0' + v % 10);
+		v /= 10;
+	} while (v != 0);
+	return (p);
+}
+
+/*
+ * The match's score after a result, without printf (one goes out after
+ * every game): INFO Score: <x> <a>, <o> <b>, ties <t>.
+ */
+int
+proto_fmt_score(char *buf, size_t size, const char *x, unsigned a,
+    const char *o, unsigned b, unsigned ties)
+{
+	char	na[PROTO_NUM_MAX], nb[PROTO_NUM_MAX], nt[PROTO_NUM_MAX];
+
+	return (proto_cat(buf, size, "INFO Score: ", x, " ",
+	    proto_utoa(a, na), ", ", o, " ", proto_utoa(b, nb), ", ties ",
+	    proto_utoa(ties, nt), ".\r\n", (char *)NULL));
+}
+
 /* BYE <text>. */
 int
 proto_fmt_bye(char *buf, size_t size, const char *text)
@@ -494,16 +538,23 @@ proto_fmt_token(char *buf, size_t size, const char *token, long long grace_ms)
 	    "\r\n", t, t, secs));
 }
 
-/* INFO: a player's connection dropped; its seat is kept a while. */
+/*
+ * INFO: a player's connection dropped; its seat is kept a while.  The
+ * time left in whole seconds, rounded up ("up to": never less than the
+ * seat is held), at least 1: a 30-second grace taken up a millisecond
+ * later is still "30 seconds", not "29.999".
+ */
 int
 proto_fmt_info_away(char *buf, size_t size, const char *name,
     long long grace_ms)
 {
-	char	secs[48];
+	long long	secs = (grace_ms + 999) / 1000;
 
-	proto_fmt_seconds(secs, sizeof secs, grace_ms);
+	if (secs < 1)
+		secs = 1;
 	return (proto_fmt(buf, size, "INFO %s lost the connection. Waiting up "
-	    "to %s for them to come back.\r\n", name, secs));
+	    "to %lld second%s for them to come back.\r\n", name, secs,
+	    secs == 1 ? "" : "s"));
 }
 
 /* CHAT <name> <text>; text: len bytes of text as SAY takes it. */

@@ -21,6 +21,7 @@
 #define PROTO_NAME_CHARS	16	/* a name's characters, at most */
 #define PROTO_NAME_MAX		32	/* a name's bytes, at most (UTF-8) */
 #define PROTO_OUT_MAX		1024	/* the longest formatted block */
+#define PROTO_NUM_MAX		24	/* a number's digits and NUL, at most */
 #define PROTO_CODE_LEN		8	/* a room code, without its dash */
 #define PROTO_TOKEN_LEN		8	/* a resume token, without its dash */
 #define PROTO_CHAT_MAX		200	/* SAY text: characters, at most; its
@@ -206,6 +207,8 @@ int	proto_fmt_forfeit(char *, size_t, enum ttt_mark, const char *,
 	    const char *, enum proto_leave);
 int	proto_fmt_again_question(char *, size_t);
 int	proto_fmt_info(char *, size_t, const char *);
+int	proto_fmt_score(char *, size_t, const char *, unsigned, const char *,
+	    unsigned, unsigned);
 int	proto_fmt_bye(char *, size_t, const char *);
 int	proto_fmt_stat(char *, size_t, const char *, unsigned long long);
 int	proto_fmt_end(char *, size_t);

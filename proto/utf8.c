@@ -187,21 +187,26 @@ utf8_class(uint32_t cp)
 int
 utf8_text(const char *s, size_t len)
 {
-	const unsigned char	*p = (const unsigned char *)s;
+	const unsigned char	*p = (const unsigned char *)s, *end = p + len;
 	uint32_t		 cp;
-	size_t			 i = 0, n;
+	size_t			 n;
 
-	while (i < len) {
-		if (p[i] < 0x80) {
-			if ((p[i] < 0x20 && p[i] != '\t') || p[i] == 0x7F)
-				return (0);
-			i++;
+	while (p < end) {
+		/* A run of printable ASCII (0x20 to 0x7E): a compare a byte. */
+		while (p < end && (unsigned char)(*p - 0x20) < 0x5F)
+			p++;
+		if (p == end)
+			break;
+		if (*p < 0x80) {
+			if (*p != '\t')
+				return (0);	/* C0 but TAB, DEL */
+			p++;
 			continue;
 		}
-		if ((n = utf8_decode(s + i, len - i, &cp)) == 0 ||
-		    utf8_class(cp) == UTF8_FORBIDDEN)
+		if ((n = utf8_decode((const char *)p, (size_t)(end - p),
+		    &cp)) == 0 || utf8_class(cp) == UTF8_FORBIDDEN)
 			return (0);
-		i += n;
+		p += n;
 	}
 	return (1);
 }

@@ -38,7 +38,9 @@ static void	cluster_name_reply(void *, redisReply *);
  * node (X); the one that has the seat, room or match takes the player (a
  * remote seat there: A), or refuses as it would (its ERR, then R); nobody
  * answering within CLUSTER_ASK_MS means there is none.  The player's next
- * lines wait meanwhile (the hold op).  1 if asked.
+ * lines wait meanwhile (the hold op).  A RESUME reaching a node that is
+ * joining again (taken for dead, its players told to come back) waits for
+ * it to be in.  1 if asked.
  */
 int
 cluster_elsewhere(struct cluster *cl, struct client *c,
@@ -46,7 +48,7 @@ cluster_elsewhere(struct cluster *cl, struct client *c,
 {
 	struct cluster_local	*l;
 
-	if (!cl->joined || !rlink_up(cl->link) ||
+	if ((!cl->joined && cmd->verb != PROTO_RESUME) || !rlink_up(cl->link) ||
 	    (c->place != PLACE_QUEUE && c->place != PLACE_NONE &&
 	    c->place != PLACE_WATCH && c->place != PLACE_MATCH) ||
 	    (l = cluster_local_add(cl, c)) == NULL || l->owner[0] != '\0' ||
@@ -94,6 +96,8 @@ cluster_ask_post(struct cluster *cl, struct cluster_local *l)
 	if (n < 0 || (size_t)n >= sizeof msg)
 		return (-1);
 	l->ask_until = cl->lobby->ops->now() + CLUSTER_ASK_MS;
+	if (!cl->joined)
+		return (0);	/* joining: asked again, once it is in */
 	snprintf(all, sizeof all, "%sall", cl->prefix);
 	cluster_send_to(cl, all, 'X', c->id, msg, (size_t)n);
 	return (0);
@@ -205,8 +209,9 @@ cluster_on_ask(struct cluster *cl, const char *from, uint64_t id,
 	if ((r = cluster_remote_find(cl, from, id)) != NULL ||
 	    (r = cluster_remote_new(cl, from, id, addr, name)) == NULL)
 		return;
-	log_info("client %llu: %s's player from instance %s: %.*s",
-	    (unsigned long long)r->c.id, addr, from, (int)n, line);
+	log_info("client %llu: %s (%s) asks: %.*s", (unsigned long long)
+	    r->c.id, r->c.name[0] != '\0' ? r->c.name : "no name", r->c.addr,
+	    (int)n, line);
 	session_line(&r->c, line, n);
 	cluster_remote_flush(r);
 	if (r->done)
@@ -251,8 +256,8 @@ cluster_on_answer(struct cluster *cl, char type, const char *from,
 		return;
 	}
 	place_set(c, PLACE_RELAY);
-	log_info("client %llu: to instance %s", (unsigned long long)c->id,
-	    from);
+	log_info("client %llu: relayed to node %s", (unsigned long long)c->id,
+	    cluster_node_of(cl, from));
 	cluster_ask_done(cl, l);
 }
 

@@ -19,9 +19,11 @@
 #include "cluster-int.h"
 #include "lobby.h"
 #include "log.h"
+#include "match.h"
 #include "rlink.h"
 
 static void	cluster_drain_give(struct cluster *);
+static void	cluster_drain_release(struct cluster *, int);
 static void	cluster_drain_polled(void *, redisReply *);
 static void	cluster_drain_end(struct cluster *);
 static void	cluster_drain_left(void *, redisReply *);
@@ -47,8 +49,9 @@ cluster_drain(struct cluster *cl)
 		return;
 	cl->drain = CLUSTER_DRAIN_SAVING;
 	cl->drain_until = cl->lobby->ops->now() + cl->node_timeout + 2000;
-	log_info("node %s: draining: its %u matches to the other nodes",
-	    cl->node, cl->lobby->nmatches);
+	log_info("node %s: draining: its %u match%s to the other nodes",
+	    cl->node, cl->lobby->nmatches, cl->lobby->nmatches == 1 ? "" :
+	    "es");
 	cl->host.flush(cl->host.arg);		/* the last saves */
 	cluster_drain_step(cl);
 }
@@ -103,6 +106,7 @@ cluster_drain_tick(struct cluster *cl)
 		    "time; the next node to start takes the rest", cl->node);
 		if (cl->drain == CLUSTER_DRAIN_SAVING)
 			cluster_drain_give(cl);	/* orphaned all the same */
+		cluster_drain_release(cl, 0);
 		cluster_drain_end(cl);
 		return;
 	}
@@ -129,7 +133,36 @@ cluster_drain_polled(void *arg, redisReply *r)
 		if (r != NULL)
 			log_info("node %s: drained: every match taken up",
 			    cl->node);
+		cluster_drain_release(cl, r != NULL);
 		cluster_drain_end(cl);
+	}
+}
+
+/*
+ * The matches given away leave this node without a word to their players
+ * (BYE tells them to come back) and without a forfeit: their games go on
+ * elsewhere.  Each is logged as what happened to it: taken up by another
+ * node (taken), or left in Redis for the next node to start.
+ */
+static void
+cluster_drain_release(struct cluster *cl, int taken)
+{
+	struct match	*m;
+	struct client	*c[2];
+	int		 i;
+
+	while ((m = TAILQ_FIRST(&cl->lobby->matches)) != NULL) {
+		log_info("match %llu (%s vs %s): %s", (unsigned long long)m->id,
+		    match_name(m, 0), match_name(m, 1), taken ? "handed to "
+		    "another node" : "left in Redis for the next node to start");
+		for (i = 0; i < 2; i++)
+			c[i] = m->player[i];
+		match_free(m);
+		for (i = 0; i < 2; i++) {
+			if (c[i] != NULL && (c[i]->flags & CLIENT_REMOTE))
+				cluster_remote_done((struct cluster_remote *)
+				    c[i]);
+		}
 	}
 }
 

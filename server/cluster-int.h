@@ -46,6 +46,7 @@ struct cluster_remote {
 TAILQ_HEAD(cluster_remote_list, cluster_remote);
 
 #define CLUSTER_KEPT_MAX	128	/* relayed items kept, unanswered */
+#define CLUSTER_NAMES_MAX	64	/* nodes named in the log */
 #define CLUSTER_SLOW_MS		1000	/* a relayed line unanswered this
 					   long: its player is told */
 #define CLUSTER_SLOW_TEXT	"Waiting for your match's server to answer..."
@@ -162,12 +163,21 @@ struct cluster {
 	int64_t			 unsettled_until; /* ms: a RESUME of nothing
 						   may be a match being taken
 						   up: ask again till then */
+	struct cluster_name {
+		char		 inst[CLUSTER_INST_LEN + 1];
+		char		 node[CLUSTER_NODE_MAX + 1];
+	}			 names[CLUSTER_NAMES_MAX]; /* the live
+						   nodes, as the last beat had
+						   them: for the log */
+	size_t			 nnames;
+	size_t			 names_next;	/* full: the slot to reuse */
 	enum cluster_drain	 drain;
 	int64_t			 drain_until;	/* ms: give up waiting */
 	int			 drain_polling;
 };
 
 
+const char *cluster_node_of(const struct cluster *, const char *);
 void	cluster_send_to(struct cluster *, const char *, char, uint64_t,
 		    const char *, size_t);
 void	cluster_send(struct cluster *, const char *, char, uint64_t,

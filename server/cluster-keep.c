@@ -332,8 +332,8 @@ cluster_keep_send(struct cluster *cl, struct match **ms, size_t n)
 
 again:
 	cl->ring_len = len;
-	log_warn("node %s: saving %zu matches: no room to send; again soon",
-	    cl->node, n);
+	log_warn("node %s: saving %zu match%s: no room to send; again soon",
+	    cl->node, n, n == 1 ? "" : "es");
 	cl->retry_at = cl->lobby->ops->now() + CLUSTER_TICK_MS;
 	for (i = 0; i < n; i++)
 		match_touch(ms[i]);	/* their players corked again */
@@ -618,9 +618,9 @@ cluster_keep_adopted(void *arg, redisReply *r)
 			    r->element[i]->len);
 	}
 	if (r->elements > 1)
-		log_info("node %s: took up %zu match%s of instance %s",
+		log_info("node %s: took up %zu match%s of node %s",
 		    cl->node, r->elements - 1, r->elements == 2 ? "" : "es",
-		    dead);
+		    cluster_node_of(cl, dead));
 	cl->unsettled_until = cl->lobby->ops->now() + CLUSTER_SETTLE_MS;
 	/* More of them, or of another: at once. */
 	if (r->elements > 1 || cl->orphans > 0)
@@ -734,8 +734,8 @@ cluster_on_taken(struct cluster *cl, const char *from, uint64_t id,
 		return;
 	}
 	c = l->c;
-	log_info("client %llu: its match is on instance %s now",
-	    (unsigned long long)c->id, from);
+	log_info("client %llu: its match is on node %s now",
+	    (unsigned long long)c->id, cluster_node_of(cl, from));
 	snprintf(l->owner, sizeof l->owner, "%s", from);
 	l->orphan_until = 0;
 	cluster_relay_resend(cl, l);	/* what the dead node never answered */

@@ -191,8 +191,8 @@ cluster_on_offer(struct cluster *cl, const char *from, uint64_t id,
 	snprintf(l->owner, sizeof l->owner, "%s", from);
 	snprintf(more, sizeof more, "%" PRIu64 " %s %s", c->id, c->addr,
 	    c->name);
-	log_info("client %llu: to a match on instance %s",
-	    (unsigned long long)c->id, from);
+	log_info("client %llu: to a match on node %s",
+	    (unsigned long long)c->id, cluster_node_of(cl, from));
 	cluster_send(cl, from, 'S', qid, more, strlen(more));
 }
 

@@ -97,7 +97,13 @@ cluster_remote_new(struct cluster *cl, const char *home, uint64_t id,
 	r->c.stats = &lobby->stats;
 	r->c.flags = CLIENT_REMOTE;
 	r->c.lines = 1;			/* its first line was checked there */
-	snprintf(r->c.addr, sizeof r->c.addr, "%s", addr);
+	/* For the log: where it is ("127.0.0.1:4711 on node b"). */
+	if (strcmp(addr, "-") == 0)
+		snprintf(r->c.addr, sizeof r->c.addr, "node %s",
+		    cluster_node_of(cl, home));
+	else
+		snprintf(r->c.addr, sizeof r->c.addr, "%s on node %s", addr,
+		    cluster_node_of(cl, home));
 	ratelimit_init(&r->c.rate, lobby->limits.burst, lobby->ops->now());
 	r->c.abuse = r->c.rate;
 	if (name[0] != '\0') {
@@ -415,8 +421,8 @@ cluster_on_home(struct cluster *cl, char type, const char *from,
 	if (sscanf(rest, "%d %d", &why, &hold) != 2 || why < 0 ||
 	    why > PROTO_LEAVE_TIMEOUT)
 		why = PROTO_LEAVE_DROP;
-	log_info("client %llu: %s left on its node", (unsigned long long)
-	    r->c.id, r->c.addr);
+	log_info("client %llu: %s (%s) left", (unsigned long long)r->c.id,
+	    r->c.name[0] != '\0' ? r->c.name : "no name", r->c.addr);
 	r->done = 1;			/* nothing more reaches it */
 	place_detach(&r->c, (enum proto_leave)why, hold);
 	cluster_remote_done(r);
@@ -490,7 +496,7 @@ cluster_lost_owner(struct cluster *cl, struct cluster_local *l)
 		c->ops->hold(c, 0);
 
 	log_warn("client %llu: its match's node %s is out of reach",
-	    (unsigned long long)c->id, l->owner);
+	    (unsigned long long)c->id, cluster_node_of(cl, l->owner));
 	client_send(c, buf, proto_fmt_info(buf, sizeof buf,
 	    "Lost touch with your match's server."));
 	cluster_relay_back(cl, l, CLUSTER_KEPT_REFUSE);
@@ -501,8 +507,9 @@ cluster_lost_owner(struct cluster *cl, struct cluster_local *l)
 void
 cluster_lost_home(struct cluster_remote *r)
 {
-	log_warn("client %llu: %s's node %s is out of reach",
-	    (unsigned long long)r->c.id, r->c.addr, r->home);
+	log_warn("client %llu: %s (%s): its node is out of reach",
+	    (unsigned long long)r->c.id, r->c.name[0] != '\0' ? r->c.name :
+	    "no name", r->c.addr);
 	r->done = 1;
 	place_detach(&r->c, PROTO_LEAVE_DROP, 1);
 	cluster_remote_done(r);

@@ -67,6 +67,8 @@ static void	cluster_beat(struct cluster *);
 static void	cluster_beat_reply(void *, redisReply *);
 static void	cluster_cut(struct cluster *);
 static void	cluster_beat_counts(struct cluster *, const redisReply *);
+static void	cluster_names_keep(struct cluster *, const redisReply *,
+		    const redisReply *);
 static void	cluster_leave(struct cluster *);
 static void	cluster_left(void *, redisReply *);
 
@@ -82,7 +84,8 @@ static const struct rlink_ops cluster_link_ops = {
  * if this node was in the cluster all that time, ARGV[8], and was not
  * silent itself: after a stall of Redis every node looks silent, and a
  * beat sent before it runs after it): the
- * live instances, then the number of orphaned instances and of those
+ * live instances, their nodes' names (ARGV[9] is this one's, kept as
+ * long as its name), then the number of orphaned instances and of those
  * silent for ARGV[7] ms (maybe dying).  -1 if another live node has the
  * name; -2 if this instance, in the cluster (ARGV[6]), was taken for dead.
  */
@@ -101,12 +104,73 @@ static const char cluster_beat_lua[] =
     "if ARGV[6] == '1' and not redis.call('ZSCORE', KEYS[2], ARGV[1]) "
     "then return -2 end "
     "redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2]) "
+    "redis.call('SET', ARGV[4] .. 'nodename:' .. ARGV[1], ARGV[9], 'PX', "
+    "ARGV[2]) "
     "redis.call('ZADD', KEYS[2], now, ARGV[1]) "
     "local live = redis.call('ZRANGE', KEYS[2], 0, -1) "
+    "local names = {} "
+    "for i, d in ipairs(live) do "
+    "names[i] = redis.call('GET', ARGV[4] .. 'nodename:' .. d) or '' end "
+    "live[#live + 1] = names "
     "live[#live + 1] = redis.call('SCARD', ARGV[4] .. 'orphans') "
     "live[#live + 1] = redis.call('ZCOUNT', KEYS[2], '-inf', "
     "now - tonumber(ARGV[7])) "
     "return live";
+
+/*
+ * The live instances' nodes' names, from a beat (the instances, then an
+ * array of their names in the same order): kept for cluster_node_of, an
+ * instance that dies too (its matches are taken up after), until the
+ * table is full and it is the oldest.
+ */
+static void
+cluster_names_keep(struct cluster *cl, const redisReply *live,
+    const redisReply *names)
+{
+	const redisReply	*i, *n;
+	struct cluster_name	*e;
+	size_t			 k, j;
+
+	for (k = 0; k < names->elements && k < live->elements; k++) {
+		i = live->element[k];
+		n = names->element[k];
+		if (i->type != REDIS_REPLY_STRING || i->len != CLUSTER_INST_LEN ||
+		    n->type != REDIS_REPLY_STRING || n->len == 0 ||
+		    n->len > CLUSTER_NODE_MAX || !cluster_valid_name(n->str))
+			continue;
+		for (j = 0; j < cl->nnames; j++) {
+			if (strcmp(cl->names[j].inst, i->str) == 0)
+				break;
+		}
+		if (j == cl->nnames && cl->nnames < CLUSTER_NAMES_MAX)
+			cl->nnames++;
+		else if (j == cl->nnames)	/* full: the oldest goes */
+			j = cl->names_next++ % CLUSTER_NAMES_MAX;
+		e = &cl->names[j];
+		memcpy(e->inst, i->str, CLUSTER_INST_LEN + 1);
+		memcpy(e->node, n->str, n->len + 1);
+	}
+}
+
+/*
+ * The node an instance is, for the log: its name ("b"), or, before a
+ * beat has told it (or for an instance no longer live), "instance <id>".
+ */
+const char *
+cluster_node_of(const struct cluster *cl, const char *inst)
+{
+	static char	buf[CLUSTER_INST_LEN + 16];
+	size_t		k;
+
+	if (strcmp(inst, cl->inst) == 0)
+		return (cl->node);
+	for (k = 0; k < cl->nnames; k++) {
+		if (strcmp(cl->names[k].inst, inst) == 0)
+			return (cl->names[k].node);
+	}
+	snprintf(buf, sizeof buf, "instance %.16s", inst);
+	return (buf);
+}
 
 /* A node's name: 1 to 64 of letters, digits, '.', '_', ':', '-'. */
 int
@@ -290,7 +354,7 @@ cluster_claim_now(struct cluster *cl, const struct cluster_config *cfg)
 		freeReplyObject(r);
 	}
 	redisFree(rc);
-	if (!cl->id_base_set)
+	if (rv == 0 && !cl->id_base_set)
 		cluster_ids_random(cl);
 	return (rv);
 }
@@ -332,6 +396,8 @@ cluster_new(struct event_base *base, struct lobby *lobby,
 	lobby->cluster.on = 1;
 	lobby->cluster.nodes = 1;
 	cluster_keep_init(cl);
+	log_info("node %s (instance %s): Redis %s:%d, prefix %s", cl->node,
+	    cl->inst, cfg->redis_ip, cfg->redis_port, cl->prefix);
 	if (cluster_claim_now(cl, cfg) == -1 ||
 	    keytab_init(&cl->remotes, 64, r ^ 0x9e3779b97f4a7c15ULL) == -1 ||
 	    keytab_init(&cl->locals, 64, r ^ 0x5851f42d4c957f2dULL) == -1 ||
@@ -346,8 +412,6 @@ cluster_new(struct event_base *base, struct lobby *lobby,
 		cluster_free(cl);
 		return (NULL);
 	}
-	log_info("node %s (instance %s): Redis %s:%d, prefix %s", cl->node,
-	    cl->inst, cfg->redis_ip, cfg->redis_port, cl->prefix);
 	return (cl);
 }
 
@@ -425,8 +489,9 @@ cluster_left(void *arg, redisReply *r)
 
 	cl->leaving = 0;
 	if (r != NULL && r->type == REDIS_REPLY_INTEGER)
-		log_info("node %s: stopping: its %lld matches end, its name "
-		    "is free", cl->node, r->integer);
+		log_info("node %s: stopping: its %lld match%s end%s, its "
+		    "name is free", cl->node, r->integer, r->integer == 1 ?
+		    "" : "es", r->integer == 1 ? "s" : "");
 	cl->host.left(cl->host.arg);
 }
 
@@ -636,7 +701,7 @@ static void
 cluster_beat(struct cluster *cl)
 {
 	char		 ttl[24], dead_ms[24], suspect[16];
-	const char	*argv[13];
+	const char	*argv[14];
 	int64_t		 dead;
 
 	snprintf(ttl, sizeof ttl, "%lld", (long long)cl->node_timeout);
@@ -658,7 +723,8 @@ cluster_beat(struct cluster *cl)
 	argv[11] = suspect;
 	argv[12] = cl->joined && cl->lobby->ops->now() - cl->joined_at >=
 	    cl->node_timeout ? "1" : "0";
-	if (rlink_cmd(cl->link, cluster_beat_reply, cl, 13, argv, NULL) == 0)
+	argv[13] = cl->node;
+	if (rlink_cmd(cl->link, cluster_beat_reply, cl, 14, argv, NULL) == 0)
 		cl->beating = 1;
 }
 
@@ -682,6 +748,8 @@ cluster_beat_reply(void *arg, redisReply *r)
 		    "too long): its matches are saved again, or were taken up "
 		    "elsewhere", cl->node);
 		cluster_cut(cl);
+		/* Its players come back: their seats are on other nodes. */
+		cl->unsettled_until = cl->lobby->ops->now() + CLUSTER_SETTLE_MS;
 		cl->host.flush(cl->host.arg);
 		return;
 	}
@@ -729,6 +797,7 @@ cluster_beat_reply(void *arg, redisReply *r)
 /*
  * The beat's counts: live nodes; orphaned instances (take their matches
  * up); nodes silent for a while (a RESUME of nothing may be one of theirs).
+ * And the live nodes' names, for the log.
  */
 static void
 cluster_beat_counts(struct cluster *cl, const redisReply *r)
@@ -742,6 +811,10 @@ cluster_beat_counts(struct cluster *cl, const redisReply *r)
 		if (cl->orphans > 0 || r->element[n - 1]->integer > 0)
 			cl->unsettled_until = now + CLUSTER_SETTLE_MS;
 		n -= 2;
+	}
+	if (n >= 1 && r->element[n - 1]->type == REDIS_REPLY_ARRAY) {
+		cluster_names_keep(cl, r, r->element[n - 1]);
+		n--;
 	}
 	cl->lobby->cluster.nodes = (unsigned)n;
 	if (cl->orphans > 0)

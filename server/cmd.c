@@ -145,7 +145,10 @@ cmd_move(struct client *c, const struct proto_cmd *cmd)
 	return (PROTO_OK);
 }
 
-/* BOARD: while in a match, also after its result, or watching one. */
+/*
+ * BOARD: while in a match, also after its result, or watching one; during
+ * a game TURN follows.
+ */
 static enum proto_error
 cmd_board(struct client *c, const struct proto_cmd *cmd)
 {

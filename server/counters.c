@@ -54,3 +54,10 @@ counters_get(const struct lobby *l, struct counter *out, size_t max)
 	memcpy(out, all, n * sizeof all[0]);
 	return (n);
 }
+
+/* When the server started: ms since the Unix epoch (0 if not told). */
+long long
+counters_started(const struct lobby *l)
+{
+	return ((long long)l->stats.started_wall);
+}

@@ -21,5 +21,6 @@ struct counter {
 };
 
 size_t	counters_get(const struct lobby *, struct counter *, size_t);
+long long counters_started(const struct lobby *);
 
 #endif /* COUNTERS_H */

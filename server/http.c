@@ -299,27 +299,47 @@ http_status(struct evbuffer *out, int status)
 }
 
 /*
- * Every STATS counter in the Prometheus text format (version 0.0.4):
- * tttd_<name>, a HELP and a TYPE line each.
+ * The STATS counters in the Prometheus text format (version 0.0.4), by
+ * its conventions: a gauge is tttd_<name>, a counter tttd_<name>_total
+ * (connections_total as it is), each with HELP and TYPE; instead of
+ * uptime, which only resets, the start time (tttd_start_time_seconds,
+ * for time() - it), and the version as tttd_build_info's label.
  */
 static void
 http_metrics(const struct lobby *lobby, struct evbuffer *out)
 {
 	struct counter	 ctr[COUNTERS_MAX];
 	struct evbuffer	*body;
-	size_t		 i, n;
+	size_t		 i, n, len;
+	const char	*total;
+	long long	 start = counters_started(lobby);
 
 	if ((body = evbuffer_new()) == NULL) {
 		http_status(out, 503);
 		return;
 	}
+	evbuffer_add_printf(body, "# HELP tttd_build_info The version of "
+	    "tttd, as a label; always 1.\n# TYPE tttd_build_info gauge\n"
+	    "tttd_build_info{version=\"%s\"} 1\n", TTTD_VERSION);
+	evbuffer_add_printf(body, "# HELP tttd_start_time_seconds When tttd "
+	    "started, in seconds since the Unix epoch.\n"
+	    "# TYPE tttd_start_time_seconds gauge\n"
+	    "tttd_start_time_seconds %lld.%03d\n",
+	    start / 1000, (int)(start % 1000));
 	n = counters_get(lobby, ctr, COUNTERS_MAX);
-	for (i = 0; i < n; i++)
-		evbuffer_add_printf(body, "# HELP tttd_%s The STATS counter "
-		    "%s (docs/protocol.md).\n# TYPE tttd_%s %s\ntttd_%s %llu\n",
-		    ctr[i].name, ctr[i].name, ctr[i].name,
-		    ctr[i].gauge ? "gauge" : "counter", ctr[i].name,
-		    ctr[i].value);
+	for (i = 0; i < n; i++) {
+		if (strcmp(ctr[i].name, "uptime") == 0)
+			continue;	/* tttd_start_time_seconds */
+		len = strlen(ctr[i].name);
+		total = ctr[i].gauge || (len >= 6 &&
+		    strcmp(ctr[i].name + len - 6, "_total") == 0) ? "" :
+		    "_total";
+		evbuffer_add_printf(body, "# HELP tttd_%s%s The STATS counter "
+		    "%s (docs/protocol.md).\n# TYPE tttd_%s%s %s\n"
+		    "tttd_%s%s %llu\n", ctr[i].name, total, ctr[i].name,
+		    ctr[i].name, total, ctr[i].gauge ? "gauge" : "counter",
+		    ctr[i].name, total, ctr[i].value);
+	}
 	evbuffer_add_printf(out, "HTTP/1.1 200 OK\r\n"
 	    "Content-Type: text/plain; version=0.0.4; charset=utf-8\r\n"
 	    "Content-Length: %zu\r\n"
@@ -416,6 +436,9 @@ http_respond(struct http_req *r, const struct lobby *lobby,
 	else if (strcmp(path, "/") == 0)
 		http_reply(out, 200, "text/html; charset=utf-8", NULL,
 		    page_html, page_html_len);
+	else if (strcmp(path, "/favicon.ico") == 0)
+		http_reply(out, 200, "image/x-icon", NULL, page_favicon,
+		    page_favicon_len);
 	else if (strcmp(path, "/healthz") == 0)
 		http_reply(out, 200, "text/plain; charset=utf-8", NULL, ok,
 		    sizeof ok - 1);

@@ -22,6 +22,7 @@ static const char *match_seat_names[2] = { "p1", "p2" };
 static void	match_sit(struct match *, int, struct client *);
 static void	match_start(struct match *, enum ttt_mark);
 static void	match_send_turns(struct match *);
+static enum ttt_mark match_send_turn(const struct match *, struct client *);
 static void	match_next(struct match *, int);
 static void	match_end(struct match *);
 static void	match_finish(struct match *, enum ttt_mark, int, const char *,
@@ -337,12 +338,8 @@ match_end(struct match *m)
 static int
 match_fmt_score(const struct match *m, char *buf, size_t size)
 {
-	char	text[3 * PROTO_NAME_MAX + 64];
-
-	snprintf(text, sizeof text, "Score: %s %u, %s %u, ties %u.",
-	    match_name(m, 0), m->score[0], match_name(m, 1), m->score[1],
-	    m->score[2]);
-	return (proto_fmt_info(buf, size, text));
+	return (proto_fmt_score(buf, size, match_name(m, 0), m->score[0],
+	    match_name(m, 1), m->score[1], m->score[2]));
 }
 
 /*
@@ -355,7 +352,7 @@ match_finish(struct match *m, enum ttt_mark w, int forfeit, const char *line,
     int len)
 {
 	char	buf[PROTO_OUT_MAX];
-	int	i;
+	int	i, n;
 
 	match_touch(m);
 	m->state = MATCH_ASKING;
@@ -379,9 +376,16 @@ match_finish(struct match *m, enum ttt_mark w, int forfeit, const char *line,
 		    match_name(m, w == TTT_O), ttt_mark_char(w),
 		    match_addr(m, w == TTT_O));
 	}
-	match_announce(m, line, len);
-	match_announce(m, buf, match_fmt_score(m, buf, sizeof buf));
-	match_broadcast(m, buf, proto_fmt_again_question(buf, sizeof buf));
+	/*
+	 * The result, the score, and to the players AGAIN?: one send each
+	 * (a game's end costs its players one write, as a move does).
+	 */
+	n = len < (int)sizeof buf ? len : 0;
+	memcpy(buf, line, (size_t)n);
+	n += match_fmt_score(m, buf + n, sizeof buf - (size_t)n);
+	watch_send(m, buf, n);
+	n += proto_fmt_again_question(buf + n, sizeof buf - (size_t)n);
+	match_broadcast(m, buf, n);
 	for (i = 0; i < 2; i++) {
 		m->seat[i].clock_by = 0;
 		if (m->player[i] != NULL)
@@ -488,7 +492,10 @@ match_time_out(struct client *c)
 	    match_name(m, other), match_name(m, c->seat), PROTO_LEAVE_TIMEOUT));
 }
 
-/* Send this player the board of its match, or of the one it watches. */
+/*
+ * Send this player the board of its match, or of the one it watches, and
+ * while a game is on its TURN: whose move it is, as when the turn began.
+ */
 void
 match_send_board(struct client *c)
 {
@@ -496,6 +503,24 @@ match_send_board(struct client *c)
 	char			 buf[PROTO_OUT_MAX];
 
 	client_send(c, buf, proto_fmt_board(buf, sizeof buf, &m->board));
+	if (m->state == MATCH_PLAYING)
+		match_send_turn(m, c);
+}
+
+/*
+ * The game's TURN again, to one of its players or watchers (who gets the
+ * waiting form); returns the mark to move.
+ */
+static enum ttt_mark
+match_send_turn(const struct match *m, struct client *c)
+{
+	enum ttt_mark	 mover = ttt_board_turn(&m->board);
+	char		 buf[PROTO_OUT_MAX];
+
+	client_send(c, buf, proto_fmt_turn(buf, sizeof buf, mover,
+	    c->match == m && mover == match_mark(c),
+	    match_name(m, mover == TTT_O)));
+	return (mover);
 }
 
 /*
@@ -513,9 +538,7 @@ match_send_state(struct match *m, int seat, int64_t turn_left)
 	    match_name(m, !seat)));
 	client_send(c, buf, proto_fmt_board(buf, sizeof buf, &m->board));
 	if (m->state == MATCH_PLAYING) {
-		mover = ttt_board_turn(&m->board);
-		client_send(c, buf, proto_fmt_turn(buf, sizeof buf, mover,
-		    mover == match_mark(c), match_name(m, mover == TTT_O)));
+		mover = match_send_turn(m, c);
 		if (mover == match_mark(c)) {
 			clock_resume(c, CLIENT_CLOCK_TURN, turn_left);
 			clock_cap(c, m->seat[seat].clock_by);

@@ -39,6 +39,7 @@ static int	server_listen_absent(int);
 static int	server_listen_try(struct server *,
 		    const struct server_config *, int, struct addrinfo *,
 		    int *, struct addrinfo **);
+static void	server_announce(struct server *);
 static void	server_unlisten(struct server *);
 static void	server_unlisten_some(struct server *, int);
 static int	server_listen(struct server *, const struct server_config *,
@@ -326,14 +327,15 @@ server_unlisten(struct server *s)
  * on a host without it) is skipped; any other failure (the port taken on
  * one of them, say) ends tttd, for a server that half listens refuses
  * whole families of players.  With --port 0, the first listener picks a
- * free port and the others take the same one, or all try again.  Prints
- * its start-up line: "listening on", or for --http-port (http) "http on".
+ * free port and the others take the same one, or all try again.  Where,
+ * for server_announce, in s->where: "*:4000", or "[::1]:4000" with --bind.
  */
 static int
 server_listen(struct server *s, const struct server_config *cfg, int http)
 {
 	struct addrinfo		 hints, *res, *first = NULL;
-	char			 port[16], host[NI_MAXHOST], where[NI_MAXHOST + 16];
+	char			 port[16], host[NI_MAXHOST];
+	char			*where = s->where[http ? 1 : 0];
 	int			 rc, p = http ? cfg->http_port : cfg->port, tries = 0;
 	int			*nls = http ? &s->nhttp_listeners : &s->nlisteners;
 
@@ -366,23 +368,31 @@ server_listen(struct server *s, const struct server_config *cfg, int http)
 		if (getnameinfo(first->ai_addr, first->ai_addrlen, host,
 		    sizeof host, NULL, 0, NI_NUMERICHOST) != 0)
 			snprintf(host, sizeof host, "%s", cfg->bind);
-		snprintf(where, sizeof where, first->ai_family == AF_INET6 ?
-		    "[%s]:%d" : "%s:%d", host, p);
+		snprintf(where, SERVER_WHERE_MAX, first->ai_family ==
+		    AF_INET6 ? "[%s]:%d" : "%s:%d", host, p);
 	} else if (rc == 0)
-		snprintf(where, sizeof where, "*:%d", p);
+		snprintf(where, SERVER_WHERE_MAX, "*:%d", p);
 	freeaddrinfo(res);
-	if (rc != 0)
-		return (-1);
-	if (http) {
-		printf("tttd %s http on %s\n", TTTD_VERSION, where);
+	return (rc != 0 ? -1 : 0);
+}
+
+/*
+ * Every listener is up and, with --redis, the node's name is its own:
+ * print and log the start-up lines, "listening on" first (tests and
+ * scripts read the port from it), then --http-port's "http on".  A start
+ * that fails prints none, only its reason to the log.
+ */
+static void
+server_announce(struct server *s)
+{
+	printf("tttd %s listening on %s\n", TTTD_VERSION, s->where[0]);
+	log_info("listening on %s", s->where[0]);
+	if (s->nhttp_listeners > 0) {
+		printf("tttd %s http on %s\n", TTTD_VERSION, s->where[1]);
 		log_info("http on %s: the page at /, a WebSocket at /ws",
-		    where);
-	} else {
-		printf("tttd %s listening on %s\n", TTTD_VERSION, where);
-		log_info("listening on %s", where);
+		    s->where[1]);
 	}
 	fflush(stdout);
-	return (0);
 }
 
 /* 64 unpredictable bits, for hash keys (the clock if the kernel fails). */
@@ -400,7 +410,8 @@ server_random(void)
 int
 server_init(struct server *s, const struct server_config *cfg)
 {
-	int	i;
+	struct timespec	ts;
+	int		i;
 
 	memset(s, 0, sizeof *s);
 	TAILQ_INIT(&s->clients);
@@ -416,6 +427,9 @@ server_init(struct server *s, const struct server_config *cfg)
 		log_error("out of memory");
 		return (-1);
 	}
+	clock_gettime(CLOCK_REALTIME, &ts);
+	s->lobby.stats.started_wall = (int64_t)ts.tv_sec * 1000 +
+	    ts.tv_nsec / 1000000;
 	if ((s->base = event_base_new()) == NULL) {
 		log_error("event_base_new failed");
 		return (-1);
@@ -434,9 +448,11 @@ server_init(struct server *s, const struct server_config *cfg)
 	    s->lobby_timer == NULL)
 		return (-1);
 	if (server_listen(s, cfg, 0) == -1 ||
-	    (cfg->http_port != 0 && server_listen(s, cfg, 1) == -1))
+	    (cfg->http_port != 0 && server_listen(s, cfg, 1) == -1) ||
+	    (cfg->redis != NULL && server_join(s, cfg) == -1))
 		return (-1);
-	return (cfg->redis != NULL ? server_join(s, cfg) : 0);
+	server_announce(s);
+	return (0);
 }
 
 /* The cluster of --redis; the node's name is HOSTNAME:PORT by default. */

@@ -23,6 +23,7 @@
 					   kept its match (server.corked) */
 
 #define SERVER_MAX_LISTENERS	8	/* of each port */
+#define SERVER_WHERE_MAX	96	/* "[numeric IPv6%scope]:port" */
 #define SERVER_HTTP_PORT	8080	/* default --http-port */
 #define SERVER_HTTP_ANY		(-1)	/* --http-port any: a free port */
 #define SERVER_HTTP_READ	4096	/* bytes read at once, HTTP or a
@@ -111,6 +112,8 @@ struct server {
 	int			 nlisteners;
 	struct evconnlistener	*http_listeners[SERVER_MAX_LISTENERS];
 	int			 nhttp_listeners;
+	char			 where[2][SERVER_WHERE_MAX]; /* "*:4000", of
+						   the game port, --http-port */
 	struct event		*signals[SERVER_NSIGNALS]; /* server.c's
 						   server_signals */
 	struct event		*shutdown_timer;

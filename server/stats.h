@@ -9,6 +9,8 @@
 
 struct lobby_stats {
 	int64_t		started;		/* ms, ops->now */
+	int64_t		started_wall;		/* ms since the epoch (server.c;
+						   /metrics) */
 	uint64_t	connections_current;	/* players: not refused, not
 						   leaving */
 	uint64_t	connections_total;

@@ -3,6 +3,9 @@
  * test, nodes of the cluster on it, and two players paired across two
  * nodes.
  */
+#include <sys/types.h>
+
+#include <signal.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -117,3 +120,56 @@ cl_pair_at(int ln, struct cl_fix *f, struct tttd_proc *ta,
 	game_start_at(ln, g, -1);
 }
 
+
+/* Stop a process and wait until it is stopped (kill returns before). */
+void
+cl_stop_at(int ln, pid_t pid)
+{
+	char	path[64], buf[256], *p;
+	FILE	*f;
+	int	 i;
+
+	kill(pid, SIGSTOP);
+	snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
+	for (i = 0; i < 200; i++) {
+		if ((f = fopen(path, "r")) != NULL) {
+			p = fgets(buf, sizeof buf, f);
+			fclose(f);
+			/* "pid (comm) state ...": comm may hold spaces. */
+			if (p != NULL && (p = strrchr(buf, ')')) != NULL &&
+			    p[1] == ' ' && p[2] == 'T')
+				return;
+		}
+		usleep(5 * 1000);
+	}
+	fail_msg("line %d: process %d did not stop", ln, (int)pid);
+}
+
+/* An inline command to the test's Redis whose reply is an integer. */
+long
+cl_redis_int(int ln, struct cl_fix *f, const char *cmd)
+{
+	char	reply[256], *end = NULL;
+	long	v = 0;
+
+	if (redis_proc_cmd(&f->redis, cmd, reply, sizeof reply) >= 2 &&
+	    reply[0] == ':')
+		v = strtol(reply + 1, &end, 10);
+	if (end == NULL || *end != '\0')
+		fail_msg("line %d: %s: \"%s\"", ln, cmd, reply);
+	return (v);
+}
+
+/* Ask Redis until the command's integer is v (or the time is up). */
+void
+cl_wait_redis_at(int ln, struct cl_fix *f, const char *cmd, long v)
+{
+	long	deadline = harness_now_ms() + CLUSTER_WAIT_MS, got = -1;
+
+	while (harness_now_ms() < deadline) {
+		if ((got = cl_redis_int(ln, f, cmd)) == v)
+			return;
+		usleep(20 * 1000);
+	}
+	fail_msg("line %d: %s stayed %ld, not %ld", ln, cmd, got, v);
+}

@@ -27,5 +27,8 @@ void		 cl_wait_stat(int, struct cl_fix *, struct tttd_proc *,
 void		 cl_game_init(struct game *, struct conn *, struct conn *);
 void		 cl_pair_at(int, struct cl_fix *, struct tttd_proc *,
 		    struct tttd_proc *, struct game *);
+void		 cl_stop_at(int, pid_t);
+long		 cl_redis_int(int, struct cl_fix *, const char *);
+void		 cl_wait_redis_at(int, struct cl_fix *, const char *, long);
 
 #endif /* CLUSTER_FIX_H */

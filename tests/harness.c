@@ -29,6 +29,7 @@
 #include "harness.h"
 
 static int	harness_reap(pid_t, int);
+static int	harness_run_read(int, char *, size_t, size_t *);
 
 /* Milliseconds on the monotonic clock. */
 long
@@ -247,9 +248,35 @@ harness_wait(struct tttd_proc *p, int timeout_ms)
 int
 harness_run(const char *const *args, char *out, size_t size, int timeout_ms)
 {
+	return (harness_run2(args, out, size, NULL, 0, timeout_ms));
+}
+
+/* Append what fd has to buf (NUL-terminated, the rest dropped): 0 at EOF. */
+static int
+harness_run_read(int fd, char *buf, size_t size, size_t *len)
+{
+	char	tmp[1024];
+	ssize_t	r;
+
+	if ((r = read(fd, tmp, sizeof tmp)) <= 0)
+		return (0);
+	if (size > 0 && *len < size - 1) {
+		if ((size_t)r > size - 1 - *len)
+			r = (ssize_t)(size - 1 - *len);
+		memcpy(buf + *len, tmp, (size_t)r);
+		*len += (size_t)r;
+		buf[*len] = '\0';
+	}
+	return (1);
+}
+
+int
+harness_run2(const char *const *args, char *out, size_t size, char *err,
+    size_t errsize, int timeout_ms)
+{
 	const char	*argv[64];
-	int		 fds[2], n = 0, i, devnull;
-	size_t		 len = 0;
+	int		 fds[2], efds[2] = { -1, -1 }, n = 0, i, devnull;
+	size_t		 len = 0, elen = 0;
 	long		 deadline;
 	pid_t		 pid;
 
@@ -257,45 +284,68 @@ harness_run(const char *const *args, char *out, size_t size, int timeout_ms)
 	for (i = 0; args != NULL && args[i] != NULL && n < 63; i++)
 		argv[n++] = args[i];
 	argv[n] = NULL;
+	if (size > 0)
+		out[0] = '\0';
+	if (errsize > 0)
+		err[0] = '\0';
 	if (pipe(fds) == -1)
 		return (-1);
+	if (err != NULL && pipe(efds) == -1) {
+		close(fds[0]);
+		close(fds[1]);
+		return (-1);
+	}
 	if ((pid = fork()) == -1) {
 		close(fds[0]);
 		close(fds[1]);
+		if (efds[0] != -1) {
+			close(efds[0]);
+			close(efds[1]);
+		}
 		return (-1);
 	}
 	if (pid == 0) {
 		prctl(PR_SET_PDEATHSIG, SIGKILL);
 		dup2(fds[1], STDOUT_FILENO);
-		if ((devnull = open("/dev/null", O_WRONLY)) != -1)
+		if (efds[1] != -1)
+			dup2(efds[1], STDERR_FILENO);
+		else if ((devnull = open("/dev/null", O_WRONLY)) != -1)
 			dup2(devnull, STDERR_FILENO);
 		close(fds[0]);
 		close(fds[1]);
+		if (efds[0] != -1) {
+			close(efds[0]);
+			close(efds[1]);
+		}
 		execv(argv[0], (char *const *)argv);
 		_exit(127);
 	}
 	close(fds[1]);
+	if (efds[1] != -1)
+		close(efds[1]);
 	deadline = harness_now_ms() + timeout_ms;
-	for (;;) {
-		struct pollfd	pfd = { fds[0], POLLIN, 0 };
+	while (fds[0] != -1 || efds[0] != -1) {
+		struct pollfd	pfd[2] = { { fds[0], POLLIN, 0 },
+				    { efds[0], POLLIN, 0 } };
 		long		left = deadline - harness_now_ms();
-		char		tmp[1024];
-		ssize_t		r;
 
-		if (left <= 0 || poll(&pfd, 1, (int)left) <= 0)
+		if (left <= 0 || poll(pfd, 2, (int)left) <= 0)
 			break;
-		if ((r = read(fds[0], tmp, sizeof tmp)) <= 0)
-			break;
-		if (size > 0 && len < size - 1) {
-			if ((size_t)r > size - 1 - len)
-				r = (ssize_t)(size - 1 - len);
-			memcpy(out + len, tmp, (size_t)r);
-			len += (size_t)r;
+		if (pfd[0].revents != 0 &&
+		    !harness_run_read(fds[0], out, size, &len)) {
+			close(fds[0]);
+			fds[0] = -1;
+		}
+		if (pfd[1].revents != 0 &&
+		    !harness_run_read(efds[0], err, errsize, &elen)) {
+			close(efds[0]);
+			efds[0] = -1;
 		}
 	}
-	close(fds[0]);
-	if (size > 0)
-		out[len] = '\0';
+	if (fds[0] != -1)
+		close(fds[0]);
+	if (efds[0] != -1)
+		close(efds[0]);
 	timeout_ms = (int)(deadline - harness_now_ms());
 	return (harness_reap(pid, timeout_ms > 0 ? timeout_ms : 0));
 }

@@ -55,6 +55,9 @@ int	harness_wait(struct tttd_proc *, int);
  * the exit status, or -1 if it was killed (or had to be, at the timeout).
  */
 int	harness_run(const char *const *, char *, size_t, int);
+/* The same, with stderr (the log) captured too, NUL-terminated, in err. */
+int	harness_run2(const char *const *, char *, size_t, char *, size_t,
+	    int);
 /* The monotonic clock in ms; the server's CPU time (ms) and RSS (KiB). */
 long	harness_now_ms(void);
 long	harness_cpu_ms(const struct tttd_proc *);

@@ -57,6 +57,11 @@ runtime=$(awk '/^FROM / { n++ } n == 2' "$dockerfile")
 pkgs=$(echo "$runtime" | tr '\\' '\n' |
     sed -n 's/.*apt-get install -y --no-install-recommends \([^&]*\).*/\1/p')
 [ -n "$pkgs" ] || fail "the runtime stage installs no packages"
+# docker/README.md names each of them (it once left out libhiredis0.14).
+for p in $pkgs; do
+	grep -q "\`$p\`" "$src/docker/README.md" ||
+	    fail "docker/README.md does not name the runtime package $p"
+done
 user=$(echo "$runtime" | sed -n 's/^USER //p')
 [ -n "$user" ] && [ "$user" != root ] && [ "$user" != 0 ] ||
     fail "the runtime stage runs as root"

@@ -595,11 +595,21 @@ test_e2e_errors_in_game_keep_state(void **state)
 	WANT_RAW(o, E_BAD_CHAR);
 	WANT_QUIET(m);
 
-	/* The board is unchanged and o can still move. */
+	/*
+	 * The board is unchanged and o can still move; during a game BOARD
+	 * is followed by whose move it is, as each player's TURN said.
+	 */
 	for (i = 0; i < 2; i++) {
 		SEND(g.p[i], "board");
 		WANT_RAW(g.p[i], "OK BOARD");
 		WANT_BOARD(g.p[i], g.cells);
+		if (i == g.turn)
+			WANT_RAW(g.p[i], "TURN %c " T_PROMPT,
+			    game_mark(g.turn));
+		else
+			WANT_RAW(g.p[i], "TURN %c Waiting for %s to move...",
+			    game_mark(g.turn), g.name[g.turn]);
+		WANT_QUIET(g.p[i]);
 	}
 	GAME_MOVE(&g, "MOVE A1", 0);
 	GAME_PLAY(&g, "C1 A3 A2 C2 B1 B3 C3");	/* the rest of S_TIE */

@@ -60,6 +60,7 @@
 #define SC_BURST		8	/* the chatters' first burst */
 #define SC_CHAT_BURST		5	/* the server's chat burst */
 #define SC_GRACE_TEXT		"1.5 seconds"
+#define SC_AWAY_TEXT		"2 seconds"	/* INFO ... Waiting up to: 1.5, up */
 /* The bound on the server's RSS: see e2e_chaos.h. */
 
 enum sc_role {
@@ -1332,9 +1333,9 @@ sc_info(struct chaos *ch, struct sc_client *cl, const char *line)
 		return;
 	}
 	if (sc_is(line, "INFO ", a, " lost the connection. Waiting up to "
-	    SC_GRACE_TEXT " for them to come back.")) {
+	    SC_AWAY_TEXT " for them to come back.")) {
 		snprintf(want, sizeof want, "INFO %s lost the connection. "
-		    "Waiting up to " SC_GRACE_TEXT " for them to come back.",
+		    "Waiting up to " SC_AWAY_TEXT " for them to come back.",
 		    m->opp);
 		who = sc_find(ch, a);
 		if (strcmp(line, want) != 0)
@@ -1582,7 +1583,7 @@ sc_watch_line(struct chaos *ch, struct sc_client *cl, const char *line)
 		return;
 	}
 	if ((sc_is(line, "INFO ", a, " lost the connection. Waiting up to "
-	    SC_GRACE_TEXT " for them to come back.") ||
+	    SC_AWAY_TEXT " for them to come back.") ||
 	    sc_is(line, "INFO ", a, " is back.") ||
 	    sc_is(line, "INFO ", a, " left the match.")) &&
 	    (strcmp(a, cl->wx) == 0 || strcmp(a, cl->wo) == 0))

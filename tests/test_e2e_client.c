@@ -1358,12 +1358,17 @@ test_client_ping_timeout(void **state)
 	assert_string_equal(pl.errbuf, want);
 }
 
-/* Usage errors are status 2; --help and --version status 0. */
+/*
+ * Usage errors are status 2, with one line saying what is wrong and one
+ * saying where the help is; --help and --version status 0.
+ */
 static void
 test_client_arguments(void **state)
 {
 	const char *const	none[] = { NULL };
 	const char *const	one[] = { "127.0.0.1", NULL };
+	const char *const	bogus[] = { "127.0.0.1", "4000", "--bogus",
+				    NULL };
 	const char *const	badport[] = { "127.0.0.1", "4x", NULL };
 	const char *const	badname[] = { "127.0.0.1", "4000", "--name",
 				    "no spaces", NULL };
@@ -1399,11 +1404,21 @@ test_client_arguments(void **state)
 	size_t			i;
 
 	(void)state;
+	/* A usage error is one line, and where the help is; no help. */
 	player_start(none, INPUT_PIPE);
 	assert_int_equal(player_end(), 2);
-	assert_non_null(strstr(pl.errbuf, "usage: ttt-client HOST PORT"));
+	assert_string_equal(pl.errbuf, "ttt-client: missing HOST and PORT\n"
+	    "Try 'ttt-client --help'.\n");
+	assert_string_equal(pl.outbuf, "");
 	player_start(one, INPUT_PIPE);
 	assert_int_equal(player_end(), 2);
+	assert_string_equal(pl.errbuf, "ttt-client: missing PORT\n"
+	    "Try 'ttt-client --help'.\n");
+	player_start(bogus, INPUT_PIPE);
+	assert_int_equal(player_end(), 2);
+	assert_string_equal(pl.errbuf, "ttt-client: unknown option --bogus\n"
+	    "Try 'ttt-client --help'.\n");
+	assert_string_equal(pl.outbuf, "");
 	player_start(badport, INPUT_PIPE);
 	assert_int_equal(player_end(), 2);
 	assert_non_null(strstr(pl.errbuf, "bad port 4x"));
@@ -1412,7 +1427,8 @@ test_client_arguments(void **state)
 	assert_non_null(strstr(pl.errbuf, "bad name no spaces"));
 	player_start(badopt, INPUT_PIPE);
 	assert_int_equal(player_end(), 2);
-	assert_non_null(strstr(pl.errbuf, "unknown option --colour"));
+	assert_string_equal(pl.errbuf, "ttt-client: unknown option --colour\n"
+	    "Try 'ttt-client --help'.\n");
 	player_start(version, INPUT_PIPE);
 	assert_int_equal(player_end(), 0);
 	assert_string_equal(pl.outbuf, "ttt-client " TTTD_VERSION "\n");
@@ -1429,7 +1445,8 @@ test_client_arguments(void **state)
 	assert_non_null(strstr(pl.errbuf, "bad port 4x"));
 	player_start(pingone, INPUT_PIPE);
 	assert_int_equal(player_end(), 2);
-	assert_non_null(strstr(pl.errbuf, "ttt-client --ping HOST PORT"));
+	assert_string_equal(pl.errbuf, "ttt-client: missing PORT\n"
+	    "Try 'ttt-client --help'.\n");
 	player_start(badjoin, INPUT_PIPE);
 	assert_int_equal(player_end(), 2);
 	assert_string_equal(pl.errbuf, "ttt-client: bad room code K7QX0M9P: "
@@ -2085,7 +2102,7 @@ test_client_reconnects(void **state)
 	    "RESULT WIN O p2 p2 wins! better luck next time p1!");
 	assert_int_equal(player_end(), 0);
 	output_has("If you lose the connection, the client reconnects by "
-	    "itself; or run: ttt-client --resume ");
+	    "itself; or run:\n  ttt-client --resume ");
 	output_has("The connection to the server was lost; reconnecting...\n");
 	output_has("You have your seat back.\n");
 	assert_int_equal(harness_count(pl.outbuf,
@@ -2183,7 +2200,7 @@ test_client_resume_fake(void **state)
 	fake_next(&fk);
 	fake_says(&fk, first);
 	snprintf(want, sizeof want, "If you lose the connection, the client "
-	    "reconnects by itself; or run: ttt-client --resume 2345-6789 "
+	    "reconnects by itself; or run:\n  ttt-client --resume 2345-6789 "
 	    "127.0.0.1 %s\n", port);
 	at = player_expect(want, 0);
 	at = player_expect("Waiting for bob to move...\n", at);
@@ -2216,8 +2233,9 @@ test_client_resume_fake(void **state)
 	    "Type 'quit' at any time to exit.\n"), 1);
 	/* The fresh TOKEN comes last: the prompt is asked again after it. */
 	snprintf(want, sizeof want, PROMPT_MOVE "\nIf you lose the "
-	    "connection, the client reconnects by itself; or run: ttt-client "
-	    "--resume 3456-789A 127.0.0.1 %s\n" PROMPT_MOVE "b2\n", port);
+	    "connection, the client reconnects by itself; or run:\n"
+	    "  ttt-client --resume 3456-789A 127.0.0.1 %s\n" PROMPT_MOVE
+	    "b2\n", port);
 	output_has(want);
 	assert_int_equal(harness_count(pl.outbuf, PROMPT_MOVE), 2);
 }

@@ -42,9 +42,20 @@ test_cluster_pairs_across_nodes(void **state)
 	struct tttd_proc	*a = cl_node(f, "a"), *b = cl_node(f, "b");
 	struct game		 g;
 
+	char			 log[32768];
+
 	cl_wait_stat(__LINE__, f, a, "cluster_nodes", 2);
-	cl_wait_stat(__LINE__, f, b, "redis_connected", 1);
+	cl_wait_stat(__LINE__, f, b, "cluster_nodes", 2);
 	cl_pair_at(__LINE__, f, a, b, &g);
+	/* The logs name the other node, and the match its players. */
+	log[0] = '\0';
+	harness_log_wait(a, log, sizeof log, "to a match on node b");
+	if (strstr(log, "to a match on node b") == NULL)
+		fail_msg("node a's log: %s", log);
+	log[0] = '\0';
+	harness_log_wait(b, log, sizeof log, " on node a (p1, X) vs client ");
+	if (strstr(log, " on node a (p1, X) vs client ") == NULL)
+		fail_msg("node b's log: %s", log);
 	GAME_PLAY(&g, S_FIRST_WINS);
 	game_rematch_at(__LINE__, &g, !g.winner, "AGAIN y", "AGAIN y",
 	    g.winner);
@@ -150,20 +161,30 @@ test_cluster_same_bytes_as_one_node(void **state)
 	assert_string_equal(o1, o2);
 }
 
-/* Two live nodes may not share a name: the second will not start. */
+/*
+ * Two live nodes may not share a name: the second will not start.  It
+ * says only why: no "listening on" (it once printed it, then exited 1),
+ * and no match ids for a node that never was.
+ */
 static void
 test_cluster_node_name_taken(void **state)
 {
 	struct cl_fix		*f = *state;
 	struct tttd_proc	*a = cl_node(f, "twin");
 	const char		*args[] = { "--port", "0",
-				    "--bind", "127.0.0.1", "--http-port", "0",
+				    "--bind", "127.0.0.1", "--http-port", "any",
 				    "--redis", f->redis.addr, "--node", "twin",
 				    NULL, NULL, NULL };
-	char			 out[512];
+	char			 out[512], err[4096];
 	struct conn		*c;
 
-	assert_int_equal(harness_run(args, out, sizeof out, 5000), 1);
+	assert_int_equal(harness_run2(args, out, sizeof out, err, sizeof err,
+	    5000), 1);
+	if (out[0] != '\0' || strstr(err, " error node name twin is in use "
+	    "by a live node") == NULL || strstr(err, "listening") != NULL ||
+	    strstr(err, "http on") != NULL || strstr(err, "match ids") != NULL)
+		fail_msg("the name taken: stdout \"%s\", log:\n%s", out, err);
+	args[5] = "0";
 	/* The first goes on, in the cluster. */
 	c = CONNECT(f->e, a);
 	assert_int_equal(line_stat_at(__LINE__, c, "redis_connected"), 1);
@@ -610,6 +631,205 @@ test_cluster_websocket_join(void **state)
 	WANT_RAW(x, "MATCH X p2 You play X against p2.");
 }
 
+/* The test's Redis has taken n PUBLISHes since CONFIG RESETSTAT. */
+static void
+cl_wait_published_at(int ln, struct cl_fix *f, int n)
+{
+	char	got[256] = "", want[32];
+	long	deadline = harness_now_ms() + HARNESS_TIMEOUT_MS;
+
+	snprintf(want, sizeof want, "calls=%d,", n);
+	while (harness_now_ms() < deadline) {
+		if (redis_proc_info(&f->redis, "commandstats",
+		    "cmdstat_publish", got, sizeof got) > 0 &&
+		    strncmp(got, want, strlen(want)) == 0)
+			return;
+		usleep(10 * 1000);
+	}
+	fail_msg("line %d: PUBLISH: \"%s\", not %d calls", ln, got, n);
+}
+
+/*
+ * x waits alone on a (posted), a is stopped, and o comes to b: b takes x
+ * from the shared queue and offers a the match (O, which waits in a's
+ * socket).  Returns once the offer is sent.
+ */
+static void
+cl_offer_to_stopped_at(int ln, struct cl_fix *f, struct tttd_proc *a,
+    struct tttd_proc *b, struct conn **x, struct conn **o, int close_x)
+{
+	char	reply[64];
+
+	*x = e2e_connect_at(ln, f->e, a);
+	line_want_quiet_at(ln, *x, 700);
+	cl_wait_redis_at(ln, f, "LLEN tttd:queue", 1);	/* x posted */
+	assert_true(redis_proc_cmd(&f->redis, "CONFIG RESETSTAT", reply,
+	    sizeof reply) > 0);
+	cl_stop_at(ln, a->pid);
+	if (close_x)		/* gone before a hears the offer */
+		conn_close(*x);
+	*o = e2e_connect_at(ln, f->e, b);
+	cl_wait_redis_at(ln, f, "LLEN tttd:queue", 0);	/* b took x */
+	cl_wait_published_at(ln, f, 1);			/* O to a */
+}
+
+/*
+ * The shared queue's race, both ways.  The offered player leaves before
+ * its node hears the offer (its close is read first): its node says so
+ * (N), and the taker's player, left waiting, is posted again at once, so
+ * a newcomer on the other node is paired with it within its half second.
+ * The taker's player leaves between the offer and the hand-over (S): the
+ * handed player goes back to the front of its node's queue (B), without
+ * a second WAIT, and is paired with the next newcomer.
+ */
+static void
+test_cluster_queue_race(void **state)
+{
+	struct cl_fix		*f = *state;
+	struct tttd_proc	*a = cl_node(f, "a"), *b = cl_node(f, "b");
+	struct conn		*x, *o, *z;
+	struct game		 g;
+	long			 t0;
+
+	cl_wait_stat(__LINE__, f, a, "cluster_nodes", 2);
+	cl_wait_stat(__LINE__, f, b, "cluster_nodes", 2);
+
+	/* x leaves: o is posted again. */
+	cl_offer_to_stopped_at(__LINE__, f, a, b, &x, &o, 1);
+	kill(a->pid, SIGCONT);
+	z = CONNECT(f->e, a);
+	t0 = harness_now_ms();
+	cl_game_init(&g, o, z);
+	GAME_MATCH(&g);
+	if (harness_now_ms() - t0 > 1500)
+		fail_msg("o paired with z after %ld ms", harness_now_ms() - t0);
+	GAME_START(&g, -1);
+	GAME_PLAY(&g, S_FIRST_WINS);
+	SEND(o, "QUIT");
+	WANT_RAW(o, T_BYE);
+	WANT_RAW(z, "INFO p1 left the match.");
+	SEND(z, "QUIT");
+	WANT_RAW(z, T_BYE);
+	cl_wait_redis_at(__LINE__, f, "LLEN tttd:queue", 0);
+
+	/* o leaves: x waits on a again, at the front. */
+	cl_offer_to_stopped_at(__LINE__, f, a, b, &x, &o, 0);
+	conn_close(o);
+	usleep(300 * 1000);		/* b reads the close (b runs) */
+	kill(a->pid, SIGCONT);
+	WANT_QUIET(x, 700);		/* no second WAIT */
+	z = CONNECT(f->e, b);
+	cl_game_init(&g, x, z);
+	GAME_MATCH(&g);
+	GAME_START(&g, -1);
+	GAME_PLAY(&g, S_TIE);
+}
+
+/*
+ * Wrong RESUME tokens through a node whose seats are elsewhere: each one
+ * asked of the other nodes and refused by all is charged to the address
+ * at the asking node as one node charges it: 5 at once are answered
+ * BAD_TOKEN, and then one more, and a right one, ERR RATE_LIMITED (the
+ * token not looked at), exactly as one node answers the same lines.
+ */
+static void
+cl_guess(struct cl_fix *f, struct tttd_proc *tp, const char *right,
+    char *out, size_t size)
+{
+	struct conn	*c[5], *d;
+	char		 line[LINE_SIZE];
+	int		 i;
+
+	out[0] = '\0';
+	for (i = 0; i < 5; i++)
+		c[i] = CONNECT(f->e, tp);
+	for (i = 0; i < 5; i++)		/* five wrong ones at once */
+		SEND(c[i], "RESUME 2222-333%d", i + 2);
+	for (i = 0; i < 7; i++) {
+		if (i >= 5) {		/* then a wrong one, and a right one */
+			c[0] = d = CONNECT(f->e, tp);
+			SEND(d, "RESUME %s", i == 5 ? "2222-3339" : right);
+		}
+		if (line_read(c[i < 5 ? i : 0], line, sizeof line,
+		    CLUSTER_WAIT_MS) < 0)
+			fail_msg("no answer to RESUME %d", i);
+		strncat(out, line, size - strlen(out) - 2);
+		strncat(out, "\n", size - strlen(out) - 1);
+	}
+}
+
+static void
+test_cluster_resume_guesses_charged(void **state)
+{
+	struct cl_fix		*f = *state;
+	const char *const	 alone[] = { "--seed", "7", NULL };
+	struct tttd_proc	*one = e2e_server(f->e, alone);
+	struct tttd_proc	*a = cl_node(f, "a"), *b = cl_node(f, "b");
+	struct game		 g1, g2;
+	static char		 on_one[2048], on_two[2048];
+	const char		*want =
+	    "ERR BAD_TOKEN That code does not match a seat you can resume.\n";
+	char			 five[2048] = "";
+	int			 i;
+
+	cl_wait_stat(__LINE__, f, a, "cluster_nodes", 2);
+	cl_wait_stat(__LINE__, f, b, "cluster_nodes", 2);
+	cl_pair_at(__LINE__, f, one, one, &g1);
+	cl_pair_at(__LINE__, f, a, a, &g2);	/* the seats on a */
+	cl_guess(f, one, g1.token[0], on_one, sizeof on_one);
+	cl_guess(f, b, g2.token[0], on_two, sizeof on_two);
+	for (i = 0; i < 5; i++)
+		strcat(five, want);
+	strcat(five, "ERR RATE_LIMITED Too many commands. Please slow down.\n"
+	    "ERR RATE_LIMITED Too many commands. Please slow down.\n");
+	assert_string_equal(on_one, five);
+	assert_string_equal(on_two, on_one);
+}
+
+/*
+ * A name held by a node that dies is refused on the others right after
+ * the death, and free within the node timeout (a beat sees the node
+ * gone).
+ */
+static void
+test_cluster_name_of_dead_node(void **state)
+{
+	struct cl_fix		*f = *state;
+	const char *const	 quick[] = { "--node-timeout", "3", NULL };
+	struct tttd_proc	*a = cl_node_with(f, "a", quick);
+	struct tttd_proc	*b = cl_node_with(f, "b", quick);
+	struct conn		*x, *y;
+	char			 line[LINE_SIZE];
+	long			 t0, took = -1;
+
+	cl_wait_stat(__LINE__, f, a, "cluster_nodes", 2);
+	cl_wait_stat(__LINE__, f, b, "cluster_nodes", 2);
+	usleep(3000 * 1000);	/* b in the cluster a node timeout: it judges */
+	x = CONNECT(f->e, a);
+	SEND(x, "NAME vera");
+	WANT_RAW(x, "OK NAME vera");
+	y = CONNECT(f->e, b);
+	kill(a->pid, SIGKILL);
+	t0 = harness_now_ms();
+	SEND(y, "NAME vera");
+	WANT_RAW(y, "ERR NAME_TAKEN " T_NAME_TAKEN);
+	while (took < 0 && harness_now_ms() - t0 < 3000 + 2000) {
+		SEND(y, "NAME vera");
+		if (line_read(y, line, sizeof line, HARNESS_TIMEOUT_MS) < 0)
+			fail_msg("no answer to NAME");
+		if (strcmp(line, "OK NAME vera") == 0)
+			took = harness_now_ms() - t0;
+		else if (strcmp(line, "ERR NAME_TAKEN " T_NAME_TAKEN) == 0)
+			usleep(100 * 1000);
+		else
+			fail_msg("NAME vera: \"%s\"", line);
+	}
+	if (took < 0)
+		fail_msg("vera still taken %ld ms after its node died",
+		    harness_now_ms() - t0);
+	print_message("the name free %ld ms after the kill\n", took);
+}
+
 int
 main(void)
 {
@@ -635,6 +855,12 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_cluster_abort_resign_clock,
 		    cl_setup, cl_teardown),
 		cmocka_unit_test_setup_teardown(test_cluster_websocket_join,
+		    cl_setup, cl_teardown),
+		cmocka_unit_test_setup_teardown(test_cluster_queue_race,
+		    cl_setup, cl_teardown),
+		cmocka_unit_test_setup_teardown(
+		    test_cluster_resume_guesses_charged, cl_setup, cl_teardown),
+		cmocka_unit_test_setup_teardown(test_cluster_name_of_dead_node,
 		    cl_setup, cl_teardown),
 	};
 

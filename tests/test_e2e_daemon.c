@@ -598,6 +598,34 @@ test_daemon_listen_all_or_nothing(void **state)
 	}
 }
 
+/*
+ * Regression: with --http-port taken, tttd printed "tttd ... listening
+ * on" to stdout (a script would take it for started) and then exited 1.
+ * A start that fails says only why: no "listening", no "http on".
+ */
+static void
+test_daemon_http_port_taken_says_only_why(void **state)
+{
+	const char	*argv[] = { "--port", "0", "--http-port", NULL, NULL };
+	char		 port[16], out[4096], want[128];
+	int		 fd, p, rc;
+
+	(void)state;
+	if ((p = daemon_occupy(AF_INET, &fd)) == -1)
+		fail_msg("cannot listen on 0.0.0.0: %s", strerror(errno));
+	snprintf(port, sizeof port, "%d", p);
+	argv[3] = port;
+	rc = daemon_run_log(argv, out, sizeof out, HARNESS_TIMEOUT_MS);
+	close(fd);
+	snprintf(want, sizeof want, " error cannot listen on 0.0.0.0 port "
+	    "%d: Address already in use", p);
+	if (rc != 1 || strstr(out, want) == NULL)
+		fail_msg("--http-port %d taken: status %d (wanted 1), "
+		    "output:\n%s", p, rc, out);
+	if (strstr(out, "listening") != NULL || strstr(out, "http on") != NULL)
+		fail_msg("a failed start said it listened:\n%s", out);
+}
+
 /* With every address free, the default binds them all: "*:PORT". */
 static void
 test_daemon_listen_everywhere(void **state)
@@ -633,6 +661,9 @@ main(void)
 		    daemon_setup, daemon_teardown),
 		cmocka_unit_test_setup_teardown(
 		    test_daemon_listen_all_or_nothing, daemon_setup,
+		    daemon_teardown),
+		cmocka_unit_test_setup_teardown(
+		    test_daemon_http_port_taken_says_only_why, daemon_setup,
 		    daemon_teardown),
 		cmocka_unit_test_setup_teardown(test_daemon_listen_everywhere,
 		    daemon_setup, daemon_teardown),

@@ -78,16 +78,19 @@ static void
 keep_taken_up_at(int ln, struct game *g, int seat)
 {
 	char	want[LINE_SIZE], got[LINE_SIZE];
-	double	secs = 0;
 
 	keep_state_at(ln, g, g->p[seat], seat, CLUSTER_WAIT_MS);
-	/* The grace period counts from the take-up: 30 s, or a ms less. */
+	/*
+	 * The grace period counts from the take-up: 30 s, or a ms less,
+	 * said in whole seconds (protocol.md §9.5): 30.
+	 */
 	snprintf(want, sizeof want, "INFO %s lost the connection. Waiting up "
 	    "to ", g->name[!seat]);
 	line_want_prefix_at(ln, g->p[seat], want, got, sizeof got);
-	if (sscanf(got + strlen(want), "%lf", &secs) != 1 || secs < 29.9 ||
-	    secs > 30 || strstr(got, " seconds for them to come back.") == NULL)
-		fail_msg("line %d: %s", ln, got);
+	snprintf(want + strlen(want), sizeof want - strlen(want), "30 "
+	    "seconds for them to come back.");
+	if (strcmp(got, want) != 0)
+		fail_msg("line %d: \"%s\", wanted \"%s\"", ln, got, want);
 }
 
 /*
@@ -184,7 +187,10 @@ test_keep_owner_killed(void **state)
  * SIGUSR2 drains the owner: its players hear BYE (come back), it exits 0
  * once the other node has its matches, and its name is free at once for
  * the upgraded node.  Its player in a match of the other node is a lost
- * connection there.  The games go on, and end.
+ * connection there.  The games go on, and end.  Its log says so: each
+ * match handed to another node, by its players' names; no forfeit, no
+ * seat held (it once logged "game 1 forfeited by p1" for a game that
+ * went on elsewhere), and "its 2 matches" / "its 1 match".
  */
 static void
 test_keep_drain(void **state)
@@ -192,7 +198,10 @@ test_keep_drain(void **state)
 	struct cl_fix		*f = *state;
 	struct tttd_proc	*a = cl_node(f, "a"), *b = cl_node(f, "b");
 	struct game		 g1, g2, g3;
-	int			 rc;
+	static char		 log[1 << 16];
+	char			 want[256];
+	const char		*drain, *p;
+	int			 rc, n;
 
 	cl_wait_stat(__LINE__, f, a, "cluster_nodes", 2);
 	cl_pair_at(__LINE__, f, a, b, &g1);	/* the match on b */
@@ -207,9 +216,21 @@ test_keep_drain(void **state)
 	WANT_RAW(g2.p[0], T_RESTART);
 	WANT_RAW(g2.p[1], T_RESTART);
 	WANT_RAW(g3.p[0], T_RESTART);
+	harness_log_wait(b, log, sizeof log, " info stopped");
 	rc = harness_wait(b, CLUSTER_WAIT_MS);
 	b->pid = 0;
 	assert_int_equal(rc, 0);
+	if ((drain = strstr(log, " info SIGUSR2: draining")) == NULL ||
+	    strstr(drain, " info node b: draining: its 2 matches to the "
+	    "other nodes\n") == NULL || strstr(drain, " forfeited ") != NULL ||
+	    strstr(drain, "seat held") != NULL)
+		fail_msg("the drained node's log:\n%s", log);
+	snprintf(want, sizeof want, " (%s vs %s): handed to another node\n",
+	    g1.name[0], g1.name[1]);
+	for (n = 0, p = drain; (p = strstr(p, want)) != NULL; p++)
+		n++;
+	if (n != 2)
+		fail_msg("%d lines \"%s\", not 2:\n%s", n, want, log);
 	keep_taken_up_at(__LINE__, &g1, 0);
 	WANT_RAW(g3.p[1], "INFO p1 lost the connection. Waiting up to 30 "
 	    "seconds for them to come back.");
@@ -471,30 +492,6 @@ keep_quit_at(int ln, struct game *g)
 	}
 }
 
-/* Stop a process and wait until it is stopped (kill returns before). */
-static void
-keep_stop_at(int ln, pid_t pid)
-{
-	char	path[64], buf[256], *p;
-	FILE	*f;
-	int	 i;
-
-	kill(pid, SIGSTOP);
-	snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
-	for (i = 0; i < 200; i++) {
-		if ((f = fopen(path, "r")) != NULL) {
-			p = fgets(buf, sizeof buf, f);
-			fclose(f);
-			/* "pid (comm) state ...": comm may hold spaces. */
-			if (p != NULL && (p = strrchr(buf, ')')) != NULL &&
-			    p[1] == ' ' && p[2] == 'T')
-				return;
-		}
-		usleep(5 * 1000);
-	}
-	fail_msg("line %d: process %d did not stop", ln, (int)pid);
-}
-
 /*
  * The matches that change in one pass of a node's loop are kept by one
  * script: two moves that reach a stopped node together cost Redis one
@@ -515,7 +512,7 @@ test_keep_one_script_a_pass(void **state)
 	cl_pair_at(__LINE__, f, a, a, &g2);
 	assert_true(redis_proc_cmd(&f->redis, "CONFIG RESETSTAT", reply,
 	    sizeof reply) > 0);
-	keep_stop_at(__LINE__, a->pid);	/* the moves wait together */
+	cl_stop_at(__LINE__, a->pid);	/* the moves wait together */
 	SEND(g1.p[g1.turn], "MOVE A1");
 	SEND(g2.p[g2.turn], "MOVE A1");
 	usleep(200 * 1000);
@@ -645,7 +642,7 @@ test_keep_taken_for_dead_hears_again(void **state)
 	for (round = 0; round < 2; round++) {
 		cl_pair_at(__LINE__, f, a, a, &g);	/* the match on a */
 		keep_moves_at(__LINE__, &g, "A1");
-		keep_stop_at(__LINE__, b->pid);
+		cl_stop_at(__LINE__, b->pid);
 		usleep(3500 * 1000);		/* a takes b for dead */
 		kill(b->pid, SIGCONT);
 		t0 = harness_now_ms();
@@ -665,6 +662,290 @@ test_keep_taken_for_dead_hears_again(void **state)
 		GAME_PLAY(&k, "A1 A2 B1 B2 C1");
 		keep_quit_at(__LINE__, &k);
 	}
+}
+
+#define KEEP_TURN_MS	20000	/* --turn-timeout 20 */
+#define KEEP_THOUGHT_MS	12000	/* what X thinks before the save */
+#define KEEP_IMAGE_MAX	64	/* the words of a match's value */
+
+/*
+ * The value of the only match in Redis, split in words: the owner, the
+ * seats' homes, then the image (match-keep.c: "1", ai, state, x, o,
+ * turn, ...).  The number of words.
+ */
+static int
+keep_image_at(int ln, struct cl_fix *f, char *buf, size_t size,
+    char *w[KEEP_IMAGE_MAX])
+{
+	char	*save = NULL, *p;
+	int	 n = 0;
+
+	if (redis_proc_cmd(&f->redis, "EVAL \"local k = redis.call('KEYS', "
+	    "'tttd:match:*') if #k ~= 1 then return {err = #k .. ' matches'} "
+	    "end return {ok = redis.call('GET', k[1])}\" 0", buf, size) < 1 ||
+	    buf[0] != '+')
+		fail_msg("line %d: no match in Redis: \"%s\"", ln, buf);
+	for (p = strtok_r(buf + 1, " ", &save); p != NULL && n < KEEP_IMAGE_MAX;
+	    p = strtok_r(NULL, " ", &save))
+		w[n++] = p;
+	if (n != 3 + 28)
+		fail_msg("line %d: an image of %d words", ln, n);
+	return (n);
+}
+
+/* The words 3.. of an image (its fields, "1" first) must be these. */
+static void
+keep_image_want_at(int ln, char *const *w, const char *want)
+{
+	char	got[512];
+	size_t	off = 0;
+	int	i;
+
+	for (i = 3; i < 3 + 20; i++)	/* up to seat 0's left, left out */
+		if (i != 3 + 18 && i != 3 + 19)
+			off += (size_t)snprintf(got + off, sizeof got - off,
+			    "%s%s", off > 0 ? " " : "", w[i]);
+	if (strcmp(got, want) != 0)
+		fail_msg("line %d: image \"%s\", not \"%s\"", ln, got, want);
+}
+
+/*
+ * A match taken up in its second game with a running clock (--turn-timeout
+ * 20): O won game 1, both said yes, O opened game 2 with B2, and X thought
+ * 12 s before O's connection closed (the match saved: X has 8 s left).
+ * The owner b is killed; a takes the match up: X, still connected, sees
+ * game 2's board and its TURN, O comes back with RESUME; X's clock goes on
+ * with the 8 s it had (warned at 6.67 s left, out at 0, not 20 s later),
+ * and the score line after the time-out carries game 1's point: p2 2.
+ */
+static void
+test_keep_second_game_clock(void **state)
+{
+	static const char *const more[] = { "--turn-timeout", "20", NULL };
+	struct cl_fix		*f = *state;
+	struct tttd_proc	*a = cl_node_with(f, "a", more);
+	struct tttd_proc	*b = cl_node_with(f, "b", more);
+	struct game		 g;
+	char			 buf[1024], line[LINE_SIZE], *w[KEEP_IMAGE_MAX];
+	long			 t0, t_up, t_warn, t_out, left;
+	int			 i;
+
+	cl_wait_stat(__LINE__, f, a, "cluster_nodes", 2);
+	cl_wait_stat(__LINE__, f, b, "cluster_nodes", 2);
+	cl_pair_at(__LINE__, f, a, b, &g);	/* X on a, O and the match on b */
+	/* O wins game 1, whoever opened it. */
+	GAME_PLAY(&g, g.turn == 0 ? "A1 B1 A2 B2 C3 B3" : "A1 B1 A2 B2 A3");
+	assert_int_equal(g.score[1], 1);
+	game_rematch_at(__LINE__, &g, 0, "y", "y", 1);	/* O opens game 2 */
+	keep_moves_at(__LINE__, &g, "B2");
+	t0 = harness_now_ms();			/* X's 20 s run */
+	usleep(KEEP_THOUGHT_MS * 1000);
+	conn_close(g.p[1]);			/* saved, O away */
+	WANT_RAW(g.p[0], "INFO p2 lost the connection. Waiting up to 30 "
+	    "seconds for them to come back.");
+	keep_image_at(__LINE__, f, buf, sizeof buf, w);
+	/* Game 2, X to move after O's B2, 0-1, O's seat held away. */
+	keep_image_want_at(__LINE__, w,
+	    "1 -1 0 0 16 1 0 4 -1 -1 2 2 0 1 0 0 1 1");
+	left = atol(w[3 + 20]);
+	print_message("X's clock in the image: %ld ms left\n", left);
+	if (left <= 0 || left > KEEP_TURN_MS - KEEP_THOUGHT_MS ||
+	    left < KEEP_TURN_MS - (harness_now_ms() - t0))
+		fail_msg("X has %ld ms left after %ld ms", left,
+		    harness_now_ms() - t0);
+	assert_string_equal(w[2], "-");		/* O: away */
+	assert_string_equal(w[3 + 22], "1");	/* its seat held */
+	assert_string_equal(w[3 + 26], "0");	/* no clock of its own */
+
+	kill(b->pid, SIGKILL);
+	keep_taken_up_at(__LINE__, &g, 0);	/* X's TURN, O away */
+	t_up = harness_now_ms();
+	keep_resume_at(__LINE__, f, a, &g, 1, 1);
+	keep_image_at(__LINE__, f, buf, sizeof buf, w);
+	keep_image_want_at(__LINE__, w,
+	    "1 -1 0 0 16 1 0 4 -1 -1 2 2 0 1 0 0 1 1");
+	if (atol(w[3 + 20]) > left)
+		fail_msg("X's clock went back: %s ms, had %ld", w[3 + 20],
+		    left);
+
+	/* Warned when two thirds of 20 s are gone: 6,667 ms before the end. */
+	if (line_read(g.p[0], line, sizeof line, KEEP_TURN_MS) < 0 ||
+	    (strcmp(line, "INFO You have 7 seconds left to move.") != 0 &&
+	    strcmp(line, "INFO You have 6 seconds left to move.") != 0))
+		fail_msg("X: no warning: \"%s\"", line);
+	t_warn = harness_now_ms() - t_up;
+	for (i = 0; i < 2; i++) {
+		if (line_read(g.p[i], line, sizeof line, KEEP_TURN_MS) < 0 ||
+		    strcmp(line, "RESULT FORFEIT O p2 p1 ran out of time. p2 "
+		    "wins!") != 0)
+			fail_msg("seat %d: \"%s\"", i, line);
+		if (i == 0)
+			t_out = harness_now_ms() - t_up;
+		line_want_at(__LINE__, 1, g.p[i], T_SCORE "p1 0, p2 2, ties "
+		    "0.");
+		line_want_at(__LINE__, 1, g.p[i], T_AGAIN);
+	}
+	print_message("after the take-up: warned at %ld ms, out at %ld ms "
+	    "(%ld ms left)\n", t_warn, t_out, left);
+	/* At its time, give or take the take-up's own wait: not 20 s on. */
+	if (t_warn < left - KEEP_TURN_MS / 3 - 500 ||
+	    t_warn > left - KEEP_TURN_MS / 3 + 6000)
+		fail_msg("warned %ld ms after the take-up, %ld ms left", t_warn,
+		    left);
+	if (t_out < left - 500 || t_out > left + 6000)
+		fail_msg("out %ld ms after the take-up, %ld ms left", t_out,
+		    left);
+}
+
+/* The matches in Redis whose owner is node name's instance now. */
+#define KEEP_OWNED	"EVAL \"local i = redis.call('GET', KEYS[1]) " \
+	"local n = 0 for _, k in ipairs(redis.call('KEYS', ARGV[1])) do " \
+	"if i and string.sub(redis.call('GET', k), 1, 16) == i then " \
+	"n = n + 1 end end return n\" 1 tttd:node:%s tttd:match:*"
+
+/* Wait until node name owns n matches in Redis (has taken them up). */
+static void
+keep_owned_at(int ln, struct cl_fix *f, const char *name, long n)
+{
+	char	cmd[512];
+
+	snprintf(cmd, sizeof cmd, KEEP_OWNED, name);
+	cl_wait_redis_at(ln, f, cmd, n);
+}
+
+/*
+ * A node taken for dead while alive (stopped longer than --node-timeout):
+ * the other node takes its match up, and the move that reached it while
+ * it was stopped is refused with its save (the match is the other's
+ * now): no OK MOVE, both players told to come back (BYE), and each comes
+ * back, one through either node, to the match as the other node has it,
+ * without that move; they play it to the end there.
+ */
+static void
+test_keep_taken_for_dead_refused_save(void **state)
+{
+	struct cl_fix		*f = *state;
+	const char *const	 quick[] = { "--node-timeout", "2", NULL };
+	struct tttd_proc	*a = cl_node_with(f, "a", quick);
+	struct tttd_proc	*b = cl_node_with(f, "b", quick);
+	struct game		 g;
+	int			 mover;
+
+	cl_wait_stat(__LINE__, f, a, "cluster_nodes", 2);
+	cl_wait_stat(__LINE__, f, b, "cluster_nodes", 2);
+	cl_pair_at(__LINE__, f, b, b, &g);	/* the match on b */
+	keep_moves_at(__LINE__, &g, "A1");
+	keep_owned_at(__LINE__, f, "b", 1);
+	cl_stop_at(__LINE__, b->pid);
+	mover = g.turn;
+	SEND(g.p[mover], "MOVE B2");		/* read once b wakes */
+	keep_owned_at(__LINE__, f, "a", 1);	/* a took it up */
+	kill(b->pid, SIGCONT);
+	WANT_RAW(g.p[mover], T_RESTART);	/* not OK MOVE B2 */
+	WANT_EOF(g.p[mover]);
+	WANT_RAW(g.p[!mover], T_RESTART);
+	WANT_EOF(g.p[!mover]);
+	keep_resume_at(__LINE__, f, a, &g, mover, 0);
+	keep_resume_at(__LINE__, f, b, &g, !mover, 1);
+	GAME_PLAY(&g, "B2 A2 C3 A3");
+}
+
+/*
+ * The home node of a relayed player dies while its match's node lives:
+ * the match's node holds the seat for the grace period, as for any lost
+ * connection (the opponent is told so, and nobody forfeits), and the
+ * player takes it back with RESUME there.
+ */
+static void
+test_keep_home_dies_seat_held(void **state)
+{
+	struct cl_fix		*f = *state;
+	const char *const	 quick[] = { "--node-timeout", "2", NULL };
+	struct tttd_proc	*a = cl_node_with(f, "a", quick);
+	struct tttd_proc	*b = cl_node_with(f, "b", quick);
+	struct game		 g;
+	char			 line[LINE_SIZE];
+
+	cl_wait_stat(__LINE__, f, a, "cluster_nodes", 2);
+	cl_wait_stat(__LINE__, f, b, "cluster_nodes", 2);
+	cl_pair_at(__LINE__, f, a, b, &g);	/* X on a, the match on b */
+	keep_moves_at(__LINE__, &g, "A1");
+	kill(a->pid, SIGKILL);
+	if (line_read(g.p[1], line, sizeof line, CLUSTER_WAIT_MS) < 0 ||
+	    strcmp(line, "INFO p1 lost the connection. Waiting up to 30 "
+	    "seconds for them to come back.") != 0)
+		fail_msg("p2 after p1's node died: \"%s\"", line);
+	line_want_quiet_at(__LINE__, g.p[1], 1500);	/* no forfeit */
+	keep_resume_at(__LINE__, f, b, &g, 0, 1);
+	GAME_PLAY(&g, "A2 B1 B2 C1");
+}
+
+/*
+ * SIGUSR2 while Redis refuses writes (out of memory): the drain waits
+ * for its last save, which its move's player waits for too (no OK MOVE,
+ * no BYE meanwhile); once Redis takes writes again, the move is answered
+ * and kept, the node gives its match up and exits 0, and the players
+ * find the move in the match the other node took up.
+ */
+static void
+test_keep_drain_while_refused(void **state)
+{
+	struct cl_fix		*f = *state;
+	struct tttd_proc	*a = cl_node(f, "a"), *b = cl_node(f, "b");
+	struct game		 g;
+	char			 reply[64];
+	int			 rc;
+
+	cl_wait_stat(__LINE__, f, a, "cluster_nodes", 2);
+	cl_wait_stat(__LINE__, f, b, "cluster_nodes", 2);
+	cl_pair_at(__LINE__, f, b, b, &g);	/* the match on b */
+	keep_moves_at(__LINE__, &g, "A1");
+	assert_true(redis_proc_cmd(&f->redis, "CONFIG SET maxmemory 1", reply,
+	    sizeof reply) > 0);
+	SEND(g.p[g.turn], "MOVE B2");
+	line_want_quiet_at(__LINE__, g.p[g.turn], 500);
+	kill(b->pid, SIGUSR2);
+	line_want_quiet_at(__LINE__, g.p[g.turn], 1500);
+	line_want_quiet_at(__LINE__, g.p[!g.turn], 10);
+	assert_true(redis_proc_cmd(&f->redis, "CONFIG SET maxmemory 0", reply,
+	    sizeof reply) > 0);
+	game_moved_at(__LINE__, &g, game_cell("B2"));
+	WANT_RAW(g.p[0], T_RESTART);
+	WANT_RAW(g.p[1], T_RESTART);
+	rc = harness_wait(b, CLUSTER_WAIT_MS);
+	b->pid = 0;
+	assert_int_equal(rc, 0);
+	keep_resume_at(__LINE__, f, a, &g, 0, 0);
+	keep_resume_at(__LINE__, f, a, &g, 1, 1);
+	GAME_PLAY(&g, "A2 C3 A3");
+}
+
+/*
+ * A match taken up before its first move (its image has no last move),
+ * its player to move away: the other comes back at once, and the away
+ * player's clock gets what was left of its turn and a whole grace period
+ * on top (nobody forfeits because a node died), not the turn alone.
+ */
+static void
+test_keep_taken_up_clock_grace(void **state)
+{
+	struct cl_fix		*f = *state;
+	const char *const	 quick[] = { "--node-timeout", "2",
+				    "--turn-timeout", "3", NULL };
+	struct tttd_proc	*a = cl_node_with(f, "a", quick);
+	struct tttd_proc	*b = cl_node_with(f, "b", quick);
+	struct game		 g;
+	int			 mover;
+
+	cl_wait_stat(__LINE__, f, a, "cluster_nodes", 2);
+	cl_wait_stat(__LINE__, f, b, "cluster_nodes", 2);
+	cl_pair_at(__LINE__, f, b, b, &g);	/* the match on b */
+	mover = g.turn;
+	kill(b->pid, SIGKILL);
+	keep_resume_at(__LINE__, f, a, &g, !mover, 0);
+	line_want_quiet_at(__LINE__, g.p[!mover], 5000);	/* 3 s + grace */
+	keep_resume_at(__LINE__, f, a, &g, mover, 1);
+	GAME_PLAY(&g, "A1 B1 A2 B2 A3");
 }
 
 int
@@ -696,6 +977,17 @@ main(void)
 		    test_keep_line_held_for_take_up, cl_setup, cl_teardown),
 		cmocka_unit_test_setup_teardown(
 		    test_keep_line_held_two_nodes, cl_setup, cl_teardown),
+		cmocka_unit_test_setup_teardown(test_keep_second_game_clock,
+		    cl_setup, cl_teardown),
+		cmocka_unit_test_setup_teardown(
+		    test_keep_taken_for_dead_refused_save, cl_setup,
+		    cl_teardown),
+		cmocka_unit_test_setup_teardown(
+		    test_keep_home_dies_seat_held, cl_setup, cl_teardown),
+		cmocka_unit_test_setup_teardown(
+		    test_keep_drain_while_refused, cl_setup, cl_teardown),
+		cmocka_unit_test_setup_teardown(
+		    test_keep_taken_up_clock_grace, cl_setup, cl_teardown),
 	};
 
 	if (getenv("KEEP_TEST") != NULL)

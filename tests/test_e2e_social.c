@@ -731,10 +731,13 @@ test_social_in_game_after_moving(void **state)
 	WANT_RAW(mv, E_BAD_ROOM);
 	SEND(mv, "PLAY CHESS");
 	WANT_RAW(mv, E_BAD_LEVEL);
-	/* Nothing changed: same board, nobody told. */
+	/* Nothing changed: same board, still nm's move, nobody told. */
 	SEND(mv, "BOARD");
 	WANT_RAW(mv, "OK BOARD");
 	WANT_BOARD(mv, cells);
+	WANT_RAW(mv, "TURN %c Waiting for %s to move...", game_mark(!ms),
+	    g.name[!ms]);
+	WANT_QUIET(mv);
 	WANT_QUIET(nm);
 	WANT_QUIET(r);
 
@@ -1216,9 +1219,13 @@ test_social_watch_streams_match(void **state)
 	WANT_RAW(w, E_NOT_NOW);
 	SEND(w, "n");
 	WANT_RAW(w, E_NOT_NOW);
+	/* BOARD: the board, and whose move it is, as WATCH gave them. */
 	SEND(w, "BOARD");
 	WANT_RAW(w, "OK BOARD");
 	WANT_BOARD(w, g.cells);
+	WANT_RAW(w, "TURN %c Waiting for %s to move...", game_mark(g.turn),
+	    g.name[g.turn]);
+	WANT_QUIET(w);
 	WANT_QUIET(g.p[0]);
 	WANT_QUIET(g.p[1]);
 
@@ -2705,6 +2712,7 @@ test_social_errors_change_nothing(void **state)
 		SEND(mv, "BOARD");
 		WANT_RAW(mv, "OK BOARD");
 		WANT_BOARD(mv, cells);
+		WANT_RAW(mv, "TURN %c " T_PROMPT, game_mark(g.turn));
 	}
 	SEND(nm, "RESIGN");
 	WANT_RAW(nm, "OK RESIGN");

@@ -8,6 +8,9 @@
  * plays with --keys keypad and NO_COLOR=1.  p1 wins down column A whoever
  * starts, quits at "Play again?"; p2 answers a keypad key there, then n.
  *
+ * Control-D, at each kind of prompt and at none, on 80-column screens
+ * where the resume hint must not wrap.
+ *
  * Then two players in the real telnet(1): one presses Ctrl-C mid-game,
  * sees BYE (telnet shows nothing at all until its mark is answered), and
  * the other sees that it quit (protocol.md §1.9).
@@ -60,6 +63,9 @@
 #define LONG_TEXT	LONG_TEXT_START "0123456789abcdefghij0123456789" \
 			"abcdef" LONG_TEXT_END
 
+/* The alphabet of room codes and resume tokens. */
+#define CODE_CHARS	"23456789ABCDEFGHJKMNPQRSTUVWXYZ"
+
 /* Prompts as capture-pane shows them: the blank after the colon is cut. */
 #define PROMPT_CELLS	"Enter your move (A1, B2, C3) or 'quit' to exit:"
 #define PROMPT_KEYPAD	"Enter your move (q, s, c) or 'quit' to exit:"
@@ -90,7 +96,7 @@ static void	p1_saw(void);
 static void	p2_saw(void);
 static int	teardown(void **);
 static void	pane_open(const char *, const char *, const char *,
-		    const char *);
+		    const char *, const char *);
 static void	keys(const char *, const char *);
 static size_t	last_at(const char *, const char *);
 
@@ -312,12 +318,13 @@ play(const char *session, const char *move, int *n)
 }
 
 /*
- * Start a session running ttt-client on tttd with --name name, the
- * environment variable env set, the tmux server with the first one.
+ * Start a session of cols columns (and 40 rows) running ttt-client on
+ * tttd with --name name (none if NULL), the environment variable env set,
+ * the tmux server with the first one.
  */
 static void
-pane_open(const char *session, const char *env, const char *name,
-    const char *keys_style)
+pane_open(const char *session, const char *cols, const char *env,
+    const char *name, const char *keys_style)
 {
 	const char	*args[32];
 	char		 out[PATH_MAX];
@@ -326,7 +333,7 @@ pane_open(const char *session, const char *env, const char *name,
 	args[n++] = "new-session";
 	args[n++] = "-d";
 	args[n++] = "-x";
-	args[n++] = "100";
+	args[n++] = cols;
 	args[n++] = "-y";
 	args[n++] = "40";
 	args[n++] = "-s";
@@ -337,8 +344,10 @@ pane_open(const char *session, const char *env, const char *name,
 	args[n++] = RUN_CLIENT_INT;
 	args[n++] = harness_client_path();
 	args[n++] = env;
-	args[n++] = "--name";
-	args[n++] = name;
+	if (name != NULL) {
+		args[n++] = "--name";
+		args[n++] = name;
+	}
 	args[n++] = "--keys";
 	args[n++] = keys_style;
 	args[n++] = "127.0.0.1";
@@ -539,9 +548,9 @@ test_tmux_line_editing(void **state)
 	assert_int_equal(harness_start(&srv, seed), 0);
 	srv_up = 1;
 	snprintf(port, sizeof port, "%d", srv.port);
-	pane_open("ann", "LC_ALL=C.UTF-8", "ann", "cells");
+	pane_open("ann", "100", "LC_ALL=C.UTF-8", "ann", "cells");
 	screen_wait("ann", "Waiting for an opponent...", 1);
-	pane_open("bob", "LC_ALL=C.UTF-8", "bob", "cells");
+	pane_open("bob", "100", "LC_ALL=C.UTF-8", "bob", "cells");
 	screen_wait("ann", " moves first.", 1);
 	screen_wait("bob", " moves first.", 1);
 	screen("ann", 0, buf, sizeof buf);
@@ -612,6 +621,98 @@ test_tmux_line_editing(void **state)
 	assert_null(strstr(buf, "lost the connection"));
 	type(mover, "quit");
 	screen_wait(mover, THANKS "\n[ttt-client exited with status 0]\n", 1);
+
+	tmux_stop();
+	assert_int_equal(harness_stop(&srv), 0);
+	srv_up = 0;
+}
+
+/*
+ * The resume hint of a match on an 80-column screen: its command is a row
+ * of its own, whole, after the line that says what it is for.
+ */
+static void
+resume_hint_fits(const char *session)
+{
+	static const char	 intro[] = "If you lose the connection, the "
+				    "client reconnects by itself; or run:\n"
+				    "  ttt-client --resume ";
+	static char		 buf[SCREEN_MAX];
+	char			 tail[64];
+	const char		*p;
+
+	screen_wait(session, intro, 1);
+	screen(session, 0, buf, sizeof buf);
+	p = strstr(buf, intro);
+	assert_non_null(p);
+	p += strlen(intro);
+	snprintf(tail, sizeof tail, " 127.0.0.1 %s\n", port);
+	if (strspn(p, CODE_CHARS) != 4 || p[4] != '-' ||
+	    strspn(p + 5, CODE_CHARS) != 4 ||
+	    strncmp(p + 9, tail, strlen(tail)) != 0)
+		fail_msg("the resume command is not a row of its own:\n%s",
+		    buf);
+}
+
+/*
+ * Control-D ends the client as quit does, and leaves no "^D" on the
+ * screen: at the name prompt (the prompt stays, its line ended), on the
+ * move prompt, and with no prompt at all, waiting in the queue.  On the
+ * 80-column screens the resume hint's command is a row of its own.
+ */
+static void
+test_tmux_control_d(void **state)
+{
+	static const char *const	 seed[] = { "--seed", "5", NULL };
+	static char			 buf[SCREEN_MAX];
+	const char			*mover, *other;
+
+	(void)state;
+	assert_int_equal(harness_start(&srv, seed), 0);
+	srv_up = 1;
+	snprintf(port, sizeof port, "%d", srv.port);
+
+	/* At the name prompt. */
+	pane_open("cal", "80", "LC_ALL=C.UTF-8", NULL, "cells");
+	screen_wait("cal", "Enter your name:", 1);
+	tmux("send-keys", "-t", "cal", "C-d", NULL);
+	screen_wait("cal", "[ttt-client exited with status", 1);
+	screen("cal", 0, buf, sizeof buf);
+	if (strstr(buf, "Enter your name:\nWaiting for an opponent...\n"
+	    THANKS "\n[ttt-client exited with status 0]\n") == NULL ||
+	    strstr(buf, "^D") != NULL)
+		fail_msg("Control-D at the name prompt:\n%s", buf);
+
+	/* At the move prompt: the mover leaves. */
+	pane_open("ann", "80", "LC_ALL=C.UTF-8", "ann", "cells");
+	screen_wait("ann", "Waiting for an opponent...", 1);
+	pane_open("bob", "80", "LC_ALL=C.UTF-8", "bob", "cells");
+	screen_wait("ann", " moves first.", 1);
+	screen_wait("bob", " moves first.", 1);
+	resume_hint_fits("ann");
+	resume_hint_fits("bob");
+	screen("ann", 0, buf, sizeof buf);
+	mover = strstr(buf, "ann (X) moves first.") != NULL ? "ann" : "bob";
+	other = strcmp(mover, "ann") == 0 ? "bob" : "ann";
+	screen_wait(mover, PROMPT_CELLS, 1);
+	tmux("send-keys", "-t", mover, "C-d", NULL);
+	screen_wait(mover, "[ttt-client exited with status", 1);
+	screen(mover, 0, buf, sizeof buf);
+	if (strstr(buf, PROMPT_CELLS "\n" THANKS
+	    "\n[ttt-client exited with status 0]\n") == NULL ||
+	    strstr(buf, "^D") != NULL)
+		fail_msg("Control-D at the move prompt:\n%s", buf);
+
+	/* With no prompt: the other, back in the queue. */
+	screen_wait(other, "left before the first move. No result.\n"
+	    "Waiting for an opponent...\n", 1);
+	tmux("send-keys", "-t", other, "C-d", NULL);
+	screen_wait(other, "[ttt-client exited with status", 1);
+	screen(other, 0, buf, sizeof buf);
+	if (strstr(buf, "No result.\nWaiting for an opponent...\n" THANKS
+	    "\n[ttt-client exited with status 0]\n") == NULL ||
+	    strstr(buf, "^D") != NULL)
+		fail_msg("Control-D in the queue:\n%s", buf);
 
 	tmux_stop();
 	assert_int_equal(harness_stop(&srv), 0);
@@ -693,6 +794,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_teardown(test_tmux_match, teardown),
 		cmocka_unit_test_teardown(test_tmux_line_editing, teardown),
+		cmocka_unit_test_teardown(test_tmux_control_d, teardown),
 		cmocka_unit_test_teardown(test_tmux_telnet_ctrl_c, teardown),
 	};
 

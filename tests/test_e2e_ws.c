@@ -1,6 +1,6 @@
 /*
- * test_e2e_ws.c -- tttd's --http-port over real sockets: the page,
- * /healthz, /metrics and the HTTP errors, and WebSocket players (framed by
+ * test_e2e_ws.c -- tttd's --http-port over real sockets: the page, its
+ * icon, /healthz, /metrics and the HTTP errors, and WebSocket players (framed by
  * hand, tests/ws_client.c) in the same queue and matches as TCP ones,
  * under the same limits, and refused with the RFC's close codes when their
  * frames are bad or their control frames too many.
@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -33,6 +34,7 @@ struct wsfix {
 	struct tttd_proc	 srv;
 	struct conn		 a, b, c;
 	char			 out[HTTP_OUT];
+	size_t			 out_len;	/* bytes in out */
 };
 
 static const char *const ws_extra[] = {
@@ -142,9 +144,11 @@ ws_get(struct wsfix *f, const char *path)
 
 	n = snprintf(req, sizeof req, "GET %s HTTP/1.1\r\nHost: t\r\n\r\n",
 	    path);
-	if (http_fetch(f->srv.http_port, req, (size_t)n, f->out,
-	    sizeof f->out) < 12 || strncmp(f->out, "HTTP/1.1 ", 9) != 0)
+	n = http_fetch(f->srv.http_port, req, (size_t)n, f->out,
+	    sizeof f->out);
+	if (n < 12 || strncmp(f->out, "HTTP/1.1 ", 9) != 0)
 		fail_msg("no HTTP response to GET %s: \"%s\"", path, f->out);
+	f->out_len = (size_t)n;
 	return (atoi(f->out + 9));
 }
 
@@ -193,6 +197,33 @@ test_ws_http_page(void **state)
 }
 
 /*
+ * GET /favicon.ico: 200, the icon byte for byte as web/favicon.ico (a
+ * binary file: compared by length), as an ICO, so that a browser's
+ * console shows no 404 for it.
+ */
+static void
+test_ws_http_favicon(void **state)
+{
+	struct wsfix	*f = *state;
+	FILE		*fp;
+	static char	 icon[HTTP_OUT];
+	const char	*body;
+	size_t		 n;
+
+	assert_int_equal(ws_get(f, "/favicon.ico"), 200);
+	assert_non_null(strstr(f->out, "\r\nContent-Type: image/x-icon\r\n"));
+	assert_non_null(fp = fopen(TTTD_ICON_PATH, "rb"));
+	n = fread(icon, 1, sizeof icon, fp);
+	fclose(fp);
+	assert_true(n > 6);
+	assert_memory_equal(icon, "\0\0\1\0", 4);	/* an ICO file */
+	body = ws_body(f);
+	assert_int_equal(f->out_len - (size_t)(body - f->out), n);
+	assert_memory_equal(body, icon, n);
+	assert_int_equal(ws_get(f, "/favicon.ico?v=2"), 200);
+}
+
+/*
  * GET /healthz: 200 "ok", and the request is no player: a player waiting
  * is not paired with it, and players_waiting does not change.
  */
@@ -213,20 +244,28 @@ test_ws_http_healthz(void **state)
 }
 
 /*
- * GET /metrics: every STATS counter as tttd_<name> with HELP and TYPE,
- * equal to STATS where nothing moves in between.
+ * GET /metrics: every STATS counter by Prometheus's conventions, a gauge
+ * as tttd_<name>, a counter as tttd_<name>_total, with HELP and TYPE,
+ * equal to STATS where nothing moves in between; uptime as the start
+ * time (a gauge), and the version.
  */
 static void
 test_ws_http_metrics(void **state)
 {
-	static const char *const	names[] = {
-		"connections_total", "players_waiting", "matches_live",
-		"games_finished", "moves", "chats", "rooms_open"
+	static const char *const	names[][2] = {
+		{ "connections_total", "connections_total" },
+		{ "players_waiting", "players_waiting" },
+		{ "matches_live", "matches_live" },
+		{ "games_finished", "games_finished_total" },
+		{ "moves", "moves_total" },
+		{ "chats", "chats_total" },
+		{ "rooms_open", "rooms_open" },
 	};
 	struct wsfix			*f = *state;
 	char				 want[128];
 	const char			*p;
 	size_t				 i;
+	long long			 now = (long long)time(NULL), start;
 
 	assert_int_equal(conn_open(&f->a, f->srv.port), 0);
 	expect_skip_to(&f->a, "WAIT ", NULL, 0);
@@ -236,19 +275,70 @@ test_ws_http_metrics(void **state)
 	assert_non_null(strstr(f->out, "\r\nContent-Type: text/plain; "
 	    "version=0.0.4"));
 	assert_non_null(strstr(f->out, "# TYPE tttd_players_waiting gauge\n"));
-	assert_non_null(strstr(f->out, "# TYPE tttd_games_finished counter\n"));
+	assert_non_null(strstr(f->out,
+	    "# TYPE tttd_games_finished_total counter\n"));
 	/* A number of things now, which goes down as well: a gauge. */
 	assert_non_null(strstr(f->out, "# TYPE tttd_matches_ai gauge\n"));
-	assert_non_null(strstr(f->out, "# HELP tttd_errors "));
+	assert_non_null(strstr(f->out, "# HELP tttd_errors_total "));
 	for (i = 0; i < sizeof names / sizeof names[0]; i++) {
-		snprintf(want, sizeof want, "\ntttd_%s ", names[i]);
+		snprintf(want, sizeof want, "\ntttd_%s ", names[i][1]);
 		assert_non_null(p = strstr(f->out, want));
 		assert_int_equal(strtoull(p + strlen(want), NULL, 10),
-		    ws_stat(&f->a, names[i]));
+		    ws_stat(&f->a, names[i][0]));
 	}
-	snprintf(want, sizeof want, "\ntttd_errors ");
+	snprintf(want, sizeof want, "\ntttd_errors_total ");
 	assert_non_null(p = strstr(f->out, want));
 	assert_true(strtoull(p + strlen(want), NULL, 10) >= 1);
+	/* No uptime typed a counter: the start time, this very minute. */
+	assert_null(strstr(f->out, "tttd_uptime"));
+	assert_non_null(strstr(f->out,
+	    "# TYPE tttd_start_time_seconds gauge\n"));
+	assert_non_null(p = strstr(f->out, "\ntttd_start_time_seconds "));
+	start = strtoll(p + strlen("\ntttd_start_time_seconds "), NULL, 10);
+	if (start > now || start < now - 60)
+		fail_msg("tttd_start_time_seconds %lld, now %lld", start, now);
+	snprintf(want, sizeof want, "\ntttd_build_info{version=\"%s\"} 1\n",
+	    TTTD_VERSION);
+	assert_non_null(strstr(f->out, want));
+}
+
+/*
+ * /metrics read by Prometheus's own parser and linter, promtool check
+ * metrics (Debian's prometheus; .ci/install-deps): no error, and none of
+ * its warnings (a counter without _total, say).  Skipped without it.
+ */
+static void
+test_ws_http_metrics_promtool(void **state)
+{
+	struct wsfix	*f = *state;
+	char		 path[] = "/tmp/tttd-metrics.XXXXXX", cmd[256];
+	char		 out[4096];
+	const char	*body;
+	FILE		*p;
+	size_t		 n;
+	int		 fd, rc;
+
+	if (system("command -v promtool >/dev/null 2>&1") != 0) {
+		print_message("promtool not installed (Debian's prometheus): "
+		    "skipped\n");
+		skip();
+	}
+	assert_int_equal(conn_open(&f->a, f->srv.port), 0);
+	expect_skip_to(&f->a, "WAIT ", NULL, 0);
+	assert_int_equal(ws_get(f, "/metrics"), 200);
+	body = ws_body(f);
+	assert_true((fd = mkstemp(path)) != -1);
+	assert_int_equal(write(fd, body, strlen(body)), (ssize_t)strlen(body));
+	close(fd);
+	snprintf(cmd, sizeof cmd, "promtool check metrics < %s 2>&1", path);
+	assert_non_null(p = popen(cmd, "r"));
+	n = fread(out, 1, sizeof out - 1, p);
+	out[n] = '\0';
+	rc = pclose(p);
+	unlink(path);
+	if (rc != 0 || n != 0)
+		fail_msg("promtool check metrics: status %d:\n%s\n/metrics:\n%s",
+		    rc, out, body);
 }
 
 /* 404, 405 (with Allow), 431, and 400 for a bad handshake. */
@@ -666,6 +756,35 @@ test_ws_bad_frames(void **state)
 }
 
 /*
+ * The message bound is 4,096 bytes exactly: a message of 4,096 is a line
+ * too long (ERR LINE_TOO_LONG, and the player goes on: PING), one of
+ * 4,097 is closed with 1009.
+ */
+static void
+test_ws_message_bound(void **state)
+{
+	struct wsfix	*f = *state;
+	static char	 big[4097];
+	char		 msg[1024];
+
+	memset(big, 'a', sizeof big);
+	assert_int_equal(wsc_open(&f->a, f->srv.http_port), 0);
+	wsc_skip_to(&f->a, "WAIT ", NULL, 0);
+	wsc_frame(&f->a, WSC_TEXT, big, 4096, 1);
+	assert_true(wsc_event(&f->a, msg, sizeof msg, HARNESS_TIMEOUT_MS) > 0);
+	assert_string_equal(msg,
+	    "ERR LINE_TOO_LONG Lines are limited to 256 bytes.");
+	wsc_send(&f->a, "PING");
+	assert_int_equal(wsc_event(&f->a, msg, sizeof msg, HARNESS_TIMEOUT_MS),
+	    7);
+	assert_string_equal(msg, "OK PONG");
+	conn_close(&f->a);
+	f->a.fd = -1;
+	ws_refused(f, WSC_TEXT, big, 4097, 1, 1009);
+	assert_int_equal(ws_get(f, "/healthz"), 200);
+}
+
+/*
  * --max-per-addr 2 counts TCP and WebSocket players together: a TCP and a
  * WebSocket player fill it; a third WebSocket is refused (503), and so is
  * a third TCP player.
@@ -743,8 +862,12 @@ main(void)
 	const struct CMUnitTest	tests[] = {
 		cmocka_unit_test_setup_teardown(test_ws_http_page, ws_setup,
 		    ws_teardown),
+		cmocka_unit_test_setup_teardown(test_ws_http_favicon, ws_setup,
+		    ws_teardown),
 		cmocka_unit_test_setup_teardown(test_ws_http_healthz, ws_setup,
 		    ws_teardown),
+		cmocka_unit_test_setup_teardown(test_ws_http_metrics_promtool,
+		    ws_setup, ws_teardown),
 		cmocka_unit_test_setup_teardown(test_ws_http_metrics, ws_setup,
 		    ws_teardown),
 		cmocka_unit_test_setup_teardown(test_ws_http_errors, ws_setup,
@@ -766,6 +889,8 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_ws_game_with_tcp,
 		    ws_setup, ws_teardown),
 		cmocka_unit_test_setup_teardown(test_ws_bad_frames, ws_setup,
+		    ws_teardown),
+		cmocka_unit_test_setup_teardown(test_ws_message_bound, ws_setup,
 		    ws_teardown),
 		cmocka_unit_test_setup_teardown(test_ws_per_addr, ws_setup_cap,
 		    ws_teardown),

@@ -37,6 +37,7 @@ enum fmt_kind {
 	F_FORFEIT,
 	F_AGAINQ,
 	F_INFO,
+	F_SCORE,
 	F_BYE,
 	F_STAT,
 	F_END
@@ -73,6 +74,7 @@ struct fmt_case {
 	enum ttt_mark		 first;		/* who starts the moves */
 	const char		*moves;		/* "a1 b2 ..." */
 	unsigned long long	 n;		/* STAT */
+	unsigned		 score[3];	/* SCORE: X's wins, O's, ties */
 	const char		*want;
 	struct ev_want		 ev;
 };
@@ -414,6 +416,15 @@ static const struct fmt_case cases[] = {
 	{ .what = "info", .kind = F_INFO, .a = "p1 is now known as bob.",
 	  .want = "INFO p1 is now known as bob.\r\n",
 	  .ev = { .kind = PROTO_EV_INFO, .text = "p1 is now known as bob." } },
+	{ .what = "score", .kind = F_SCORE, .a = "p1", .b = "p2",
+	  .score = { 2, 1, 0 },
+	  .want = "INFO Score: p1 2, p2 1, ties 0.\r\n",
+	  .ev = { .kind = PROTO_EV_INFO, .text = "Score: p1 2, p2 1, ties 0." } },
+	{ .what = "score wide", .kind = F_SCORE, .a = "Chlo\xc3\xa9",
+	  .b = "\xe5\xbc\xa0\xe4\xbc\x9f", .score = { 4294967295u, 10, 1009 },
+	  .want = "INFO Score: Chlo\xc3\xa9 4294967295, \xe5\xbc\xa0\xe4\xbc\x9f 10, "
+	      "ties 1009.\r\n",
+	  .ev = { .kind = PROTO_EV_INFO } },
 	{ .what = "info left", .kind = F_INFO, .a = "bob left the match.",
 	  .want = "INFO bob left the match.\r\n",
 	  .ev = { .kind = PROTO_EV_INFO, .text = "bob left the match." } },
@@ -502,6 +513,9 @@ fmt_case(const struct fmt_case *c, char *buf, size_t size)
 		return (proto_fmt_again_question(buf, size));
 	case F_INFO:
 		return (proto_fmt_info(buf, size, c->a));
+	case F_SCORE:
+		return (proto_fmt_score(buf, size, c->a, c->score[0], c->b,
+		    c->score[1], c->score[2]));
 	case F_BYE:
 		return (proto_fmt_bye(buf, size, c->a));
 	case F_STAT:
@@ -1547,9 +1561,29 @@ test_format_event_round_trip_rooms_chat(void **state)
 	proto_fmt_info_away(buf, sizeof buf, "alice", 30000);
 	assert_string_equal(buf, "INFO alice lost the connection. Waiting up "
 	    "to 30 seconds for them to come back.\r\n");
-	proto_fmt_info_away(buf, sizeof buf, "bob", 1500);
-	assert_string_equal(buf, "INFO bob lost the connection. Waiting up "
-	    "to 1.5 seconds for them to come back.\r\n");
+	/* Whole seconds, rounded up, at least 1 (protocol.md §9.5). */
+	{
+		static const struct {
+			long long	 ms;
+			const char	*secs;
+		} away[] = {
+			{ 1500, "2 seconds" }, { 29999, "30 seconds" },
+			{ 29001, "30 seconds" }, { 29000, "29 seconds" },
+			{ 1000, "1 second" }, { 1001, "2 seconds" },
+			{ 200, "1 second" }, { 0, "1 second" },
+		};
+		char	want[128];
+		size_t	i;
+
+		for (i = 0; i < sizeof away / sizeof away[0]; i++) {
+			proto_fmt_info_away(buf, sizeof buf, "bob",
+			    away[i].ms);
+			snprintf(want, sizeof want, "INFO bob lost the "
+			    "connection. Waiting up to %s for them to come "
+			    "back.\r\n", away[i].secs);
+			assert_string_equal(buf, want);
+		}
+	}
 	proto_fmt_tie(buf, sizeof buf);
 	assert_string_equal(buf, "RESULT TIE It's a tie!\r\n");
 }

@@ -1,18 +1,26 @@
 /*
  * test_http.c -- the HTTP side without sockets (server/http.c): the
- * WebSocket handshake's accept key against RFC 6455's own example, and
- * the request parser's answers and bounds.
+ * WebSocket handshake's accept key against RFC 6455's own example, the
+ * request parser's answers and bounds, and the handshake's header checks:
+ * Upgrade and Connection token lists matched as whole tokens, header
+ * values kept up to 256 bytes.
  */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <cmocka.h>
 
+#include <event2/buffer.h>
+
 #include "http.h"
+
+#define WS_KEY		"dGhlIHNhbXBsZSBub25jZQ=="
+#define WS_VALUE_MAX	256	/* http.c's HTTP_VALUE_MAX */
 
 /* RFC 6455, section 1.3: the example key and its accept value. */
 static void
@@ -102,6 +110,132 @@ test_http_req_bounds(void **state)
 	http_req_free(r);
 }
 
+/*
+ * A GET /ws with these Upgrade and Connection values (a good version
+ * before them, a good key after), fed in pieces of n bytes and answered: the status code sent (101
+ * comes with an upgrade, any other with a close).
+ */
+static int
+ws_code(const char *upgrade, const char *connection, size_t n)
+{
+	struct http_req	*r;
+	struct evbuffer	*out;
+	char		 req[2048], head[13];
+	int		 len, code;
+	enum http_next	 next;
+
+	len = snprintf(req, sizeof req, "GET /ws HTTP/1.1\r\nHost: t\r\n"
+	    "Sec-WebSocket-Version: 13\r\nUpgrade: %s\r\nConnection: %s\r\n"
+	    "Sec-WebSocket-Key: " WS_KEY "\r\n\r\n", upgrade, connection);
+	assert_true(len > 0 && (size_t)len < sizeof req);
+	assert_non_null(r = http_req_new());
+	assert_non_null(out = evbuffer_new());
+	assert_int_equal(feed(r, req, n), HTTP_DONE);
+	next = http_respond(r, NULL, out);
+	assert_int_equal(evbuffer_copyout(out, head, 12), 12);
+	head[12] = '\0';
+	evbuffer_free(out);
+	http_req_free(r);
+	assert_memory_equal(head, "HTTP/1.1 ", 9);
+	code = atoi(head + 9);
+	assert_int_equal(next == HTTP_UPGRADE, code == 101);
+	return (code);
+}
+
+/*
+ * Upgrade and Connection are lists of tokens, matched whole and in any
+ * case: websocket and upgrade among others are taken; a token that only
+ * begins with them (websockets, upgraded) or holds them is refused (400).
+ */
+static void
+test_http_ws_tokens(void **state)
+{
+	static const struct {
+		const char	*upgrade, *connection;
+		int		 code;
+	} t[] = {
+		{ "websocket", "Upgrade", 101 },
+		{ "WebSocket", "upgrade", 101 },
+		{ "websocket", "keep-alive, Upgrade", 101 },
+		{ "websocket", "keep-alive,Upgrade", 101 },
+		{ "websocket", "Upgrade, keep-alive", 101 },
+		{ "h2c, websocket", "Upgrade", 101 },
+		{ "websocket , h2c", "Upgrade", 101 },
+		{ "websockets", "Upgrade", 400 },
+		{ "websocket2", "Upgrade", 400 },
+		{ "xwebsocket", "Upgrade", 400 },
+		{ "web socket", "Upgrade", 400 },
+		{ "h2c", "Upgrade", 400 },
+		{ "websocket", "upgraded", 400 },
+		{ "websocket", "keep-alive, upgraded", 400 },
+		{ "websocket", "keep-alive", 400 },
+		{ "websocket", "Upgrade-Insecure", 400 },
+		{ "websocket", "x-upgrade", 400 },
+	};
+	size_t	i;
+
+	(void)state;
+	for (i = 0; i < sizeof t / sizeof t[0]; i++) {
+		if (ws_code(t[i].upgrade, t[i].connection, 4096) != t[i].code)
+			fail_msg("Upgrade: %s, Connection: %s: not %d",
+			    t[i].upgrade, t[i].connection, t[i].code);
+		if (ws_code(t[i].upgrade, t[i].connection, 1) != t[i].code)
+			fail_msg("byte by byte: Upgrade: %s, Connection: %s: "
+			    "not %d", t[i].upgrade, t[i].connection, t[i].code);
+	}
+}
+
+/* A value of len bytes: "x,x,...", then ", " and the token at its end. */
+static void
+ws_padded(char *buf, size_t len, const char *token)
+{
+	size_t	n = strlen(token), i;
+
+	assert_true(len >= n + 3);
+	for (i = 0; i < len - n; i++)		/* ... ,x, token */
+		buf[i] = (len - n - i) % 2 == 0 ? ',' : 'x';
+	buf[len - n - 1] = ' ';
+	memcpy(buf + len - n, token, n + 1);
+}
+
+/*
+ * A header value is kept up to 256 bytes: a token that ends at the 256th
+ * byte counts, one that ends at the 257th is cut and does not, whether
+ * the value comes whole or byte by byte, and whatever header follows.
+ */
+static void
+test_http_ws_value_bound(void **state)
+{
+	char	val[WS_VALUE_MAX + 16];
+	size_t	n;
+
+	(void)state;
+	for (n = 1; n <= 4096; n += 4095) {
+		ws_padded(val, WS_VALUE_MAX, "Upgrade");
+		assert_int_equal(ws_code("websocket", val, n), 101);
+		ws_padded(val, WS_VALUE_MAX + 1, "Upgrade");
+		assert_int_equal(ws_code("websocket", val, n), 400);
+		ws_padded(val, WS_VALUE_MAX - 1, "Upgrade");
+		assert_int_equal(ws_code("websocket", val, n), 101);
+		ws_padded(val, WS_VALUE_MAX, "websocket");
+		assert_int_equal(ws_code(val, "Upgrade", n), 101);
+		ws_padded(val, WS_VALUE_MAX + 1, "websocket");
+		assert_int_equal(ws_code(val, "Upgrade", n), 400);
+		ws_padded(val, WS_VALUE_MAX + 7, "websocket");
+		assert_int_equal(ws_code(val, "Upgrade", n), 400);
+		/*
+		 * What is cut is not kept anywhere: the token whole in the
+		 * first 256 bytes, a 257th (or more) spoils no header read
+		 * before (Sec-WebSocket-Version comes first).
+		 */
+		ws_padded(val, WS_VALUE_MAX, "Upgrade");
+		memcpy(val + WS_VALUE_MAX, ",", 2);
+		assert_int_equal(ws_code("websocket", val, n), 101);
+		memcpy(val + WS_VALUE_MAX, ",,,,,,,", 8);
+		assert_int_equal(ws_code("websocket", val, n), 101);
+	}
+}
+
 int
 main(void)
 {
@@ -110,6 +244,8 @@ main(void)
 		cmocka_unit_test(test_http_ws_accept_bad_keys),
 		cmocka_unit_test(test_http_req_whole),
 		cmocka_unit_test(test_http_req_bounds),
+		cmocka_unit_test(test_http_ws_tokens),
+		cmocka_unit_test(test_http_ws_value_bound),
 	};
 
 	return (cmocka_run_group_tests(tests, NULL, NULL));

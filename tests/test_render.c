@@ -947,10 +947,11 @@ test_render_events_rooms_chat(void **state)
 		{ "TOKEN K7QX-2M9P Type RESUME K7QX-2M9P on a new connection "
 		    "within 30 seconds of losing this one to get your seat "
 		    "back.", TTT_X, "If you lose the connection, take your "
-		    "seat back with: ttt-client --resume K7QX-2M9P HOST PORT\n" },
-		{ "TOKEN K7QX-2M9P", TTT_X, "If you lose the connection, take "
-		    "your seat back with: ttt-client --resume K7QX-2M9P HOST "
+		    "seat back with:\n  ttt-client --resume K7QX-2M9P HOST "
 		    "PORT\n" },
+		{ "TOKEN K7QX-2M9P", TTT_X, "If you lose the connection, take "
+		    "your seat back with:\n  ttt-client --resume K7QX-2M9P "
+		    "HOST PORT\n" },
 		{ "ERR NO_ROOM No room with that code is open.", TTT_EMPTY,
 		    "No room with that code is open.\n" },
 		/* The client's commands, not the protocol's. */
@@ -974,7 +975,7 @@ test_render_events_rooms_chat(void **state)
  * The view decides three things: a client that reconnects by itself says
  * so at TOKEN, the player who joined a room is not told to hand it on, and
  * the commands to run name the real server, in the client's words (never
- * the protocol's RESUME).
+ * the protocol's RESUME); the resume command is a line of its own.
  */
 static void
 test_render_events_view(void **state)
@@ -991,13 +992,13 @@ test_render_events_view(void **state)
 	assert_int_equal(proto_event_parse(token, strlen(token), &ev), 0);
 	render_event(buf, sizeof buf, &ev, &v);
 	assert_string_equal(buf, "If you lose the connection, the client "
-	    "reconnects by itself; or run: ttt-client --resume 2345-ABCD "
-	    "ttt.example.org 4000\n");
+	    "reconnects by itself; or run:\n"
+	    "  ttt-client --resume 2345-ABCD ttt.example.org 4000\n");
 	v.reconnect = 0;
 	render_event(buf, sizeof buf, &ev, &v);
 	assert_string_equal(buf, "If you lose the connection, take your "
-	    "seat back with: ttt-client --resume 2345-ABCD ttt.example.org "
-	    "4000\n");
+	    "seat back with:\n"
+	    "  ttt-client --resume 2345-ABCD ttt.example.org 4000\n");
 	assert_int_equal(proto_event_parse(room, strlen(room), &ev), 0);
 	render_event(buf, sizeof buf, &ev, &v);
 	assert_string_equal(buf, "Your room code is K7QX-2M9P -- give it to "

@@ -1702,6 +1702,210 @@ test_resume_with_paused_turn_clock(void **state)
 	want(o, "ran out of time.");
 }
 
+/*
+ * Newcomers are paired while a seat is held away: the lobby's next
+ * deadline is always the nearest of a grace period's end and a
+ * newcomer's half second, whichever comes first, and each is kept.
+ */
+static void
+test_fresh_paired_while_seat_away(void **state)
+{
+	struct world	*w = *state = world_new_fresh();
+
+	world_open(w, 0);
+	world_open(w, 1);
+	at(w, 500);
+	lobby_expire(&w->lobby);
+	want(&w->f[0], "MATCH X p2 ");
+	at(w, 1000);
+	lose(w, 1);				/* held until 31000 */
+	assert_int_equal(lobby_next_deadline(&w->lobby),
+	    1000000 + 1000 + LOBBY_GRACE_MS);
+	at(w, 2000);
+	world_open(w, 2);			/* ripe at 2500 */
+	assert_int_equal(lobby_next_deadline(&w->lobby), 1000000 + 2500);
+	at(w, 2300);
+	world_open(w, 3);			/* ripe at 2800 */
+	assert_int_equal(lobby_next_deadline(&w->lobby), 1000000 + 2500);
+	at(w, 2500);
+	lobby_expire(&w->lobby);
+	assert_int_equal(w->lobby.nqueued, 1);
+	assert_int_equal(lobby_next_deadline(&w->lobby), 1000000 + 2800);
+	at(w, 2800);
+	lobby_expire(&w->lobby);
+	want(&w->f[2], "MATCH X p2 ");
+	want(&w->f[3], "MATCH O p1 ");
+	assert_int_equal(w->lobby.naway, 1);
+	assert_int_equal(lobby_next_deadline(&w->lobby),
+	    1000000 + 1000 + LOBBY_GRACE_MS);
+	at(w, 1000 + LOBBY_GRACE_MS);
+	lobby_expire(&w->lobby);
+	want(&w->f[0], "RESULT FORFEIT X p1 p2 lost the connection. "
+	    "p1 wins!\r\n");
+	assert_int_equal(lobby_next_deadline(&w->lobby), 0);
+}
+
+/*
+ * And a grace period that ends before a newcomer is ripe comes first:
+ * the seat is lost at its end, the newcomer paired at its own.
+ */
+static void
+test_grace_before_fresh(void **state)
+{
+	struct lobby_limits	 l;
+	struct world		*w;
+
+	lobby_default_limits(&l);
+	l.grace_ms = 300;
+	world_fresh = 1;
+	w = *state = world_new(&l);
+	world_fresh = 0;
+	world_open(w, 0);
+	world_open(w, 1);
+	at(w, 500);
+	lobby_expire(&w->lobby);
+	at(w, 1000);
+	lose(w, 1);				/* held until 1300 */
+	world_open(w, 2);			/* ripe at 1500 */
+	assert_int_equal(lobby_next_deadline(&w->lobby), 1000000 + 1300);
+	at(w, 1299);
+	lobby_expire(&w->lobby);
+	want_no(&w->f[0], "RESULT");
+	at(w, 1300);
+	lobby_expire(&w->lobby);
+	want(&w->f[0], "RESULT FORFEIT X p1 p2 lost the connection. "
+	    "p1 wins!\r\n");
+	assert_int_equal(lobby_next_deadline(&w->lobby), 1000000 + 1500);
+	at(w, 1500);
+	lobby_expire(&w->lobby);
+	assert_int_equal(w->lobby.nfresh, 0);
+	assert_int_equal(lobby_next_deadline(&w->lobby), 0);
+}
+
+/* RESUME with a token on a new connection in slot i (as it was taken). */
+static struct fake *
+come_back(struct world *w, int i, const char *tok)
+{
+	struct fake	*g = reopen(w, i);
+	char		 line[64];
+
+	clear(g);
+	snprintf(line, sizeof line, "RESUME %s", tok);
+	session_line(&g->c, line, strlen(line));
+	want(g, "OK RESUME\r\n");
+	return (g);
+}
+
+/*
+ * A player away while its opponent moved (--turn-timeout 9): its turn
+ * clock waits for it and gives it all of its 9 s from its return (warned
+ * 3 s before the end); it went away once, so its turn must end by one
+ * grace period after the 9 s from the opponent's move: a second loss
+ * holds the seat only to then, and a return then has its clock cut to it.
+ */
+static void
+test_resume_after_opponent_moved(void **state)
+{
+	struct lobby_limits	 l;
+	struct world		*w;
+	struct fake		*o, *g;
+	char			 tok[PROTO_TOKEN_LEN + 2], line[128];
+	int			 m;
+
+	lobby_default_limits(&l);
+	l.turn_ms = 9000;
+	w = *state = world_new(&l);
+	m = pair(w);
+	o = &w->f[!m];
+	at(w, 1000);
+	play(w, m, "B2");			/* o to move */
+	token_of(&w->f[m], tok);
+	at(w, 2000);
+	clear(o);
+	lose(w, m);				/* held until 32000 */
+	snprintf(line, sizeof line, "INFO %s lost the connection. Waiting up "
+	    "to 30 seconds for them to come back.\r\n", seat_name[m]);
+	want(o, line);
+	assert_int_equal(lobby_next_deadline(&w->lobby), 1000000 + 32000);
+	at(w, 5000);
+	play(w, !m, "A1");			/* m to move, away */
+	assert_int_equal(client_deadline(&o->c), 0);
+	/* Its turn must end by 5000 + 9000 + the grace. */
+	assert_int_equal(o->c.match->seat[m].clock_by,
+	    1000000 + 5000 + 9000 + LOBBY_GRACE_MS);
+	assert_int_equal(lobby_next_deadline(&w->lobby), 1000000 + 32000);
+
+	at(w, 20000);
+	g = come_back(w, m, tok);
+	snprintf(line, sizeof line, "TURN %c Enter your move", seat_mark[m]);
+	want_seq(g, "BOARD X...O....\r\n", line, "TOKEN ", NULL);
+	assert_int_equal(lobby_next_deadline(&w->lobby), 0);
+	assert_int_equal(g->c.clock, CLIENT_CLOCK_TURN);
+	assert_int_equal(g->c.clock_end, 1000000 + 20000 + 9000);
+	assert_int_equal(client_deadline(&g->c), 1000000 + 26000);
+	at(w, 25999);
+	want_no(g, "INFO You have");
+	at(w, 26000);
+	want(g, "INFO You have 3 seconds left to move.\r\n");
+	token_of(g, tok);
+
+	at(w, 27000);				/* 2 s left: by 44000 */
+	clear(o);
+	lose(w, m);
+	snprintf(line, sizeof line, "INFO %s lost the connection. Waiting up "
+	    "to 17 seconds for them to come back.\r\n", seat_name[m]);
+	want(o, line);
+	assert_int_equal(lobby_next_deadline(&w->lobby), 1000000 + 44000);
+	at(w, 43000);
+	g = come_back(w, m, tok);
+	assert_int_equal(g->c.clock, CLIENT_CLOCK_TURN);
+	assert_int_equal(g->c.clock_end, 1000000 + 44000);	/* not 45000 */
+	assert_int_equal(client_deadline(&g->c), 1000000 + 44000);
+	at(w, 43999);
+	want_no(g, "ran out of time");
+	at(w, 44000);
+	snprintf(line, sizeof line, "RESULT FORFEIT %c %s %s ran out of time. "
+	    "%s wins!\r\n", seat_mark[!m], seat_name[!m], seat_name[m],
+	    seat_name[!m]);
+	want(g, line);
+	want(o, line);
+}
+
+/*
+ * Away while its opponent moved and never back: the seat is lost at the
+ * end of its grace period (its turn clock never ran).
+ */
+static void
+test_away_turn_lost_at_grace_end(void **state)
+{
+	struct lobby_limits	 l;
+	struct world		*w;
+	struct fake		*o;
+	char			 line[128];
+	int			 m;
+
+	lobby_default_limits(&l);
+	l.turn_ms = 9000;
+	w = *state = world_new(&l);
+	m = pair(w);
+	o = &w->f[!m];
+	play(w, m, "B2");
+	at(w, 2000);
+	lose(w, m);
+	at(w, 5000);
+	play(w, !m, "A1");
+	at(w, 31999);
+	lobby_expire(&w->lobby);
+	want_no(o, "RESULT");
+	at(w, 32000);
+	lobby_expire(&w->lobby);
+	snprintf(line, sizeof line, "RESULT FORFEIT %c %s %s lost the "
+	    "connection. %s wins!\r\n", seat_mark[!m], seat_name[!m],
+	    seat_name[m], seat_name[!m]);
+	want(o, line);
+	assert_int_equal(w->lobby.naway, 0);
+}
+
 /* RESUME of the waiting player, token in lower case without its dash. */
 static void
 test_resume_any_case_no_dash(void **state)
@@ -2319,7 +2523,7 @@ test_watch(void **state)
 {
 	struct world	*w = *state = world_new(NULL);
 	struct fake	*g, *h;
-	char		 line[128];
+	char		 line[128], all[512];
 	int		 m = pair(w);
 
 	g = world_open(w, 2);
@@ -2384,9 +2588,15 @@ test_watch(void **state)
 	clear(g);
 	feed(g, "y\n");
 	want(g, "ERR NOT_NOW ");
+	/* BOARD: the board, then whose move it is, as WATCH gave them. */
+	clear(g);
 	feed(g, "BOARD\n");
-	snprintf(line, sizeof line, "BOARD ....%c....\r\n", seat_mark[m]);
-	want_seq(g, "OK BOARD\r\n", line, NULL);
+	snprintf(all, sizeof all, "OK BOARD\r\nBOARD ....%c....\r\n"
+	    "      A   B   C\r\n  1     |   |  \r\n     ---+---+---\r\n"
+	    "  2     | %c |  \r\n     ---+---+---\r\n  3     |   |  \r\n"
+	    "TURN %c Waiting for %s to move...\r\n", seat_mark[m],
+	    seat_mark[m], seat_mark[!m], seat_name[!m]);
+	assert_string_equal(g->out, all);
 	assert_int_equal(ttt_board_moves(&w->f[0].c.match->board), 1);
 
 	/* Chat reaches the watchers. */
@@ -2721,6 +2931,13 @@ main(void)
 		cmocka_unit_test_teardown(test_resume_with_paused_turn_clock,
 		    world_free),
 		cmocka_unit_test_teardown(test_resume_any_case_no_dash,
+		    world_free),
+		cmocka_unit_test_teardown(test_fresh_paired_while_seat_away,
+		    world_free),
+		cmocka_unit_test_teardown(test_grace_before_fresh, world_free),
+		cmocka_unit_test_teardown(test_resume_after_opponent_moved,
+		    world_free),
+		cmocka_unit_test_teardown(test_away_turn_lost_at_grace_end,
 		    world_free),
 		cmocka_unit_test_teardown(
 		    test_resume_wrong_tokens_limit_their_address, world_free),

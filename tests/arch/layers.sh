@@ -64,6 +64,7 @@ addrtab 1 mesh
 addrlimit 1 mesh
 mix 1 mesh
 page 1 mesh
+favicon 1 mesh
 EOF
 cat >"$tmp/client" <<'EOF'
 main 9

@@ -79,13 +79,20 @@ fail() {
 	status=1
 }
 
+# A tttd from before --http-port (an old ref, for comparison) gets none.
+http=
+if "$tttd" --help 2>&1 | grep -q -- --http-port; then
+	http="--http-port 0"
+fi
+
 # cg_start NAME: tttd under callgrind, its pid in $pid and port in $port
 # (valgrind runs tttd in its own process: the pid is tttd's).
 cg_start() {
+	# shellcheck disable=SC2086
 	bench_start "$tmp/$1.stdout" "$tmp/$1.log" valgrind --tool=callgrind \
 	    --callgrind-out-file="$tmp/$1.callgrind" \
 	    --log-file="$tmp/$1.valgrind" \
-	    "$tttd" --port 0 --http-port 0 --bind 127.0.0.1 --rate-limit 0 \
+	    "$tttd" --port 0 $http --bind 127.0.0.1 --rate-limit 0 \
 	    --max-per-addr 0 --seed 1 --log-level "$loglevel" \
 	    --line-timeout 0 --turn-timeout 0 --again-timeout 0 \
 	    --idle-timeout 0 --ai-offer 0 --resume-grace 0

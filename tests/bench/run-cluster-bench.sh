@@ -27,7 +27,7 @@
 # through Redis twice), the CPU of ttt-bench, of each node and of Redis
 # over the measured time (in % of a core; the servers' also in
 # microseconds a move), and the matches across nodes (from the nodes'
-# logs: "to a match on instance" on the relaying node).  Then the
+# logs: "to a match on node" on the relaying node).  Then the
 # medians and the ratios two / one, and Redis's own PUBLISH rate with one
 # subscriber (redis-benchmark, PUB_PIPELINE 1 and 16; skipped with
 # PUB_PIPELINE=none).  BENCH=another ttt-bench.  Exits 1 when a run had a
@@ -174,7 +174,7 @@ run() {
 	matches=0 cross=0
 	for n in $(seq 1 "$nnodes"); do
 		m=$(grep -c ': client .* vs client ' "$tmp/n$n.log" || true)
-		x=$(grep -c 'to a match on instance' "$tmp/n$n.log" || true)
+		x=$(grep -c 'to a match on node' "$tmp/n$n.log" || true)
 		matches=$((matches + m))
 		cross=$((cross + x))
 		eval "rel$n=$x"

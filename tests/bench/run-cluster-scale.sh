@@ -155,7 +155,7 @@ for n in $nodes; do
 	eval "cur=\$cur_$n; r0=\$rss0_$n; r1=\$rss1_$n; fds=\$fds_$n"
 	eval "c0=\$cpu0_$n; c1=\$cpu1_$n; live=\$live_$n; cn=\$cn_$n; rc=\$rc_$n"
 	m=$(grep -c ': client .* vs client ' "$tmp/n$n.log" || true)
-	x=$(grep -c 'to a match on instance' "$tmp/n$n.log" || true)
+	x=$(grep -c 'to a match on node' "$tmp/n$n.log" || true)
 	w=$(grep -c ' warn \| error ' "$tmp/n$n.log" || true)
 	sum=$((sum + cur))
 	matches=$((matches + m))

@@ -157,18 +157,128 @@ async function click(page, name) {
     .endsWith('empty'), name, { timeout: STEP_MS });
 }
 
-async function openPage(browser, url, name) {
-  const ctx = await browser.newContext({ viewport: { width: 390, height: 844 } });
+const PHONE = { viewport: { width: 390, height: 844 } };
+const DESKTOP = { viewport: { width: 1280, height: 900 } };
+const TOUCH = { viewport: { width: 390, height: 844 }, hasTouch: true,
+  isMobile: true };
+
+// A new browser context (no name stored) and a page in it, watched for
+// its JavaScript errors and for any request that failed (a 404).
+async function newPage(browser, ctxOpts = PHONE) {
+  const ctx = await browser.newContext(ctxOpts);
   const page = await ctx.newPage();
   page.on('pageerror', (e) => pageErrors.push(e.message));
-  await page.goto(url);
+  page.on('response', (r) => {
+    if (r.status() >= 400) pageErrors.push(`${r.status()} for ${r.url()}`);
+  });
+  return page;
+}
+
+// The page asks for a name before it joins: give it (none: no name).
+async function join(page, name, { keys = false } = {}) {
+  await page.waitForSelector('#join-form:not([hidden])', { timeout: STEP_MS });
+  if (keys) {
+    // The name field has the focus: type, then Enter.
+    await page.keyboard.type(name || '');
+    await page.keyboard.press('Enter');
+  } else {
+    await page.fill('#join-name', name || '');
+    await page.click('#join-form button');
+  }
   if (name) {
-    await page.fill('#name', name);
-    await page.click('#name-form button');
     await page.waitForFunction((n) => document.getElementById('log')
       .textContent.includes(`You are now called ${n}.`), name,
     { timeout: STEP_MS });
   }
+}
+
+// Is a cell's name (A1 in its corner) drawn clear?  Every pixel of the
+// name's box must be a blend of the name's colour and the cell's
+// background: anything drawn over it (the winning line's mark) is not.
+// The number of pixels that are not, inside the box's outermost pixels
+// (which, the box falling between pixels, may hold what is around it).
+async function labelCovered(page, name) {
+  const lab = cell(page, name).locator('.cellname');
+  const png = (await lab.screenshot()).toString('base64');
+  return page.evaluate(async ({ b64, n }) => {
+    const rgb = (css) => css.match(/\d+/g).slice(0, 3).map(Number);
+    const b = document.querySelector(`#board button[aria-label^="${n},"]`);
+    const bg = rgb(getComputedStyle(b).backgroundColor);
+    const fg = rgb(getComputedStyle(b.querySelector('.cellname')).color);
+    const blob = await (await fetch(`data:image/png;base64,${b64}`)).blob();
+    const bmp = await createImageBitmap(blob);
+    const cv = new OffscreenCanvas(bmp.width, bmp.height);
+    const g = cv.getContext('2d');
+    g.drawImage(bmp, 0, 0);
+    const d = g.getImageData(0, 0, bmp.width, bmp.height).data;
+    const dir = fg.map((v, k) => v - bg[k]);
+    const dd = dir.reduce((a, v) => a + v * v, 0);
+    let bad = 0;
+    for (let i = 0; i < d.length; i += 4) {
+      const x = (i / 4) % bmp.width, y = Math.floor(i / 4 / bmp.width);
+      if (x === 0 || y === 0 || x === bmp.width - 1 || y === bmp.height - 1)
+        continue;
+      const p = [d[i], d[i + 1], d[i + 2]];
+      let t = p.reduce((a, v, k) => a + (v - bg[k]) * dir[k], 0) / dd;
+      t = Math.max(0, Math.min(1, t));
+      const off = Math.hypot(...p.map((v, k) => v - (bg[k] + t * dir[k])));
+      if (off > 40) bad++;
+    }
+    return bad;
+  }, { b64: png, n: name });
+}
+
+async function assertLabelsClear(page, names) {
+  for (const n of names) {
+    const bad = await labelCovered(page, n);
+    if (bad) throw new Error(`${bad} pixels drawn over the name ${n}`);
+  }
+}
+
+// The cells marked as the last move (by class and in their labels).
+async function lastCells(page) {
+  return page.evaluate(() => [...document.querySelectorAll('#board button')]
+    .filter((b) => b.classList.contains('last')
+      || b.getAttribute('aria-label').endsWith(', last move'))
+    .map((b) => b.getAttribute('aria-label')));
+}
+
+// A page and an nc player play their lists of cells, in turn, whoever
+// starts, until the nc player sees RESULT.  onMove(who, cell) after each.
+async function playOut(page, nc, pageCells, ncCells, onMove = async () => {}) {
+  let from = 0;
+  pageCells = [...pageCells];
+  ncCells = [...ncCells];
+  for (;;) {
+    const turnNc = nc.lines.slice(from).some((l) => l.startsWith('TURN')
+      && / Enter your move/.test(l));
+    if (nc.lines.some((l) => l.startsWith('RESULT'))) break;
+    if (turnNc) {
+      from = nc.lines.length;
+      const c = ncCells.shift();
+      nc.send(c);
+      await nc.want('OK MOVE', from);
+      await page.waitForFunction((n) => !document.querySelector(
+        `#board button[aria-label^="${n},"]`).getAttribute('aria-label')
+        .endsWith('empty'), c, { timeout: STEP_MS });
+      await onMove('nc', c);
+      continue;
+    }
+    if (await myTurn(page)) {
+      const c = pageCells.shift();
+      await click(page, c);
+      await onMove('page', c);
+      continue;
+    }
+    await sleep(50);
+  }
+  return (await nc.want('RESULT ')).line;
+}
+
+async function openPage(browser, url, name, ctxOpts = PHONE) {
+  const page = await newPage(browser, ctxOpts);
+  await page.goto(url);
+  await join(page, name);
   return page;
 }
 
@@ -176,7 +286,7 @@ async function openPage(browser, url, name) {
 async function testTwoPagesPlayToAWin(browser) {
   const srv = await startTttd();
   try {
-    const a = await openPage(browser, srv.url, 'ann');
+    const a = await openPage(browser, srv.url, 'ann', DESKTOP);
     const b = await openPage(browser, srv.url, 'bob');
     await waitMatch(a, /You play/);
     await waitMatch(b, /You play|Your move/);
@@ -190,19 +300,24 @@ async function testTwoPagesPlayToAWin(browser) {
       await waitStatus(p, /^Your move/);
       await click(p, c);
     }
+    // Each page speaks to its player, in sentences that begin with a
+    // capital: "You win!" to the winner, "ann wins." to the other.
     const winner = first === a ? 'ann' : 'bob';
+    await waitStatus(first, /^You win!$/);
+    await waitStatus(second, new RegExp(`^${winner} wins\\.$`));
     for (const p of [a, b]) {
-      await waitStatus(p, new RegExp(`${winner} wins!`));
       const wins = await p.locator('#board button.win').count();
       if (wins !== 3) throw new Error(`${wins} cells of the winning line marked`);
       await p.waitForFunction(() => /^Score: /.test(
         document.getElementById('score').textContent), null, { timeout: STEP_MS });
       await p.waitForSelector('#again-row:not([hidden])', { timeout: STEP_MS });
+      // The winning line is marked, and the cells' names stay readable.
+      await assertLabelsClear(p, ['A1', 'B1', 'C1']);
     }
     // announce() empties the live region and fills it 50 ms later (so a
     // screen reader hears a repeat), the move's words before the result's:
     // wait for the result in it.
-    const said = await a.waitForFunction(() => /wins!|Play again/.test(
+    const said = await a.waitForFunction(() => /^(You win!|bob wins\.|Play again\?)$/.test(
       document.getElementById('announce').textContent), null,
     { timeout: STEP_MS }).then(() => true, () => false);
     if (!said) throw new Error(`aria-live said "${await a.textContent('#announce')}"`);
@@ -225,28 +340,208 @@ async function testPageAgainstNc(browser) {
     if (!/MATCH [XO] pia /.test(m.line)) throw new Error(`nc got "${m.line}"`);
     await waitMatch(page, /You play [XO] against carl/);
     // The nc player plays column A, the page column C, whoever starts.
-    let ncCells = ['A1', 'A2', 'A3'], pageCells = ['C1', 'C2', 'C3'];
-    let from = 0;
-    for (;;) {
-      const turnNc = nc.lines.slice(from).some((l) => / Enter your move/.test(l) && l.startsWith('TURN'));
-      if (nc.lines.some((l) => l.startsWith('RESULT'))) break;
-      if (turnNc) {
-        from = nc.lines.length;
-        nc.send(ncCells.shift());
-        await nc.want('OK MOVE', from);
-        continue;
-      }
-      if (await myTurn(page)) {
-        await click(page, pageCells.shift());
-        continue;
-      }
-      await sleep(50);
-    }
-    const r = await nc.want('RESULT ');
-    const pageWon = / pia wins!/.test(r.line);
-    await waitStatus(page, pageWon ? /pia wins!/ : /carl wins!/);
+    const r = await playOut(page, nc, ['C1', 'C2', 'C3'], ['A1', 'A2', 'A3']);
+    const pageWon = / pia wins!/.test(r);
+    await waitStatus(page, pageWon ? /^You win!$/ : /^carl wins\.$/);
     await page.screenshot({ path: path.join(shotDir, 'page-vs-nc.png') });
     nc.close();
+  } finally {
+    await srv.stop();
+  }
+}
+
+// On a touch screen the page says "tap", and asks for no typing.
+async function testTapOnTouchScreen(browser) {
+  const srv = await startTttd();
+  try {
+    const nc = new NcPlayer(srv.game);
+    nc.send('NAME carl');
+    await nc.want('OK NAME');
+    const page = await openPage(browser, srv.url, 'tia', TOUCH);
+    await waitMatch(page, /You play [XO] against carl/);
+    const t = await Promise.race([
+      waitStatus(page, /^Your move/).then(() => 'page'),
+      nc.want('TURN ').then((l) => (/Enter your move/.test(l.line) ? 'nc' : 'page')),
+    ]);
+    if (t === 'nc') { nc.send('A3'); await nc.want('OK MOVE'); }
+    await waitStatus(page, /^Your move/);
+    const said = await page.textContent('#status');
+    if (!/^Your move \([XO]\): tap a cell\.$/.test(said))
+      throw new Error(`a touch screen is told "${said}"`);
+    await cell(page, 'B2').tap();
+    await nc.want('BOARD ');
+    await page.screenshot({ path: path.join(shotDir, 'touch-tap.png') });
+    nc.close();
+  } finally {
+    await srv.stop();
+  }
+}
+
+// The last move is marked, as ttt-client marks it: one cell, the one just
+// played, in its look and its label.  The page wins on the diagonal
+// A1-C3, whose line leaves the cells' names readable.
+async function testLastMove(browser) {
+  const srv = await startTttd();
+  try {
+    const nc = new NcPlayer(srv.game);
+    nc.send('NAME carl');
+    await nc.want('OK NAME');
+    const page = await openPage(browser, srv.url, 'lea');
+    await waitMatch(page, /You play [XO] against carl/);
+    let checked = 0;
+    const r = await playOut(page, nc, ['A1', 'B2', 'C3'], ['B1', 'A3', 'C1'],
+      async (who, c) => {
+        if (nc.lines.some((l) => l.startsWith('RESULT'))) return;
+        const last = await lastCells(page);
+        if (last.length !== 1 || !last[0].startsWith(`${c},`)
+            || !last[0].endsWith(', last move'))
+          throw new Error(`after ${who} played ${c} the last move is ${JSON.stringify(last)}`);
+        if (checked++ === 1)
+          await page.screenshot({ path: path.join(shotDir, 'last-move.png') });
+      });
+    if (!/ lea wins!/.test(r)) throw new Error(`nc got "${r}"`);
+    if (checked < 3) throw new Error(`only ${checked} moves checked`);
+    await waitStatus(page, /^You win!$/);
+    await page.waitForSelector('#again-row:not([hidden])', { timeout: STEP_MS });
+    await assertLabelsClear(page, ['A1', 'B2', 'C3']);
+    await page.screenshot({ path: path.join(shotDir, 'diagonal-win.png') });
+    // A new game starts with no last move.
+    nc.send('y');
+    await page.click('#again-yes');
+    await nc.want('START ');
+    await page.waitForFunction(() => [...document.querySelectorAll('#board button')]
+      .every((b) => b.getAttribute('aria-label').endsWith('empty')), null,
+    { timeout: STEP_MS });
+    const last = await lastCells(page);
+    if (last.length) throw new Error(`a new game with a last move: ${last}`);
+    nc.close();
+  } finally {
+    await srv.stop();
+  }
+}
+
+// The opponent leaves after a game: the status line says so, and Play
+// again? gives way to finding another opponent.
+async function testOpponentLeavesAfterGame(browser) {
+  const srv = await startTttd();
+  try {
+    const nc = new NcPlayer(srv.game);
+    nc.send('NAME ncbob');
+    await nc.want('OK NAME');
+    const page = await openPage(browser, srv.url, 'ola');
+    await waitMatch(page, /You play [XO] against ncbob/);
+    await playOut(page, nc, ['C1', 'C2', 'C3'], ['A1', 'A2', 'A3']);
+    await page.waitForSelector('#again-row:not([hidden])', { timeout: STEP_MS });
+    const dan = new NcPlayer(srv.game);
+    dan.send('NAME dan');
+    await dan.want('OK NAME');
+    nc.send('QUIT');
+    await nc.want('BYE ');
+    await waitStatus(page, /^ncbob left the match\.$/);
+    await page.waitForSelector('#again-row', { state: 'hidden', timeout: STEP_MS });
+    const line = await page.textContent('#match-line');
+    if (/against ncbob/.test(line)) throw new Error(`still "${line}"`);
+    const said = await page.waitForFunction(() => document.getElementById(
+      'announce').textContent === 'ncbob left the match.', null,
+    { timeout: STEP_MS }).then(() => true, () => false);
+    if (!said) throw new Error(`aria-live said "${await page.textContent('#announce')}"`);
+    const again = page.getByRole('button', { name: 'Find an opponent' });
+    await again.waitFor({ timeout: STEP_MS });
+    await page.screenshot({ path: path.join(shotDir, 'opponent-left.png') });
+    await again.click();
+    await waitMatch(page, /You play [XO] against dan/);
+    await dan.want('MATCH ');
+    dan.close();
+    nc.close();
+  } finally {
+    await srv.stop();
+  }
+}
+
+// The page asks for a name before it joins the queue: a player waiting
+// is not paired with it while its player types, and then meets it by its
+// name (no p2, no rename).  The name is kept for the next visit, which
+// joins at once; a name taken is asked again, unpaired.
+async function testNameFirst(browser) {
+  const srv = await startTttd();
+  try {
+    const nc = new NcPlayer(srv.game);
+    nc.send('NAME ncbob');
+    await nc.want('OK NAME');
+    const page = await newPage(browser, DESKTOP);
+    await page.goto(srv.url);
+    await page.waitForSelector('#join-form:not([hidden])', { timeout: STEP_MS });
+    const focused = await page.evaluate(() => document.activeElement.id);
+    if (focused !== 'join-name') throw new Error(`the focus is on "${focused}"`);
+    await page.screenshot({ path: path.join(shotDir, 'name-first.png') });
+    await sleep(900);			// a player typing
+    if (nc.lines.some((l) => l.startsWith('MATCH ')))
+      throw new Error('paired before the name was given');
+    await page.keyboard.type('Chloé');
+    await page.keyboard.press('Enter');
+    const m = await nc.want('MATCH ');
+    if (!/^MATCH [XO] Chloé /.test(m.line)) throw new Error(`nc got "${m.line}"`);
+    await waitMatch(page, /You play [XO] against ncbob/);
+    if (nc.lines.some((l) => / is now known as /.test(l)))
+      throw new Error('the opponent saw a rename');
+    // The next visit (the same browser) joins at once, by the same name;
+    // the name is taken while the first page is open: asked again.
+    const nc2 = new NcPlayer(srv.game);
+    nc2.send('NAME nina');
+    await nc2.want('OK NAME');
+    const again = await page.context().newPage();
+    again.on('pageerror', (e) => pageErrors.push(e.message));
+    await again.goto(srv.url);
+    await again.waitForFunction(() => /taken/.test(
+      document.getElementById('join-err').textContent), null,
+    { timeout: STEP_MS });
+    if ((await again.inputValue('#join-name')) !== 'Chloé')
+      throw new Error('the refused name is not kept in the field');
+    await again.screenshot({ path: path.join(shotDir, 'name-taken.png') });
+    await sleep(700);
+    if (nc2.lines.some((l) => l.startsWith('MATCH ')))
+      throw new Error('a page whose name was refused was paired');
+    await again.fill('#join-name', 'Chloe2');
+    await again.click('#join-form button');
+    const m2 = await nc2.want('MATCH ');
+    if (!/^MATCH [XO] Chloe2 /.test(m2.line)) throw new Error(`nc got "${m2.line}"`);
+    // Left (its seat let go), and the stored name (now Chloe2) free: a
+    // visit joins at once.
+    await again.click('#quit');
+    await waitStatus(again, /^Thank you for playing!$/);
+    nc2.send('QUIT');		// back in the queue: gone too
+    await nc2.want('BYE ');
+    const nc3 = new NcPlayer(srv.game);
+    nc3.send('NAME nils');
+    await nc3.want('OK NAME');
+    const third = await page.context().newPage();
+    await third.goto(srv.url);
+    const m3 = await nc3.want('MATCH ');
+    if (!/^MATCH [XO] Chloe2 /.test(m3.line)) throw new Error(`nc got "${m3.line}"`);
+    if (await third.isVisible('#join-form')) throw new Error('asked again for a stored name');
+    for (const n of [nc, nc2, nc3]) n.close();
+  } finally {
+    await srv.stop();
+  }
+}
+
+// The page's icon: linked, served (no 404 in the console), an image.
+async function testFavicon(browser) {
+  const srv = await startTttd();
+  try {
+    const page = await newPage(browser, DESKTOP);
+    await page.goto(srv.url);
+    const got = await page.evaluate(async () => {
+      const link = document.querySelector('link[rel="icon"]');
+      if (!link) return 'no <link rel="icon">';
+      const r = await fetch(link.href);
+      const type = r.headers.get('Content-Type');
+      const img = new Image();
+      img.src = link.href;
+      const ok = await img.decode().then(() => img.naturalWidth, () => 0);
+      return `${new URL(link.href).pathname} ${r.status} ${type} ${ok > 0}`;
+    });
+    if (got !== '/favicon.ico 200 image/x-icon true') throw new Error(`the icon: ${got}`);
   } finally {
     await srv.stop();
   }
@@ -315,7 +610,10 @@ async function testKeyboardOnly(browser) {
   try {
     const nc = new NcPlayer(srv.game);
     await nc.want('WAIT ');
-    const page = await openPage(browser, srv.url, null);
+    // The name field has the focus: Enter joins without a name.
+    const page = await newPage(browser);
+    await page.goto(srv.url);
+    await join(page, null, { keys: true });
     await waitMatch(page, /You play [XO] against p[12]/);
     const t = await Promise.race([
       waitStatus(page, /^Your move/).then(() => 'page'),
@@ -474,13 +772,18 @@ async function testDrainReconnects(browser) {
   }
 }
 
-const tests = [testTwoPagesPlayToAWin, testPageAgainstNc, testRoomLink,
+const tests = [testTwoPagesPlayToAWin, testPageAgainstNc,
+  testTapOnTouchScreen, testLastMove, testOpponentLeavesAfterGame,
+  testNameFirst, testFavicon, testRoomLink,
   testReloadKeepsSeat, testKeyboardOnly, testListAndWatch,
   testDropReconnects, testDrainReconnects];
+// BROWSER_TEST=pattern runs only the tests whose names match it.
+const only = process.env.BROWSER_TEST ? new RegExp(process.env.BROWSER_TEST) : null;
+const run = tests.filter((t) => !only || only.test(t.name));
 const browser = await chromium.launch({ executablePath: chromiumPath,
   headless: true, args: ['--no-sandbox'] });
 let failed = 0;
-for (const t of tests) {
+for (const t of run) {
   const t0 = Date.now();
   try {
     await Promise.race([t(browser), sleep(TEST_MS).then(() => {
@@ -494,5 +797,5 @@ for (const t of tests) {
   }
 }
 await browser.close();
-console.log(`${tests.length - failed}/${tests.length} passed; screenshots in ${shotDir}`);
+console.log(`${run.length - failed}/${run.length} passed; screenshots in ${shotDir}`);
 process.exit(failed ? 1 : 0);

@@ -1,0 +1,314 @@
+/*
+ * test_match_keep.c -- a match's image (server/match-keep.c) as a line and
+ * back: format, parse and format again give the same line and the same
+ * image, field by field (the board, whose turn, the game's number, the
+ * score, the answers, the tie notice, each seat's hold, tokens, clock
+ * left and name in UTF-8); an image restored into a lobby and taken
+ * again is the same image; the widest image fits MATCH_KEEP_MAX.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "lobby.h"
+#include "match.h"
+#include "match-keep.h"
+
+#define KEEP_IMAGES	5
+
+static int64_t	fake_clock = 5000000;
+
+static int64_t
+fake_now(void)
+{
+	return (fake_clock);
+}
+
+static void
+fake_random(void *buf, size_t len)
+{
+	memset(buf, 7, len);
+}
+
+static void
+fake_wake(struct lobby *lobby)
+{
+	(void)lobby;
+}
+
+static const struct lobby_ops fake_ops = {
+	fake_now, fake_random, fake_wake, NULL, NULL, NULL, NULL, NULL, NULL,
+	NULL, NULL, NULL, NULL
+};
+
+/* A 32-byte name in UTF-8: "Zoë", a CJK name and an emoji, filled. */
+#define NAME_UTF8_32	"Zo\xc3\xab\xe6\x9d\x8e\xe5\xb0\x8f\xe9\xbe\x8d" \
+			"\xf0\x9f\x98\x80" "abcdefghijklmno"
+
+/* Images that differ in every field from one another and within. */
+static void
+images(struct match_keep *k, size_t *n)
+{
+	struct match_keep	*p;
+
+	memset(k, 0, KEEP_IMAGES * sizeof *k);
+	/* Game 2, X to move, X has 13.5 s of its turn left; 1-0 to O. */
+	p = &k[0];
+	p->ai = MATCH_HUMAN;
+	p->state = MATCH_PLAYING;
+	p->board.x = 0x001;			/* A1 */
+	p->board.o = 0x010;			/* B2 */
+	p->board.turn = TTT_X;
+	p->board.outcome = TTT_ONGOING;
+	p->board.last = 4;
+	p->answer[0] = p->answer[1] = MATCH_UNANSWERED;
+	p->winner = TTT_O;
+	p->games = 2;
+	p->score[0] = 0;
+	p->score[1] = 1;
+	p->score[2] = 0;
+	p->tie_told = 0;
+	p->seat[0] = (struct match_keep_seat){ 1, 1, 0x0123456789abcdefULL,
+	    0xfedcba9876543210ULL, 13500, "" };
+	p->seat[1] = (struct match_keep_seat){ 1, 1, 0x1122334455667788ULL,
+	    0, 0, "" };
+	snprintf(p->seat[0].name, sizeof p->seat[0].name, "ann");
+	snprintf(p->seat[1].name, sizeof p->seat[1].name, "%s", NAME_UTF8_32);
+
+	/* Asking after game 7: O said yes, X has not; 3-2, 1 tie, told. */
+	p = &k[1];
+	p->ai = MATCH_HUMAN;
+	p->state = MATCH_ASKING;
+	p->board.x = 0x054;			/* C1 B2 A3 */
+	p->board.o = 0x003;			/* A1 B1 */
+	p->board.turn = TTT_O;
+	p->board.outcome = TTT_WIN_X;
+	p->board.last = 6;
+	p->answer[0] = MATCH_UNANSWERED;
+	p->answer[1] = 1;
+	p->winner = TTT_X;
+	p->games = 7;
+	p->score[0] = 3;
+	p->score[1] = 2;
+	p->score[2] = 1;
+	p->tie_told = 1;
+	p->seat[0] = (struct match_keep_seat){ 1, 0, 0xa1ULL, 0xb2ULL, 41000,
+	    "" };
+	p->seat[1] = (struct match_keep_seat){ 1, 1, 0xc3ULL, 0xd4ULL, 0, "" };
+	snprintf(p->seat[0].name, sizeof p->seat[0].name,
+	    "\xd0\xbf\xd0\xb5\xd1\x82\xd1\x8f");	/* петя */
+	/* seat 1 unnamed: "=" */
+
+	/* The computer (easy) as O, X to move with 2 ms left. */
+	p = &k[2];
+	p->ai = PROTO_LEVEL_EASY;
+	p->state = MATCH_PLAYING;
+	p->board.x = 0x100;
+	p->board.o = 0x001;
+	p->board.turn = TTT_X;
+	p->board.outcome = TTT_ONGOING;
+	p->board.last = 0;
+	p->answer[0] = p->answer[1] = MATCH_UNANSWERED;
+	p->winner = TTT_EMPTY;
+	p->games = 1;
+	p->seat[0] = (struct match_keep_seat){ 1, 1, 0x77ULL, 0, 2, "" };
+	p->seat[1] = (struct match_keep_seat){ 1, 1, 0, 0, 0, "" };
+	snprintf(p->seat[0].name, sizeof p->seat[0].name, "bob");
+	snprintf(p->seat[1].name, sizeof p->seat[1].name, "computer");
+
+	/* After game 3 (a tie), O left for good, X not answered yet. */
+	p = &k[3];
+	p->ai = MATCH_HUMAN;
+	p->state = MATCH_ASKING;
+	p->board.x = 0x18d;			/* X O X / X O O / O X X */
+	p->board.o = 0x072;
+	p->board.turn = TTT_O;
+	p->board.outcome = TTT_DRAW;
+	p->board.last = 7;
+	p->answer[0] = p->answer[1] = MATCH_UNANSWERED;
+	p->winner = TTT_EMPTY;
+	p->games = 3;
+	p->score[0] = 1;
+	p->score[1] = 0;
+	p->score[2] = 2;
+	p->tie_told = 1;
+	p->seat[0] = (struct match_keep_seat){ 1, 1, 0x5eedULL, 0xbeefULL, 0,
+	    "" };
+	p->seat[1] = (struct match_keep_seat){ 0, 1, 0, 0, 0, "" };
+	snprintf(p->seat[0].name, sizeof p->seat[0].name, "caf\xc3\xa9");
+	snprintf(p->seat[1].name, sizeof p->seat[1].name, "dan");
+
+	/* The widest: every number at its widest, names of 32 bytes. */
+	p = &k[4];
+	p->ai = PROTO_LEVEL_PERFECT;
+	p->state = MATCH_PLAYING;
+	p->board.x = 0x1ff & ~0x0aa;
+	p->board.o = 0x0aa;
+	p->board.turn = TTT_O;
+	p->board.outcome = TTT_DRAW;
+	p->board.last = TTT_CELLS;
+	p->answer[0] = p->answer[1] = MATCH_UNANSWERED;
+	p->winner = TTT_EMPTY;
+	p->games = UINT32_MAX;
+	p->score[0] = UINT32_MAX;
+	p->score[1] = UINT32_MAX - 1;
+	p->score[2] = UINT32_MAX - 2;
+	p->tie_told = 1;
+	p->seat[0] = (struct match_keep_seat){ 1, 1, UINT64_MAX,
+	    UINT64_MAX - 1, INT64_MAX, "" };
+	p->seat[1] = (struct match_keep_seat){ 1, 1, UINT64_MAX - 2,
+	    UINT64_MAX - 3, INT64_MAX - 1, "" };
+	snprintf(p->seat[0].name, sizeof p->seat[0].name, "%s", NAME_UTF8_32);
+	snprintf(p->seat[1].name, sizeof p->seat[1].name, "%s", NAME_UTF8_32);
+	*n = KEEP_IMAGES;
+}
+
+/* Two images are the same, field by field (the id is the host's). */
+static void
+same(const struct match_keep *a, const struct match_keep *b)
+{
+	int	i;
+
+	assert_int_equal(a->ai, b->ai);
+	assert_int_equal(a->state, b->state);
+	assert_int_equal(a->board.x, b->board.x);
+	assert_int_equal(a->board.o, b->board.o);
+	assert_int_equal(a->board.turn, b->board.turn);
+	assert_int_equal(a->board.outcome, b->board.outcome);
+	assert_int_equal(a->board.last, b->board.last);
+	assert_int_equal(a->answer[0], b->answer[0]);
+	assert_int_equal(a->answer[1], b->answer[1]);
+	assert_int_equal(a->winner, b->winner);
+	assert_int_equal(a->games, b->games);
+	assert_int_equal(a->score[0], b->score[0]);
+	assert_int_equal(a->score[1], b->score[1]);
+	assert_int_equal(a->score[2], b->score[2]);
+	assert_int_equal(a->tie_told, b->tie_told);
+	for (i = 0; i < 2; i++) {
+		assert_int_equal(a->seat[i].held, b->seat[i].held);
+		assert_int_equal(a->seat[i].moved, b->seat[i].moved);
+		assert_true(a->seat[i].token == b->seat[i].token);
+		assert_true(a->seat[i].used == b->seat[i].used);
+		assert_true(a->seat[i].left == b->seat[i].left);
+		assert_string_equal(a->seat[i].name, b->seat[i].name);
+	}
+}
+
+/*
+ * format -> parse -> format: the same line, the same image; and the
+ * first image's line, byte for byte, as match-keep.c documents it.
+ */
+static void
+test_keep_round_trip(void **state)
+{
+	struct match_keep	k[KEEP_IMAGES], back;
+	char			line[MATCH_KEEP_MAX], again[MATCH_KEEP_MAX];
+	size_t			i, n;
+	int			len;
+
+	(void)state;
+	images(k, &n);
+	for (i = 0; i < n; i++) {
+		len = match_keep_fmt(&k[i], line, sizeof line);
+		if (len <= 0 || (size_t)len >= sizeof line)
+			fail_msg("image %zu: no line (%d)", i, len);
+		assert_int_equal(strlen(line), (size_t)len);
+		if (match_keep_parse(line, &back) != 0)
+			fail_msg("image %zu: \"%s\" refused", i, line);
+		same(&k[i], &back);
+		assert_int_equal(match_keep_fmt(&back, again, sizeof again),
+		    len);
+		assert_string_equal(line, again);
+	}
+	assert_int_equal(match_keep_fmt(&k[0], line, sizeof line) > 0, 1);
+	assert_string_equal(line, "1 -1 0 1 16 1 0 4 -1 -1 2 2 0 1 0 0 "
+	    "1 1 123456789abcdef fedcba9876543210 13500 =ann "
+	    "1 1 1122334455667788 0 0 =" NAME_UTF8_32);
+	assert_int_equal(match_keep_fmt(&k[1], line, sizeof line) > 0, 1);
+	assert_string_equal(line, "1 -1 1 84 3 2 1 6 -1 1 1 7 3 2 1 1 "
+	    "1 0 a1 b2 41000 =\xd0\xbf\xd0\xb5\xd1\x82\xd1\x8f 1 1 c3 d4 0 =");
+}
+
+/* A buffer one byte short of a line: -1, never a line cut short. */
+static void
+test_keep_fmt_short_buffer(void **state)
+{
+	struct match_keep	k[KEEP_IMAGES];
+	char			line[MATCH_KEEP_MAX];
+	size_t			i, n;
+	int			len;
+
+	(void)state;
+	images(k, &n);
+	for (i = 0; i < n; i++) {
+		len = match_keep_fmt(&k[i], line, sizeof line);
+		assert_true(len > 0);
+		assert_int_equal(match_keep_fmt(&k[i], line, (size_t)len + 1),
+		    len);
+		assert_int_equal(match_keep_fmt(&k[i], line, (size_t)len), -1);
+	}
+}
+
+/*
+ * Restored into a lobby and taken again, an image is the same: the
+ * mover's clock left and the away seats' tokens survive (an AGAIN? clock
+ * is whole again: 0), and each seat is away, its grace from now and its
+ * running clock bound by what was left and one grace period.
+ */
+static void
+test_keep_restore_take(void **state)
+{
+	struct lobby_limits	 l;
+	struct lobby		 lobby;
+	struct match_keep	 k[KEEP_IMAGES], got;
+	struct match		*m;
+	size_t			 i, n;
+
+	(void)state;
+	images(k, &n);
+	lobby_default_limits(&l);
+	lobby_init(&lobby, &fake_ops, &l, 7);
+	for (i = 0; i < KEEP_IMAGES - 1; i++) {
+		k[i].id = 100 + i;
+		if (k[i].state == MATCH_ASKING)
+			k[i].seat[0].left = 0;
+		assert_non_null(m = match_keep_restore(&lobby, &k[i]));
+		assert_true(m->id == 100 + i);
+		match_keep_take(m, &got);
+		assert_true(got.id == 100 + i);
+		same(&k[i], &got);
+	}
+	/* Image 0: X's turn, 13.5 s left, then the grace. */
+	m = keytab_find(&lobby.ids, 100);
+	assert_non_null(m);
+	assert_non_null(m->seat[0].away);
+	assert_non_null(m->seat[1].away);
+	assert_int_equal(m->seat[0].away->until, fake_clock + l.grace_ms);
+	assert_int_equal(m->seat[0].clock_by, fake_clock + 13500 + l.grace_ms);
+	assert_int_equal(m->seat[1].clock_by, 0);
+	/* Image 1: X's AGAIN? open (all of it), O has said yes. */
+	m = keytab_find(&lobby.ids, 101);
+	assert_int_equal(m->seat[0].clock_by,
+	    fake_clock + l.again_ms + l.grace_ms);
+	assert_int_equal(m->seat[1].clock_by, 0);
+	assert_null(match_keep_restore(&lobby, &k[0]));	/* once */
+	lobby_free(&lobby);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest	tests[] = {
+		cmocka_unit_test(test_keep_round_trip),
+		cmocka_unit_test(test_keep_fmt_short_buffer),
+		cmocka_unit_test(test_keep_restore_take),
+	};
+
+	return (cmocka_run_group_tests(tests, NULL, NULL));
+}
