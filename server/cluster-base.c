@@ -51,6 +51,26 @@ cluster_send(struct cluster *cl, const char *inst, char type, uint64_t id,
 	cluster_send_to(cl, channel, type, id, rest, len);
 }
 
+/*
+ * The node an instance is, for the log: its name ("b"), or, before a
+ * beat has told it (or for an instance no longer live), "instance <id>".
+ */
+const char *
+cluster_node_of(const struct cluster *cl, const char *inst)
+{
+	static char	buf[CLUSTER_INST_LEN + 16];
+	size_t		k;
+
+	if (strcmp(inst, cl->inst) == 0)
+		return (cl->node);
+	for (k = 0; k < cl->nnames; k++) {
+		if (strcmp(cl->names[k].inst, inst) == 0)
+			return (cl->names[k].node);
+	}
+	snprintf(buf, sizeof buf, "instance %.16s", inst);
+	return (buf);
+}
+
 struct cluster_local *
 cluster_local_find(struct cluster *cl, uint64_t id)
 {

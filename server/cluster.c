@@ -152,26 +152,6 @@ cluster_names_keep(struct cluster *cl, const redisReply *live,
 	}
 }
 
-/*
- * The node an instance is, for the log: its name ("b"), or, before a
- * beat has told it (or for an instance no longer live), "instance <id>".
- */
-const char *
-cluster_node_of(const struct cluster *cl, const char *inst)
-{
-	static char	buf[CLUSTER_INST_LEN + 16];
-	size_t		k;
-
-	if (strcmp(inst, cl->inst) == 0)
-		return (cl->node);
-	for (k = 0; k < cl->nnames; k++) {
-		if (strcmp(cl->names[k].inst, inst) == 0)
-			return (cl->names[k].node);
-	}
-	snprintf(buf, sizeof buf, "instance %.16s", inst);
-	return (buf);
-}
-
 /* A node's name: 1 to 64 of letters, digits, '.', '_', ':', '-'. */
 int
 cluster_valid_name(const char *s)

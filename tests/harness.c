@@ -159,7 +159,7 @@ harness_spawn(struct tttd_proc *p, const char *const *extra,
 	 * The first stdout line: "tttd <version> listening on ADDR:PORT";
 	 * with --http-port, the second: "tttd <version> http on ADDR:PORT".
 	 */
-	deadline = harness_now_ms() + HARNESS_TIMEOUT_MS;
+	deadline = harness_now_ms() + HARNESS_START_MS;
 	while (len < sizeof line - 1 && harness_count_n(line, len) < lines) {
 		struct pollfd	pfd = { out[0], POLLIN, 0 };
 		ssize_t		r;

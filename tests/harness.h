@@ -10,6 +10,10 @@
 #include <stddef.h>
 
 #define HARNESS_TIMEOUT_MS	5000	/* how long to wait for a line */
+#define HARNESS_START_MS	20000	/* ... for tttd to start or end (under
+					   valgrind on a loaded machine, the
+					   ICU libraries' loading takes
+					   seconds) */
 
 struct tttd_proc {
 	pid_t	pid;

@@ -1594,7 +1594,7 @@ test_e2e_command_line(void **state)
 		fail_msg("--version printed \"%s\"", out);
 
 	for (i = 0; i < sizeof bad / sizeof bad[0]; i++) {
-		rc = harness_run(bad[i], out, sizeof out, 3000);
+		rc = harness_run(bad[i], out, sizeof out, HARNESS_START_MS);
 		args[0] = '\0';
 		for (j = 0; bad[i][j] != NULL; j++) {
 			strncat(args, " ", sizeof args - strlen(args) - 1);

@@ -164,6 +164,8 @@ struct chaos_client {
 	int			 to_answer;	/* answer at act_at */
 	long			 act_at;
 	int			 forfeited;	/* game forfeited */
+	int			 board_crossing; /* BOARD lines of ours that
+					   crossed an abort: NO_GAME */
 	int			 crossing;	/* a move of ours crossed the
 						   game's end (abort, forfeit):
 						   its reply is still to come */
@@ -650,6 +652,12 @@ chaos_line(struct chaos *ch, struct chaos_client *cl, char *line)
 		cl->in_game = cl->to_move = 0;
 		cl->forfeited = 1;	/* a move of ours may cross it */
 		cl->crossing |= cl->moving;
+		/*
+		 * And our BOARD lines not answered yet: they reach us in the
+		 * queue, where we wait half a second before any new match
+		 * (§9.2), and are answered NO_GAME.
+		 */
+		cl->board_crossing = cl->want[Y_BOARD] - cl->got[Y_BOARD];
 	} else if (strncmp(line, "INFO ", 5) == 0 && cl->in_game &&
 	    cl->mover == cl->sym && cl->t_turn != 0) {
 		/* The clock's warning: only an idler waits long enough. */
@@ -704,6 +712,10 @@ chaos_line(struct chaos *ch, struct chaos_client *cl, char *line)
 		cl->t_timeout = harness_now_ms();
 	} else if (strcmp(line, E_TOO_LONG) == 0 && cl->role == R_BIG) {
 		cl->too_long = 1;
+	} else if (strcmp(line, E_NO_GAME) == 0 && cl->board_crossing > 0) {
+		/* A BOARD that crossed an abort (sent before any move). */
+		cl->board_crossing--;
+		cl->got[Y_BOARD]++;
 	} else if (strcmp(line, E_NO_GAME) == 0 && cl->moving &&
 	    cl->forfeited) {
 		cl->moving = 0;	/* our move crossed a leaving */
