@@ -622,6 +622,35 @@ test_social_abort_by_play_ai_and_watch(void **state)
 }
 
 /*
+ * §9.2: a move sent before its player could see its match aborted never
+ * lands in its next match.  bob leaves before the first move; alice's
+ * MOVE, sent before she read that (her lines unread), reaches her in the
+ * queue: ERR NO_GAME.  Half a second later she is paired with the player
+ * who was waiting, at the front (X), on an empty board.
+ */
+static void
+test_social_abort_move_in_flight(void **state)
+{
+	struct e2e		*s = *state;
+	struct tttd_proc	*tp = e2e_server(s, NULL);
+	struct game		 g, g2;
+	struct conn		*carol;
+
+	PAIR(s, tp, &g, "alice", "bob", 30);
+	carol = CONNECT(s, tp);
+	WANT_QUIET_MS(carol, 700);		/* waiting, ripe */
+	SEND(g.p[1], "QUIT");
+	WANT_RAW(g.p[1], T_BYE);		/* the abort is done */
+	SEND(g.p[0], "MOVE B2");		/* alice has not read it */
+	WANT_RAW(g.p[0], "INFO bob left before the first move. No result.");
+	WANT_RAW(g.p[0], T_WAIT);
+	WANT_RAW(g.p[0], "ERR NO_GAME You are not in a game right now.");
+	SOC_MATCH(&g2, g.p[0], carol, "alice", "p2", 30);
+	GAME_PLAY(&g2, "A1 B1 A2 B2 A3");
+	e2e_stop(s, tp);
+}
+
+/*
  * §9.4: a watcher is no phantom opponent.  A room's match is watched
  * while a third player waits in the public queue; the match ends and both
  * players quit: the watcher is told the game is over and what it may do,
@@ -2849,6 +2878,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		T(test_social_abort_by_room_new),
 		T(test_social_abort_by_quit_goes_to_front),
+		T(test_social_abort_move_in_flight),
 		T(test_social_watcher_not_queued),
 		T(test_social_abort_by_play_ai_and_watch),
 		T(test_social_in_game_after_moving),
