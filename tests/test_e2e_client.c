@@ -2037,6 +2037,21 @@ client_watch_pair(const char *port, struct conn *x, struct conn *o,
 	assert_string_equal(pl.errbuf, "");
 }
 
+/* A fresh server, a match on it, and --watch on it with this input. */
+static void
+client_watch_run(enum player_input input)
+{
+	struct conn	 x, o;
+	char		 port[16], id[32];
+
+	server_start("16");
+	port_string(port, sizeof port, srv.port);
+	client_watch_pair(port, &x, &o, id, sizeof id);
+	client_watch_match(port, id, &x, &o, input);
+	conn_close(&x);
+	conn_close(&o);
+}
+
 /*
  * --games lists a live match (and nothing else); --watch shows a third
  * client its board and moves, read-only, to the RESULT, and leaves when
@@ -2045,16 +2060,8 @@ client_watch_pair(const char *port, struct conn *x, struct conn *o,
 static void
 test_client_watch(void **state)
 {
-	struct conn	 x, o;
-	char		 port[16], id[32];
-
 	(void)state;
-	server_start("16");
-	port_string(port, sizeof port, srv.port);
-	client_watch_pair(port, &x, &o, id, sizeof id);
-	client_watch_match(port, id, &x, &o, INPUT_PIPE);
-	conn_close(&x);
-	conn_close(&o);
+	client_watch_run(INPUT_PIPE);
 }
 
 /*
@@ -2064,16 +2071,8 @@ test_client_watch(void **state)
 static void
 test_client_watch_input_closed(void **state)
 {
-	struct conn	 x, o;
-	char		 port[16], id[32];
-
 	(void)state;
-	server_start("16");
-	port_string(port, sizeof port, srv.port);
-	client_watch_pair(port, &x, &o, id, sizeof id);
-	client_watch_match(port, id, &x, &o, INPUT_NULL);
-	conn_close(&x);
-	conn_close(&o);
+	client_watch_run(INPUT_NULL);
 }
 
 /*
