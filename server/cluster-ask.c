@@ -66,7 +66,7 @@ cluster_elsewhere(struct cluster *cl, struct client *c,
 		return (0);
 	}
 	l->asking = 1;
-	c->ops->hold(c, 1);
+	client_hold(c, CLIENT_HOLD_ASK);
 	return (1);
 }
 
@@ -115,11 +115,8 @@ cluster_ask_done(struct cluster *cl, struct cluster_local *l)
 	l->asking = l->naming = 0;
 	if (l->owner[0] == '\0' && !(c->flags & CLIENT_POSTED))
 		cluster_local_del(cl, l);
-	if (c->flags & CLIENT_HELD) {
-		c->ops->hold(c, 0);
-		if (c->place == PLACE_QUEUE)
-			lobby_unheld(cl->lobby);	/* its turn to pair */
-	}
+	if (client_release(c, CLIENT_HOLD_ASK) && c->place == PLACE_QUEUE)
+		lobby_unheld(cl->lobby);	/* its turn to pair */
 }
 
 /* Nobody had it: the answer one node gives, and the wrong guess counted. */
@@ -479,7 +476,7 @@ cluster_name_check(struct cluster *cl, struct client *c, const char *name)
 	l->asking = 1;
 	l->naming = 1;
 	l->ask_until = INT64_MAX;	/* the link's own deadline holds */
-	c->ops->hold(c, 1);
+	client_hold(c, CLIENT_HOLD_ASK);
 	cluster_name_send(cl, c, name, 1, cluster_name_reply, nm);
 	return (1);
 }

@@ -1,7 +1,8 @@
 /*
  * test_session.c -- a connection's logic without sockets, on a fake clock:
  * lines per call, the partial-line deadline, the turn, AGAIN? and queue
- * clocks, the rate limit and the HTTP first line.
+ * clocks, the rate limit, the HTTP first line and the reasons a player
+ * is held.
  *
  * The lobby talks to fake ops that record each client's output; time
  * moves only when a test says so, so no test sleeps.
@@ -38,6 +39,7 @@ struct fake {
 	size_t		 outlen;
 	int		 open;
 	int		 closed;
+	int		 holds;		/* the hold op's count: 1 held, 0 not */
 };
 
 struct world {
@@ -103,6 +105,11 @@ fake_wake(struct lobby *lobby)
 
 static const struct client_ops fake_client_ops = {
 	fake_send, fake_close, fake_rearm, NULL, NULL	/* no other node */
+};
+static void	fake_hold(struct client *, int);
+/* A client that can wait (the hold op), as a connection of the daemon. */
+static const struct client_ops fake_hold_ops = {
+	fake_send, fake_close, fake_rearm, NULL, fake_hold
 };
 static const struct lobby_ops fake_ops = {
 	fake_now, fake_random, fake_wake, NULL, NULL, NULL, NULL, NULL, NULL,
@@ -3213,6 +3220,55 @@ test_keep_restored_id_not_given_again(void **state)
 	    w->f[0].c.match);
 }
 
+/* The hold op: on going on, the lines kept run, as the daemon's do. */
+static void
+fake_hold(struct client *c, int on)
+{
+	struct fake	*f = fake_of(c);
+
+	f->holds += on ? 1 : -1;
+	if (!on)
+		while (conn_input(c, f->in))
+			;
+}
+
+/*
+ * Held for two reasons at once (a player's ask to the other nodes, and
+ * its match's take-up), its lines wait until both are released, each by
+ * its own owner; a reason that does not hold it releases nothing.
+ */
+static void
+test_hold_two_reasons(void **state)
+{
+	struct world	*w = *state = world_new(NULL);
+	struct fake	*a;
+
+	w->f[0].c.ops = &fake_hold_ops;
+	a = world_open(w, 0);
+	clear(a);
+	client_hold(&a->c, CLIENT_HOLD_ASK);
+	client_hold(&a->c, CLIENT_HOLD_TAKEUP);
+	client_hold(&a->c, CLIENT_HOLD_ASK);
+	assert_int_equal(a->holds, 1);		/* told once */
+	feed(a, "PING\r\n");
+	assert_string_equal(a->out, "");
+	assert_int_equal(evbuffer_get_length(a->in), 6);	/* kept */
+
+	assert_int_equal(client_release(&a->c, CLIENT_HOLD_ASK), 0);
+	assert_int_equal(client_release(&a->c, CLIENT_HOLD_ASK), 0);
+	assert_true(a->c.flags & CLIENT_HELD);
+	assert_int_equal(a->holds, 1);
+	feed(a, "");
+	assert_string_equal(a->out, "");
+
+	assert_int_equal(client_release(&a->c, CLIENT_HOLD_TAKEUP), 1);
+	assert_false(a->c.flags & CLIENT_HELD);
+	assert_int_equal(a->holds, 0);
+	assert_string_equal(a->out, "OK PONG\r\n");
+	assert_int_equal(client_release(&a->c, CLIENT_HOLD_TAKEUP), 0);
+	assert_int_equal(a->holds, 0);
+}
+
 int
 main(void)
 {
@@ -3333,6 +3389,7 @@ main(void)
 		    world_free),
 		cmocka_unit_test_teardown(test_games_lists_live_matches_only,
 		    world_free),
+		cmocka_unit_test_teardown(test_hold_two_reasons, world_free),
 	};
 
 	return (cmocka_run_group_tests(tests, NULL, NULL));
