@@ -2746,6 +2746,64 @@ test_games_lists_live_matches_only(void **state)
 }
 
 /*
+ * The other nodes' matches (lobby->cluster, as the cluster keeps them)
+ * come after this node's, in GAME lines made by the same formatter; with
+ * those not in the list, past LOBBY_GAMES_MAX, an INFO line says how many.
+ */
+static void
+test_games_lists_other_nodes(void **state)
+{
+	struct world		*w = *state = world_new(NULL);
+	struct fake		*asker = &w->f[2];
+	struct lobby_game	*many;
+	int			 i;
+	static const struct lobby_game others[] = {
+		{ 2000000007, { "Zo\xc3\xab", "p2" }, 9, 2 },
+		{ 3000000001, { "p1", "ai" }, 0, 3 }
+	};
+
+	pair(w);
+	world_open(w, 2);
+	w->lobby.cluster.games = others;
+	w->lobby.cluster.ngames = 2;
+	clear(asker);
+	feed(asker, "GAMES\n");
+	assert_string_equal(asker->out, "OK GAMES 3\r\nGAME 1 p1 p2 0\r\n"
+	    "GAME 2000000007 Zo\xc3\xab p2 9 away=O\r\n"
+	    "GAME 3000000001 p1 ai 0 away=XO\r\n");
+
+	/* 1 + 2 + 98 not in their lists: 101, one past the 100th. */
+	w->lobby.cluster.games_more = 98;
+	clear(asker);
+	feed(asker, "GAMES\n");
+	assert_string_equal(asker->out, "OK GAMES 3\r\nGAME 1 p1 p2 0\r\n"
+	    "GAME 2000000007 Zo\xc3\xab p2 9 away=O\r\n"
+	    "GAME 3000000001 p1 ai 0 away=XO\r\n"
+	    "INFO 1 more matches not listed.\r\n");
+
+	/* 1 + 100 in their lists: the last of theirs is cut. */
+	assert_non_null(many = calloc(LOBBY_GAMES_MAX, sizeof *many));
+	for (i = 0; i < LOBBY_GAMES_MAX; i++) {
+		many[i].id = 100 + (uint64_t)i;
+		snprintf(many[i].name[0], sizeof many[i].name[0], "p1");
+		snprintf(many[i].name[1], sizeof many[i].name[1], "p2");
+	}
+	w->lobby.cluster.games = many;
+	w->lobby.cluster.ngames = LOBBY_GAMES_MAX;
+	w->lobby.cluster.games_more = 0;
+	clear(asker);
+	feed(asker, "GAMES\n");
+	want_seq(asker, "OK GAMES 100\r\nGAME 1 p1 p2 0\r\n",
+	    "GAME 100 p1 p2 0\r\n", "GAME 198 p1 p2 0\r\n"
+	    "INFO 1 more matches not listed.\r\n", NULL);
+	assert_int_equal(count_prefix(asker, "GAME "), LOBBY_GAMES_MAX);
+	want_no(asker, "GAME 199 ");
+	w->lobby.cluster.games = NULL;
+	w->lobby.cluster.ngames = 0;
+	free(many);
+}
+
+/*
  * lobby->keep: a match is on lobby->touched when it changes (its pairing,
  * a move), not when a move is refused; never without keep (one node).
  */
@@ -3388,6 +3446,8 @@ main(void)
 		cmocka_unit_test_teardown(test_watch_notices_limited,
 		    world_free),
 		cmocka_unit_test_teardown(test_games_lists_live_matches_only,
+		    world_free),
+		cmocka_unit_test_teardown(test_games_lists_other_nodes,
 		    world_free),
 		cmocka_unit_test_teardown(test_hold_two_reasons, world_free),
 	};
