@@ -297,7 +297,7 @@ cl_games_raw(int ln, struct conn *w, char *out, size_t size)
 {
 	char	line[LINE_SIZE];
 	size_t	len = 0;
-	int	n, k;
+	int	n = 0, k;
 
 	line_send_at(ln, w, "GAMES");
 	if ((k = conn_rawline(w, line, sizeof line, HARNESS_TIMEOUT_MS)) < 0 ||
