@@ -1,5 +1,6 @@
 /*
- * client.c -- the seat layer: a line to a client, its close, its timer.
+ * client.c -- the seat layer: a line to a client, its close, its timer,
+ * the reasons its lines wait.
  * Below the world, and calling nothing but the client's own ops.
  */
 #include <string.h>
@@ -69,4 +70,37 @@ int
 client_home(struct client *c, int where)
 {
 	return (c->ops->home != NULL && c->ops->home(c, where));
+}
+
+/*
+ * Hold the client's next lines for this reason: the first reason stops
+ * its transport taking them.
+ */
+void
+client_hold(struct client *c, enum client_hold why)
+{
+	int	was = c->holds;
+
+	c->holds |= why;
+	if (was != 0)
+		return;
+	c->flags |= CLIENT_HELD;
+	c->ops->hold(c, 1);
+}
+
+/*
+ * This reason holds the client no more: 1 if it was the last, and the
+ * lines kept go on (in order); 0 if it did not hold it, or another does.
+ */
+int
+client_release(struct client *c, enum client_hold why)
+{
+	if (!(c->holds & why))
+		return (0);
+	c->holds &= ~why;
+	if (c->holds != 0)
+		return (0);
+	c->flags &= ~CLIENT_HELD;
+	c->ops->hold(c, 0);
+	return (1);
 }

@@ -29,8 +29,8 @@
 				   on other nodes too (lobby_ops' alone) */
 #define CLIENT_REMOTE	0x10	/* a player connected to another node, which
 				   checked its lines and their rate */
-#define CLIENT_HELD	0x20	/* its next lines wait (its last one went to
-				   the other nodes: lobby_ops' elsewhere) */
+#define CLIENT_HELD	0x20	/* its next lines wait: some reason holds
+				   them (holds; client_hold) */
 #define CLIENT_FRONT	0x40	/* CLIENT_FRESH: heads the queue once ripe
 				   (its opponent walked away) */
 
@@ -58,6 +58,20 @@ enum client_clock {
 	CLIENT_CLOCK_TURN,	/* its move */
 	CLIENT_CLOCK_AGAIN,	/* its answer to AGAIN? */
 	CLIENT_CLOCK_ROOM	/* its private room is open */
+};
+
+/*
+ * Why a client's next lines wait: bits of its holds, each set and released
+ * by its own owner (client_hold, client_release); they go on once no
+ * reason is left.
+ */
+enum client_hold {
+	CLIENT_HOLD_ASK = 0x1,		/* its last line went to the other
+					   nodes (lobby_ops' elsewhere,
+					   name_check: cluster-ask.c) */
+	CLIENT_HOLD_TAKEUP = 0x2	/* its match's node is gone or drains:
+					   a live node is to take the match up
+					   (cluster-seat.c, cluster-keep.c) */
 };
 
 /* Where a client handed back to its node goes there (client_home). */
@@ -88,8 +102,10 @@ struct client_ops {
 	 */
 	int	(*home)(struct client *, int);
 	/*
-	 * Optional: stop taking the client's lines (1) until told to go on
-	 * (0), those already read kept in order.  NULL: it cannot wait.
+	 * Optional: stop taking the client's lines (1: CLIENT_HELD is set)
+	 * until told to go on (0: cleared), those already read kept in
+	 * order; called by client_hold and client_release only.  NULL: it
+	 * cannot wait.
 	 */
 	void	(*hold)(struct client *, int);
 };
@@ -100,6 +116,7 @@ struct client {
 	struct lobby		*lobby;
 	struct lobby_stats	*stats;		/* errors, bytes_out */
 	int			 flags;
+	int			 holds;		/* CLIENT_HOLD_* (client.c) */
 	enum client_place	 place;		/* place.c */
 	int			 seat;		/* 0 = p1 = X, 1 = p2 = O */
 	enum client_clock	 clock;		/* which runs (clock.c) */
@@ -134,6 +151,8 @@ void	client_send(struct client *, const char *, int);
 void	client_close(struct client *);
 void	client_rearm(struct client *);
 int	client_home(struct client *, int);
+void	client_hold(struct client *, enum client_hold);
+int	client_release(struct client *, enum client_hold);
 int64_t	client_deadline(const struct client *);
 
 #endif /* TTTD_CLIENT_H */

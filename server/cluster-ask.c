@@ -66,7 +66,7 @@ cluster_elsewhere(struct cluster *cl, struct client *c,
 		return (0);
 	}
 	l->asking = 1;
-	c->ops->hold(c, 1);
+	client_hold(c, CLIENT_HOLD_ASK);
 	return (1);
 }
 
@@ -115,11 +115,8 @@ cluster_ask_done(struct cluster *cl, struct cluster_local *l)
 	l->asking = l->naming = 0;
 	if (l->owner[0] == '\0' && !(c->flags & CLIENT_POSTED))
 		cluster_local_del(cl, l);
-	if (c->flags & CLIENT_HELD) {
-		c->ops->hold(c, 0);
-		if (c->place == PLACE_QUEUE)
-			lobby_unheld(cl->lobby);	/* its turn to pair */
-	}
+	if (client_release(c, CLIENT_HOLD_ASK) && c->place == PLACE_QUEUE)
+		lobby_unheld(cl->lobby);	/* its turn to pair */
 }
 
 /* Nobody had it: the answer one node gives, and the wrong guess counted. */
@@ -344,38 +341,32 @@ cluster_games_refused(struct cluster *cl, const char *s, size_t len)
 	    "once): %s", cl->node, printable(s, len, safe, sizeof safe));
 }
 
-/* Their lists, as GAME lines ready to send: at most LOBBY_GAMES_MAX. */
+/* Their lists, parsed for GAMES: at most LOBBY_GAMES_MAX matches. */
 static void
 cluster_games_reply(void *arg, redisReply *r)
 {
-	struct cluster	*cl = arg;
-	struct lobby	*lobby = cl->lobby;
-	char		*buf = NULL, line[PROTO_OUT_MAX];
-	const char	*p, *lf;
-	size_t		 i, len = 0, size = LOBBY_GAMES_MAX * PROTO_OUT_MAX;
-	unsigned	 lines = 0, more = 0, count;
-	struct cluster_game g;
-	int		 k;
+	struct cluster		*cl = arg;
+	struct lobby		*lobby = cl->lobby;
+	struct lobby_game	*games = NULL;
+	const char		*p, *lf;
+	size_t			 i;
+	unsigned		 n = 0, more = 0, count;
 
 	if (r != NULL && r->type == REDIS_REPLY_ARRAY &&
-	    (buf = malloc(size)) != NULL) {
+	    (games = calloc(LOBBY_GAMES_MAX, sizeof *games)) != NULL) {
 		for (i = 0; i < r->elements; i++) {
 			if (r->element[i]->type != REDIS_REPLY_STRING ||
 			    sscanf(r->element[i]->str, "%u", &count) != 1)
 				continue;
 			p = strchr(r->element[i]->str, '\n');
 			while (p != NULL && (lf = strchr(p + 1, '\n')) !=
-			    NULL && lines < LOBBY_GAMES_MAX && count > 0) {
+			    NULL && n < LOBBY_GAMES_MAX && count > 0) {
 				if (cluster_game_parse(p + 1, (size_t)(lf -
-				    p - 1), &g) == -1)
+				    p - 1), &games[n]) == -1)
 					cluster_games_refused(cl, p + 1,
 					    (size_t)(lf - p - 1));
-				else if ((k = proto_fmt_game(line, sizeof line,
-				    g.id, g.name[0], g.name[1], g.moves,
-				    g.away)) > 0 && len + (size_t)k <= size) {
-					memcpy(buf + len, line, (size_t)k);
-					len += (size_t)k;
-					lines++;
+				else {
+					n++;
 					count--;
 				}
 				p = lf;
@@ -384,11 +375,9 @@ cluster_games_reply(void *arg, redisReply *r)
 		}
 	}
 	free(cl->games);
-	cl->games = buf;
-	cl->games_len = len;
-	lobby->cluster.games = buf;
-	lobby->cluster.games_len = len;
-	lobby->cluster.ngames = lines;
+	cl->games = games;
+	lobby->cluster.games = games;
+	lobby->cluster.ngames = n;
 	lobby->cluster.games_more = more;
 }
 
@@ -479,7 +468,7 @@ cluster_name_check(struct cluster *cl, struct client *c, const char *name)
 	l->asking = 1;
 	l->naming = 1;
 	l->ask_until = INT64_MAX;	/* the link's own deadline holds */
-	c->ops->hold(c, 1);
+	client_hold(c, CLIENT_HOLD_ASK);
 	cluster_name_send(cl, c, name, 1, cluster_name_reply, nm);
 	return (1);
 }

@@ -130,8 +130,7 @@ struct cluster {
 						   saves (cluster-keep.c) */
 	int			 id_base_set;	/* match ids are the node's */
 	uint64_t		 id_k;		/* from k * CLUSTER_ID_BLOCK */
-	char			*games;		/* GAMES: the other nodes' */
-	size_t			 games_len;
+	struct lobby_game	*games;		/* GAMES: the other nodes' */
 	struct keytab		 remotes;	/* (home, id) -> remote */
 	struct keytab		 locals;	/* client id -> local */
 	struct cluster_remote_list all_remotes;

@@ -697,8 +697,7 @@ cluster_keep_take_up(struct cluster *cl, const char *dead, const char *s,
 		if (c[i] == NULL)
 			continue;
 		cluster_relay_settle(c[i], kept[i], 1);
-		if (c[i]->flags & CLIENT_HELD)
-			c[i]->ops->hold(c[i], 0);
+		client_release(c[i], CLIENT_HOLD_TAKEUP);
 	}
 }
 
@@ -765,6 +764,5 @@ cluster_on_taken(struct cluster *cl, const char *from, uint64_t id,
 	snprintf(l->owner, sizeof l->owner, "%s", from);
 	l->orphan_until = 0;
 	cluster_relay_resend(cl, l);	/* what the dead node never answered */
-	if (c->flags & CLIENT_HELD)
-		c->ops->hold(c, 0);
+	client_release(c, CLIENT_HOLD_TAKEUP);
 }

@@ -261,7 +261,7 @@ cluster_msg_word(struct cluster_msg_cur *cur, char *name, size_t size)
  * NAME's (or a seat's own): 0, or -1.
  */
 int
-cluster_game_parse(const char *s, size_t len, struct cluster_game *g)
+cluster_game_parse(const char *s, size_t len, struct lobby_game *g)
 {
 	struct cluster_msg_cur	cur = { s, len };
 	uint64_t		moves, away;

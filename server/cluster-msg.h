@@ -37,15 +37,7 @@ struct cluster_msg {
 };
 
 /* A line of another node's live matches (Redis <prefix>games:<inst>). */
-struct cluster_game {
-	uint64_t	 id;
-	char		 name[2][PROTO_NAME_MAX + 1];
-	int		 moves;		/* 0 to 9 */
-	int		 away;		/* a bit per seat */
-};
-
-int		 cluster_game_parse(const char *, size_t,
-		     struct cluster_game *);
+int		 cluster_game_parse(const char *, size_t, struct lobby_game *);
 int		 cluster_msg_parse(const char *, size_t, struct cluster_msg *,
 		     enum cluster_msg_error *);
 const char	*cluster_msg_strerror(enum cluster_msg_error);

@@ -334,7 +334,7 @@ cluster_on_owner(struct cluster *cl, char type, const char *from,
 	c = l->c;
 	if (l->asking && type == 'C') {
 		l->asking = 0;		/* and closed: its lines wait no more */
-		c->flags &= ~CLIENT_HELD;
+		client_release(c, CLIENT_HOLD_ASK);
 	}
 	switch (type) {
 	case 'L':
@@ -461,7 +461,7 @@ cluster_lost_owners(struct cluster *cl, const redisReply *live)
 		}
 		/* Dead: a live node takes its match up (T), or it is lost. */
 		l->orphan_until = cl->lobby->ops->now() + CLUSTER_ADOPT_WAIT_MS;
-		l->c->ops->hold(l->c, 1);
+		client_hold(l->c, CLIENT_HOLD_TAKEUP);
 	}
 	free(ids);
 }
@@ -480,7 +480,7 @@ cluster_hold_relayed(struct cluster *cl, const char *inst)
 		    l->c->ops->hold == NULL)
 			continue;
 		l->orphan_until = cl->lobby->ops->now() + CLUSTER_ADOPT_WAIT_MS;
-		l->c->ops->hold(l->c, 1);
+		client_hold(l->c, CLIENT_HOLD_TAKEUP);
 	}
 }
 
@@ -492,8 +492,7 @@ cluster_lost_owner(struct cluster *cl, struct cluster_local *l)
 	char		 buf[PROTO_OUT_MAX];
 
 	l->orphan_until = 0;
-	if (c->flags & CLIENT_HELD)
-		c->ops->hold(c, 0);
+	client_release(c, CLIENT_HOLD_TAKEUP);
 
 	log_warn("client %llu: its match's node %s is out of reach",
 	    (unsigned long long)c->id, cluster_node_of(cl, l->owner));

@@ -264,10 +264,10 @@ static enum proto_error
 cmd_games(struct client *c, const struct proto_cmd *cmd)
 {
 	const struct lobby_cluster *cl = &c->lobby->cluster;
+	const struct lobby_game	*g;
 	struct match	*m;
-	unsigned	 live = c->lobby->nlive, n, total;
+	unsigned	 live = c->lobby->nlive, n, total, i;
 	char		 buf[PROTO_OUT_MAX], text[64];
-	const char	*p, *end, *lf;
 
 	(void)cmd;
 	/* This node's matches, then those of the others (a cluster's). */
@@ -285,11 +285,10 @@ cmd_games(struct client *c, const struct proto_cmd *cmd)
 		    (m->seat[1].away != NULL) << 1));
 		n--;
 	}
-	for (p = cl->games, end = p != NULL ? p + cl->games_len : NULL;
-	    n > 0 && p < end && (lf = memchr(p, '\n', (size_t)(end - p))) !=
-	    NULL; p = lf + 1) {
-		client_send(c, p, (int)(lf + 1 - p));
-		n--;
+	for (i = 0; n > 0 && i < cl->ngames; i++, n--) {
+		g = &cl->games[i];
+		client_send(c, buf, proto_fmt_game(buf, sizeof buf, g->id,
+		    g->name[0], g->name[1], g->moves, g->away));
 	}
 	if (total > LOBBY_GAMES_MAX) {
 		snprintf(text, sizeof text, "%u more matches not listed.",

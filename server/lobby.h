@@ -75,11 +75,18 @@ struct lobby_cluster {
 	int		on;		/* --redis given */
 	unsigned	nodes;		/* live nodes seen */
 	int		connected;	/* to Redis */
-	const char	*games;		/* GAME lines of the other nodes'
-					   matches, CR LF each (GAMES) */
-	size_t		games_len;
-	unsigned	ngames;		/* lines in games */
+	const struct lobby_game *games;	/* the other nodes' matches, for
+					   GAMES */
+	unsigned	ngames;		/* in games */
 	unsigned	games_more;	/* their matches not in it */
+};
+
+/* A match of another node, as GAMES lists it (proto_fmt_game). */
+struct lobby_game {
+	uint64_t	id;
+	char		name[2][PROTO_NAME_MAX + 1];	/* X's, O's */
+	int		moves;		/* 0 to 9 */
+	int		away;		/* a bit per seat */
 };
 
 /* Time limits and flood control; 0 turns each one off. */

@@ -940,21 +940,16 @@ server_client_name_changed(struct lobby *lobby, struct client *c,
 }
 
 /*
- * The hold op: read no more of the client until told, its lines read
- * already kept (in->, or as lines there for a WebSocket); then take them
- * up again, in order.
+ * The hold op: read no more of the client while CLIENT_HELD (the read
+ * callbacks see it), its lines read already kept (in->, or as lines there
+ * for a WebSocket); then take them up again, in order.
  */
 static void
 server_client_hold(struct client *c, int on)
 {
 	struct server_client	*sc = server_client_of(c);
 
-	if (on) {
-		c->flags |= CLIENT_HELD;
-		return;
-	}
-	c->flags &= ~CLIENT_HELD;
-	if (c->flags & CLIENT_CLOSING)
+	if (on || (c->flags & CLIENT_CLOSING))
 		return;
 	event_add(sc->rev, NULL);
 	event_active(sc->rev, EV_READ, 0);		/* the lines kept */

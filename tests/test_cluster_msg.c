@@ -252,7 +252,7 @@ test_cluster_game_parse(void **state)
 		    " bob 3 0"),
 		"x ann bob 3 0",
 	};
-	struct cluster_game	g;
+	struct lobby_game	g;
 	size_t			i;
 
 	(void)state;

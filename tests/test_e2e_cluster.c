@@ -291,6 +291,129 @@ cl_find_game(int ln, struct cl_fix *f, struct tttd_proc *tp, struct conn *w,
 	return (id);
 }
 
+/* GAMES on w: the reply's lines raw (CR kept), each ended by a LF. */
+static void
+cl_games_raw(int ln, struct conn *w, char *out, size_t size)
+{
+	char	line[LINE_SIZE];
+	size_t	len = 0;
+	int	n = 0, k;
+
+	line_send_at(ln, w, "GAMES");
+	if ((k = conn_rawline(w, line, sizeof line, HARNESS_TIMEOUT_MS)) < 0 ||
+	    sscanf(line, "OK GAMES %d", &n) != 1)
+		fail_msg("line %d: GAMES: \"%s\"", ln, line);
+	for (;;) {
+		if (len + (size_t)k + 2 > size)
+			fail_msg("line %d: GAMES too long", ln);
+		memcpy(out + len, line, (size_t)k);
+		len += (size_t)k;
+		out[len++] = '\n';
+		if (n-- == 0)
+			break;
+		if ((k = conn_rawline(w, line, sizeof line,
+		    HARNESS_TIMEOUT_MS)) < 0)
+			fail_msg("line %d: GAMES cut short", ln);
+	}
+	out[len] = '\0';
+}
+
+/* x and o (connected to tp) in a room of x's: their game begun. */
+static void
+cl_room_game(int ln, struct cl_fix *f, struct tttd_proc *tp, struct game *g,
+    const char *xname)
+{
+	struct conn	*x, *o;
+	char		 got[LINE_SIZE], code[16];
+
+	x = e2e_connect_at(ln, f->e, tp);
+	o = e2e_connect_at(ln, f->e, tp);
+	cl_game_init(g, x, o);
+	if (xname != NULL) {
+		line_send_at(ln, x, "NAME %s", xname);
+		line_want_at(ln, 1, x, "OK NAME %s", xname);
+		snprintf(g->name[0], sizeof g->name[0], "%s", xname);
+	}
+	line_send_at(ln, x, "ROOM NEW");
+	line_want_prefix_at(ln, x, "OK ROOM ", got, sizeof got);
+	snprintf(code, sizeof code, "%.15s", got + 8);
+	line_want_at(ln, 1, x, "WAIT Waiting for a friend to join room %s...",
+	    code);
+	line_send_at(ln, o, "ROOM JOIN %s", code);
+	line_want_at(ln, 1, o, "OK ROOM %s", code);
+	game_match_at(ln, g);
+	game_start_at(ln, g, -1);
+}
+
+/* A player connected to tp waiting in a room of its own (not paired). */
+static struct conn *
+cl_roomed(int ln, struct cl_fix *f, struct tttd_proc *tp)
+{
+	struct conn	*w = e2e_connect_at(ln, f->e, tp);
+	char		 got[LINE_SIZE];
+
+	line_send_at(ln, w, "ROOM NEW");
+	line_want_prefix_at(ln, w, "OK ROOM ", got, sizeof got);
+	line_want_prefix_at(ln, w, "WAIT ", got, sizeof got);
+	return (w);
+}
+
+/*
+ * GAMES lists the other nodes' matches in the very bytes their own node
+ * lists them with, after its own: a UTF-8 name, the moves made, a seat
+ * away.
+ */
+static void
+test_cluster_games_same_bytes(void **state)
+{
+	struct cl_fix		*f = *state;
+	struct tttd_proc	*a = cl_node(f, "a"), *b = cl_node(f, "b");
+	struct conn		*wa, *wb;
+	struct game		 g, h;
+	char			 ona[1024], onb[1024], wanta[1024], wantb[1024];
+	char			 lg[256], lh[256], *p;
+	unsigned long long	 ida = 0, idb = 0;
+	long			 deadline;
+
+	cl_wait_stat(__LINE__, f, a, "cluster_nodes", 2);
+	cl_wait_stat(__LINE__, f, b, "cluster_nodes", 2);
+	/* On a: Zoë against p2, two moves, then p2's connection lost. */
+	cl_room_game(__LINE__, f, a, &g, "Zo\xc3\xab");
+	game_move_at(__LINE__, &g, "MOVE A1", game_cell("A1"));
+	game_move_at(__LINE__, &g, "MOVE B2", game_cell("B2"));
+	conn_close(g.p[1]);
+	WANT_RAW(g.p[0], "INFO p2 lost the connection. Waiting up to 30 "
+	    "seconds for them to come back.");
+	/* On b: p1 against p2, no move yet. */
+	cl_room_game(__LINE__, f, b, &h, NULL);
+
+	/* Each node's own line, as it formats its own matches. */
+	wa = cl_roomed(__LINE__, f, a);
+	wb = cl_roomed(__LINE__, f, b);
+	cl_games_raw(__LINE__, wa, ona, sizeof ona);
+	if ((p = strstr(ona, "\nGAME ")) == NULL ||
+	    sscanf(p + 6, "%llu", &ida) != 1)
+		fail_msg("no GAME on a: %s", ona);
+	cl_games_raw(__LINE__, wb, onb, sizeof onb);
+	if ((p = strstr(onb, "\nGAME ")) == NULL ||
+	    sscanf(p + 6, "%llu", &idb) != 1)
+		fail_msg("no GAME on b: %s", onb);
+	snprintf(lg, sizeof lg, "GAME %llu Zo\xc3\xab p2 2 away=O\r\n", ida);
+	snprintf(lh, sizeof lh, "GAME %llu p1 p2 0\r\n", idb);
+	snprintf(wanta, sizeof wanta, "OK GAMES 2\r\n%s%s", lg, lh);
+	snprintf(wantb, sizeof wantb, "OK GAMES 2\r\n%s%s", lh, lg);
+	/* Then the other's, byte for byte (the lists are a second old). */
+	deadline = harness_now_ms() + 5000;
+	while ((strcmp(ona, wanta) != 0 || strcmp(onb, wantb) != 0) &&
+	    harness_now_ms() < deadline) {
+		usleep(200000);
+		cl_games_raw(__LINE__, wa, ona, sizeof ona);
+		cl_games_raw(__LINE__, wb, onb, sizeof onb);
+	}
+	assert_string_equal(ona, wanta);
+	assert_string_equal(onb, wantb);
+}
+
 /*
  * ROOM NEW on one node, ROOM JOIN on another (a line sent with it waits
  * its turn); GAMES on any node lists the match, and WATCH works from
@@ -844,6 +967,8 @@ main(void)
 		    test_cluster_redis_down_and_back, cl_setup, cl_teardown),
 		cmocka_unit_test_setup_teardown(
 		    test_cluster_remote_player_lost, cl_setup, cl_teardown),
+		cmocka_unit_test_setup_teardown(test_cluster_games_same_bytes,
+		    cl_setup, cl_teardown),
 		cmocka_unit_test_setup_teardown(test_cluster_rooms_watch_resume,
 		    cl_setup, cl_teardown),
 		cmocka_unit_test_setup_teardown(test_cluster_names_across_nodes,

@@ -1,7 +1,8 @@
 /*
  * test_session.c -- a connection's logic without sockets, on a fake clock:
  * lines per call, the partial-line deadline, the turn, AGAIN? and queue
- * clocks, the rate limit and the HTTP first line.
+ * clocks, the rate limit, the HTTP first line and the reasons a player
+ * is held.
  *
  * The lobby talks to fake ops that record each client's output; time
  * moves only when a test says so, so no test sleeps.
@@ -38,6 +39,7 @@ struct fake {
 	size_t		 outlen;
 	int		 open;
 	int		 closed;
+	int		 holds;		/* the hold op's count: 1 held, 0 not */
 };
 
 struct world {
@@ -103,6 +105,11 @@ fake_wake(struct lobby *lobby)
 
 static const struct client_ops fake_client_ops = {
 	fake_send, fake_close, fake_rearm, NULL, NULL	/* no other node */
+};
+static void	fake_hold(struct client *, int);
+/* A client that can wait (the hold op), as a connection of the daemon. */
+static const struct client_ops fake_hold_ops = {
+	fake_send, fake_close, fake_rearm, NULL, fake_hold
 };
 static const struct lobby_ops fake_ops = {
 	fake_now, fake_random, fake_wake, NULL, NULL, NULL, NULL, NULL, NULL,
@@ -2739,6 +2746,64 @@ test_games_lists_live_matches_only(void **state)
 }
 
 /*
+ * The other nodes' matches (lobby->cluster, as the cluster keeps them)
+ * come after this node's, in GAME lines made by the same formatter; with
+ * those not in the list, past LOBBY_GAMES_MAX, an INFO line says how many.
+ */
+static void
+test_games_lists_other_nodes(void **state)
+{
+	struct world		*w = *state = world_new(NULL);
+	struct fake		*asker = &w->f[2];
+	struct lobby_game	*many;
+	int			 i;
+	static const struct lobby_game others[] = {
+		{ 2000000007, { "Zo\xc3\xab", "p2" }, 9, 2 },
+		{ 3000000001, { "p1", "ai" }, 0, 3 }
+	};
+
+	pair(w);
+	world_open(w, 2);
+	w->lobby.cluster.games = others;
+	w->lobby.cluster.ngames = 2;
+	clear(asker);
+	feed(asker, "GAMES\n");
+	assert_string_equal(asker->out, "OK GAMES 3\r\nGAME 1 p1 p2 0\r\n"
+	    "GAME 2000000007 Zo\xc3\xab p2 9 away=O\r\n"
+	    "GAME 3000000001 p1 ai 0 away=XO\r\n");
+
+	/* 1 + 2 + 98 not in their lists: 101, one past the 100th. */
+	w->lobby.cluster.games_more = 98;
+	clear(asker);
+	feed(asker, "GAMES\n");
+	assert_string_equal(asker->out, "OK GAMES 3\r\nGAME 1 p1 p2 0\r\n"
+	    "GAME 2000000007 Zo\xc3\xab p2 9 away=O\r\n"
+	    "GAME 3000000001 p1 ai 0 away=XO\r\n"
+	    "INFO 1 more matches not listed.\r\n");
+
+	/* 1 + 100 in their lists: the last of theirs is cut. */
+	assert_non_null(many = calloc(LOBBY_GAMES_MAX, sizeof *many));
+	for (i = 0; i < LOBBY_GAMES_MAX; i++) {
+		many[i].id = 100 + (uint64_t)i;
+		snprintf(many[i].name[0], sizeof many[i].name[0], "p1");
+		snprintf(many[i].name[1], sizeof many[i].name[1], "p2");
+	}
+	w->lobby.cluster.games = many;
+	w->lobby.cluster.ngames = LOBBY_GAMES_MAX;
+	w->lobby.cluster.games_more = 0;
+	clear(asker);
+	feed(asker, "GAMES\n");
+	want_seq(asker, "OK GAMES 100\r\nGAME 1 p1 p2 0\r\n",
+	    "GAME 100 p1 p2 0\r\n", "GAME 198 p1 p2 0\r\n"
+	    "INFO 1 more matches not listed.\r\n", NULL);
+	assert_int_equal(count_prefix(asker, "GAME "), LOBBY_GAMES_MAX);
+	want_no(asker, "GAME 199 ");
+	w->lobby.cluster.games = NULL;
+	w->lobby.cluster.ngames = 0;
+	free(many);
+}
+
+/*
  * lobby->keep: a match is on lobby->touched when it changes (its pairing,
  * a move), not when a move is refused; never without keep (one node).
  */
@@ -3213,6 +3278,55 @@ test_keep_restored_id_not_given_again(void **state)
 	    w->f[0].c.match);
 }
 
+/* The hold op: on going on, the lines kept run, as the daemon's do. */
+static void
+fake_hold(struct client *c, int on)
+{
+	struct fake	*f = fake_of(c);
+
+	f->holds += on ? 1 : -1;
+	if (!on)
+		while (conn_input(c, f->in))
+			;
+}
+
+/*
+ * Held for two reasons at once (a player's ask to the other nodes, and
+ * its match's take-up), its lines wait until both are released, each by
+ * its own owner; a reason that does not hold it releases nothing.
+ */
+static void
+test_hold_two_reasons(void **state)
+{
+	struct world	*w = *state = world_new(NULL);
+	struct fake	*a;
+
+	w->f[0].c.ops = &fake_hold_ops;
+	a = world_open(w, 0);
+	clear(a);
+	client_hold(&a->c, CLIENT_HOLD_ASK);
+	client_hold(&a->c, CLIENT_HOLD_TAKEUP);
+	client_hold(&a->c, CLIENT_HOLD_ASK);
+	assert_int_equal(a->holds, 1);		/* told once */
+	feed(a, "PING\r\n");
+	assert_string_equal(a->out, "");
+	assert_int_equal(evbuffer_get_length(a->in), 6);	/* kept */
+
+	assert_int_equal(client_release(&a->c, CLIENT_HOLD_ASK), 0);
+	assert_int_equal(client_release(&a->c, CLIENT_HOLD_ASK), 0);
+	assert_true(a->c.flags & CLIENT_HELD);
+	assert_int_equal(a->holds, 1);
+	feed(a, "");
+	assert_string_equal(a->out, "");
+
+	assert_int_equal(client_release(&a->c, CLIENT_HOLD_TAKEUP), 1);
+	assert_false(a->c.flags & CLIENT_HELD);
+	assert_int_equal(a->holds, 0);
+	assert_string_equal(a->out, "OK PONG\r\n");
+	assert_int_equal(client_release(&a->c, CLIENT_HOLD_TAKEUP), 0);
+	assert_int_equal(a->holds, 0);
+}
+
 int
 main(void)
 {
@@ -3333,6 +3447,9 @@ main(void)
 		    world_free),
 		cmocka_unit_test_teardown(test_games_lists_live_matches_only,
 		    world_free),
+		cmocka_unit_test_teardown(test_games_lists_other_nodes,
+		    world_free),
+		cmocka_unit_test_teardown(test_hold_two_reasons, world_free),
 	};
 
 	return (cmocka_run_group_tests(tests, NULL, NULL));

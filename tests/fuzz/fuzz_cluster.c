@@ -130,7 +130,7 @@ fuzz_msg(const uint8_t *data, size_t size)
 static void
 fuzz_game(const uint8_t *data, size_t size)
 {
-	struct cluster_game	g;
+	struct lobby_game	g;
 	struct proto_event	ev;
 	char			line[PROTO_OUT_MAX];
 	int			n, i;
