@@ -466,6 +466,6 @@ cmd_resign(struct client *c, const struct proto_cmd *cmd)
 		return (PROTO_ENO_GAME);
 	cmd_ok(c, cmd);
 	log_info("client %llu: resigned", (unsigned long long)c->id);
-	match_resign(c);
+	match_lose(c, MATCH_END_RESIGN);
 	return (PROTO_OK);
 }

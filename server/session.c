@@ -332,7 +332,7 @@ session_clock_out(struct client *c, enum client_clock kind)
 	case CLIENT_CLOCK_TURN:
 		log_info("client %llu: %s did not move in time",
 		    (unsigned long long)c->id, c->addr);
-		match_time_out(c);
+		match_lose(c, MATCH_END_TIME);
 		break;
 	case CLIENT_CLOCK_AGAIN:
 		log_info("client %llu: %s did not answer AGAIN? in time, "
