@@ -21,14 +21,6 @@
 
 static const char *match_seat_names[2] = { "p1", "p2" };
 
-/* The reason a forfeit's line gives, by how the game ended. */
-static const enum proto_leave match_end_why[] = {
-	[MATCH_END_TIME] = PROTO_LEAVE_TIMEOUT,
-	[MATCH_END_QUIT] = PROTO_LEAVE_QUIT,
-	[MATCH_END_DROP] = PROTO_LEAVE_DROP,
-	[MATCH_END_GONE_TIME] = PROTO_LEAVE_TIMEOUT
-};
-
 static void	match_sit(struct match *, int, struct client *);
 static void	match_start(struct match *, enum ttt_mark);
 static void	match_send_turns(struct match *);
@@ -369,9 +361,11 @@ match_fmt_end(const struct match *m, enum ttt_mark w, enum match_end how,
 		n = proto_fmt_resign(buf, size, w, match_name(m, win),
 		    match_name(m, !win));
 		break;
-	default:
+	default:		/* a forfeit: time, or the loser left */
 		n = proto_fmt_forfeit(buf, size, w, match_name(m, win),
-		    match_name(m, !win), match_end_why[how]);
+		    match_name(m, !win), how == MATCH_END_QUIT ?
+		    PROTO_LEAVE_QUIT : how == MATCH_END_DROP ?
+		    PROTO_LEAVE_DROP : PROTO_LEAVE_TIMEOUT);
 		break;
 	}
 	return (n < (int)size ? n : 0);
@@ -405,8 +399,8 @@ match_log_end(const struct match *m, enum ttt_mark w, enum match_end how)
  * to all, and to the players AGAIN? with its clock, one send each (a
  * game's end costs its players one write, as a move does).  A loser who
  * left is told and asked nothing; an opponent leaving too (shutdown, a
- * peer not reading) neither, and the game is only counted.  The computer
- * always wants another game.
+ * peer not reading) neither, and the game is only counted (its result is
+ * w and how, not kept in m).  The computer always wants another game.
  */
 static void
 match_end_game(struct match *m, enum ttt_mark w, enum match_end how)
@@ -748,18 +742,15 @@ match_leave(struct client *c, enum proto_leave why)
 void
 match_leave_seat(struct match *m, int seat, enum proto_leave why)
 {
-	static const enum match_end	 how[] = {
-		[PROTO_LEAVE_QUIT] = MATCH_END_QUIT,
-		[PROTO_LEAVE_DROP] = MATCH_END_DROP,
-		[PROTO_LEAVE_TIMEOUT] = MATCH_END_GONE_TIME
-	};
-	int				 other = !seat;
-	int				 other_away = m->seat[other].away != NULL;
-	struct client			*oc = m->player[other];
-	char				 buf[PROTO_OUT_MAX], text[64];
+	int		 other = !seat, other_away = m->seat[other].away != NULL;
+	struct client	*oc = m->player[other];
+	char		 buf[PROTO_OUT_MAX], text[64];
 
 	if (match_seat_taken(m, other) && m->state == MATCH_PLAYING)
-		match_end_game(m, other == 0 ? TTT_X : TTT_O, how[why]);
+		match_end_game(m, other == 0 ? TTT_X : TTT_O,
+		    why == PROTO_LEAVE_QUIT ? MATCH_END_QUIT :
+		    why == PROTO_LEAVE_DROP ? MATCH_END_DROP :
+		    MATCH_END_GONE_TIME);
 	else {
 		match_touch(m);
 		if (oc != NULL && !(oc->flags & CLIENT_CLOSING)) {
