@@ -173,6 +173,18 @@ END {
 	exit bad
 }
 ' "$tmp/server" "$tmp/server.call" || fail=1
+# A game's result is recorded in one place however the game ended
+# (match.c's funnel, match_end_game): where a game is counted as
+# finished and where a score goes up.
+where=$(awk '
+/^[a-z_]+\(/ { fn = $0; sub(/\(.*/, "", fn) }
+/stats\.games_finished\+\+|score\[[^]]*\]\+\+/ { print FILENAME ": " fn }
+' "$root"/server/*.c | sort -u)
+if [ "$where" != "$root/server/match.c: match_end_game" ]; then
+	echo "layers: a game's result is recorded outside match_end_game:" >&2
+	echo "$where" >&2
+	fail=1
+fi
 # The world reaches no layer above it: not even a header of one.
 if grep -l '#include "\(session\|cmd\|conn\|server\)\.h"' \
     "$root"/server/lobby.c "$root"/server/match.c "$root"/server/room.c \
