@@ -2,9 +2,9 @@
  * cmd.c -- one handler per verb.  Each checks the command against the game,
  * returns the error (which the caller reports, changing nothing), or sends
  * its OK reply first and then acts.  QUIT's road out of every place
- * (cmd_leave, cmd_detach) is the one a lost connection and the cluster
- * take too: it alone calls into every part of the world that holds a
- * client, so that those parts need not call each other.
+ * (cmd_leave, cmd_detach), which a lost connection and the cluster take
+ * too, is here, above the world: it calls the queue, rooms, watching,
+ * matches and names, so that they need not call one another for it.
  */
 #include <stdint.h>
 #include <stdio.h>
