@@ -248,7 +248,7 @@ cluster_on_answer(struct cluster *cl, char type, const char *from,
 	}
 	/* Its place here left as for any switch (cmd_switch), and relayed. */
 	snprintf(l->owner, sizeof l->owner, "%s", from);
-	place_leave(c, PROTO_LEAVE_QUIT, 0);
+	cmd_leave(c, PROTO_LEAVE_QUIT, 0);
 	if (c->place != PLACE_NONE) {
 		cluster_send(cl, from, 'D', id, rest, strlen(rest));
 		l->owner[0] = '\0';

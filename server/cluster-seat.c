@@ -19,13 +19,13 @@
 #include <hiredis/hiredis.h>
 
 #include "cluster-int.h"
+#include "cmd.h"
 #include "conn.h"
 #include "lobby.h"
 #include "log.h"
 #include "match.h"
 #include "mix.h"
 #include "name.h"
-#include "place.h"
 #include "session.h"
 
 static uint64_t	cluster_remote_key(const char *, uint64_t);
@@ -135,7 +135,7 @@ cluster_remote_free(struct cluster_remote *r)
 	struct cluster	*cl = r->cl;
 
 	if (r->c.place != PLACE_GONE)
-		place_detach(&r->c, PROTO_LEAVE_DROP, 0);
+		cmd_detach(&r->c, PROTO_LEAVE_DROP, 0);
 	free(r->c.chat);
 	keytab_del(&cl->remotes, &r->entry);
 	if (r->dirty)
@@ -250,7 +250,7 @@ cluster_remote_home(struct client *c, int where)
 	cluster_remote_flush(r);
 	n = snprintf(rest, sizeof rest, "%d %s", where, c->name);
 	cluster_send(r->cl, r->home, 'H', r->home_id, rest, (size_t)n);
-	place_detach(c, PROTO_LEAVE_QUIT, 0);
+	cmd_detach(c, PROTO_LEAVE_QUIT, 0);
 	cluster_remote_done(r);
 	return (1);
 }
@@ -349,7 +349,7 @@ cluster_on_owner(struct cluster *cl, char type, const char *from,
 		break;
 	case 'C':
 		cluster_relay_back(cl, l, CLUSTER_KEPT_DROP);
-		place_detach(c, PROTO_LEAVE_QUIT, 0);
+		cmd_detach(c, PROTO_LEAVE_QUIT, 0);
 		client_close(c);
 		break;
 	case 'M':
@@ -424,7 +424,7 @@ cluster_on_home(struct cluster *cl, char type, const char *from,
 	log_info("client %llu: %s (%s) left", (unsigned long long)r->c.id,
 	    r->c.name[0] != '\0' ? r->c.name : "no name", r->c.addr);
 	r->done = 1;			/* nothing more reaches it */
-	place_detach(&r->c, (enum proto_leave)why, hold);
+	cmd_detach(&r->c, (enum proto_leave)why, hold);
 	cluster_remote_done(r);
 }
 
@@ -510,6 +510,6 @@ cluster_lost_home(struct cluster_remote *r)
 	    (unsigned long long)r->c.id, r->c.name[0] != '\0' ? r->c.name :
 	    "no name", r->c.addr);
 	r->done = 1;
-	place_detach(&r->c, PROTO_LEAVE_DROP, 1);
+	cmd_detach(&r->c, PROTO_LEAVE_DROP, 1);
 	cluster_remote_done(r);
 }

@@ -1,13 +1,17 @@
 /*
  * cmd.c -- one handler per verb.  Each checks the command against the game,
  * returns the error (which the caller reports, changing nothing), or sends
- * its OK reply first and then acts.
+ * its OK reply first and then acts.  QUIT's road out of every place
+ * (cmd_leave, cmd_detach), which a lost connection and the cluster take
+ * too, is here, above the world: it calls the queue, rooms, watching,
+ * matches and names, so that they need not call one another for it.
  */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "clock.h"
 #include "cmd.h"
 #include "counters.h"
 #include "lobby.h"
@@ -203,9 +207,55 @@ cmd_quit(struct client *c, const struct proto_cmd *cmd)
 	cmd_ok(c, &quit);
 	log_info("client %llu: quit from %s", (unsigned long long)c->id,
 	    c->addr);
-	place_detach(c, PROTO_LEAVE_QUIT, 0);
+	cmd_detach(c, PROTO_LEAVE_QUIT, 0);
 	client_close(c);
 	return (PROTO_OK);
+}
+
+/*
+ * Leave the queue, a room, watching, or a match: aborted before one's
+ * first move when leaving on purpose (QUIT), held for a lost connection
+ * (hold) when there is a grace period, else left for good.
+ */
+void
+cmd_leave(struct client *c, enum proto_leave why, int hold)
+{
+	switch (c->place) {
+	case PLACE_QUEUE:
+		lobby_leave(c->lobby, c);
+		break;
+	case PLACE_ROOM:
+		room_close(c);
+		break;
+	case PLACE_WATCH:
+		watch_leave(c);
+		break;
+	case PLACE_MATCH:
+		if (why == PROTO_LEAVE_QUIT && match_may_abort(c))
+			match_abort(c);
+		else if (!hold || !resume_hold(c))
+			match_leave(c, why);
+		break;
+	case PLACE_RELAY:
+		place_set(c, PLACE_NONE);
+		c->lobby->ops->relay_end(c->lobby, c, why, hold);
+		break;
+	case PLACE_NONE:
+	case PLACE_GONE:
+		break;
+	}
+	clock_stop(c);
+}
+
+/* Leave whatever the client is doing, once, for good. */
+void
+cmd_detach(struct client *c, enum proto_leave why, int hold)
+{
+	if (c->place == PLACE_GONE)
+		return;
+	cmd_leave(c, why, hold);
+	name_drop(c);
+	c->place = PLACE_GONE;
 }
 
 /*
@@ -221,7 +271,7 @@ cmd_switch(struct client *c)
 
 	if (m != NULL && m->state == MATCH_PLAYING && !match_may_abort(c))
 		return (PROTO_EIN_GAME);
-	place_leave(c, PROTO_LEAVE_QUIT, 0);
+	cmd_leave(c, PROTO_LEAVE_QUIT, 0);
 	return (PROTO_OK);
 }
 
@@ -465,6 +515,6 @@ cmd_resign(struct client *c, const struct proto_cmd *cmd)
 		return (PROTO_ENO_GAME);
 	cmd_ok(c, cmd);
 	log_info("client %llu: resigned", (unsigned long long)c->id);
-	match_resign(c);
+	match_lose(c, MATCH_END_RESIGN);
 	return (PROTO_OK);
 }

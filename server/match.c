@@ -5,7 +5,9 @@
  * engine alone; match_check_answer), send its OK reply, and only then
  * tell its events (match_moved, match_again), so that the reply always
  * comes before the events it causes.  The computer's move takes the same
- * road (match_next), at once, when its TURN is sent.
+ * road (match_next), at once, when its TURN is sent.  Every way a game
+ * ends (enum match_end) goes through one funnel, match_end_game, which
+ * records the result and asks AGAIN?.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,9 +26,11 @@ static void	match_start(struct match *, enum ttt_mark);
 static void	match_send_turns(struct match *);
 static enum ttt_mark match_send_turn(const struct match *, struct client *);
 static void	match_next(struct match *, int);
-static void	match_end(struct match *);
-static void	match_finish(struct match *, enum ttt_mark, int, const char *,
-		    int);
+static void	match_end_game(struct match *, enum ttt_mark, enum match_end);
+static void	match_log_end(const struct match *, enum ttt_mark,
+		    enum match_end);
+static int	match_fmt_end(const struct match *, enum ttt_mark,
+		    enum match_end, char *, size_t);
 static int	match_fmt_score(const struct match *, char *, size_t);
 static void	match_detach(struct match *, int);
 static int	match_humans(const struct match *);
@@ -326,18 +330,6 @@ match_send_turns(struct match *m)
 	}
 }
 
-/* A game has ended on the board: RESULT and AGAIN?. */
-static void
-match_end(struct match *m)
-{
-	char		buf[PROTO_OUT_MAX];
-	enum ttt_mark	w = ttt_board_winner(&m->board);
-	int		seat = (w == TTT_O) ? 1 : 0;
-
-	match_finish(m, w, 0, buf, proto_fmt_result(buf, sizeof buf, &m->board,
-	    match_name(m, seat), match_name(m, !seat)));
-}
-
 /* The match's score after a result: "INFO Score: <x> 2, <o> 1, ties 1." */
 static int
 match_fmt_score(const struct match *m, char *buf, size_t size)
@@ -347,55 +339,114 @@ match_fmt_score(const struct match *m, char *buf, size_t size)
 }
 
 /*
- * A game is over, won by w (TTT_EMPTY: a tie), on the board or by forfeit
- * (the loser ran out of time), as the line says: to all, then the score,
- * then AGAIN? to the players.  The computer always wants another game.
+ * The line that says how a game ended, won by w (TTT_EMPTY: a tie): its
+ * length, 0 if it did not fit.
  */
-static void
-match_finish(struct match *m, enum ttt_mark w, int forfeit, const char *line,
-    int len)
+static int
+match_fmt_end(const struct match *m, enum ttt_mark w, enum match_end how,
+    char *buf, size_t size)
 {
-	char	buf[PROTO_OUT_MAX];
-	int	i, n;
+	int	win = w == TTT_O, n;
 
-	match_touch(m);
-	m->state = MATCH_ASKING;
-	m->winner = w;
-	m->score[w == TTT_EMPTY ? 2 : w == TTT_O]++;
-	m->lobby->stats.games_finished++;
-	if (forfeit) {
-		m->lobby->stats.forfeits++;
+	switch (how) {
+	case MATCH_END_LINE:
+	case MATCH_END_FULL:
+		n = proto_fmt_result(buf, size, &m->board, match_name(m, win),
+		    match_name(m, !win));
+		break;
+	case MATCH_END_EARLY_DRAW:
+		n = proto_fmt_tie(buf, size);
+		break;
+	case MATCH_END_RESIGN:
+		n = proto_fmt_resign(buf, size, w, match_name(m, win),
+		    match_name(m, !win));
+		break;
+	default:		/* a forfeit: time, or the loser left */
+		n = proto_fmt_forfeit(buf, size, w, match_name(m, win),
+		    match_name(m, !win), how == MATCH_END_QUIT ?
+		    PROTO_LEAVE_QUIT : how == MATCH_END_DROP ?
+		    PROTO_LEAVE_DROP : PROTO_LEAVE_TIMEOUT);
+		break;
+	}
+	return (n < (int)size ? n : 0);
+}
+
+/* For the log: how a game ended, won by w (TTT_EMPTY: a tie). */
+static void
+match_log_end(const struct match *m, enum ttt_mark w, enum match_end how)
+{
+	int	win = w == TTT_O;
+
+	if (how >= MATCH_END_QUIT)
+		log_info("match %llu: game %u forfeited by %s",
+		    (unsigned long long)m->id, m->games, match_name(m, !win));
+	else if (how == MATCH_END_TIME)
 		log_info("match %llu: game %u lost on time by %s",
-		    (unsigned long long)m->id, m->games,
-		    match_name(m, w != TTT_O));
-	} else if (w == TTT_EMPTY) {
-		m->lobby->stats.ties++;
+		    (unsigned long long)m->id, m->games, match_name(m, !win));
+	else if (w == TTT_EMPTY)
 		log_info("match %llu: game %u is a tie (%s vs %s)",
 		    (unsigned long long)m->id, m->games, match_addr(m, 0),
 		    match_addr(m, 1));
-	} else {
-		m->lobby->stats.wins++;
+	else
 		log_info("match %llu: game %u won by %s (%c) from %s",
-		    (unsigned long long)m->id, m->games,
-		    match_name(m, w == TTT_O), ttt_mark_char(w),
-		    match_addr(m, w == TTT_O));
+		    (unsigned long long)m->id, m->games, match_name(m, win),
+		    ttt_mark_char(w), match_addr(m, win));
+}
+
+/*
+ * Every game's end, however it came (how), won by w (TTT_EMPTY: a tie):
+ * the result recorded and counted; the line that says how and the score
+ * to all, and to the players AGAIN? with its clock, one send each (a
+ * game's end costs its players one write, as a move does).  A loser who
+ * left is told and asked nothing; an opponent leaving too (shutdown, a
+ * peer not reading) neither, and the game is only counted (its result is
+ * w and how, not kept in m).  The computer always wants another game.
+ */
+static void
+match_end_game(struct match *m, enum ttt_mark w, enum match_end how)
+{
+	struct lobby	*lobby = m->lobby;
+	int		 loser = w == TTT_X, left = how >= MATCH_END_QUIT;
+	int		 quiet, i, n;
+	struct client	*wc = m->player[!loser];
+	char		 buf[PROTO_OUT_MAX];
+
+	match_touch(m);
+	m->state = MATCH_ASKING;
+	lobby->stats.games_finished++;
+	if (how == MATCH_END_RESIGN)
+		lobby->stats.resigns++;
+	if (how >= MATCH_END_TIME)
+		lobby->stats.forfeits++;
+	else if (w == TTT_EMPTY)
+		lobby->stats.ties++;
+	else
+		lobby->stats.wins++;
+	quiet = left && wc != NULL && (wc->flags & CLIENT_CLOSING);
+	if (!quiet) {
+		m->winner = w;
+		m->score[w == TTT_EMPTY ? 2 : w == TTT_O]++;
+		match_log_end(m, w, how);
 	}
-	/*
-	 * The result, the score, and to the players AGAIN?: one send each
-	 * (a game's end costs its players one write, as a move does).
-	 */
-	n = len < (int)sizeof buf ? len : 0;
-	memcpy(buf, line, (size_t)n);
+	/* the result event: raised here (issue 24) */
+	if (quiet)
+		return;
+	n = match_fmt_end(m, w, how, buf, sizeof buf);
 	n += match_fmt_score(m, buf + n, sizeof buf - (size_t)n);
 	watch_send(m, buf, n);
 	n += proto_fmt_again_question(buf + n, sizeof buf - (size_t)n);
-	match_broadcast(m, buf, n);
 	for (i = 0; i < 2; i++) {
+		if (m->player[i] != NULL && !(left && i == loser))
+			client_send(m->player[i], buf, n);
+	}
+	for (i = 0; i < 2; i++) {
+		if (left && i == loser)
+			continue;
 		m->seat[i].clock_by = 0;
 		if (m->player[i] != NULL)
 			clock_start(m->player[i], CLIENT_CLOCK_AGAIN);
 		else if (m->seat[i].away != NULL)
-			match_clock_by(m, i, m->lobby->limits.again_ms);
+			match_clock_by(m, i, lobby->limits.again_ms);
 	}
 	if (m->ai != MATCH_HUMAN)
 		m->answer[1] = 1;
@@ -443,20 +494,22 @@ match_moved(struct client *c)
 static void
 match_next(struct match *m, int seat)
 {
-	char	buf[PROTO_OUT_MAX];
+	char		buf[PROTO_OUT_MAX];
+	enum ttt_mark	w;
 
 	if (m->games == 1)
 		m->seat[seat].moved = 1;
 	m->lobby->stats.moves++;
 	match_announce(m, buf, proto_fmt_board(buf, sizeof buf, &m->board));
 	if (ttt_board_outcome(&m->board) != TTT_ONGOING) {
-		match_end(m);
+		w = ttt_board_winner(&m->board);
+		match_end_game(m, w, w == TTT_EMPTY ? MATCH_END_FULL :
+		    MATCH_END_LINE);
 		return;
 	}
 	if (!m->tie_told && !ttt_board_winnable(&m->board)) {
 		if (m->lobby->limits.early_draw) {
-			match_finish(m, TTT_EMPTY, 0, buf, proto_fmt_tie(buf,
-			    sizeof buf));
+			match_end_game(m, TTT_EMPTY, MATCH_END_EARLY_DRAW);
 			return;
 		}
 		m->tie_told = 1;
@@ -466,34 +519,14 @@ match_next(struct match *m, int seat)
 	match_send_turns(m);
 }
 
-/* A player gives up the game in progress: its opponent wins. */
-void
-match_resign(struct client *c)
-{
-	struct match	*m = c->match;
-	int		 other = !c->seat;
-	enum ttt_mark	 w = other == 0 ? TTT_X : TTT_O;
-	char		 buf[PROTO_OUT_MAX];
-
-	m->lobby->stats.resigns++;
-	match_finish(m, w, 0, buf, proto_fmt_resign(buf, sizeof buf, w,
-	    match_name(m, other), match_name(m, c->seat)));
-}
-
 /*
- * The mover's turn clock ran out: it loses the game by forfeit, and both
- * players are asked AGAIN? (the winner starts the next game).
+ * A player loses the game in progress, as how says (it resigned, its turn
+ * clock ran out): its opponent wins, and both are asked AGAIN?.
  */
 void
-match_time_out(struct client *c)
+match_lose(struct client *c, enum match_end how)
 {
-	struct match	*m = c->match;
-	int		 other = !c->seat;
-	enum ttt_mark	 w = other == 0 ? TTT_X : TTT_O;
-	char		 buf[PROTO_OUT_MAX];
-
-	match_finish(m, w, 1, buf, proto_fmt_forfeit(buf, sizeof buf, w,
-	    match_name(m, other), match_name(m, c->seat), PROTO_LEAVE_TIMEOUT));
+	match_end_game(c->match, c->seat == 0 ? TTT_O : TTT_X, how);
 }
 
 /*
@@ -701,7 +734,7 @@ match_leave(struct client *c, enum proto_leave why)
 /*
  * A seat's player leaves for good: by QUIT, a dropped connection (after
  * its grace period), answering no, or its clock.  Mid-game the opponent
- * wins by forfeit and is asked AGAIN?; while AGAIN? is open the opponent
+ * wins by forfeit (match_end_game) and is asked AGAIN?; while AGAIN? is open the opponent
  * is told, and its own answer decides (one that already said yes goes
  * back to the queue now).  An absent opponent has nothing to come back
  * to: its seat goes too.
@@ -712,37 +745,20 @@ match_leave_seat(struct match *m, int seat, enum proto_leave why)
 	int		 other = !seat, other_away = m->seat[other].away != NULL;
 	struct client	*oc = m->player[other];
 	char		 buf[PROTO_OUT_MAX], text[64];
-	int		 len;
 
-	match_touch(m);
-	if (match_seat_taken(m, other) && m->state == MATCH_PLAYING) {
-		m->lobby->stats.games_finished++;	/* however it is told */
-		m->lobby->stats.forfeits++;
-	}
-	if (oc != NULL && (oc->flags & CLIENT_CLOSING)) {
-		/* Leaving too (shutdown, a peer not reading): tell it nothing. */
-		m->state = MATCH_ASKING;
-	} else if (match_seat_taken(m, other) && m->state == MATCH_PLAYING) {
-		m->state = MATCH_ASKING;
-		m->winner = other == 0 ? TTT_X : TTT_O;
-		m->score[other]++;
-		log_info("match %llu: game %u forfeited by %s",
-		    (unsigned long long)m->id, m->games, match_name(m, seat));
-		len = proto_fmt_forfeit(buf, sizeof buf, m->winner,
-		    match_name(m, other), match_name(m, seat), why);
-		match_tell_others(m, seat, buf, len);
-		len = match_fmt_score(m, buf, sizeof buf);
-		match_tell_others(m, seat, buf, len);
-		if (oc != NULL) {
-			client_send(oc, buf, proto_fmt_again_question(buf,
-			    sizeof buf));
-			m->seat[other].clock_by = 0;
-			clock_start(oc, CLIENT_CLOCK_AGAIN);
+	if (match_seat_taken(m, other) && m->state == MATCH_PLAYING)
+		match_end_game(m, other == 0 ? TTT_X : TTT_O,
+		    why == PROTO_LEAVE_QUIT ? MATCH_END_QUIT :
+		    why == PROTO_LEAVE_DROP ? MATCH_END_DROP :
+		    MATCH_END_GONE_TIME);
+	else {
+		match_touch(m);
+		if (oc != NULL && !(oc->flags & CLIENT_CLOSING)) {
+			snprintf(text, sizeof text, "%s left the match.",
+			    match_name(m, seat));
+			client_send(oc, buf, proto_fmt_info(buf, sizeof buf,
+			    text));
 		}
-	} else if (oc != NULL) {
-		snprintf(text, sizeof text, "%s left the match.",
-		    match_name(m, seat));
-		client_send(oc, buf, proto_fmt_info(buf, sizeof buf, text));
 	}
 	match_detach(m, seat);		/* frees m when nobody is left */
 	if (oc == NULL) {

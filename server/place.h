@@ -1,6 +1,6 @@
 /*
- * place.h -- where a client is (client.h's enum client_place), and the
- * one road out of every place.
+ * place.h -- where a client is (client.h's enum client_place), and its
+ * transitions (the road out of every place is cmd.c's cmd_leave).
  */
 #ifndef PLACE_H
 #define PLACE_H
@@ -9,7 +9,5 @@
 #include "proto.h"
 
 void	place_set(struct client *, enum client_place);
-void	place_leave(struct client *, enum proto_leave, int);
-void	place_detach(struct client *, enum proto_leave, int);
 
 #endif /* PLACE_H */

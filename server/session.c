@@ -157,7 +157,7 @@ session_flooding(struct client *c)
 	if (!ratelimit_take(&c->abuse, l->rate, l->burst, now)) {
 		log_warn("client %llu: %s keeps flooding, closing",
 		    (unsigned long long)c->id, c->addr);
-		place_detach(c, PROTO_LEAVE_DROP, 0);
+		cmd_detach(c, PROTO_LEAVE_DROP, 0);
 		session_bye(c, "Too many commands. Goodbye.");
 		return (1);
 	}
@@ -181,7 +181,7 @@ session_control(struct client *c)
 		return (0);
 	log_warn("client %llu: %s sends too many control frames, closing",
 	    (unsigned long long)c->id, c->addr);
-	place_detach(c, PROTO_LEAVE_DROP, 0);
+	cmd_detach(c, PROTO_LEAVE_DROP, 0);
 	return (-1);
 }
 
@@ -192,7 +192,7 @@ session_fatal(struct client *c, enum proto_error err)
 	char	buf[PROTO_OUT_MAX];
 
 	client_send(c, buf, proto_fmt_error(buf, sizeof buf, err));
-	place_detach(c, PROTO_LEAVE_DROP, 0);
+	cmd_detach(c, PROTO_LEAVE_DROP, 0);
 	session_close(c);
 }
 
@@ -332,7 +332,7 @@ session_clock_out(struct client *c, enum client_clock kind)
 	case CLIENT_CLOCK_TURN:
 		log_info("client %llu: %s did not move in time",
 		    (unsigned long long)c->id, c->addr);
-		match_time_out(c);
+		match_lose(c, MATCH_END_TIME);
 		break;
 	case CLIENT_CLOCK_AGAIN:
 		log_info("client %llu: %s did not answer AGAIN? in time, "
@@ -355,7 +355,7 @@ session_close(struct client *c)
 {
 	if (c->flags & CLIENT_CLOSING)
 		return;
-	place_detach(c, PROTO_LEAVE_QUIT, 0);
+	cmd_detach(c, PROTO_LEAVE_QUIT, 0);
 	client_close(c);
 }
 
@@ -366,7 +366,7 @@ session_close(struct client *c)
 void
 session_lost(struct client *c)
 {
-	place_detach(c, PROTO_LEAVE_DROP, 1);
+	cmd_detach(c, PROTO_LEAVE_DROP, 1);
 	free(c->chat);
 	c->chat = NULL;
 }

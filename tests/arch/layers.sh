@@ -7,7 +7,8 @@
 # rank or a lower one.  Files of one rank may use each other only in a
 # layer marked "mesh" (the daemon's transport, the base libraries), and
 # there calls go one way between two files; only the game world
-# ("world") calls back and forth within itself.  Calls are read from the
+# ("world") calls back and forth within itself, and only four of its
+# files do (the world's circle, below).  Calls are read from the
 # objects with nm (direct calls; the ops tables are the way down-calls
 # come back up, by design, and are not seen).  A file missing from the
 # table fails the test: a new file takes its place in it on purpose.
@@ -146,6 +147,44 @@ for dir in server client; do
 		' "$tmp/$dir" "$tmp/$dir.$kind" || fail=1
 	done
 done
+# The world's circle, its files that call each other back and forth
+# (both ways, directly or not), is the four whose jobs call for it: the
+# queue makes matches, a match sends its players back to the queue, its
+# watchers and its lost seats.  Any other file of the world is called
+# without calling back (place.c, a leaf) or calls without being called.
+awk '
+FILENAME == ARGV[1] { if ($3 == "world") world[$1] = 1; next }
+($1 in world) && ($2 in world) { reach[$1, $2] = 1 }
+END {
+	for (k in world) for (i in world) for (j in world)
+		if (reach[i, k] && reach[k, j])
+			reach[i, j] = 1
+	split("lobby match resume watch", a, " ")
+	for (i in a)
+		ok[a[i]] = 1
+	for (i in world) for (j in world)
+		if (i != j && reach[i, j] && reach[j, i])
+			in_circle[i] = 1
+	for (i in in_circle)
+		if (!(i in ok)) {
+			printf "server: %s is in the world'"'"'s circle (only lobby, match, resume, watch may be)\n", i
+			bad = 1
+		}
+	exit bad
+}
+' "$tmp/server" "$tmp/server.call" || fail=1
+# A game's result is recorded in one place however the game ended
+# (match.c's funnel, match_end_game): where a game is counted as
+# finished and where a score goes up.
+where=$(awk '
+/^[a-z_]+\(/ { fn = $0; sub(/\(.*/, "", fn) }
+/stats\.games_finished\+\+|score\[[^]]*\]\+\+/ { print FILENAME ": " fn }
+' "$root"/server/*.c | sort -u)
+if [ "$where" != "$root/server/match.c: match_end_game" ]; then
+	echo "layers: a game's result is recorded outside match_end_game:" >&2
+	echo "$where" >&2
+	fail=1
+fi
 # The world reaches no layer above it: not even a header of one.
 if grep -l '#include "\(session\|cmd\|conn\|server\)\.h"' \
     "$root"/server/lobby.c "$root"/server/match.c "$root"/server/room.c \
