@@ -46,8 +46,9 @@ static const struct client_ops cluster_remote_ops = {
 
 /* A connection is freed: whatever this node kept of it goes. */
 void
-cluster_forget(struct cluster *cl, struct client *c)
+cluster_forget(void *arg, struct client *c)
 {
+	struct cluster		*cl = arg;
 	struct cluster_local	*l = cluster_local_find(cl, c->id);
 
 	if (l != NULL)

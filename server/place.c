@@ -62,7 +62,7 @@ place_leave(struct client *c, enum proto_leave why, int hold)
 		break;
 	case PLACE_RELAY:
 		place_set(c, PLACE_NONE);
-		c->lobby->ops->relay_end(c->lobby, c, why, hold);
+		LOBBY_RAISE(c->lobby, relay_left, c, why, hold);
 		break;
 	case PLACE_NONE:
 	case PLACE_GONE:

@@ -67,7 +67,6 @@
 #include <event2/event.h>
 #include <event2/util.h>
 
-#include "cluster.h"
 #include "conn.h"
 #include "http.h"
 #include "log.h"
@@ -86,24 +85,7 @@ static void	server_client_out(struct server_client *, const char *,
 		    size_t);
 static void	server_client_telnet_out(void *, const char *, size_t);
 static void	server_client_eof(struct server_client *);
-static struct server *server_client_server_of(struct lobby *);
-static void	server_client_alone(struct lobby *, struct client *);
-static void	server_client_unqueued(struct lobby *, struct client *);
-static void	server_client_relay(struct lobby *, struct client *,
-		    const char *, size_t);
-static void	server_client_relay_end(struct lobby *, struct client *,
-		    enum proto_leave, int);
-static void	server_client_relay_error(struct lobby *, struct client *,
-		    enum proto_error);
-static int	server_client_elsewhere(struct lobby *, struct client *,
-		    const struct proto_cmd *);
 static void	server_client_hold(struct client *, int);
-static int	server_client_name_check(struct lobby *, struct client *,
-		    const char *);
-static void	server_client_name_changed(struct lobby *, struct client *,
-		    const char *, const char *);
-static void	server_client_ended(struct lobby *, struct match *);
-static void	server_client_touched(struct lobby *, struct match *);
 static void	server_client_push(struct server_client *);
 static void	server_client_write_cb(evutil_socket_t, short, void *);
 static void	server_client_timer_cb(evutil_socket_t, short, void *);
@@ -113,15 +95,11 @@ static void	server_client_close(struct client *);
 static void	server_client_shut(struct server_client *);
 static void	server_client_rearm(struct client *, int64_t);
 static void	server_client_flush(struct server_client *);
-static void	server_client_aim(struct event *, int64_t);
 static void	server_client_linger(struct server_client *);
 static void	server_client_drain(struct server_client *);
 static void	server_client_release_seat(struct server_client *);
 static void	server_client_discard(struct server_client *);
 static void	server_client_tune(int);
-static int64_t	server_client_now(void);
-static void	server_client_random(void *, size_t);
-static void	server_client_wake(struct lobby *);
 static void	server_client_addr(struct sockaddr *, char *, size_t);
 static enum proto_error server_client_admit(struct server *,
 		    const struct addrkey *);
@@ -141,7 +119,7 @@ static void	server_client_ws_write(void *, const char *, size_t);
 static void	server_client_ws_message(void *, const char *, size_t);
 static int	server_client_ws_control(void *);
 
-/* How the world reaches a connection, and what it needs of the daemon. */
+/* How the world reaches a connection. */
 static const struct client_ops server_client_client_ops = {
 	server_client_send,
 	server_client_close,
@@ -157,21 +135,6 @@ static const struct client_ops server_client_ws_ops = {
 	NULL,
 	server_client_hold
 };
-const struct lobby_ops server_client_ops = {
-	server_client_now,
-	server_client_random,
-	server_client_wake,
-	server_client_alone,
-	server_client_unqueued,
-	server_client_relay,
-	server_client_relay_error,
-	server_client_relay_end,
-	server_client_elsewhere,
-	server_client_name_check,
-	server_client_name_changed,
-	server_client_ended,
-	server_client_touched
-};
 
 /* The connection a client of the seat layer is: it comes first in it. */
 _Static_assert(offsetof(struct server_client, c) == 0,
@@ -186,16 +149,6 @@ server_client_of(struct client *c)
 static const struct timeval server_client_linger_tv = {
 	SERVER_LINGER_MS / 1000, (SERVER_LINGER_MS % 1000) * 1000
 };
-
-/* Milliseconds on the monotonic clock. */
-static int64_t
-server_client_now(void)
-{
-	struct timespec	ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ((int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000);
-}
 
 /* Print a peer address as ADDR:PORT or [ADDR]:PORT. */
 static void
@@ -270,7 +223,7 @@ server_client_refuse_fast(struct server *s, int fd, enum proto_error why,
 				    "Connection: close\r\n\r\n";
 	char			buf[PROTO_OUT_MAX];
 	int			n = proto_fmt_error(buf, sizeof buf, why);
-	int64_t			now = server_client_now();
+	int64_t			now = s->lobby.ops->now();
 
 	if (http) {
 		memcpy(buf, busy, sizeof busy - 1);
@@ -370,7 +323,7 @@ server_client_accept(struct server *s, int fd, struct sockaddr *sa, int len,
 		 */
 		log_debug("client %llu: http from %s",
 		    (unsigned long long)sc->c.id, sc->c.addr);
-		server_client_aim(sc->timer, server_client_now() +
+		server_client_aim(s, sc->timer, s->lobby.ops->now() +
 		    (s->lobby.limits.line_ms > 0 ? s->lobby.limits.line_ms :
 		    LOBBY_LINE_MS));
 		return;
@@ -415,11 +368,12 @@ server_client_free(struct server_client *sc)
 {
 	struct server	*s = sc->server;
 	evutil_socket_t	 fd;
+	unsigned	 i;
 
 	if (sc->c.lobby != NULL)	/* else an HTTP request, no player */
 		session_lost(&sc->c);
-	if (s->cluster != NULL)
-		cluster_forget(s->cluster, &sc->c);
+	for (i = 0; i < s->nservices; i++)
+		s->services[i].forget(s->services[i].arg, &sc->c);
 	log_info("client %llu: disconnected from %s", (unsigned long long)sc->c.id,
 	    sc->c.addr);
 	server_client_release_seat(sc);
@@ -434,8 +388,7 @@ server_client_free(struct server_client *sc)
 	fd = event_get_fd(sc->rev);
 	server_client_discard(sc);		/* its events first */
 	evutil_closesocket(fd);
-	if (s->shutting_down && s->nclients == 0 &&
-	    !cluster_leaving(s->cluster))
+	if (s->shutting_down && s->nclients == 0 && s->nleaving == 0)
 		event_base_loopbreak(s->base);
 }
 
@@ -514,7 +467,7 @@ server_client_shut(struct server_client *sc)
 
 	event_del(sc->rev);
 	evbuffer_drain(in, evbuffer_get_length(in));
-	sc->close_by = server_client_now() + SERVER_CLOSE_MS;
+	sc->close_by = sc->server->lobby.ops->now() + SERVER_CLOSE_MS;
 	evtimer_add(sc->timer, &now_tv);		/* server_client_closing */
 	server_client_release_seat(sc);
 	server_client_flush(sc);
@@ -550,9 +503,11 @@ void
 server_client_flush_all(struct server *s)
 {
 	struct server_client	*sc;
+	unsigned		 i;
 
-	cluster_keep_flush(s->cluster);	/* corks the players it saves */
-	cluster_flush(s->cluster);	/* may write to connections here */
+	/* The services first: they may cork players, or write to them. */
+	for (i = 0; i < s->nservices; i++)
+		s->services[i].flush(s->services[i].arg);
 	while ((sc = TAILQ_FIRST(&s->dirty)) != NULL)
 		server_client_flush(sc);
 }
@@ -564,7 +519,7 @@ server_client_linger(struct server_client *sc)
 	if (sc->flags & SERVER_CLIENT_LINGER)
 		return;
 	sc->flags |= SERVER_CLIENT_LINGER;
-	sc->linger_until = server_client_now() + SERVER_LINGER_MS;
+	sc->linger_until = sc->server->lobby.ops->now() + SERVER_LINGER_MS;
 	shutdown(event_get_fd(sc->rev), SHUT_WR);
 	event_del(sc->wev);
 	event_add(sc->rev, &server_client_linger_tv);	/* quiet: free */
@@ -587,7 +542,7 @@ server_client_drain(struct server_client *sc)
 		sc->linger_drained += (size_t)n;
 		sc->server->lobby.stats.bytes_in += (uint64_t)n;
 	}
-	if (n <= 0 || server_client_now() >= sc->linger_until ||
+	if (n <= 0 || sc->server->lobby.ops->now() >= sc->linger_until ||
 	    sc->linger_drained > SERVER_LINGER_MAX)
 		server_client_free(sc);
 }
@@ -779,17 +734,17 @@ server_client_closing(struct server_client *sc)
 {
 	if (sc->c.lobby != NULL)
 		session_lost(&sc->c);
-	if (server_client_now() >= sc->close_by)
+	if (sc->server->lobby.ops->now() >= sc->close_by)
 		server_client_free(sc);
 	else
-		server_client_aim(sc->timer, sc->close_by);
+		server_client_aim(sc->server, sc->timer, sc->close_by);
 }
 
 /* Aim a timer at a time on the monotonic clock (ms), or stop it at 0. */
-static void
-server_client_aim(struct event *timer, int64_t at)
+void
+server_client_aim(struct server *s, struct event *timer, int64_t at)
 {
-	int64_t		ms = at - server_client_now();
+	int64_t		ms = at - s->lobby.ops->now();
 	struct timeval	tv;
 
 	if (at == 0) {
@@ -809,7 +764,8 @@ server_client_rearm(struct client *c, int64_t at)
 {
 	if (c->flags & CLIENT_CLOSING)
 		return;		/* the timer is server_client_closing's now */
-	server_client_aim(server_client_of(c)->timer, at);
+	server_client_aim(server_client_of(c)->server,
+	    server_client_of(c)->timer, at);
 }
 
 /*
@@ -836,109 +792,6 @@ server_client_write_cb(evutil_socket_t fd, short what, void *arg)
 	server_client_flush_all(s);
 }
 
-/* The lobby's random op: the OS random source (codes, tokens). */
-static void
-server_client_random(void *buf, size_t len)
-{
-	if (getentropy(buf, len) == -1)
-		fatalx("getentropy failed");
-}
-
-/* The lobby's wake op: aim the lobby's timer at its next deadline. */
-static void
-server_client_wake(struct lobby *lobby)
-{
-	struct server	*s = server_client_server_of(lobby);
-
-	if (s->lobby_timer != NULL)
-		server_client_aim(s->lobby_timer, lobby_next_deadline(lobby));
-}
-
-/* The server a lobby is in. */
-static struct server *
-server_client_server_of(struct lobby *lobby)
-{
-	return ((struct server *)(void *)((char *)lobby -
-	    offsetof(struct server, lobby)));
-}
-
-/* The lobby's cluster ops: to the cluster, with --redis. */
-static void
-server_client_alone(struct lobby *lobby, struct client *c)
-{
-	struct server	*s = server_client_server_of(lobby);
-
-	if (s->cluster != NULL)
-		cluster_alone(s->cluster, c);
-}
-
-static void
-server_client_unqueued(struct lobby *lobby, struct client *c)
-{
-	struct server	*s = server_client_server_of(lobby);
-
-	if (s->cluster != NULL)
-		cluster_unqueued(s->cluster, c);
-}
-
-static void
-server_client_relay(struct lobby *lobby, struct client *c, const char *line,
-    size_t len)
-{
-	struct server	*s = server_client_server_of(lobby);
-
-	if (s->cluster != NULL)
-		cluster_relay(s->cluster, c, line, len);
-}
-
-static void
-server_client_relay_error(struct lobby *lobby, struct client *c,
-    enum proto_error err)
-{
-	struct server	*s = server_client_server_of(lobby);
-
-	if (s->cluster != NULL)
-		cluster_relay_error(s->cluster, c, err);
-}
-
-static void
-server_client_relay_end(struct lobby *lobby, struct client *c,
-    enum proto_leave why, int hold)
-{
-	struct server	*s = server_client_server_of(lobby);
-
-	if (s->cluster != NULL)
-		cluster_relay_end(s->cluster, c, why, hold);
-}
-
-static int
-server_client_elsewhere(struct lobby *lobby, struct client *c,
-    const struct proto_cmd *cmd)
-{
-	struct server	*s = server_client_server_of(lobby);
-
-	return (s->cluster != NULL && cluster_elsewhere(s->cluster, c, cmd));
-}
-
-static int
-server_client_name_check(struct lobby *lobby, struct client *c,
-    const char *name)
-{
-	struct server	*s = server_client_server_of(lobby);
-
-	return (s->cluster != NULL && cluster_name_check(s->cluster, c, name));
-}
-
-static void
-server_client_name_changed(struct lobby *lobby, struct client *c,
-    const char *old, const char *new)
-{
-	struct server	*s = server_client_server_of(lobby);
-
-	if (s->cluster != NULL)
-		cluster_name_changed(s->cluster, c, old, new);
-}
-
 /*
  * The hold op: read no more of the client until told, its lines read
  * already kept (in->, or as lines there for a WebSocket); then take them
@@ -958,48 +811,6 @@ server_client_hold(struct client *c, int on)
 		return;
 	event_add(sc->rev, NULL);
 	event_active(sc->rev, EV_READ, 0);		/* the lines kept */
-}
-
-/* The lobby's timer: grace periods that ran out, new players to pair. */
-void
-server_client_lobby_cb(evutil_socket_t fd, short what, void *arg)
-{
-	struct server	*s = arg;
-
-	(void)fd;
-	(void)what;
-	if (s->frozen)
-		return;
-	lobby_expire(&s->lobby);
-	server_client_flush_all(s);
-}
-
-/* The lobby's ended op: a match freed, forgotten by the cluster too. */
-static void
-server_client_ended(struct lobby *lobby, struct match *m)
-{
-	struct server	*s = server_client_server_of(lobby);
-
-	if (s->cluster != NULL)
-		cluster_keep_ended(s->cluster, m);
-}
-
-/*
- * The lobby's touched op: the match's players here say nothing more, even
- * closing, until the end of the callback has saved it (cluster_keep_flush
- * gives the cork its save's seq: server_client_cork_due).
- */
-static void
-server_client_touched(struct lobby *lobby, struct match *m)
-{
-	struct server	*s = server_client_server_of(lobby);
-	int		 i;
-
-	for (i = 0; i < 2; i++) {
-		if (m->player[i] != NULL &&
-		    !(m->player[i]->flags & CLIENT_REMOTE))
-			server_client_cork(s, m->player[i], SERVER_CORK_DUE);
-	}
 }
 
 /*

@@ -11,6 +11,7 @@
 #include "addrtab.h"
 #include "client.h"
 #include "lobby.h"
+#include "service.h"
 
 /* A connection's own state, apart from the client inside it. */
 #define SERVER_CLIENT_LINGER	0x1	/* flushed and shut down; draining */
@@ -50,6 +51,7 @@
 					   told in one send(2) and closed */
 #define SERVER_SHUTDOWN_MS	1000	/* the most a shutdown waits for peers */
 #define SERVER_ACCEPT_PAUSE_MS	100	/* listeners rest when out of fds */
+#define SERVER_MAX_SERVICES	2	/* beside the world: the cluster */
 
 struct event_base;
 struct evconnlistener;
@@ -124,6 +126,9 @@ struct server {
 
 	struct lobby		 lobby;
 	struct cluster		*cluster;	/* --redis; NULL = alone */
+	struct service		 services[SERVER_MAX_SERVICES];
+	unsigned		 nservices;
+	unsigned		 nleaving;	/* services stopping, not done */
 	struct server_client_list clients;
 	struct server_client_list dirty;	/* output to write out */
 	struct server_client_list corked;	/* by cork_seq */
@@ -154,12 +159,11 @@ void	server_client_shutdown(struct server_client *);
 void	server_client_shutdown_all(struct server *);
 void	server_client_free(struct server_client *);
 void	server_client_flush_all(struct server *);
-void	server_client_lobby_cb(int, short, void *);
+void	server_client_aim(struct server *, struct event *, int64_t);
 #define SERVER_CORK_DUE	UINT64_MAX	/* corked until this callback's saves */
 void	server_client_cork(struct server *, struct client *, uint64_t);
 void	server_client_cork_due(struct server *, uint64_t);
 void	server_client_uncork(struct server *, uint64_t);
 void	server_client_restart(struct server *, struct client *);
-extern const struct lobby_ops server_client_ops;
 
 #endif /* SERVER_H */

@@ -104,9 +104,8 @@ fake_wake(struct lobby *lobby)
 static const struct client_ops fake_client_ops = {
 	fake_send, fake_close, fake_rearm, NULL, NULL	/* no other node */
 };
-static const struct lobby_ops fake_ops = {
-	fake_now, fake_random, fake_wake, NULL, NULL, NULL, NULL, NULL, NULL,
-	NULL, NULL, NULL, NULL
+static const struct lobby_host fake_ops = {
+	fake_now, fake_random, fake_wake
 };
 
 /* A world with these limits; the default ones when NULL. */

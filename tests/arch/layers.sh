@@ -40,6 +40,7 @@ cluster-keep 6 mesh
 cluster-drain 6 mesh
 cluster-msg 6 mesh
 cluster-int 6 mesh
+service 6 mesh
 rlink 6 mesh
 conn 5
 session 4

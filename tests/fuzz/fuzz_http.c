@@ -38,9 +38,8 @@ static void	fuzz_ws_write(void *, const char *, size_t);
 static void	fuzz_ws_message(void *, const char *, size_t);
 static int	fuzz_ws_control(void *);
 
-static const struct lobby_ops fuzz_ops = {
-	fuzz_now, fuzz_random, fuzz_wake,
-	NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL
+static const struct lobby_host fuzz_ops = {
+	fuzz_now, fuzz_random, fuzz_wake
 };
 static struct lobby	fuzz_lobby;
 static int		fuzz_lobby_up;
