@@ -69,7 +69,7 @@ static const struct lobby_host server_host = {
 	server_wake
 };
 
-/* A new connection, game (http 0) or HTTP: hand it to server-client.c. */
+/* A new connection, game (http 0) or HTTP: to server-client.c, of its kind. */
 static void
 server_accept(struct server *s, evutil_socket_t fd, struct sockaddr *sa,
     int len, int http)
@@ -77,7 +77,8 @@ server_accept(struct server *s, evutil_socket_t fd, struct sockaddr *sa,
 	if (s->accept_starved)
 		log_info("accepting connections again");
 	s->accept_starved = 0;
-	server_client_accept(s, fd, sa, len, http);
+	server_client_accept(s, fd, sa, len, http ? &server_web_io :
+	    &server_client_tcp_io);
 	server_client_flush_all(s);
 }
 

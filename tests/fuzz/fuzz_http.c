@@ -2,7 +2,7 @@
  * fuzz_http.c -- libFuzzer harness for the first bytes a stranger sends
  * to --http-port (server/http.c on http-parser), and what follows the
  * headers of a WebSocket handshake, handed to server/ws.c as
- * server-client.c hands it.
+ * server-web.c hands it.
  *
  * Input: a byte whose low six bits are the size of the reads (1 to 64),
  * then the bytes.  The request is fed whole to one parser and in reads
