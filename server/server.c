@@ -7,9 +7,9 @@
 #include <netinet/in.h>
 
 #include <errno.h>
-#include <stddef.h>
 #include <netdb.h>
 #include <signal.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
