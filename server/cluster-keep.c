@@ -438,8 +438,6 @@ cluster_keep_flush(struct cluster *cl)
 	struct match	*m, *next;
 	int		 up;
 
-	if (cl == NULL)
-		return;
 	lobby = cl->lobby;
 	up = rlink_up(cl->link) && cl->drain < CLUSTER_DRAIN_GIVEN &&
 	    !cl->stopping;

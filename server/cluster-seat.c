@@ -205,8 +205,6 @@ cluster_flush(struct cluster *cl)
 {
 	struct cluster_remote	*r, *next;
 
-	if (cl == NULL)
-		return;
 	for (r = TAILQ_FIRST(&cl->dirty); r != NULL; r = next) {
 		next = TAILQ_NEXT(r, dirty_entry);
 		if (rlink_up(cl->link) && (r->save_seq > cl->saves_acked ||

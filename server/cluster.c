@@ -464,8 +464,6 @@ cluster_free(void *arg)
 	struct cluster_remote	*r;
 	struct cluster_local	*l;
 
-	if (cl == NULL)
-		return;
 	cl->lobby->keep = 0;	/* what ends now is not forgotten in Redis */
 	rlink_free(cl->link);
 	cl->link = NULL;
