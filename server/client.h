@@ -26,7 +26,7 @@
 #define CLIENT_FRESH	0x4	/* PLACE_QUEUE: just connected, not yet paired
 				   (lobby->fresh) */
 #define CLIENT_POSTED	0x8	/* PLACE_QUEUE: the host seeks it an opponent
-				   on other nodes too (lobby_ops' alone) */
+				   on other nodes too (event waits_alone) */
 #define CLIENT_REMOTE	0x10	/* a player connected to another node, which
 				   checked its lines and their rate */
 #define CLIENT_HELD	0x20	/* its next lines wait: some reason holds
@@ -47,7 +47,7 @@ enum client_place {
 	PLACE_WATCH,		/* watching a match */
 	PLACE_MATCH,		/* holding a seat in a match */
 	PLACE_RELAY,		/* playing on another node: its lines are
-				   relayed there (lobby_ops' relay) */
+				   relayed there (event relay_line) */
 	PLACE_GONE		/* detached from the world for good */
 };
 

@@ -46,9 +46,10 @@ static void	cluster_name_reply(void *, redisReply *);
  * it to be in.  1 if asked.
  */
 int
-cluster_elsewhere(struct cluster *cl, struct client *c,
+cluster_elsewhere(void *arg, struct client *c,
     const struct proto_cmd *cmd)
 {
+	struct cluster		*cl = arg;
 	struct cluster_local	*l;
 
 	if ((!cl->joined && cmd->verb != PROTO_RESUME) || !rlink_up(cl->link) ||
@@ -448,8 +449,9 @@ cluster_name_send(struct cluster *cl, const struct client *c,
  * it, the player's next lines held meanwhile.  1 if asked.
  */
 int
-cluster_name_check(struct cluster *cl, struct client *c, const char *name)
+cluster_name_check(void *arg, struct client *c, const char *name)
 {
+	struct cluster		*cl = arg;
 	struct cluster_local	*l;
 	struct cluster_naming	*nm;
 
@@ -522,9 +524,10 @@ cluster_name_reply(void *arg, redisReply *r)
  * (a remote seat's is its node's to tell Redis: told there, M).
  */
 void
-cluster_name_changed(struct cluster *cl, struct client *c, const char *old,
+cluster_name_changed(void *arg, struct client *c, const char *old,
     const char *new)
 {
+	struct cluster		*cl = arg;
 	struct cluster_remote	*r;
 
 	if (c->flags & CLIENT_REMOTE) {

@@ -108,7 +108,10 @@ struct cluster {
 	struct event_base	*base;
 	struct lobby		*lobby;
 	struct cluster_host	 host;
+	struct lobby_listener	 listener;	/* of the world's events */
 	struct rlink		*link;
+	char			 redis_ip[64];	/* numeric */
+	int			 redis_port;
 	char			 node[CLUSTER_NODE_MAX + 1];
 	char			 prefix[CLUSTER_PREFIX_MAX + 1];
 	char			 inst[CLUSTER_INST_LEN + 1];
@@ -159,6 +162,8 @@ struct cluster {
 	int			 adopting;	/* a take-up script in flight */
 	int			 stopping;	/* SIGTERM: nothing more kept */
 	int			 leaving;	/* ... its matches being dropped */
+	void			(*left)(void *);	/* ... then this */
+	void			*left_arg;
 	int64_t			 retry_at;	/* ms: a save failed; again then */
 	uint64_t		*ended;		/* ids of matches that ended cut
 						   off from Redis */
@@ -240,6 +245,20 @@ int	cluster_eval(struct cluster *, int, rlink_reply_cb *, void *, int,
 		    const char **, const size_t *);
 void	cluster_on_taken(struct cluster *, const char *, uint64_t,
 		    const char *);
+void	cluster_flush(struct cluster *);
+void	cluster_forget(void *, struct client *);
+void	cluster_alone(void *, struct client *);
+void	cluster_unqueued(void *, struct client *);
+void	cluster_relay(void *, struct client *, const char *, size_t);
+void	cluster_relay_error(void *, struct client *, enum proto_error);
+void	cluster_relay_end(void *, struct client *, enum proto_leave, int);
+int	cluster_elsewhere(void *, struct client *, const struct proto_cmd *);
+int	cluster_name_check(void *, struct client *, const char *);
+void	cluster_name_changed(void *, struct client *, const char *,
+	    const char *);
+void	cluster_keep_flush(struct cluster *);
+void	cluster_keep_touched(void *, struct match *);
+void	cluster_keep_ended(void *, struct match *);
 void	cluster_drain_step(struct cluster *);
 void	cluster_drain_tick(struct cluster *);
 

@@ -438,8 +438,6 @@ cluster_keep_flush(struct cluster *cl)
 	struct match	*m, *next;
 	int		 up;
 
-	if (cl == NULL)
-		return;
 	lobby = cl->lobby;
 	up = rlink_up(cl->link) && cl->drain < CLUSTER_DRAIN_GIVEN &&
 	    !cl->stopping;
@@ -522,11 +520,31 @@ cluster_keep_all(struct cluster *cl)
 		match_touch(m);
 }
 
-/* A match ended here: its image goes. */
+/*
+ * A match changed: its players here say nothing more, even closing, until
+ * it is saved (cluster_keep_flush gives their corks the save's seq).
+ */
 void
-cluster_keep_ended(struct cluster *cl, struct match *m)
+cluster_keep_touched(void *arg, struct match *m)
 {
-	if (cl->drain >= CLUSTER_DRAIN_GIVEN || cl->stopping)
+	struct cluster	*cl = arg;
+	int		 i;
+
+	for (i = 0; i < 2; i++) {
+		if (m->player[i] != NULL &&
+		    !(m->player[i]->flags & CLIENT_REMOTE))
+			cl->host.cork(cl->host.arg, m->player[i]);
+	}
+}
+
+/* A match ended here (or is freed, the cluster going): its image goes. */
+void
+cluster_keep_ended(void *arg, struct match *m)
+{
+	struct cluster	*cl = arg;
+
+	if (!cl->lobby->keep || cl->drain >= CLUSTER_DRAIN_GIVEN ||
+	    cl->stopping)
 		return;
 	cluster_keep_drop(cl, m->id);
 }

@@ -58,8 +58,9 @@ struct cluster_ask {
 
 /* A ripe player waits alone here: take one waiting elsewhere, or queue. */
 void
-cluster_alone(struct cluster *cl, struct client *c)
+cluster_alone(void *arg, struct client *c)
 {
+	struct cluster		*cl = arg;
 	struct cluster_ask	*ask;
 	char			 entry[CLUSTER_NODE_MAX + 64];
 	const char		*argv[7];
@@ -128,8 +129,9 @@ cluster_pair_cb(void *arg, redisReply *r)
 
 /* A POSTED player left the queue: out of the shared one too. */
 void
-cluster_unqueued(struct cluster *cl, struct client *c)
+cluster_unqueued(void *arg, struct client *c)
 {
+	struct cluster		*cl = arg;
 	struct cluster_local	*l;
 	char			 entry[CLUSTER_NODE_MAX + 64];
 	const char		*argv[4];

@@ -39,9 +39,10 @@ static void	cluster_relay_refuse(struct client *, const char *, size_t);
 
 /* A checked line of a relayed player: to its match's node, and kept. */
 void
-cluster_relay(struct cluster *cl, struct client *c, const char *line,
+cluster_relay(void *arg, struct client *c, const char *line,
     size_t len)
 {
+	struct cluster		*cl = arg;
 	struct cluster_local	*l = cluster_local_find(cl, c->id);
 
 	if (l == NULL || l->owner[0] == '\0')
@@ -54,9 +55,10 @@ cluster_relay(struct cluster *cl, struct client *c, const char *line,
 
 /* A refusal for a relayed player: from its match's node, in turn (E). */
 void
-cluster_relay_error(struct cluster *cl, struct client *c,
+cluster_relay_error(void *arg, struct client *c,
     enum proto_error err)
 {
+	struct cluster		*cl = arg;
 	struct cluster_local	*l = cluster_local_find(cl, c->id);
 	char			 code[16];
 	int			 n;
@@ -253,9 +255,10 @@ cluster_relay_back(struct cluster *cl, struct cluster_local *l, int how)
 
 /* A relayed player leaves: its match's node holds its seat, or frees it. */
 void
-cluster_relay_end(struct cluster *cl, struct client *c,
+cluster_relay_end(void *arg, struct client *c,
     enum proto_leave why, int hold)
 {
+	struct cluster		*cl = arg;
 	struct cluster_local	*l = cluster_local_find(cl, c->id);
 	char			 rest[16];
 

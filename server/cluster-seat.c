@@ -46,8 +46,9 @@ static const struct client_ops cluster_remote_ops = {
 
 /* A connection is freed: whatever this node kept of it goes. */
 void
-cluster_forget(struct cluster *cl, struct client *c)
+cluster_forget(void *arg, struct client *c)
 {
+	struct cluster		*cl = arg;
 	struct cluster_local	*l = cluster_local_find(cl, c->id);
 
 	if (l != NULL)
@@ -204,8 +205,6 @@ cluster_flush(struct cluster *cl)
 {
 	struct cluster_remote	*r, *next;
 
-	if (cl == NULL)
-		return;
 	for (r = TAILQ_FIRST(&cl->dirty); r != NULL; r = next) {
 		next = TAILQ_NEXT(r, dirty_entry);
 		if (rlink_up(cl->link) && (r->save_seq > cl->saves_acked ||

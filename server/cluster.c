@@ -57,7 +57,11 @@ static void	cluster_ids_reply(void *, redisReply *);
 static void	cluster_ids_claim(struct cluster *);
 static void	cluster_ids_random(struct cluster *);
 static void	cluster_ids_keep(struct cluster *);
-static int	cluster_claim_now(struct cluster *, const struct cluster_config *);
+static int	cluster_claim_now(struct cluster *);
+static int	cluster_start(void *);
+static void	cluster_pass_end(void *);
+static int	cluster_shutdown(void *, void (*)(void *), void *);
+static void	cluster_free(void *);
 static void	cluster_message(void *, const char *, size_t);
 static void	cluster_refused(struct cluster *, const char *, size_t,
 		    enum cluster_msg_error);
@@ -80,6 +84,20 @@ static const struct rlink_ops cluster_link_ops = {
 	cluster_up,
 	cluster_down,
 	cluster_message
+};
+
+/* What the cluster hears of the world. */
+static const struct lobby_events cluster_events = {
+	cluster_alone,
+	cluster_unqueued,
+	cluster_relay,
+	cluster_relay_error,
+	cluster_relay_end,
+	cluster_elsewhere,
+	cluster_name_check,
+	cluster_name_changed,
+	cluster_keep_touched,
+	cluster_keep_ended
 };
 
 /*
@@ -298,7 +316,7 @@ cluster_ids_claim(struct cluster *cl)
  * own players and joins when Redis answers.
  */
 static int
-cluster_claim_now(struct cluster *cl, const struct cluster_config *cfg)
+cluster_claim_now(struct cluster *cl)
 {
 	struct timeval	 tv = { 1, 0 };
 	redisContext	*rc;
@@ -306,10 +324,10 @@ cluster_claim_now(struct cluster *cl, const struct cluster_config *cfg)
 	int		 rv = 0;
 	char		 ttl[16];
 
-	rc = redisConnectWithTimeout(cfg->redis_ip, cfg->redis_port, tv);
+	rc = redisConnectWithTimeout(cl->redis_ip, cl->redis_port, tv);
 	if (rc == NULL || rc->err) {
 		log_warn("redis %s:%d: %s; serving this node's players alone "
-		    "until it answers", cfg->redis_ip, cfg->redis_port,
+		    "until it answers", cl->redis_ip, cl->redis_port,
 		    rc != NULL ? rc->errstr : "out of memory");
 		redisFree(rc);
 		cluster_ids_random(cl);
@@ -322,10 +340,10 @@ cluster_claim_now(struct cluster *cl, const struct cluster_config *cfg)
 	if (r != NULL && r->type == REDIS_REPLY_NIL) {
 		log_error("node name %s is in use by a live node (Redis %s:%d, "
 		    "prefix %s): give each node its own --node", cl->node,
-		    cfg->redis_ip, cfg->redis_port, cl->prefix);
+		    cl->redis_ip, cl->redis_port, cl->prefix);
 		rv = -1;
 	} else if (r == NULL || r->type == REDIS_REPLY_ERROR)
-		log_warn("redis %s:%d: %s", cfg->redis_ip, cfg->redis_port,
+		log_warn("redis %s:%d: %s", cl->redis_ip, cl->redis_port,
 		    r != NULL ? r->str : rc->errstr);
 	else
 		cl->joined = 1;
@@ -348,19 +366,15 @@ cluster_new(struct event_base *base, struct lobby *lobby,
     const struct cluster_config *cfg, const struct cluster_host *host)
 {
 	struct cluster		*cl;
-	char			 channel[CLUSTER_PREFIX_MAX + 32];
-	char			 all[CLUSTER_PREFIX_MAX + 8];
-	const char		*channels[] = { channel, all, NULL };
 	uint64_t		 r;
-	static const struct timeval beat = { CLUSTER_BEAT_MS / 1000,
-				    (CLUSTER_BEAT_MS % 1000) * 1000 };
-	static const struct timeval tick = { 0, CLUSTER_TICK_MS * 1000 };
 
 	if ((cl = calloc(1, sizeof *cl)) == NULL)
 		return (NULL);
 	cl->base = base;
 	cl->lobby = lobby;
 	cl->host = *host;
+	snprintf(cl->redis_ip, sizeof cl->redis_ip, "%s", cfg->redis_ip);
+	cl->redis_port = cfg->redis_port;
 	snprintf(cl->node, sizeof cl->node, "%s", cfg->node);
 	snprintf(cl->prefix, sizeof cl->prefix, "%s", cfg->prefix);
 	cl->node_timeout = cfg->node_timeout > 0 ? cfg->node_timeout :
@@ -371,8 +385,6 @@ cluster_new(struct event_base *base, struct lobby *lobby,
 	    cl->node);
 	snprintf(cl->key_nodes, sizeof cl->key_nodes, "%snodes", cl->prefix);
 	snprintf(cl->key_queue, sizeof cl->key_queue, "%squeue", cl->prefix);
-	snprintf(channel, sizeof channel, "%sto:%s", cl->prefix, cl->inst);
-	snprintf(all, sizeof all, "%sall", cl->prefix);
 	TAILQ_INIT(&cl->all_remotes);
 	TAILQ_INIT(&cl->dirty);
 	LIST_INIT(&cl->all_locals);
@@ -380,33 +392,78 @@ cluster_new(struct event_base *base, struct lobby *lobby,
 	lobby->cluster.on = 1;
 	lobby->cluster.nodes = 1;
 	cluster_keep_init(cl);
+	lobby_listen(lobby, &cl->listener, &cluster_events, cl);
 	log_info("node %s (instance %s): Redis %s:%d, prefix %s", cl->node,
 	    cl->inst, cfg->redis_ip, cfg->redis_port, cl->prefix);
-	if (cluster_claim_now(cl, cfg) == -1 ||
-	    keytab_init(&cl->remotes, 64, r ^ 0x9e3779b97f4a7c15ULL) == -1 ||
-	    keytab_init(&cl->locals, 64, r ^ 0x5851f42d4c957f2dULL) == -1 ||
-	    (cl->beat = event_new(base, -1, EV_PERSIST, cluster_beat_cb,
-	    cl)) == NULL || event_add(cl->beat, &beat) == -1 ||
-	    (cl->tick = event_new(base, -1, EV_PERSIST, cluster_tick_cb,
-	    cl)) == NULL || event_add(cl->tick, &tick) == -1 ||
-	    (cl->pass = event_new(base, -1, 0, cluster_keep_pass_cb,
-	    cl)) == NULL ||
-	    (cl->link = rlink_new(base, cfg->redis_ip, cfg->redis_port,
-	    channels, &cluster_link_ops, cl)) == NULL) {
+	if (keytab_init(&cl->remotes, 64, r ^ 0x9e3779b97f4a7c15ULL) == -1 ||
+	    keytab_init(&cl->locals, 64, r ^ 0x5851f42d4c957f2dULL) == -1) {
 		cluster_free(cl);
 		return (NULL);
 	}
 	return (cl);
 }
 
+/* The cluster as the daemon drives it (service.h). */
 void
-cluster_free(struct cluster *cl)
+cluster_service(struct cluster *cl, struct service *svc)
 {
+	svc->start = cluster_start;
+	svc->flush = cluster_pass_end;
+	svc->forget = cluster_forget;
+	svc->shutdown = cluster_shutdown;
+	svc->free = cluster_free;
+	svc->arg = cl;
+}
+
+/*
+ * Claim the node's name (before the loop), then its heartbeat, its tick
+ * and the link to Redis: 0, or -1 when it cannot start.
+ */
+static int
+cluster_start(void *arg)
+{
+	struct cluster		*cl = arg;
+	char			 channel[CLUSTER_PREFIX_MAX + 32];
+	char			 all[CLUSTER_PREFIX_MAX + 8];
+	const char		*channels[] = { channel, all, NULL };
+	static const struct timeval beat = { CLUSTER_BEAT_MS / 1000,
+				    (CLUSTER_BEAT_MS % 1000) * 1000 };
+	static const struct timeval tick = { 0, CLUSTER_TICK_MS * 1000 };
+
+	snprintf(channel, sizeof channel, "%sto:%s", cl->prefix, cl->inst);
+	snprintf(all, sizeof all, "%sall", cl->prefix);
+	if (cluster_claim_now(cl) == -1 ||
+	    (cl->beat = event_new(cl->base, -1, EV_PERSIST, cluster_beat_cb,
+	    cl)) == NULL || event_add(cl->beat, &beat) == -1 ||
+	    (cl->tick = event_new(cl->base, -1, EV_PERSIST, cluster_tick_cb,
+	    cl)) == NULL || event_add(cl->tick, &tick) == -1 ||
+	    (cl->pass = event_new(cl->base, -1, 0, cluster_keep_pass_cb,
+	    cl)) == NULL ||
+	    (cl->link = rlink_new(cl->base, cl->redis_ip, cl->redis_port,
+	    channels, &cluster_link_ops, cl)) == NULL)
+		return (-1);
+	return (0);
+}
+
+/*
+ * The end of a callback: the matches that changed saved (their players
+ * corked), then what the remote seats were sent, out.
+ */
+static void
+cluster_pass_end(void *arg)
+{
+	cluster_keep_flush(arg);
+	cluster_flush(arg);
+}
+
+/* Free the cluster: its link, remote seats, timers; it hears no more. */
+static void
+cluster_free(void *arg)
+{
+	struct cluster		*cl = arg;
 	struct cluster_remote	*r;
 	struct cluster_local	*l;
 
-	if (cl == NULL)
-		return;
 	cl->lobby->keep = 0;	/* what ends now is not forgotten in Redis */
 	rlink_free(cl->link);
 	cl->link = NULL;
@@ -430,6 +487,7 @@ cluster_free(struct cluster *cl)
 	keytab_free(&cl->remotes);
 	keytab_free(&cl->locals);
 	cl->lobby->cluster.on = 0;
+	lobby_unlisten(cl->lobby, &cl->listener);
 	free(cl);
 }
 
@@ -476,34 +534,32 @@ cluster_left(void *arg, redisReply *r)
 		log_info("node %s: stopping: its %lld match%s end%s, its "
 		    "name is free", cl->node, r->integer, r->integer == 1 ?
 		    "" : "es", r->integer == 1 ? "s" : "");
-	cl->host.left(cl->host.arg);
-}
-
-/* Is the node still telling Redis it leaves? */
-int
-cluster_leaving(const struct cluster *cl)
-{
-	return (cl != NULL && cl->leaving);
+	cl->left(cl->left_arg);
 }
 
 /*
  * The node is stopping: the remote seats here get BYE, as its own players
- * do, and their connections are closed by their nodes.
+ * do, and their connections are closed by their nodes.  1 when done(arg)
+ * is called once Redis has forgotten the node's matches (or is gone).
  */
-void
-cluster_shutdown(struct cluster *cl)
+static int
+cluster_shutdown(void *arg, void (*done)(void *), void *done_arg)
 {
+	struct cluster		*cl = arg;
 	struct cluster_remote	*r, *next;
 
-	if (cl == NULL || cl->drain >= CLUSTER_DRAIN_GIVEN)
-		return;			/* its remote seats are elsewhere now */
+	if (cl->drain >= CLUSTER_DRAIN_GIVEN)
+		return (0);		/* its remote seats are elsewhere now */
 	for (r = TAILQ_FIRST(&cl->all_remotes); r != NULL; r = next) {
 		next = TAILQ_NEXT(r, all_entry);
 		session_shutdown(&r->c, SESSION_SHUTDOWN);
 	}
 	cluster_flush(cl);
 	cl->stopping = 1;	/* what ends now stays ended */
+	cl->left = done;
+	cl->left_arg = done_arg;
 	cluster_leave(cl);
+	return (cl->leaving);
 }
 
 /* One message on this node's channel. */

@@ -12,6 +12,7 @@
 
 #include "client.h"
 #include "lobby.h"
+#include "service.h"
 
 #define CLUSTER_PREFIX		"tttd:"	/* default --redis-prefix */
 #define CLUSTER_NODE_MAX	64	/* bytes of a node's name */
@@ -60,6 +61,8 @@ struct cluster_config {
 struct cluster_host {
 	/* Write out what the world sent (the end of a callback). */
 	void	(*flush)(void *);
+	/* Hold a player's output till the corks of this callback are due. */
+	void	(*cork)(void *, struct client *);
 	/* The corks of this callback's changes wait for save seq ... */
 	void	(*cork_due)(void *, uint64_t);
 	/* ... and let out what saves up to seq held. */
@@ -68,8 +71,6 @@ struct cluster_host {
 	void	(*restart)(void *, struct client *);
 	/* Draining: the matches are given (stand still), or taken (end). */
 	void	(*drained)(void *, int);
-	/* Stopping: Redis has forgotten the node's matches (or is gone). */
-	void	(*left)(void *);
 	void	*arg;
 };
 
@@ -78,27 +79,7 @@ int		 cluster_valid_prefix(const char *);
 int		 cluster_parse_addr(const char *, char *, size_t, int *);
 struct cluster	*cluster_new(struct event_base *, struct lobby *,
 		    const struct cluster_config *, const struct cluster_host *);
-void		 cluster_free(struct cluster *);
-void		 cluster_flush(struct cluster *);
-void		 cluster_forget(struct cluster *, struct client *);
-void		 cluster_shutdown(struct cluster *);
-int		 cluster_leaving(const struct cluster *);
-void		 cluster_alone(struct cluster *, struct client *);
-void		 cluster_unqueued(struct cluster *, struct client *);
-void		 cluster_relay(struct cluster *, struct client *, const char *,
-		    size_t);
-void		 cluster_relay_error(struct cluster *, struct client *,
-		    enum proto_error);
-void		 cluster_relay_end(struct cluster *, struct client *,
-		    enum proto_leave, int);
-int		 cluster_elsewhere(struct cluster *, struct client *,
-		    const struct proto_cmd *);
-int		 cluster_name_check(struct cluster *, struct client *,
-		    const char *);
-void		 cluster_name_changed(struct cluster *, struct client *,
-		    const char *, const char *);
-void		 cluster_keep_flush(struct cluster *);
-void		 cluster_keep_ended(struct cluster *, struct match *);
+void		 cluster_service(struct cluster *, struct service *);
 void		 cluster_drain(struct cluster *);
 
 #endif /* CLUSTER_H */

@@ -109,9 +109,9 @@ cmd_name(struct client *c, const struct proto_cmd *cmd)
 	if (!name_allowed(c->lobby, c, cmd->name))
 		return (PROTO_ENAME_TAKEN);
 	/* Free here; another node's player may have it (a cluster's). */
-	if (c->lobby->ops->name_check != NULL && c->ops->hold != NULL &&
-	    !(c->flags & CLIENT_REMOTE) && strcmp(c->name, cmd->name) != 0 &&
-	    c->lobby->ops->name_check(c->lobby, c, cmd->name))
+	if (c->ops->hold != NULL && !(c->flags & CLIENT_REMOTE) &&
+	    strcmp(c->name, cmd->name) != 0 &&
+	    lobby_name_claimed(c->lobby, c, cmd->name))
 		return (PROTO_OK);
 	return (cmd_rename(c, cmd->name));
 }
@@ -189,12 +189,11 @@ cmd_elsewhere(struct client *c, const struct proto_cmd *cmd)
 {
 	const struct match	*m = c->match;
 
-	if (c->lobby->ops->elsewhere == NULL || c->ops->hold == NULL ||
-	    (c->flags & CLIENT_REMOTE))
+	if (c->ops->hold == NULL || (c->flags & CLIENT_REMOTE))
 		return (0);
 	if (m != NULL && m->state == MATCH_PLAYING && !match_may_abort(c))
 		return (0);
-	return (c->lobby->ops->elsewhere(c->lobby, c, cmd));
+	return (lobby_not_found(c->lobby, c, cmd));
 }
 
 /* QUIT (or AGAIN no): BYE, leave whatever is open, close. */
@@ -238,7 +237,7 @@ cmd_leave(struct client *c, enum proto_leave why, int hold)
 		break;
 	case PLACE_RELAY:
 		place_set(c, PLACE_NONE);
-		c->lobby->ops->relay_end(c->lobby, c, why, hold);
+		LOBBY_RAISE(c->lobby, relay_left, c, why, hold);
 		break;
 	case PLACE_NONE:
 	case PLACE_GONE:

@@ -50,7 +50,7 @@ lobby_mix(uint64_t x)
  * 0, or -1 when out of memory (or ICU gives no name checker).
  */
 int
-lobby_init(struct lobby *lobby, const struct lobby_ops *ops,
+lobby_init(struct lobby *lobby, const struct lobby_host *ops,
     const struct lobby_limits *limits, uint64_t seed)
 {
 	uint64_t	key;
@@ -72,6 +72,7 @@ lobby_init(struct lobby *lobby, const struct lobby_ops *ops,
 	TAILQ_INIT(&lobby->live);
 	TAILQ_INIT(&lobby->touched);
 	TAILQ_INIT(&lobby->away);
+	TAILQ_INIT(&lobby->listeners);
 	ops->random(&key, sizeof key);
 	for (i = 0; i < LOBBY_NSECRETS; i++) {
 		ratelimit_init(&lobby->guesses[i], LOBBY_GUESS_BURST,
@@ -359,7 +360,7 @@ lobby_leave(struct lobby *lobby, struct client *c)
 		return;
 	if (c->flags & CLIENT_POSTED) {
 		c->flags &= ~CLIENT_POSTED;
-		lobby->ops->unqueued(lobby, c);
+		LOBBY_RAISE(lobby, left_queue, c);
 	}
 	if (c->flags & CLIENT_FRESH) {
 		TAILQ_REMOVE(&lobby->fresh, c, queue_entry);
@@ -422,7 +423,51 @@ lobby_pair(struct lobby *lobby)
 	/* One left, ready: the host may know of an opponent elsewhere. */
 	p1 = lobby_pairable(TAILQ_FIRST(&lobby->queue));
 	if (p1 != NULL && lobby_pairable(TAILQ_NEXT(p1, queue_entry)) == NULL &&
-	    lobby->ops->alone != NULL &&
 	    !(p1->flags & (CLIENT_POSTED | CLIENT_CLOSING)))
-		lobby->ops->alone(lobby, p1);
+		LOBBY_RAISE(lobby, waits_alone, p1);
+}
+
+/* A service listens to the world's events from now on (l is its own). */
+void
+lobby_listen(struct lobby *lobby, struct lobby_listener *l,
+    const struct lobby_events *ev, void *arg)
+{
+	l->ev = ev;
+	l->arg = arg;
+	TAILQ_INSERT_TAIL(&lobby->listeners, l, entry);
+}
+
+/* ... and no more. */
+void
+lobby_unlisten(struct lobby *lobby, struct lobby_listener *l)
+{
+	TAILQ_REMOVE(&lobby->listeners, l, entry);
+}
+
+/* RESUME, ROOM JOIN or WATCH found nothing here: 1 if a listener asks on. */
+int
+lobby_not_found(struct lobby *lobby, struct client *c,
+    const struct proto_cmd *cmd)
+{
+	struct lobby_listener	*l;
+
+	TAILQ_FOREACH(l, &lobby->listeners, entry) {
+		if (l->ev->not_found != NULL && l->ev->not_found(l->arg, c, cmd))
+			return (1);
+	}
+	return (0);
+}
+
+/* NAME, free here: 1 if a listener asks whether it is free elsewhere. */
+int
+lobby_name_claimed(struct lobby *lobby, struct client *c, const char *name)
+{
+	struct lobby_listener	*l;
+
+	TAILQ_FOREACH(l, &lobby->listeners, entry) {
+		if (l->ev->name_claimed != NULL &&
+		    l->ev->name_claimed(l->arg, c, name))
+			return (1);
+	}
+	return (0);
 }

@@ -1,7 +1,7 @@
 /*
  * lobby.h -- the game world: the queue of waiting players, the live
- * matches, the random source, and what it needs of its host (its ops;
- * clients are reached through their own, client.h).
+ * matches, the random source, what it needs of its host (its ops; clients
+ * are reached through their own, client.h), and its events.
  */
 #ifndef LOBBY_H
 #define LOBBY_H
@@ -21,54 +21,74 @@ struct match;
 TAILQ_HEAD(match_list, match);
 
 /* What the world needs of its host: time, randomness, its timer. */
-struct lobby_ops {
+struct lobby_host {
 	/* Now, in ms on a clock that never goes back. */
 	int64_t	(*now)(void);
 	/* Fill a buffer from the OS random source (codes, tokens). */
 	void	(*random)(void *, size_t);
 	/* The lobby's own next deadline changed (lobby_next_deadline). */
 	void	(*wake)(struct lobby *);
+};
 
-	/* Optional, for a cluster of nodes (NULL: one node alone). */
-	/* A player ready to pair waits alone here: seek one elsewhere. */
-	void	(*alone)(struct lobby *, struct client *);
-	/* A CLIENT_POSTED player left the queue (paired, gone, ...). */
-	void	(*unqueued)(struct lobby *, struct client *);
-	/* A checked line of a PLACE_RELAY player: to its match's node. */
-	void	(*relay)(struct lobby *, struct client *, const char *,
-		    size_t);
-	/* A refusal for a PLACE_RELAY player: sent in turn, from there. */
-	void	(*relay_error)(struct lobby *, struct client *,
-		    enum proto_error);
-	/* A PLACE_RELAY player leaves (lost: hold its seat if it can). */
-	void	(*relay_end)(struct lobby *, struct client *,
-		    enum proto_leave, int);
+/*
+ * What happened in the world, for the services beside it (the cluster;
+ * none when tttd is alone): a listener is a table of these, any of them
+ * NULL, with its argument (lobby_listen).  Every listener hears an event,
+ * in the order they came, but an event that asks (not_found,
+ * name_claimed): the first listener that answers 1 takes it.
+ */
+struct lobby_events {
+	/* A player ready to pair waits alone in the queue. */
+	void	(*waits_alone)(void *, struct client *);
+	/* A player posted elsewhere (CLIENT_POSTED) left the queue. */
+	void	(*left_queue)(void *, struct client *);
+	/* A checked line of a player whose match is elsewhere (PLACE_RELAY). */
+	void	(*relay_line)(void *, struct client *, const char *, size_t);
+	/* A refusal for it: to be sent in turn, from there. */
+	void	(*relay_refused)(void *, struct client *, enum proto_error);
+	/* It leaves (lost, hold: its seat may be held there). */
+	void	(*relay_left)(void *, struct client *, enum proto_leave, int);
 	/*
-	 * RESUME, ROOM JOIN or WATCH found nothing here: 1 if the host asks
-	 * the other nodes (it answers the client then), 0 to refuse now.
+	 * RESUME, ROOM JOIN or WATCH found nothing here: 1 if the listener
+	 * asks elsewhere (it answers the client then), 0 to refuse now.
 	 */
-	int	(*elsewhere)(struct lobby *, struct client *,
+	int	(*not_found)(void *, struct client *,
 		    const struct proto_cmd *);
 	/*
-	 * NAME, free here: 1 if the host asks whether the other nodes have
-	 * it (then it renames the client with cmd_rename, or refuses).
+	 * NAME, free here: 1 if the listener asks whether it is free
+	 * elsewhere (then it renames the client with cmd_rename, or
+	 * refuses).
 	 */
-	int	(*name_check)(struct lobby *, struct client *, const char *);
-	/* A client's name, as the other nodes must know: old gone, new on
-	   (either NULL). */
-	void	(*name_changed)(struct lobby *, struct client *, const char *,
+	int	(*name_claimed)(void *, struct client *, const char *);
+	/* A player's name changed: old gone, new on (either NULL). */
+	void	(*name_changed)(void *, struct client *, const char *,
 		    const char *);
-	/*
-	 * A match is freed, with lobby->keep on (the host keeps the
-	 * touched matches elsewhere, match-keep.c): forget it there.
-	 */
-	void	(*ended)(struct lobby *, struct match *);
 	/*
 	 * With lobby->keep: the match changed; what its players are sent
 	 * from now on must wait until it is kept (even if they leave it).
 	 */
-	void	(*touched)(struct lobby *, struct match *);
+	void	(*match_touched)(void *, struct match *);
+	/* A match is freed. */
+	void	(*match_freed)(void *, struct match *);
 };
+
+/* One listener to the world's events: its owner's to keep. */
+struct lobby_listener {
+	const struct lobby_events	*ev;
+	void				*arg;
+	TAILQ_ENTRY(lobby_listener)	 entry;
+};
+TAILQ_HEAD(lobby_listeners, lobby_listener);
+
+/* An event that asks nothing, to every listener that has it. */
+#define LOBBY_RAISE(lobby, event, ...) do {				\
+	struct lobby_listener	*lobby_l_;				\
+									\
+	TAILQ_FOREACH(lobby_l_, &(lobby)->listeners, entry) {		\
+		if (lobby_l_->ev->event != NULL)			\
+			lobby_l_->ev->event(lobby_l_->arg, __VA_ARGS__);	\
+	}								\
+} while (0)
 
 /* What STATS tells of the cluster, kept up to date by the host. */
 struct lobby_cluster {
@@ -162,7 +182,8 @@ enum lobby_secret {
 struct namecheck;
 
 struct lobby {
-	const struct lobby_ops	*ops;
+	const struct lobby_host	*ops;
+	struct lobby_listeners	 listeners;	/* of its events */
 	struct lobby_stats	 stats;
 	struct lobby_limits	 limits;
 	uint64_t		 rng;		/* xorshift64* state */
@@ -203,7 +224,7 @@ struct lobby {
 	struct match_list	 touched;	/* changed since it took them */
 };
 
-int	lobby_init(struct lobby *, const struct lobby_ops *,
+int	lobby_init(struct lobby *, const struct lobby_host *,
 	    const struct lobby_limits *, uint64_t);
 void	lobby_default_limits(struct lobby_limits *);
 void	lobby_free(struct lobby *);
@@ -222,5 +243,11 @@ void	lobby_guess_failed(struct lobby *, enum lobby_secret,
 	    const struct client *);
 int64_t	lobby_next_deadline(const struct lobby *);
 void	lobby_expire(struct lobby *);
+void	lobby_listen(struct lobby *, struct lobby_listener *,
+	    const struct lobby_events *, void *);
+void	lobby_unlisten(struct lobby *, struct lobby_listener *);
+int	lobby_not_found(struct lobby *, struct client *,
+	    const struct proto_cmd *);
+int	lobby_name_claimed(struct lobby *, struct client *, const char *);
 
 #endif /* LOBBY_H */

@@ -75,8 +75,7 @@ match_touch(struct match *m)
 
 	if (!lobby->keep)
 		return;
-	if (lobby->ops->touched != NULL)
-		lobby->ops->touched(lobby, m);
+	LOBBY_RAISE(lobby, match_touched, m);
 	if (m->touched)
 		return;
 	m->touched = 1;
@@ -159,8 +158,7 @@ match_free(struct match *m)
 	match_unlive(m);
 	if (m->touched)
 		TAILQ_REMOVE(&lobby->touched, m, touched_entry);
-	if (lobby->keep && lobby->ops->ended != NULL)
-		lobby->ops->ended(lobby, m);
+	LOBBY_RAISE(lobby, match_freed, m);
 	if (m->ai != MATCH_HUMAN)
 		lobby->nai--;
 	TAILQ_REMOVE(&lobby->matches, m, entry);

@@ -163,8 +163,7 @@ name_take(struct client *c, const char *name)
 	if (c->name[0] != '\0') {
 		keytab_add(&lobby->names, &c->name_entry,
 		    name_key(lobby, c->name), c);
-		if (lobby->ops->name_changed != NULL)
-			lobby->ops->name_changed(lobby, c, NULL, c->name);
+		LOBBY_RAISE(lobby, name_changed, c, NULL, c->name);
 	}
 }
 
@@ -183,8 +182,8 @@ name_drop(struct client *c)
 {
 	struct lobby	*lobby = c->lobby;
 
-	if (c->name_entry.key != 0 && lobby->ops->name_changed != NULL)
-		lobby->ops->name_changed(lobby, c, c->name, NULL);
+	if (c->name_entry.key != 0)
+		LOBBY_RAISE(lobby, name_changed, c, c->name, NULL);
 	keytab_del(&lobby->names, &c->name_entry);
 }
 

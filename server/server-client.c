@@ -39,14 +39,10 @@
  * output over the cap) is only marked closing, and goes from its own
  * callbacks.
  *
- * HTTP (--http-port) comes in on connections of its own: one request is
- * read (http.c), answered and the connection closed; or, for GET /ws, the
- * same connection goes on as a WebSocket (ws.c), a player like any other
- * but for its client_ops (server_client_ws_ops): each line it is sent is
- * one text message, each text message it sends is one line for the
- * session.  It holds a player slot from its accept (an HTTP request too,
- * while it is open), and has the same output buffer, cap, timer and
- * lingering close as a TCP player.
+ * What reads a connection is its kind's (struct server_client_io): a
+ * player's lines here; an HTTP request, then maybe a WebSocket player, in
+ * server-web.c, with the same output buffer, cap, timer and lingering
+ * close.
  */
 #include <sys/socket.h>
 #include <sys/types.h>
@@ -67,81 +63,39 @@
 #include <event2/event.h>
 #include <event2/util.h>
 
-#include "cluster.h"
 #include "conn.h"
-#include "http.h"
 #include "log.h"
-#include "match.h"
 #include "server.h"
 #include "session.h"
 #include "telnet.h"
-#include "ws.h"
 
 static void	server_client_read_cb(evutil_socket_t, short, void *);
 static void	server_client_input(struct server_client *);
 static ssize_t	server_client_telnet(struct server_client *, char *, size_t,
 		    int *);
 static int	server_client_telnet_done(struct server_client *, int);
-static void	server_client_out(struct server_client *, const char *,
-		    size_t);
 static void	server_client_telnet_out(void *, const char *, size_t);
 static void	server_client_eof(struct server_client *);
-static struct server *server_client_server_of(struct lobby *);
-static void	server_client_alone(struct lobby *, struct client *);
-static void	server_client_unqueued(struct lobby *, struct client *);
-static void	server_client_relay(struct lobby *, struct client *,
-		    const char *, size_t);
-static void	server_client_relay_end(struct lobby *, struct client *,
-		    enum proto_leave, int);
-static void	server_client_relay_error(struct lobby *, struct client *,
-		    enum proto_error);
-static int	server_client_elsewhere(struct lobby *, struct client *,
-		    const struct proto_cmd *);
-static void	server_client_hold(struct client *, int);
-static int	server_client_name_check(struct lobby *, struct client *,
-		    const char *);
-static void	server_client_name_changed(struct lobby *, struct client *,
-		    const char *, const char *);
-static void	server_client_ended(struct lobby *, struct match *);
-static void	server_client_touched(struct lobby *, struct match *);
 static void	server_client_push(struct server_client *);
 static void	server_client_write_cb(evutil_socket_t, short, void *);
 static void	server_client_timer_cb(evutil_socket_t, short, void *);
 static void	server_client_closing(struct server_client *);
 static void	server_client_send(struct client *, const char *, size_t);
 static void	server_client_close(struct client *);
-static void	server_client_shut(struct server_client *);
-static void	server_client_rearm(struct client *, int64_t);
 static void	server_client_flush(struct server_client *);
-static void	server_client_aim(struct event *, int64_t);
 static void	server_client_linger(struct server_client *);
 static void	server_client_drain(struct server_client *);
 static void	server_client_release_seat(struct server_client *);
 static void	server_client_discard(struct server_client *);
 static void	server_client_tune(int);
-static int64_t	server_client_now(void);
-static void	server_client_random(void *, size_t);
-static void	server_client_wake(struct lobby *);
 static void	server_client_addr(struct sockaddr *, char *, size_t);
 static enum proto_error server_client_admit(struct server *,
 		    const struct addrkey *);
 static void	server_client_refuse_fast(struct server *, int,
-		    enum proto_error, int);
-static void	server_client_http_input(struct server_client *);
-static void	server_client_http_end(struct server_client *, int);
-static void	server_client_http_reply(struct server_client *, size_t);
-static void	server_client_ws_open(struct server_client *, const char *,
-		    size_t);
-static void	server_client_ws_input(struct server_client *);
-static void	server_client_ws_feed(struct server_client *, const char *,
-		    size_t);
-static void	server_client_ws_send(struct client *, const char *, size_t);
-static void	server_client_ws_close(struct client *);
-static void	server_client_ws_write(void *, const char *, size_t);
-static void	server_client_ws_message(void *, const char *, size_t);
-static int	server_client_ws_control(void *);
+		    enum proto_error, const char *);
+static void	server_client_open(struct server_client *, enum proto_error);
 
-/* How the world reaches a connection, and what it needs of the daemon. */
+/* How the world reaches a connection. */
 static const struct client_ops server_client_client_ops = {
 	server_client_send,
 	server_client_close,
@@ -149,53 +103,19 @@ static const struct client_ops server_client_client_ops = {
 	NULL,			/* connected here: queued here */
 	server_client_hold
 };
-/* How the world reaches a WebSocket player: the same but for send, close. */
-static const struct client_ops server_client_ws_ops = {
-	server_client_ws_send,
-	server_client_ws_close,
-	server_client_rearm,
+/* A player's connection: lines, maybe telnet. */
+const struct server_client_io server_client_tcp_io = {
+	server_client_open,
+	server_client_input,
+	server_client_due,
 	NULL,
-	server_client_hold
+	NULL			/* refused at once: its ERR line */
 };
-const struct lobby_ops server_client_ops = {
-	server_client_now,
-	server_client_random,
-	server_client_wake,
-	server_client_alone,
-	server_client_unqueued,
-	server_client_relay,
-	server_client_relay_error,
-	server_client_relay_end,
-	server_client_elsewhere,
-	server_client_name_check,
-	server_client_name_changed,
-	server_client_ended,
-	server_client_touched
-};
-
-/* The connection a client of the seat layer is: it comes first in it. */
-_Static_assert(offsetof(struct server_client, c) == 0,
-    "struct server_client begins with its client");
-static struct server_client *
-server_client_of(struct client *c)
-{
-	return ((struct server_client *)(void *)c);
-}
 
 /* How long a closing connection may take to flush, and then to linger. */
 static const struct timeval server_client_linger_tv = {
 	SERVER_LINGER_MS / 1000, (SERVER_LINGER_MS % 1000) * 1000
 };
-
-/* Milliseconds on the monotonic clock. */
-static int64_t
-server_client_now(void)
-{
-	struct timespec	ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ((int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000);
-}
 
 /* Print a peer address as ADDR:PORT or [ADDR]:PORT. */
 static void
@@ -263,18 +183,15 @@ server_client_admit(struct server *s, const struct addrkey *key)
  */
 static void
 server_client_refuse_fast(struct server *s, int fd, enum proto_error why,
-    int http)
+    const char *busy)
 {
-	static const char	busy[] = "HTTP/1.1 503 Service Unavailable\r\n"
-				    "Content-Length: 0\r\n"
-				    "Connection: close\r\n\r\n";
 	char			buf[PROTO_OUT_MAX];
 	int			n = proto_fmt_error(buf, sizeof buf, why);
-	int64_t			now = server_client_now();
+	int64_t			now = s->lobby.ops->now();
 
-	if (http) {
-		memcpy(buf, busy, sizeof busy - 1);
-		n = (int)sizeof busy - 1;
+	if (busy != NULL) {
+		n = (int)strlen(busy);
+		memcpy(buf, busy, (size_t)n);
 	}
 	(void)send(fd, buf, (size_t)n, MSG_DONTWAIT | MSG_NOSIGNAL);
 	evutil_closesocket(fd);
@@ -292,13 +209,12 @@ server_client_refuse_fast(struct server *s, int fd, enum proto_error why,
 }
 
 /*
- * A new connection from a listener: a player, or refused; from the HTTP
- * listener (http), a request to read first, which holds a player slot
- * too.
+ * A new connection from a listener, of the kind io reads (a player, or an
+ * HTTP request, which holds a player slot too): open, or refused.
  */
 void
 server_client_accept(struct server *s, int fd, struct sockaddr *sa, int len,
-    int http)
+    const struct server_client_io *io)
 {
 	struct server_client	*sc;
 	struct addrkey		 key;
@@ -308,7 +224,7 @@ server_client_accept(struct server *s, int fd, struct sockaddr *sa, int len,
 	addrkey_from(&key, sa);
 	why = server_client_admit(s, &key);
 	if (why != PROTO_OK && s->nrefused >= SERVER_REFUSED_MAX) {
-		server_client_refuse_fast(s, fd, why, http);
+		server_client_refuse_fast(s, fd, why, io->busy);
 		return;
 	}
 	server_client_tune(fd);
@@ -317,6 +233,7 @@ server_client_accept(struct server *s, int fd, struct sockaddr *sa, int len,
 		evutil_closesocket(fd);
 		return;
 	}
+	sc->io = io;
 	sc->timer = evtimer_new(s->base, server_client_timer_cb, sc);
 	sc->rev = event_new(s->base, fd, EV_READ | EV_PERSIST,
 	    server_client_read_cb, sc);
@@ -324,10 +241,8 @@ server_client_accept(struct server *s, int fd, struct sockaddr *sa, int len,
 	    server_client_write_cb, sc);
 	sc->in = evbuffer_new();
 	sc->out = evbuffer_new();
-	if (http)
-		sc->http = http_req_new();
 	if (sc->timer == NULL || sc->rev == NULL || sc->wev == NULL ||
-	    sc->in == NULL || sc->out == NULL || (http && sc->http == NULL)) {
+	    sc->in == NULL || sc->out == NULL) {
 		log_error("out of memory: refusing a connection");
 		server_client_discard(sc);
 		evutil_closesocket(fd);
@@ -349,33 +264,19 @@ server_client_accept(struct server *s, int fd, struct sockaddr *sa, int len,
 		sc->flags |= SERVER_CLIENT_NOSEAT | SERVER_CLIENT_REFUSED;
 		s->nrefused++;
 		s->lobby.stats.connections_rejected++;
-		if (http) {
-			log_warn("client %llu: refused http from %s: %s",
-			    (unsigned long long)sc->c.id, sc->c.addr,
-			    why == PROTO_ESERVER_FULL ? "server full" :
-			    "too many connections from its address");
-			s->lobby.stats.errors++;
-			server_client_http_end(sc, 503);
-		} else
-			session_refuse(&s->lobby, &sc->c, why);
-		return;
-	}
-	s->lobby.stats.connections_current++;	/* the players counted */
-	if (http) {
-		/*
-		 * The whole request within --line-timeout, from the start;
-		 * with no line limit, within its default all the same: an
-		 * HTTP connection holds a player slot, and no clock of the
-		 * game ever runs for it.
-		 */
-		log_debug("client %llu: http from %s",
-		    (unsigned long long)sc->c.id, sc->c.addr);
-		server_client_aim(sc->timer, server_client_now() +
-		    (s->lobby.limits.line_ms > 0 ? s->lobby.limits.line_ms :
-		    LOBBY_LINE_MS));
-		return;
-	}
-	session_open(&s->lobby, &sc->c);
+	} else
+		s->lobby.stats.connections_current++;	/* the players counted */
+	io->open(sc, why);
+}
+
+/* A player's connection is open (or refused: ERR, then closed). */
+static void
+server_client_open(struct server_client *sc, enum proto_error why)
+{
+	if (why != PROTO_OK)
+		session_refuse(&sc->server->lobby, &sc->c, why);
+	else
+		session_open(&sc->server->lobby, &sc->c);
 }
 
 /* Give up the client's player slot, once: it is leaving. */
@@ -393,9 +294,9 @@ server_client_release_seat(struct server_client *sc)
 static void
 server_client_discard(struct server_client *sc)
 {
+	if (sc->io != NULL && sc->io->discard != NULL)
+		sc->io->discard(sc);
 	tn_free(sc->telnet);
-	http_req_free(sc->http);
-	ws_free(sc->ws);
 	if (sc->out != NULL)
 		evbuffer_free(sc->out);
 	if (sc->in != NULL)
@@ -415,11 +316,12 @@ server_client_free(struct server_client *sc)
 {
 	struct server	*s = sc->server;
 	evutil_socket_t	 fd;
+	unsigned	 i;
 
 	if (sc->c.lobby != NULL)	/* else an HTTP request, no player */
 		session_lost(&sc->c);
-	if (s->cluster != NULL)
-		cluster_forget(s->cluster, &sc->c);
+	for (i = 0; i < s->nservices; i++)
+		s->services[i].forget(s->services[i].arg, &sc->c);
 	log_info("client %llu: disconnected from %s", (unsigned long long)sc->c.id,
 	    sc->c.addr);
 	server_client_release_seat(sc);
@@ -434,8 +336,7 @@ server_client_free(struct server_client *sc)
 	fd = event_get_fd(sc->rev);
 	server_client_discard(sc);		/* its events first */
 	evutil_closesocket(fd);
-	if (s->shutting_down && s->nclients == 0 &&
-	    !cluster_leaving(s->cluster))
+	if (s->shutting_down && s->nclients == 0 && s->nleaving == 0)
 		event_base_loopbreak(s->base);
 }
 
@@ -463,7 +364,7 @@ server_client_telnet_out(void *arg, const char *buf, size_t len)
  * than --max-output pile up is not reading: it is closed (and leaves its
  * match when it is freed), so output never grows without bound.
  */
-static void
+void
 server_client_out(struct server_client *sc, const char *buf, size_t len)
 {
 	struct evbuffer	*out = sc->out;
@@ -506,7 +407,7 @@ server_client_close(struct client *c)
 }
 
 /* Closing, by the world's word or the transport's own. */
-static void
+void
 server_client_shut(struct server_client *sc)
 {
 	struct evbuffer		*in = sc->in;
@@ -514,7 +415,7 @@ server_client_shut(struct server_client *sc)
 
 	event_del(sc->rev);
 	evbuffer_drain(in, evbuffer_get_length(in));
-	sc->close_by = server_client_now() + SERVER_CLOSE_MS;
+	sc->close_by = sc->server->lobby.ops->now() + SERVER_CLOSE_MS;
 	evtimer_add(sc->timer, &now_tv);		/* server_client_closing */
 	server_client_release_seat(sc);
 	server_client_flush(sc);
@@ -550,9 +451,11 @@ void
 server_client_flush_all(struct server *s)
 {
 	struct server_client	*sc;
+	unsigned		 i;
 
-	cluster_keep_flush(s->cluster);	/* corks the players it saves */
-	cluster_flush(s->cluster);	/* may write to connections here */
+	/* The services first: they may cork players, or write to them. */
+	for (i = 0; i < s->nservices; i++)
+		s->services[i].flush(s->services[i].arg);
 	while ((sc = TAILQ_FIRST(&s->dirty)) != NULL)
 		server_client_flush(sc);
 }
@@ -564,7 +467,7 @@ server_client_linger(struct server_client *sc)
 	if (sc->flags & SERVER_CLIENT_LINGER)
 		return;
 	sc->flags |= SERVER_CLIENT_LINGER;
-	sc->linger_until = server_client_now() + SERVER_LINGER_MS;
+	sc->linger_until = sc->server->lobby.ops->now() + SERVER_LINGER_MS;
 	shutdown(event_get_fd(sc->rev), SHUT_WR);
 	event_del(sc->wev);
 	event_add(sc->rev, &server_client_linger_tv);	/* quiet: free */
@@ -587,7 +490,7 @@ server_client_drain(struct server_client *sc)
 		sc->linger_drained += (size_t)n;
 		sc->server->lobby.stats.bytes_in += (uint64_t)n;
 	}
-	if (n <= 0 || server_client_now() >= sc->linger_until ||
+	if (n <= 0 || sc->server->lobby.ops->now() >= sc->linger_until ||
 	    sc->linger_drained > SERVER_LINGER_MAX)
 		server_client_free(sc);
 }
@@ -606,12 +509,8 @@ server_client_read_cb(evutil_socket_t fd, short what, void *arg)
 		event_del(sc->rev);		/* drained: read no more */
 	else if (sc->flags & SERVER_CLIENT_LINGER)
 		server_client_drain(sc);		/* may free it */
-	else if (sc->http != NULL)
-		server_client_http_input(sc);		/* may free it */
-	else if (sc->ws != NULL)
-		server_client_ws_input(sc);		/* may free it */
 	else
-		server_client_input(sc);		/* may free it */
+		sc->io->read(sc);			/* may free it */
 	server_client_flush_all(s);
 }
 
@@ -746,7 +645,7 @@ server_client_eof(struct server_client *sc)
 	server_client_shut(sc);
 }
 
-/* The client's timer: run what is due, then aim at the next deadline. */
+/* The client's timer: closing, or what its kind does when it is due. */
 static void
 server_client_timer_cb(evutil_socket_t fd, short what, void *arg)
 {
@@ -759,15 +658,17 @@ server_client_timer_cb(evutil_socket_t fd, short what, void *arg)
 		server_client_closing(sc);
 	else if (s->frozen)
 		return;				/* drained: the clocks stop */
-	else if (sc->http != NULL) {
-		log_info("client %llu: %s sent no whole HTTP request in time, "
-		    "closing", (unsigned long long)sc->c.id, sc->c.addr);
-		server_client_http_end(sc, 408);
-	} else {
-		conn_timer(&sc->c);
-		server_client_rearm(&sc->c, client_deadline(&sc->c));
-	}
+	else
+		sc->io->due(sc);
 	server_client_flush_all(s);
+}
+
+/* A player's timer: run what is due, then aim at the next deadline. */
+void
+server_client_due(struct server_client *sc)
+{
+	conn_timer(&sc->c);
+	server_client_rearm(&sc->c, client_deadline(&sc->c));
 }
 
 /*
@@ -779,17 +680,17 @@ server_client_closing(struct server_client *sc)
 {
 	if (sc->c.lobby != NULL)
 		session_lost(&sc->c);
-	if (server_client_now() >= sc->close_by)
+	if (sc->server->lobby.ops->now() >= sc->close_by)
 		server_client_free(sc);
 	else
-		server_client_aim(sc->timer, sc->close_by);
+		server_client_aim(sc->server, sc->timer, sc->close_by);
 }
 
 /* Aim a timer at a time on the monotonic clock (ms), or stop it at 0. */
-static void
-server_client_aim(struct event *timer, int64_t at)
+void
+server_client_aim(struct server *s, struct event *timer, int64_t at)
 {
-	int64_t		ms = at - server_client_now();
+	int64_t		ms = at - s->lobby.ops->now();
 	struct timeval	tv;
 
 	if (at == 0) {
@@ -804,12 +705,13 @@ server_client_aim(struct event *timer, int64_t at)
 }
 
 /* The client's rearm op: aim its timer at its next deadline, or stop it. */
-static void
+void
 server_client_rearm(struct client *c, int64_t at)
 {
 	if (c->flags & CLIENT_CLOSING)
 		return;		/* the timer is server_client_closing's now */
-	server_client_aim(server_client_of(c)->timer, at);
+	server_client_aim(server_client_of(c)->server,
+	    server_client_of(c)->timer, at);
 }
 
 /*
@@ -836,115 +738,12 @@ server_client_write_cb(evutil_socket_t fd, short what, void *arg)
 	server_client_flush_all(s);
 }
 
-/* The lobby's random op: the OS random source (codes, tokens). */
-static void
-server_client_random(void *buf, size_t len)
-{
-	if (getentropy(buf, len) == -1)
-		fatalx("getentropy failed");
-}
-
-/* The lobby's wake op: aim the lobby's timer at its next deadline. */
-static void
-server_client_wake(struct lobby *lobby)
-{
-	struct server	*s = server_client_server_of(lobby);
-
-	if (s->lobby_timer != NULL)
-		server_client_aim(s->lobby_timer, lobby_next_deadline(lobby));
-}
-
-/* The server a lobby is in. */
-static struct server *
-server_client_server_of(struct lobby *lobby)
-{
-	return ((struct server *)(void *)((char *)lobby -
-	    offsetof(struct server, lobby)));
-}
-
-/* The lobby's cluster ops: to the cluster, with --redis. */
-static void
-server_client_alone(struct lobby *lobby, struct client *c)
-{
-	struct server	*s = server_client_server_of(lobby);
-
-	if (s->cluster != NULL)
-		cluster_alone(s->cluster, c);
-}
-
-static void
-server_client_unqueued(struct lobby *lobby, struct client *c)
-{
-	struct server	*s = server_client_server_of(lobby);
-
-	if (s->cluster != NULL)
-		cluster_unqueued(s->cluster, c);
-}
-
-static void
-server_client_relay(struct lobby *lobby, struct client *c, const char *line,
-    size_t len)
-{
-	struct server	*s = server_client_server_of(lobby);
-
-	if (s->cluster != NULL)
-		cluster_relay(s->cluster, c, line, len);
-}
-
-static void
-server_client_relay_error(struct lobby *lobby, struct client *c,
-    enum proto_error err)
-{
-	struct server	*s = server_client_server_of(lobby);
-
-	if (s->cluster != NULL)
-		cluster_relay_error(s->cluster, c, err);
-}
-
-static void
-server_client_relay_end(struct lobby *lobby, struct client *c,
-    enum proto_leave why, int hold)
-{
-	struct server	*s = server_client_server_of(lobby);
-
-	if (s->cluster != NULL)
-		cluster_relay_end(s->cluster, c, why, hold);
-}
-
-static int
-server_client_elsewhere(struct lobby *lobby, struct client *c,
-    const struct proto_cmd *cmd)
-{
-	struct server	*s = server_client_server_of(lobby);
-
-	return (s->cluster != NULL && cluster_elsewhere(s->cluster, c, cmd));
-}
-
-static int
-server_client_name_check(struct lobby *lobby, struct client *c,
-    const char *name)
-{
-	struct server	*s = server_client_server_of(lobby);
-
-	return (s->cluster != NULL && cluster_name_check(s->cluster, c, name));
-}
-
-static void
-server_client_name_changed(struct lobby *lobby, struct client *c,
-    const char *old, const char *new)
-{
-	struct server	*s = server_client_server_of(lobby);
-
-	if (s->cluster != NULL)
-		cluster_name_changed(s->cluster, c, old, new);
-}
-
 /*
  * The hold op: read no more of the client while CLIENT_HELD (the read
  * callbacks see it), its lines read already kept (in->, or as lines there
  * for a WebSocket); then take them up again, in order.
  */
-static void
+void
 server_client_hold(struct client *c, int on)
 {
 	struct server_client	*sc = server_client_of(c);
@@ -953,48 +752,6 @@ server_client_hold(struct client *c, int on)
 		return;
 	event_add(sc->rev, NULL);
 	event_active(sc->rev, EV_READ, 0);		/* the lines kept */
-}
-
-/* The lobby's timer: grace periods that ran out, new players to pair. */
-void
-server_client_lobby_cb(evutil_socket_t fd, short what, void *arg)
-{
-	struct server	*s = arg;
-
-	(void)fd;
-	(void)what;
-	if (s->frozen)
-		return;
-	lobby_expire(&s->lobby);
-	server_client_flush_all(s);
-}
-
-/* The lobby's ended op: a match freed, forgotten by the cluster too. */
-static void
-server_client_ended(struct lobby *lobby, struct match *m)
-{
-	struct server	*s = server_client_server_of(lobby);
-
-	if (s->cluster != NULL)
-		cluster_keep_ended(s->cluster, m);
-}
-
-/*
- * The lobby's touched op: the match's players here say nothing more, even
- * closing, until the end of the callback has saved it (cluster_keep_flush
- * gives the cork its save's seq: server_client_cork_due).
- */
-static void
-server_client_touched(struct lobby *lobby, struct match *m)
-{
-	struct server	*s = server_client_server_of(lobby);
-	int		 i;
-
-	for (i = 0; i < 2; i++) {
-		if (m->player[i] != NULL &&
-		    !(m->player[i]->flags & CLIENT_REMOTE))
-			server_client_cork(s, m->player[i], SERVER_CORK_DUE);
-	}
 }
 
 /*
@@ -1119,235 +876,4 @@ server_client_shutdown_all(struct server *s)
 			server_client_shut(sc);
 		}
 	}
-}
-
-/*
- * An HTTP request's bytes: read what is there (never more than
- * SERVER_HTTP_READ at once) and parse it; a whole request is answered,
- * a bad one refused.  A peer that goes before its request is whole is
- * simply freed.
- */
-static void
-server_client_http_input(struct server_client *sc)
-{
-	struct server	*s = sc->server;
-	char		 buf[SERVER_HTTP_READ];
-	ssize_t		 n;
-	size_t		 used, before;
-
-	n = read(event_get_fd(sc->rev), buf, sizeof buf);
-	if (n == -1 && (errno == EAGAIN || errno == EINTR))
-		return;
-	if (n <= 0) {
-		server_client_free(sc);
-		return;
-	}
-	s->lobby.stats.bytes_in += (uint64_t)n;
-	switch (http_req_feed(sc->http, buf, (size_t)n, &used)) {
-	case HTTP_MORE:
-		return;
-	case HTTP_BAD:
-		server_client_http_end(sc, 400);
-		return;
-	case HTTP_TOO_BIG:
-		server_client_http_end(sc, 431);
-		return;
-	case HTTP_DONE:
-		break;
-	}
-	before = evbuffer_get_length(sc->out);
-	if (http_respond(sc->http, &s->lobby, sc->out) == HTTP_UPGRADE) {
-		log_debug("client %llu: GET /ws: a WebSocket",
-		    (unsigned long long)sc->c.id);
-		server_client_http_reply(sc, before);
-		server_client_ws_open(sc, buf + used, (size_t)n - used);
-		return;
-	}
-	log_info("client %llu: %s GET %s", (unsigned long long)sc->c.id,
-	    sc->c.addr, http_req_path(sc->http));
-	sc->c.flags |= CLIENT_CLOSING;
-	server_client_http_reply(sc, before);
-	server_client_shut(sc);
-}
-
-/* A response is in the output (from before on): count it, write it. */
-static void
-server_client_http_reply(struct server_client *sc, size_t before)
-{
-	sc->server->lobby.stats.bytes_out +=
-	    evbuffer_get_length(sc->out) - before;
-	server_client_out(sc, NULL, 0);		/* on the dirty list */
-}
-
-/* End an HTTP connection with an error status (400, 408, 431, 503). */
-static void
-server_client_http_end(struct server_client *sc, int status)
-{
-	size_t	before = evbuffer_get_length(sc->out);
-
-	if (status != 503)
-		log_info("client %llu: %s: HTTP %d, closing",
-		    (unsigned long long)sc->c.id, sc->c.addr, status);
-	sc->c.flags |= CLIENT_CLOSING;
-	http_status(sc->out, status);
-	server_client_http_reply(sc, before);
-	server_client_shut(sc);
-}
-
-/*
- * The handshake is answered: the connection is a WebSocket player from
- * now on, greeted and queued like any other; bytes that came after the
- * request are its first frames.
- */
-static void
-server_client_ws_open(struct server_client *sc, const char *rest,
-    size_t len)
-{
-	http_req_free(sc->http);
-	sc->http = NULL;
-	evtimer_del(sc->timer);
-	if ((sc->ws = ws_new(server_client_ws_write, server_client_ws_message,
-	    server_client_ws_control, sc)) == NULL) {
-		log_warn("client %llu: out of memory for a WebSocket, closing",
-		    (unsigned long long)sc->c.id);
-		sc->c.flags |= CLIENT_CLOSING;
-		server_client_shut(sc);
-		return;
-	}
-	sc->c.ops = &server_client_ws_ops;
-	session_open(&sc->server->lobby, &sc->c);
-	if (len > 0)
-		server_client_ws_feed(sc, rest, len);
-}
-
-/* A WebSocket is readable: one read(2), its frames to ws.c. */
-static void
-server_client_ws_input(struct server_client *sc)
-{
-	char	buf[SERVER_HTTP_READ];
-	ssize_t	n;
-
-	if (sc->c.flags & CLIENT_HELD) {
-		event_del(sc->rev);	/* the rest waits in the kernel */
-		return;
-	}
-	if (evbuffer_get_length(sc->in) > 0) {
-		/* Messages kept while held, one line each: first. */
-		if (conn_input(&sc->c, sc->in) || (sc->c.flags & CLIENT_HELD) ||
-		    evbuffer_get_length(sc->in) > 0) {
-			if (!(sc->c.flags & (CLIENT_HELD | CLIENT_CLOSING)))
-				event_active(sc->rev, EV_READ, 0);
-			return;
-		}
-	}
-	n = read(event_get_fd(sc->rev), buf, sizeof buf);
-	if (n == -1 && (errno == EAGAIN || errno == EINTR))
-		return;
-	if (n == -1) {
-		server_client_free(sc);		/* reset */
-		return;
-	}
-	if (n == 0) {
-		/* As server_client_eof: leave now, deliver what is queued. */
-		session_lost(&sc->c);
-		sc->c.flags |= CLIENT_CLOSING;
-		server_client_shut(sc);
-		return;
-	}
-	sc->server->lobby.stats.bytes_in += (uint64_t)n;
-	server_client_ws_feed(sc, buf, (size_t)n);
-}
-
-/*
- * Frames read: their messages are lines for the session (ws.c calls
- * server_client_ws_message).  When the WebSocket is over (the peer's
- * close, or a bad frame, answered with its close code), the player has
- * left as if its connection were closed.
- */
-static void
-server_client_ws_feed(struct server_client *sc, const char *buf, size_t len)
-{
-	unsigned long	before = ws_messages(sc->ws);
-
-	if (ws_recv(sc->ws, buf, len) == 0 || (sc->c.flags & CLIENT_CLOSING)) {
-		/*
-		 * A message begun and not whole (a frame cut short, a first
-		 * fragment) is a line begun: --line-timeout runs from its
-		 * first byte, as on TCP.  Only a text message come whole
-		 * ends it (what follows it begins another); a control frame
-		 * between two fragments does not.
-		 */
-		if (!(sc->c.flags & CLIENT_CLOSING)) {
-			if (ws_messages(sc->ws) != before)
-				conn_partial(&sc->c, 0);
-			conn_partial(&sc->c, (size_t)ws_pending(sc->ws));
-		}
-		return;
-	}
-	log_info("client %llu: WebSocket from %s closed (code %d)",
-	    (unsigned long long)sc->c.id, sc->c.addr, ws_close_code(sc->ws));
-	session_lost(&sc->c);
-	sc->c.flags |= CLIENT_CLOSING;
-	server_client_shut(sc);
-}
-
-/*
- * A text message: one line, as on TCP.  Over the line limit it is never
- * executed: LINE_TOO_LONG, and the game goes on (a message over
- * WS_MESSAGE_MAX never comes this far: wslay closes with 1009).
- */
-static void
-server_client_ws_message(void *arg, const char *line, size_t len)
-{
-	struct server_client	*sc = arg;
-
-	if (sc->c.flags & CLIENT_HELD) {
-		/*
-		 * Kept for later, in order, as a line (one read's messages at
-		 * most: reading stops while held).
-		 */
-		if (len <= PROTO_LINE_MAX && memchr(line, '\n', len) == NULL &&
-		    evbuffer_add(sc->in, line, len) == 0 &&
-		    evbuffer_add(sc->in, "\n", 1) == 0)
-			return;
-		if (len <= PROTO_LINE_MAX)
-			return;		/* out of memory, or a LF: dropped */
-	}
-	if (len > PROTO_LINE_MAX)
-		session_too_long(&sc->c);
-	else
-		session_line(&sc->c, line, len);
-}
-
-/* A control frame began (ws.c): the rate limit's; -1 closes with 1008. */
-static int
-server_client_ws_control(void *arg)
-{
-	struct server_client	*sc = arg;
-
-	return (session_control(&sc->c));
-}
-
-/* The world's send op for a WebSocket: one text message per line. */
-static void
-server_client_ws_send(struct client *c, const char *buf, size_t len)
-{
-	ws_send(server_client_of(c)->ws, buf, len);
-}
-
-/* How ws.c writes: its frames as they are, under --max-output. */
-static void
-server_client_ws_write(void *arg, const char *buf, size_t len)
-{
-	server_client_out(arg, buf, len);
-}
-
-/* The world's close op for a WebSocket: a close frame (1000), then close. */
-static void
-server_client_ws_close(struct client *c)
-{
-	struct server_client	*sc = server_client_of(c);
-
-	ws_close(sc->ws, WS_CLOSE_NORMAL, NULL);
-	server_client_shut(sc);
 }

@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <netdb.h>
 #include <signal.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
@@ -50,11 +51,25 @@ static int	server_join(struct server *, const struct server_config *);
 static void	server_flush_cb(void *);
 static void	server_uncork_cb(void *, uint64_t);
 static void	server_cork_due_cb(void *, uint64_t);
+static void	server_cork_cb(void *, struct client *);
 static void	server_restart_cb(void *, struct client *);
 static void	server_drained_cb(void *, int);
 static void	server_left_cb(void *);
+static int	server_services_start(struct server *);
+static void	server_services_shutdown(struct server *);
+static int64_t	server_now(void);
+static void	server_entropy(void *, size_t);
+static void	server_wake(struct lobby *);
+static void	server_lobby_cb(evutil_socket_t, short, void *);
 
-/* A new connection, game (http 0) or HTTP: hand it to server-client.c. */
+/* What the world needs of the daemon. */
+static const struct lobby_host server_host = {
+	server_now,
+	server_entropy,
+	server_wake
+};
+
+/* A new connection, game (http 0) or HTTP: to server-client.c, of its kind. */
 static void
 server_accept(struct server *s, evutil_socket_t fd, struct sockaddr *sa,
     int len, int http)
@@ -62,7 +77,8 @@ server_accept(struct server *s, evutil_socket_t fd, struct sockaddr *sa,
 	if (s->accept_starved)
 		log_info("accepting connections again");
 	s->accept_starved = 0;
-	server_client_accept(s, fd, sa, len, http);
+	server_client_accept(s, fd, sa, len, http ? &server_web_io :
+	    &server_client_tcp_io);
 	server_client_flush_all(s);
 }
 
@@ -406,6 +422,50 @@ server_random(void)
 	return (r);
 }
 
+/* The lobby's now op: milliseconds on the monotonic clock. */
+static int64_t
+server_now(void)
+{
+	struct timespec	ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ((int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000);
+}
+
+/* The lobby's random op: the OS random source (codes, tokens). */
+static void
+server_entropy(void *buf, size_t len)
+{
+	if (getentropy(buf, len) == -1)
+		fatalx("getentropy failed");
+}
+
+/* The lobby's wake op: aim the lobby's timer at its next deadline. */
+static void
+server_wake(struct lobby *lobby)
+{
+	struct server	*s = (struct server *)(void *)((char *)lobby -
+			    offsetof(struct server, lobby));
+
+	if (s->lobby_timer != NULL)
+		server_client_aim(s, s->lobby_timer,
+		    lobby_next_deadline(lobby));
+}
+
+/* The lobby's timer: grace periods that ran out, new players to pair. */
+static void
+server_lobby_cb(evutil_socket_t fd, short what, void *arg)
+{
+	struct server	*s = arg;
+
+	(void)fd;
+	(void)what;
+	if (s->frozen)
+		return;
+	lobby_expire(&s->lobby);
+	server_client_flush_all(s);
+}
+
 /* Set up the event base, the listeners and the signal events. */
 int
 server_init(struct server *s, const struct server_config *cfg)
@@ -422,7 +482,7 @@ server_init(struct server *s, const struct server_config *cfg)
 	s->max_clients = cfg->max_clients;
 	s->max_per_addr = cfg->max_per_addr;
 	s->output_max = cfg->output_max;
-	if (lobby_init(&s->lobby, &server_client_ops, &cfg->limits,
+	if (lobby_init(&s->lobby, &server_host, &cfg->limits,
 	    cfg->seed) == -1 || addrtab_init(&s->peers, server_random()) == -1) {
 		log_error("out of memory");
 		return (-1);
@@ -443,13 +503,14 @@ server_init(struct server *s, const struct server_config *cfg)
 	}
 	s->shutdown_timer = evtimer_new(s->base, server_deadline_cb, s);
 	s->accept_timer = evtimer_new(s->base, server_accept_resume_cb, s);
-	s->lobby_timer = evtimer_new(s->base, server_client_lobby_cb, s);
+	s->lobby_timer = evtimer_new(s->base, server_lobby_cb, s);
 	if (s->shutdown_timer == NULL || s->accept_timer == NULL ||
 	    s->lobby_timer == NULL)
 		return (-1);
 	if (server_listen(s, cfg, 0) == -1 ||
 	    (cfg->http_port != 0 && server_listen(s, cfg, 1) == -1) ||
-	    (cfg->redis != NULL && server_join(s, cfg) == -1))
+	    (cfg->redis != NULL && server_join(s, cfg) == -1) ||
+	    server_services_start(s) == -1)
 		return (-1);
 	server_announce(s);
 	return (0);
@@ -460,9 +521,9 @@ static int
 server_join(struct server *s, const struct server_config *cfg)
 {
 	struct cluster_config	 cc;
-	struct cluster_host	 host = { server_flush_cb, server_cork_due_cb,
-				    server_uncork_cb, server_restart_cb,
-				    server_drained_cb, server_left_cb, s };
+	struct cluster_host	 host = { server_flush_cb, server_cork_cb,
+				    server_cork_due_cb, server_uncork_cb,
+				    server_restart_cb, server_drained_cb, s };
 	char			 ip[64], node[CLUSTER_NODE_MAX + 1];
 	char			 hostname[CLUSTER_NODE_MAX + 1];
 	int			 port;
@@ -487,8 +548,10 @@ server_join(struct server *s, const struct server_config *cfg)
 	cc.node = node;
 	cc.prefix = cfg->redis_prefix;
 	cc.node_timeout = cfg->node_timeout;
-	s->cluster = cluster_new(s->base, &s->lobby, &cc, &host);
-	return (s->cluster != NULL ? 0 : -1);
+	if ((s->cluster = cluster_new(s->base, &s->lobby, &cc, &host)) == NULL)
+		return (-1);
+	cluster_service(s->cluster, &s->services[s->nservices++]);
+	return (0);
 }
 
 /* The cluster's flush: what the world sent, out. */
@@ -496,6 +559,13 @@ static void
 server_flush_cb(void *arg)
 {
 	server_client_flush_all(arg);
+}
+
+/* The cluster's cork: the player's output waits for this callback's save. */
+static void
+server_cork_cb(void *arg, struct client *c)
+{
+	server_client_cork(arg, c, SERVER_CORK_DUE);
 }
 
 static void
@@ -534,14 +604,44 @@ server_drained_cb(void *arg, int done)
 	server_shutdown(s);
 }
 
-/* Stopping: Redis forgot this node's matches; the end, if nobody is left. */
+/* Start the services beside the world: 0, or -1 when one cannot. */
+static int
+server_services_start(struct server *s)
+{
+	unsigned	i;
+
+	for (i = 0; i < s->nservices; i++) {
+		if (s->services[i].start(s->services[i].arg) == -1)
+			return (-1);
+	}
+	return (0);
+}
+
+/*
+ * Stopping: a service's last write is taken (the cluster's: Redis forgot
+ * this node's matches); the end, if nobody and nothing else is left.
+ */
 static void
 server_left_cb(void *arg)
 {
 	struct server	*s = arg;
 
-	if (s->shutting_down && s->nclients == 0)
+	s->nleaving--;
+	if (s->shutting_down && s->nclients == 0 && s->nleaving == 0)
 		event_base_loopbreak(s->base);
+}
+
+/* Stopping: each service, counted while its last writes are not taken. */
+static void
+server_services_shutdown(struct server *s)
+{
+	unsigned	i;
+
+	for (i = 0; i < s->nservices; i++) {
+		if (s->services[i].shutdown(s->services[i].arg, server_left_cb,
+		    s))
+			s->nleaving++;
+	}
 }
 
 /*
@@ -583,8 +683,8 @@ server_shutdown(struct server *s)
 	evtimer_del(s->accept_timer);
 	evtimer_add(s->shutdown_timer, &tv);
 	if (s->nclients == 0) {
-		cluster_shutdown(s->cluster);	/* its answer ends the loop */
-		if (!cluster_leaving(s->cluster))
+		server_services_shutdown(s);	/* their answers end the loop */
+		if (s->nleaving == 0)
 			event_base_loopbreak(s->base);
 		return;
 	}
@@ -594,7 +694,7 @@ server_shutdown(struct server *s)
 	}
 	TAILQ_FOREACH(sc, &s->clients, entry)
 		server_client_shutdown(sc);
-	cluster_shutdown(s->cluster);
+	server_services_shutdown(s);
 }
 
 /* Free everything, connections first. */
@@ -606,7 +706,10 @@ server_free(struct server *s)
 
 	while ((sc = TAILQ_FIRST(&s->clients)) != NULL)
 		server_client_free(sc);
-	cluster_free(s->cluster);
+	while (s->nservices > 0) {
+		s->nservices--;
+		s->services[s->nservices].free(s->services[s->nservices].arg);
+	}
 	s->cluster = NULL;
 	lobby_free(&s->lobby);
 	addrtab_free(&s->peers);

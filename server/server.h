@@ -6,11 +6,13 @@
 
 #include <sys/socket.h>
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "addrtab.h"
 #include "client.h"
 #include "lobby.h"
+#include "service.h"
 
 /* A connection's own state, apart from the client inside it. */
 #define SERVER_CLIENT_LINGER	0x1	/* flushed and shut down; draining */
@@ -50,6 +52,7 @@
 					   told in one send(2) and closed */
 #define SERVER_SHUTDOWN_MS	1000	/* the most a shutdown waits for peers */
 #define SERVER_ACCEPT_PAUSE_MS	100	/* listeners rest when out of fds */
+#define SERVER_MAX_SERVICES	2	/* beside the world: the cluster */
 
 struct event_base;
 struct evconnlistener;
@@ -61,12 +64,32 @@ struct http_req;
 struct ws;
 struct cluster;
 
+struct server_client;
+
+/*
+ * What a kind of connection does of its own (server-client.c: a player's
+ * lines; server-web.c: an HTTP request, then maybe a WebSocket player).
+ */
+struct server_client_io {
+	/* Accepted: begin; or, why not PROTO_OK, refuse it (then close). */
+	void		(*open)(struct server_client *, enum proto_error);
+	/* Readable: read what is there and act on it (it may be freed). */
+	void		(*read)(struct server_client *);
+	/* Its timer fired, not closing. */
+	void		(*due)(struct server_client *);
+	/* Freed: what it holds of its own (NULL: nothing). */
+	void		(*discard)(struct server_client *);
+	/* Refused at once (SERVER_REFUSED_MAX): these bytes; NULL: ERR. */
+	const char	*busy;
+};
+
 /*
  * One connection (server-client.c): the seat layer's client, first, so
  * that the client's ops find the connection, and what its socket needs.
  */
 struct server_client {
 	struct client		 c;
+	const struct server_client_io *io;	/* its kind's */
 	int			 flags;		/* SERVER_CLIENT_* */
 	struct server		*server;
 	struct event		*rev;		/* readable (EV_PERSIST) */
@@ -88,6 +111,15 @@ struct server_client {
 	TAILQ_ENTRY(server_client) cork_entry;	/* server.corked */
 };
 TAILQ_HEAD(server_client_list, server_client);
+
+/* The connection a client of the seat layer is: it comes first in it. */
+_Static_assert(offsetof(struct server_client, c) == 0,
+    "struct server_client begins with its client");
+static inline struct server_client *
+server_client_of(struct client *c)
+{
+	return ((struct server_client *)(void *)c);
+}
 
 struct server_config {
 	const char	*bind;		/* NULL = every address */
@@ -124,6 +156,9 @@ struct server {
 
 	struct lobby		 lobby;
 	struct cluster		*cluster;	/* --redis; NULL = alone */
+	struct service		 services[SERVER_MAX_SERVICES];
+	unsigned		 nservices;
+	unsigned		 nleaving;	/* services stopping, not done */
 	struct server_client_list clients;
 	struct server_client_list dirty;	/* output to write out */
 	struct server_client_list corked;	/* by cork_seq */
@@ -148,18 +183,26 @@ void	server_shutdown(struct server *);
 void	server_drain(struct server *);
 
 /* server-client.c */
+extern const struct server_client_io server_client_tcp_io;
 void	server_client_accept(struct server *, int, struct sockaddr *, int,
-	    int);
+	    const struct server_client_io *);
+void	server_client_out(struct server_client *, const char *, size_t);
+void	server_client_shut(struct server_client *);
+void	server_client_due(struct server_client *);
+void	server_client_rearm(struct client *, int64_t);
+void	server_client_hold(struct client *, int);
 void	server_client_shutdown(struct server_client *);
 void	server_client_shutdown_all(struct server *);
 void	server_client_free(struct server_client *);
 void	server_client_flush_all(struct server *);
-void	server_client_lobby_cb(int, short, void *);
+void	server_client_aim(struct server *, struct event *, int64_t);
 #define SERVER_CORK_DUE	UINT64_MAX	/* corked until this callback's saves */
 void	server_client_cork(struct server *, struct client *, uint64_t);
 void	server_client_cork_due(struct server *, uint64_t);
 void	server_client_uncork(struct server *, uint64_t);
 void	server_client_restart(struct server *, struct client *);
-extern const struct lobby_ops server_client_ops;
+
+/* server-web.c */
+extern const struct server_client_io server_web_io;
 
 #endif /* SERVER_H */

@@ -94,7 +94,7 @@ session_line(struct client *c, const char *line, size_t len)
 	    cmd.verb != PROTO_NONE) || (err == PROTO_EUNKNOWN_COMMAND &&
 	    session_one_word(line, len)))) {
 		/* Checked here, answered by its match's node. */
-		c->lobby->ops->relay(c->lobby, c, line, len);
+		LOBBY_RAISE(c->lobby, relay_line, c, line, len);
 		return;
 	}
 	if (err == PROTO_OK && cmd.verb != PROTO_NONE)
@@ -119,7 +119,7 @@ session_error(struct client *c, enum proto_error err)
 	char	buf[PROTO_OUT_MAX];
 
 	if (c->place == PLACE_RELAY)
-		c->lobby->ops->relay_error(c->lobby, c, err);
+		LOBBY_RAISE(c->lobby, relay_refused, c, err);
 	else
 		client_send(c, buf, proto_fmt_error(buf, sizeof buf, err));
 }

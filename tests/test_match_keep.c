@@ -42,9 +42,8 @@ fake_wake(struct lobby *lobby)
 	(void)lobby;
 }
 
-static const struct lobby_ops fake_ops = {
-	fake_now, fake_random, fake_wake, NULL, NULL, NULL, NULL, NULL, NULL,
-	NULL, NULL, NULL, NULL
+static const struct lobby_host fake_ops = {
+	fake_now, fake_random, fake_wake
 };
 
 /*

@@ -111,9 +111,8 @@ static void	fake_hold(struct client *, int);
 static const struct client_ops fake_hold_ops = {
 	fake_send, fake_close, fake_rearm, NULL, fake_hold
 };
-static const struct lobby_ops fake_ops = {
-	fake_now, fake_random, fake_wake, NULL, NULL, NULL, NULL, NULL, NULL,
-	NULL, NULL, NULL, NULL
+static const struct lobby_host fake_ops = {
+	fake_now, fake_random, fake_wake
 };
 
 /* A world with these limits; the default ones when NULL. */
@@ -2713,6 +2712,111 @@ test_unwatch_and_release_on_abort(void **state)
 	assert_null(g->c.watching);
 }
 
+/*
+ * The world's events (lobby.h): every listener hears one that asks
+ * nothing, in the order they came; one that asks (not_found,
+ * name_claimed) is taken by the first that answers 1, and the others are
+ * not asked; a listener gone hears no more.
+ */
+static char	heard[256];		/* "<listener><event>" each */
+static int	listen_takes[2];	/* what each answers */
+
+static void
+listen_hold(struct client *c, int on)
+{
+	(void)c;
+	(void)on;
+}
+
+static const struct client_ops listen_client_ops = {
+	fake_send, fake_close, fake_rearm, NULL, listen_hold
+};
+
+static void
+listen_note(void *arg, char ev)
+{
+	size_t	n = strlen(heard);
+
+	if (n + 2 < sizeof heard) {
+		heard[n] = *(const char *)arg;
+		heard[n + 1] = ev;
+		heard[n + 2] = '\0';
+	}
+}
+
+static void
+listen_named(void *arg, struct client *c, const char *old, const char *new)
+{
+	(void)c;
+	(void)old;
+	(void)new;
+	listen_note(arg, 'n');
+}
+
+static int
+listen_not_found(void *arg, struct client *c, const struct proto_cmd *cmd)
+{
+	(void)c;
+	(void)cmd;
+	listen_note(arg, 'f');
+	return (listen_takes[*(const char *)arg - '1']);
+}
+
+static int
+listen_claimed(void *arg, struct client *c, const char *name)
+{
+	(void)c;
+	(void)name;
+	listen_note(arg, 'c');
+	return (listen_takes[*(const char *)arg - '1']);
+}
+
+static const struct lobby_events listen_events = {
+	.not_found = listen_not_found,
+	.name_claimed = listen_claimed,
+	.name_changed = listen_named
+};
+static struct lobby_listener	listeners[2];	/* outlive a failed test */
+
+static void
+test_events_listeners(void **state)
+{
+	struct world	*w = *state = world_new(NULL);
+	struct fake	*a = world_open(w, 0);
+	static char	 names[2] = { '1', '2' };
+
+	heard[0] = '\0';
+	lobby_listen(&w->lobby, &listeners[0], &listen_events, &names[0]);
+	lobby_listen(&w->lobby, &listeners[1], &listen_events, &names[1]);
+	a->c.ops = &listen_client_ops;
+	feed(a, "NAME alice\n");		/* nobody takes it: renamed */
+	want(a, "OK NAME alice");
+	assert_string_equal(heard, "1c2c1n2n");
+
+	heard[0] = '\0';
+	clear(a);
+	listen_takes[1] = 1;
+	feed(a, "WATCH 99\n");		/* the second takes it: no answer */
+	feed(a, "NAME bob\n");
+	assert_string_equal(heard, "1f2f1c2c");
+	assert_string_equal(a->out, "");
+
+	heard[0] = '\0';
+	listen_takes[0] = 1;
+	feed(a, "WATCH 99\n");		/* the first does: not the second */
+	assert_string_equal(heard, "1f");
+
+	heard[0] = '\0';
+	listen_takes[0] = listen_takes[1] = 0;
+	lobby_unlisten(&w->lobby, &listeners[0]);
+	feed(a, "WATCH 99\n");
+	want(a, "ERR NO_SUCH_GAME ");
+	feed(a, "NAME carol\n");
+	want(a, "OK NAME carol");
+	assert_string_equal(heard, "2f2c2n2n");
+	lobby_unlisten(&w->lobby, &listeners[1]);
+}
+
 /* §9.4: GAMES lists live matches only, oldest first, names and moves. */
 static void
 test_games_lists_live_matches_only(void **state)
@@ -3450,6 +3554,7 @@ main(void)
 		cmocka_unit_test_teardown(test_games_lists_other_nodes,
 		    world_free),
 		cmocka_unit_test_teardown(test_hold_two_reasons, world_free),
+		cmocka_unit_test_teardown(test_events_listeners, world_free),
 	};
 
 	return (cmocka_run_group_tests(tests, NULL, NULL));

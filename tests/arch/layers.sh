@@ -28,6 +28,7 @@ main 8
 options 7
 server 6 mesh
 server-client 6 mesh
+server-web 6 mesh
 telnet 6 mesh
 http 6 mesh
 ws 6 mesh
@@ -41,6 +42,7 @@ cluster-keep 6 mesh
 cluster-drain 6 mesh
 cluster-msg 6 mesh
 cluster-int 6 mesh
+service 6 mesh
 rlink 6 mesh
 conn 5
 session 4

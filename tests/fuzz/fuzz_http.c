@@ -2,7 +2,7 @@
  * fuzz_http.c -- libFuzzer harness for the first bytes a stranger sends
  * to --http-port (server/http.c on http-parser), and what follows the
  * headers of a WebSocket handshake, handed to server/ws.c as
- * server-client.c hands it.
+ * server-web.c hands it.
  *
  * Input: a byte whose low six bits are the size of the reads (1 to 64),
  * then the bytes.  The request is fed whole to one parser and in reads
@@ -38,9 +38,8 @@ static void	fuzz_ws_write(void *, const char *, size_t);
 static void	fuzz_ws_message(void *, const char *, size_t);
 static int	fuzz_ws_control(void *);
 
-static const struct lobby_ops fuzz_ops = {
-	fuzz_now, fuzz_random, fuzz_wake,
-	NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL
+static const struct lobby_host fuzz_ops = {
+	fuzz_now, fuzz_random, fuzz_wake
 };
 static struct lobby	fuzz_lobby;
 static int		fuzz_lobby_up;

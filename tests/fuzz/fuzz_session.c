@@ -159,11 +159,10 @@ static const struct client_ops fuzz_client_ops = {
 	NULL,
 	NULL
 };
-static const struct lobby_ops fuzz_ops = {
+static const struct lobby_host fuzz_ops = {
 	fuzz_clock,
 	fuzz_random,
-	fuzz_wake,
-	NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL
+	fuzz_wake
 };
 
 static struct lobby		fuzz_lobby;
