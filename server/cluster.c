@@ -88,16 +88,16 @@ static const struct rlink_ops cluster_link_ops = {
 
 /* What the cluster hears of the world. */
 static const struct lobby_events cluster_events = {
-	cluster_alone,
-	cluster_unqueued,
-	cluster_relay,
-	cluster_relay_error,
-	cluster_relay_end,
-	cluster_elsewhere,
-	cluster_name_check,
-	cluster_name_changed,
-	cluster_keep_touched,
-	cluster_keep_ended
+	.waits_alone = cluster_alone,
+	.left_queue = cluster_unqueued,
+	.relay_line = cluster_relay,
+	.relay_refused = cluster_relay_error,
+	.relay_left = cluster_relay_end,
+	.not_found = cluster_elsewhere,
+	.name_claimed = cluster_name_check,
+	.name_changed = cluster_name_changed,
+	.match_touched = cluster_keep_touched,
+	.match_freed = cluster_keep_ended
 };
 
 /*

@@ -255,6 +255,7 @@ cmd_detach(struct client *c, enum proto_leave why, int hold)
 	cmd_leave(c, why, hold);
 	name_drop(c);
 	c->place = PLACE_GONE;
+	LOBBY_RAISE(c->lobby, player_left, c);
 }
 
 /*

@@ -16,6 +16,7 @@
 #include "keytab.h"
 #include "ratelimit.h"
 #include "stats.h"
+#include "ttt.h"
 
 struct match;
 TAILQ_HEAD(match_list, match);
@@ -28,6 +29,23 @@ struct lobby_host {
 	void	(*random)(void *, size_t);
 	/* The lobby's own next deadline changed (lobby_next_deadline). */
 	void	(*wake)(struct lobby *);
+};
+
+/*
+ * How a game ended: every way goes through one funnel (match.c's
+ * match_end_game), which raises game_ended.  From MATCH_END_QUIT on, the
+ * loser has left the match.
+ */
+enum match_end {
+	MATCH_END_LINE,		/* three in a row */
+	MATCH_END_FULL,		/* a full board and no line: a tie */
+	MATCH_END_EARLY_DRAW,	/* nobody could win any more (--early-draw) */
+	MATCH_END_RESIGN,	/* the loser resigned */
+	MATCH_END_TIME,		/* the loser's turn clock ran out */
+	MATCH_END_QUIT,		/* the loser left: QUIT */
+	MATCH_END_DROP,		/* the loser left: its connection was lost */
+	MATCH_END_GONE_TIME	/* the loser left, out of time as its node
+				   said (PROTO_LEAVE_TIMEOUT) */
 };
 
 /*
@@ -70,6 +88,20 @@ struct lobby_events {
 	void	(*match_touched)(void *, struct match *);
 	/* A match is freed. */
 	void	(*match_freed)(void *, struct match *);
+	/*
+	 * A game ended, won by the mark (TTT_EMPTY: a tie), however it came:
+	 * once a game, its result recorded and counted, before its players
+	 * are told.  When the winner is leaving too the match keeps no
+	 * result: the arguments are the result.
+	 */
+	void	(*game_ended)(void *, struct match *, enum ttt_mark,
+		    enum match_end);
+	/* A player's connection was lost: its seat is held for it. */
+	void	(*seat_lost)(void *, struct match *, int);
+	/* A player took its seat back (RESUME). */
+	void	(*seat_back)(void *, struct match *, int);
+	/* A player leaves the world for good (its connection ends). */
+	void	(*player_left)(void *, struct client *);
 };
 
 /* One listener to the world's events: its owner's to keep. */

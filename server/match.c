@@ -426,7 +426,7 @@ match_end_game(struct match *m, enum ttt_mark w, enum match_end how)
 		m->score[w == TTT_EMPTY ? 2 : w == TTT_O]++;
 		match_log_end(m, w, how);
 	}
-	/* the result event: raised here (issue 24) */
+	LOBBY_RAISE(lobby, game_ended, m, w, how);
 	if (quiet)
 		return;
 	n = match_fmt_end(m, w, how, buf, sizeof buf);

@@ -24,22 +24,6 @@ enum match_state {
 	MATCH_ASKING		/* over; AGAIN? is open */
 };
 
-/*
- * How a game ended: every way goes through one funnel (match.c's
- * match_end_game).  From MATCH_END_QUIT on, the loser has left the match.
- */
-enum match_end {
-	MATCH_END_LINE,		/* three in a row */
-	MATCH_END_FULL,		/* a full board and no line: a tie */
-	MATCH_END_EARLY_DRAW,	/* nobody could win any more (--early-draw) */
-	MATCH_END_RESIGN,	/* the loser resigned */
-	MATCH_END_TIME,		/* the loser's turn clock ran out */
-	MATCH_END_QUIT,		/* the loser left: QUIT */
-	MATCH_END_DROP,		/* the loser left: its connection was lost */
-	MATCH_END_GONE_TIME	/* the loser left, out of time as its node
-				   said (PROTO_LEAVE_TIMEOUT) */
-};
-
 #define MATCH_UNANSWERED	(-1)
 #define MATCH_HUMAN		(-1)	/* ai: no computer in this match */
 

@@ -105,6 +105,7 @@ resume_hold(struct client *c)
 	c->match = NULL;
 	place_set(c, PLACE_NONE);
 	resume_file(lobby, a);
+	LOBBY_RAISE(lobby, seat_lost, m, a->seat);
 	log_info("match %llu: %s lost the connection, seat held",
 	    (unsigned long long)m->id, match_name(m, a->seat));
 	match_tell_others(m, a->seat, buf, proto_fmt_info_away(buf, sizeof buf,
@@ -233,6 +234,7 @@ resume_take(struct client *c, struct match *m, int seat, uint64_t key)
 	}
 	name_take(c, m->seat[seat].name);
 	lobby->stats.resumes++;
+	LOBBY_RAISE(lobby, seat_back, m, seat);
 	log_info("match %llu: %s is back from %s", (unsigned long long)m->id,
 	    match_name(m, seat), c->addr);
 	match_send_state(m, seat, left);

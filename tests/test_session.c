@@ -2817,6 +2817,163 @@ test_events_listeners(void **state)
 	lobby_unlisten(&w->lobby, &listeners[1]);
 }
 
+/*
+ * Issue 24: the world's own events, what a service beside it (a store of
+ * results and ratings) hangs on.  Every way a game ends raises game_ended
+ * once, its result already counted (the score's sum); a seat lost and
+ * taken back; a player gone for good.
+ */
+static char	world_heard[128];
+
+static void
+world_note(const char *s)
+{
+	size_t	n = strlen(world_heard);
+
+	snprintf(world_heard + n, sizeof world_heard - n, "%s,", s);
+}
+
+static void
+world_ended(void *arg, struct match *m, enum ttt_mark w, enum match_end how)
+{
+	char	buf[16];
+
+	(void)arg;
+	snprintf(buf, sizeof buf, "e%c%d/%u", w == TTT_X ? 'X' : w == TTT_O ?
+	    'O' : '-', (int)how, m->score[0] + m->score[1] + m->score[2]);
+	world_note(buf);
+}
+
+static void
+world_seat(void *arg, struct match *m, int seat)
+{
+	char	buf[8];
+
+	(void)m;
+	snprintf(buf, sizeof buf, "%s%d", (const char *)arg, seat);
+	world_note(buf);
+}
+
+static void
+world_seat_lost(void *arg, struct match *m, int seat)
+{
+	(void)arg;
+	world_seat("l", m, seat);
+}
+
+static void
+world_seat_back(void *arg, struct match *m, int seat)
+{
+	(void)arg;
+	world_seat("b", m, seat);
+}
+
+static void
+world_left(void *arg, struct client *c)
+{
+	char	buf[8];
+
+	(void)arg;
+	snprintf(buf, sizeof buf, "g%llu", (unsigned long long)c->id);
+	world_note(buf);
+}
+
+static const struct lobby_events world_events = {
+	.game_ended = world_ended,
+	.seat_lost = world_seat_lost,
+	.seat_back = world_seat_back,
+	.player_left = world_left
+};
+static struct lobby_listener	world_listener;
+
+static void
+test_events_world(void **state)
+{
+	struct lobby_limits	 l;
+	struct world		*w;
+	struct fake		*g;
+	char			 tok[PROTO_TOKEN_LEN + 2], line[64], want_s[96];
+	int			 m, k;
+
+	lobby_default_limits(&l);
+	l.turn_ms = 5000;
+	w = *state = world_new(&l);
+	world_heard[0] = '\0';
+	lobby_listen(&w->lobby, &world_listener, &world_events, NULL);
+	m = pair(w);
+	/* A line: the mover's mark wins (f[0] is X). */
+	play(w, m, "A1");
+	play(w, !m, "B1");
+	play(w, m, "A2");
+	play(w, !m, "B2");
+	play(w, m, "A3");
+	snprintf(want_s, sizeof want_s, "e%c%d/1,", m == 0 ? 'X' : 'O',
+	    MATCH_END_LINE);
+	assert_string_equal(world_heard, want_s);
+
+	/* A full board: a tie, raised once. */
+	world_heard[0] = '\0';
+	feed(&w->f[0], "y\n");
+	feed(&w->f[1], "y\n");
+	k = mover_of(w, 0, 1);
+	play(w, k, "A1");
+	play(w, !k, "B2");
+	play(w, k, "C3");
+	play(w, !k, "B1");
+	play(w, k, "B3");
+	play(w, !k, "A3");
+	play(w, k, "C1");
+	play(w, !k, "C2");
+	play(w, k, "A2");
+	snprintf(want_s, sizeof want_s, "e-%d/2,", MATCH_END_FULL);
+	assert_string_equal(world_heard, want_s);
+
+	/* RESIGN: the other one wins. */
+	world_heard[0] = '\0';
+	feed(&w->f[0], "y\n");
+	feed(&w->f[1], "y\n");
+	k = mover_of(w, 0, 1);
+	feed(&w->f[k], "RESIGN\n");
+	snprintf(want_s, sizeof want_s, "e%c%d/3,", k == 0 ? 'O' : 'X',
+	    MATCH_END_RESIGN);
+	assert_string_equal(world_heard, want_s);
+
+	/* The turn's clock runs out: the mover loses on time. */
+	world_heard[0] = '\0';
+	feed(&w->f[0], "y\n");
+	feed(&w->f[1], "y\n");
+	k = mover_of(w, 0, 1);
+	at(w, 6000);
+	snprintf(want_s, sizeof want_s, "e%c%d/4,", k == 0 ? 'O' : 'X',
+	    MATCH_END_TIME);
+	assert_string_equal(world_heard, want_s);
+
+	/* A lost connection: the seat held, then taken back, no game ended. */
+	world_heard[0] = '\0';
+	feed(&w->f[0], "y\n");
+	feed(&w->f[1], "y\n");
+	k = mover_of(w, 0, 1);
+	play(w, k, "B2");
+	token_of(&w->f[k], tok);
+	lose(w, k);
+	g = world_open(w, 2);
+	snprintf(line, sizeof line, "RESUME %s", tok);
+	session_line(&g->c, line, strlen(line));
+	want(g, "OK RESUME");
+	snprintf(want_s, sizeof want_s, "l%d,g%llu,b%d,", k,
+	    (unsigned long long)w->f[k].c.id, k);
+	assert_string_equal(world_heard, want_s);
+
+	/* QUIT in a game begun: a forfeit, then the player gone for good. */
+	world_heard[0] = '\0';
+	feed(&w->f[!k], "B1\n");
+	feed(g, "QUIT\n");
+	snprintf(want_s, sizeof want_s, "e%c%d/5,g%llu,", k == 0 ? 'O' : 'X',
+	    MATCH_END_QUIT, (unsigned long long)g->c.id);
+	assert_string_equal(world_heard, want_s);
+	lobby_unlisten(&w->lobby, &world_listener);
+}
+
 /* §9.4: GAMES lists live matches only, oldest first, names and moves. */
 static void
 test_games_lists_live_matches_only(void **state)
@@ -3555,6 +3712,7 @@ main(void)
 		    world_free),
 		cmocka_unit_test_teardown(test_hold_two_reasons, world_free),
 		cmocka_unit_test_teardown(test_events_listeners, world_free),
+		cmocka_unit_test_teardown(test_events_world, world_free),
 	};
 
 	return (cmocka_run_group_tests(tests, NULL, NULL));
