@@ -46,7 +46,7 @@ static void	cluster_name_reply(void *, redisReply *);
  * it to be in.  1 if asked.
  */
 int
-cluster_elsewhere(void *arg, struct client *c,
+cluster_ask_elsewhere(void *arg, struct client *c,
     const struct proto_cmd *cmd)
 {
 	struct cluster		*cl = arg;
@@ -55,15 +55,15 @@ cluster_elsewhere(void *arg, struct client *c,
 	if ((!cl->joined && cmd->verb != PROTO_RESUME) || !rlink_up(cl->link) ||
 	    (c->place != PLACE_QUEUE && c->place != PLACE_NONE &&
 	    c->place != PLACE_WATCH && c->place != PLACE_MATCH) ||
-	    (l = cluster_local_add(cl, c)) == NULL || l->owner[0] != '\0' ||
-	    l->asking)
+	    (l = cluster_base_local_add(cl, c)) == NULL ||
+	    l->owner[0] != '\0' || l->asking)
 		return (0);
 	l->ask = *cmd;
 	l->ask.text = NULL;
 	l->ask_first = cl->lobby->ops->now();
 	if (cluster_ask_post(cl, l) == -1) {
 		if (!(c->flags & CLIENT_POSTED))
-			cluster_local_del(cl, l);
+			cluster_base_local_del(cl, l);
 		return (0);
 	}
 	l->asking = 1;
@@ -103,7 +103,7 @@ cluster_ask_post(struct cluster *cl, struct cluster_local *l)
 	if (!cl->joined)
 		return (0);	/* joining: asked again, once it is in */
 	snprintf(all, sizeof all, "%sall", cl->prefix);
-	cluster_send_to(cl, all, 'X', c->id, msg, (size_t)n);
+	cluster_base_send_to(cl, all, 'X', c->id, msg, (size_t)n);
 	return (0);
 }
 
@@ -115,7 +115,7 @@ cluster_ask_done(struct cluster *cl, struct cluster_local *l)
 
 	l->asking = l->naming = 0;
 	if (l->owner[0] == '\0' && !(c->flags & CLIENT_POSTED))
-		cluster_local_del(cl, l);
+		cluster_base_local_del(cl, l);
 	if (client_release(c, CLIENT_HOLD_ASK) && c->place == PLACE_QUEUE)
 		lobby_unheld(cl->lobby);	/* its turn to pair */
 }
@@ -165,7 +165,7 @@ cluster_ask_none(struct cluster *cl, struct cluster_local *l)
 
 /* X: another node's player asks for what may be here. */
 void
-cluster_on_ask(struct cluster *cl, const char *from, uint64_t id,
+cluster_ask_on_ask(struct cluster *cl, const char *from, uint64_t id,
     const char *rest, size_t len)
 {
 	struct lobby		*lobby = cl->lobby;
@@ -207,31 +207,31 @@ cluster_on_ask(struct cluster *cl, const char *from, uint64_t id,
 		memcpy(name, rest, (size_t)(tab - rest));
 		name[tab - rest] = '\0';
 	}
-	if ((r = cluster_remote_find(cl, from, id)) != NULL ||
-	    (r = cluster_remote_new(cl, from, id, addr, name)) == NULL)
+	if ((r = cluster_seat_remote_find(cl, from, id)) != NULL ||
+	    (r = cluster_seat_remote_new(cl, from, id, addr, name)) == NULL)
 		return;
 	log_info("client %llu: %s (%s) asks: %.*s", (unsigned long long)
 	    r->c.id, r->c.name[0] != '\0' ? r->c.name : "no name", r->c.addr,
 	    (int)n, line);
 	session_line(&r->c, line, n);
-	cluster_remote_flush(r);
+	cluster_seat_remote_flush(r);
 	if (r->done)
 		return;			/* closed (its node is told) */
 	if (r->c.place == PLACE_MATCH || r->c.place == PLACE_ROOM ||
 	    r->c.place == PLACE_WATCH) {
-		cluster_send(cl, from, 'A', id, NULL, 0);
+		cluster_base_send(cl, from, 'A', id, NULL, 0);
 		return;
 	}
-	cluster_send(cl, from, 'R', id, NULL, 0);
-	cluster_remote_done(r);
+	cluster_base_send(cl, from, 'R', id, NULL, 0);
+	cluster_seat_remote_done(r);
 }
 
 /* A, R: the node that had it took the player, or refused. */
 void
-cluster_on_answer(struct cluster *cl, char type, const char *from,
+cluster_ask_on_answer(struct cluster *cl, char type, const char *from,
     uint64_t id)
 {
-	struct cluster_local	*l = cluster_local_find(cl, id);
+	struct cluster_local	*l = cluster_base_local_find(cl, id);
 	struct client		*c;
 	char			 rest[16];
 
@@ -239,7 +239,8 @@ cluster_on_answer(struct cluster *cl, char type, const char *from,
 	if (l == NULL || !l->asking || l->naming) {
 		/* Too late (nobody, it said), or gone: its seat there is lost. */
 		if (type == 'A')
-			cluster_send(cl, from, 'D', id, rest, strlen(rest));
+			cluster_base_send(cl, from, 'D', id, rest,
+			    strlen(rest));
 		return;
 	}
 	c = l->c;
@@ -251,20 +252,20 @@ cluster_on_answer(struct cluster *cl, char type, const char *from,
 	snprintf(l->owner, sizeof l->owner, "%s", from);
 	cmd_leave(c, PROTO_LEAVE_QUIT, 0);
 	if (c->place != PLACE_NONE) {
-		cluster_send(cl, from, 'D', id, rest, strlen(rest));
+		cluster_base_send(cl, from, 'D', id, rest, strlen(rest));
 		l->owner[0] = '\0';
 		cluster_ask_done(cl, l);
 		return;
 	}
 	place_set(c, PLACE_RELAY);
 	log_info("client %llu: relayed to node %s", (unsigned long long)c->id,
-	    cluster_node_of(cl, from));
+	    cluster_base_node_of(cl, from));
 	cluster_ask_done(cl, l);
 }
 
 /* This node's live matches, for the others: "<n>\n" and a line each. */
 void
-cluster_games_publish(struct cluster *cl)
+cluster_ask_games_publish(struct cluster *cl)
 {
 	struct lobby	*lobby = cl->lobby;
 	struct match	*m;
@@ -302,7 +303,7 @@ cluster_games_publish(struct cluster *cl)
 
 /* The other live nodes' lists (MGET). */
 void
-cluster_games_fetch(struct cluster *cl, const redisReply *live)
+cluster_ask_games_fetch(struct cluster *cl, const redisReply *live)
 {
 	const char	*argv[1 + 64];
 	char		 keys[64][CLUSTER_PREFIX_MAX + 32];
@@ -362,7 +363,7 @@ cluster_games_reply(void *arg, redisReply *r)
 			p = strchr(r->element[i]->str, '\n');
 			while (p != NULL && (lf = strchr(p + 1, '\n')) !=
 			    NULL && n < LOBBY_GAMES_MAX && count > 0) {
-				if (cluster_game_parse(p + 1, (size_t)(lf -
+				if (cluster_msg_game_parse(p + 1, (size_t)(lf -
 				    p - 1), &games[n]) == -1)
 					cluster_games_refused(cl, p + 1,
 					    (size_t)(lf - p - 1));
@@ -449,19 +450,19 @@ cluster_name_send(struct cluster *cl, const struct client *c,
  * it, the player's next lines held meanwhile.  1 if asked.
  */
 int
-cluster_name_check(void *arg, struct client *c, const char *name)
+cluster_ask_name_check(void *arg, struct client *c, const char *name)
 {
 	struct cluster		*cl = arg;
 	struct cluster_local	*l;
 	struct cluster_naming	*nm;
 
 	if (!cl->joined || !rlink_up(cl->link) ||
-	    (l = cluster_local_add(cl, c)) == NULL || l->owner[0] != '\0' ||
-	    l->asking)
+	    (l = cluster_base_local_add(cl, c)) == NULL ||
+	    l->owner[0] != '\0' || l->asking)
 		return (0);
 	if ((nm = malloc(sizeof *nm)) == NULL) {
 		if (!(c->flags & CLIENT_POSTED))
-			cluster_local_del(cl, l);
+			cluster_base_local_del(cl, l);
 		return (0);
 	}
 	nm->cl = cl;
@@ -481,7 +482,7 @@ cluster_name_reply(void *arg, redisReply *r)
 {
 	struct cluster_naming	*nm = arg;
 	struct cluster		*cl = nm->cl;
-	struct cluster_local	*l = cluster_local_find(cl, nm->id);
+	struct cluster_local	*l = cluster_base_local_find(cl, nm->id);
 	struct client		*c;
 	enum proto_error	 err = PROTO_OK;
 	char			 buf[PROTO_OUT_MAX];
@@ -524,7 +525,7 @@ cluster_name_reply(void *arg, redisReply *r)
  * (a remote seat's is its node's to tell Redis: told there, M).
  */
 void
-cluster_name_changed(void *arg, struct client *c, const char *old,
+cluster_ask_name_changed(void *arg, struct client *c, const char *old,
     const char *new)
 {
 	struct cluster		*cl = arg;
@@ -533,7 +534,7 @@ cluster_name_changed(void *arg, struct client *c, const char *old,
 	if (c->flags & CLIENT_REMOTE) {
 		r = (struct cluster_remote *)c;
 		if (new != NULL && !r->done)
-			cluster_send(cl, r->home, 'M', r->home_id, new,
+			cluster_base_send(cl, r->home, 'M', r->home_id, new,
 			    strlen(new));
 		return;
 	}

@@ -18,7 +18,7 @@
 
 /* Publish on a channel: the type, this node, the id, the rest. */
 void
-cluster_send_to(struct cluster *cl, const char *channel, char type,
+cluster_base_send_to(struct cluster *cl, const char *channel, char type,
     uint64_t id, const char *rest, size_t len)
 {
 	char	head[64];
@@ -42,13 +42,13 @@ cluster_send_to(struct cluster *cl, const char *channel, char type,
 
 /* To a node's own channel. */
 void
-cluster_send(struct cluster *cl, const char *inst, char type, uint64_t id,
+cluster_base_send(struct cluster *cl, const char *inst, char type, uint64_t id,
     const char *rest, size_t len)
 {
 	char	channel[CLUSTER_PREFIX_MAX + 32];
 
 	snprintf(channel, sizeof channel, "%sto:%s", cl->prefix, inst);
-	cluster_send_to(cl, channel, type, id, rest, len);
+	cluster_base_send_to(cl, channel, type, id, rest, len);
 }
 
 /*
@@ -56,7 +56,7 @@ cluster_send(struct cluster *cl, const char *inst, char type, uint64_t id,
  * beat has told it (or for an instance no longer live), "instance <id>".
  */
 const char *
-cluster_node_of(const struct cluster *cl, const char *inst)
+cluster_base_node_of(const struct cluster *cl, const char *inst)
 {
 	static char	buf[CLUSTER_INST_LEN + 16];
 	size_t		k;
@@ -72,17 +72,17 @@ cluster_node_of(const struct cluster *cl, const char *inst)
 }
 
 struct cluster_local *
-cluster_local_find(struct cluster *cl, uint64_t id)
+cluster_base_local_find(struct cluster *cl, uint64_t id)
 {
 	return (keytab_find(&cl->locals, id));
 }
 
 struct cluster_local *
-cluster_local_add(struct cluster *cl, struct client *c)
+cluster_base_local_add(struct cluster *cl, struct client *c)
 {
 	struct cluster_local	*l;
 
-	if ((l = cluster_local_find(cl, c->id)) != NULL)
+	if ((l = cluster_base_local_find(cl, c->id)) != NULL)
 		return (l);
 	if ((l = calloc(1, sizeof *l)) == NULL)
 		return (NULL);
@@ -93,7 +93,7 @@ cluster_local_add(struct cluster *cl, struct client *c)
 }
 
 void
-cluster_local_del(struct cluster *cl, struct cluster_local *l)
+cluster_base_local_del(struct cluster *cl, struct cluster_local *l)
 {
 	keytab_del(&cl->locals, &l->entry);
 	LIST_REMOVE(l, all_entry);
@@ -103,7 +103,7 @@ cluster_local_del(struct cluster *cl, struct cluster_local *l)
 }
 
 int
-cluster_live(const redisReply *r, const char *inst)
+cluster_base_live(const redisReply *r, const char *inst)
 {
 	size_t	i;
 

@@ -160,8 +160,8 @@ cluster_drain_release(struct cluster *cl, int taken)
 		match_free(m);
 		for (i = 0; i < 2; i++) {
 			if (c[i] != NULL && (c[i]->flags & CLIENT_REMOTE))
-				cluster_remote_done((struct cluster_remote *)
-				    c[i]);
+				cluster_seat_remote_done(
+				    (struct cluster_remote *)c[i]);
 		}
 	}
 }

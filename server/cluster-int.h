@@ -187,23 +187,23 @@ struct cluster {
 };
 
 
-const char *cluster_node_of(const struct cluster *, const char *);
-void	cluster_send_to(struct cluster *, const char *, char, uint64_t,
+const char *cluster_base_node_of(const struct cluster *, const char *);
+void	cluster_base_send_to(struct cluster *, const char *, char, uint64_t,
 		    const char *, size_t);
-void	cluster_send(struct cluster *, const char *, char, uint64_t,
+void	cluster_base_send(struct cluster *, const char *, char, uint64_t,
 		    const char *, size_t);
-struct cluster_local *cluster_local_find(struct cluster *, uint64_t);
-struct cluster_local *cluster_local_add(struct cluster *, struct client *);
-void	cluster_local_del(struct cluster *, struct cluster_local *);
-void	cluster_repost(struct cluster *, struct client *);
-struct cluster_remote *cluster_remote_find(struct cluster *, const char *,
+struct cluster_local *cluster_base_local_find(struct cluster *, uint64_t);
+struct cluster_local *cluster_base_local_add(struct cluster *, struct client *);
+void	cluster_base_local_del(struct cluster *, struct cluster_local *);
+void	cluster_queue_repost(struct cluster *, struct client *);
+struct cluster_remote *cluster_seat_remote_find(struct cluster *, const char *,
 		    uint64_t);
-struct cluster_remote *cluster_remote_new(struct cluster *, const char *,
+struct cluster_remote *cluster_seat_remote_new(struct cluster *, const char *,
 		    uint64_t, const char *, const char *);
-void	cluster_remote_done(struct cluster_remote *);
-void	cluster_remote_free(struct cluster_remote *);
-void	cluster_remote_flush(struct cluster_remote *);
-void	cluster_remote_due(struct cluster_remote *);
+void	cluster_seat_remote_done(struct cluster_remote *);
+void	cluster_seat_remote_free(struct cluster_remote *);
+void	cluster_seat_remote_flush(struct cluster_remote *);
+void	cluster_seat_remote_due(struct cluster_remote *);
 void	cluster_relay_back(struct cluster *, struct cluster_local *, int);
 void	cluster_relay_send(struct cluster *, struct cluster_local *, char,
 		    uint64_t, const char *, size_t);
@@ -213,27 +213,27 @@ void	cluster_relay_resend(struct cluster *, struct cluster_local *);
 struct evbuffer *cluster_relay_take(struct cluster_local *);
 void	cluster_relay_settle(struct client *, struct evbuffer *, int);
 int	cluster_relay_tick(struct cluster *, int64_t);
-void	cluster_on_offer(struct cluster *, const char *, uint64_t,
+void	cluster_queue_on_offer(struct cluster *, const char *, uint64_t,
 		    const char *);
-void	cluster_on_seat(struct cluster *, const char *, uint64_t,
+void	cluster_queue_on_seat(struct cluster *, const char *, uint64_t,
 		    const char *);
-void	cluster_on_nope(struct cluster *, uint64_t);
-void	cluster_on_back(struct cluster *, const char *, uint64_t);
-void	cluster_on_owner(struct cluster *, char, const char *, uint64_t,
+void	cluster_queue_on_nope(struct cluster *, uint64_t);
+void	cluster_queue_on_back(struct cluster *, const char *, uint64_t);
+void	cluster_seat_on_owner(struct cluster *, char, const char *, uint64_t,
 		    const char *, size_t);
-void	cluster_on_home(struct cluster *, char, const char *, uint64_t,
+void	cluster_seat_on_home(struct cluster *, char, const char *, uint64_t,
 		    const char *, size_t);
-void	cluster_lost_owners(struct cluster *, const redisReply *);
-void	cluster_lost_owner(struct cluster *, struct cluster_local *);
-void	cluster_hold_relayed(struct cluster *, const char *);
-void	cluster_lost_home(struct cluster_remote *);
-int	cluster_live(const redisReply *, const char *);
+void	cluster_seat_lost_owners(struct cluster *, const redisReply *);
+void	cluster_seat_lost_owner(struct cluster *, struct cluster_local *);
+void	cluster_seat_hold_relayed(struct cluster *, const char *);
+void	cluster_seat_lost_home(struct cluster_remote *);
+int	cluster_base_live(const redisReply *, const char *);
 void	cluster_ask_none(struct cluster *, struct cluster_local *);
-void	cluster_on_ask(struct cluster *, const char *, uint64_t, const char *,
-		    size_t);
-void	cluster_on_answer(struct cluster *, char, const char *, uint64_t);
-void	cluster_games_publish(struct cluster *);
-void	cluster_games_fetch(struct cluster *, const redisReply *);
+void	cluster_ask_on_ask(struct cluster *, const char *, uint64_t,
+	    const char *, size_t);
+void	cluster_ask_on_answer(struct cluster *, char, const char *, uint64_t);
+void	cluster_ask_games_publish(struct cluster *);
+void	cluster_ask_games_fetch(struct cluster *, const redisReply *);
 void	cluster_keep_init(struct cluster *);
 void	cluster_keep_pass_cb(evutil_socket_t, short, void *);
 void	cluster_keep_pass(struct cluster *);
@@ -241,20 +241,21 @@ void	cluster_keep_up(struct cluster *);
 void	cluster_keep_all(struct cluster *);
 void	cluster_keep_forget_ended(struct cluster *);
 void	cluster_keep_adopt(struct cluster *);
-int	cluster_eval(struct cluster *, int, rlink_reply_cb *, void *, int,
+int	cluster_keep_eval(struct cluster *, int, rlink_reply_cb *, void *, int,
 		    const char **, const size_t *);
-void	cluster_on_taken(struct cluster *, const char *, uint64_t,
+void	cluster_keep_on_taken(struct cluster *, const char *, uint64_t,
 		    const char *);
-void	cluster_flush(struct cluster *);
-void	cluster_forget(void *, struct client *);
-void	cluster_alone(void *, struct client *);
-void	cluster_unqueued(void *, struct client *);
+void	cluster_seat_flush(struct cluster *);
+void	cluster_seat_forget(void *, struct client *);
+void	cluster_queue_alone(void *, struct client *);
+void	cluster_queue_unqueued(void *, struct client *);
 void	cluster_relay(void *, struct client *, const char *, size_t);
 void	cluster_relay_error(void *, struct client *, enum proto_error);
 void	cluster_relay_end(void *, struct client *, enum proto_leave, int);
-int	cluster_elsewhere(void *, struct client *, const struct proto_cmd *);
-int	cluster_name_check(void *, struct client *, const char *);
-void	cluster_name_changed(void *, struct client *, const char *,
+int	cluster_ask_elsewhere(void *, struct client *,
+	    const struct proto_cmd *);
+int	cluster_ask_name_check(void *, struct client *, const char *);
+void	cluster_ask_name_changed(void *, struct client *, const char *,
 	    const char *);
 void	cluster_keep_flush(struct cluster *);
 void	cluster_keep_touched(void *, struct match *);

@@ -18,7 +18,7 @@
  * players' connections here are corked until Redis has answered (the host
  * holds their output), so no OK MOVE leaves before its move is kept.  A
  * match with a remote seat is saved at the end of the callback that changed
- * it, and the seat's lines go out once the save is taken (cluster_flush);
+ * it, and the seat's lines go out once the save is taken (cluster_seat_flush);
  * the others wait for the end of the loop's pass,
  * and every match changed in the pass goes in one script (the call of a
  * script is most of what a save costs Redis).
@@ -141,7 +141,7 @@ cluster_keep_init(struct cluster *cl)
 
 /* Run a script: by its SHA once Redis has it (SCRIPT LOAD), else whole. */
 int
-cluster_eval(struct cluster *cl, int which, rlink_reply_cb *cb, void *arg,
+cluster_keep_eval(struct cluster *cl, int which, rlink_reply_cb *cb, void *arg,
     int argc, const char **argv, const size_t *lens)
 {
 	struct cluster_lua	*lua = &cl->lua[which];
@@ -317,8 +317,8 @@ cluster_keep_send(struct cluster *cl, struct match **ms, size_t n)
 	argv[argc++] = cl->old_inst[0] != '\0' ? cl->old_inst : cl->inst;
 	for (i = 0; i < 2 * m; i++)
 		argv[argc++] = vals[i];
-	if (cluster_eval(cl, CLUSTER_LUA_SAVE, cluster_keep_saved, cl, argc,
-	    argv, NULL) == -1)
+	if (cluster_keep_eval(cl, CLUSTER_LUA_SAVE, cluster_keep_saved, cl,
+	    argc, argv, NULL) == -1)
 		goto again;
 	cl->saves_sent++;
 	cl->save_bytes += bytes;
@@ -418,7 +418,7 @@ cluster_keep_lost(struct cluster *cl, uint64_t id)
 		if (c[i] == NULL)
 			continue;
 		if (c[i]->flags & CLIENT_REMOTE)
-			cluster_remote_done((struct cluster_remote *)c[i]);
+			cluster_seat_remote_done((struct cluster_remote *)c[i]);
 		else
 			cl->host.restart(cl->host.arg, c[i]);
 	}
@@ -426,7 +426,7 @@ cluster_keep_lost(struct cluster *cl, uint64_t id)
 
 /*
  * The end of a callback: the matches that changed with a remote seat in
- * them saved now, before the seats' lines go out (cluster_flush); the
+ * them saved now, before the seats' lines go out (cluster_seat_flush); the
  * others at the end of the loop's pass (cluster_keep_pass_cb), unless the
  * node drains.  Cut off from Redis, nothing is saved, and the players hear
  * at once.
@@ -563,8 +563,8 @@ cluster_keep_drop(struct cluster *cl, uint64_t id)
 	if (rlink_up(cl->link)) {
 		cluster_keep_args(cl, id, &a);
 		a.argv[5] = a.id;
-		if (cluster_eval(cl, CLUSTER_LUA_DROP, NULL, NULL, 6, a.argv,
-		    NULL) == 0)
+		if (cluster_keep_eval(cl, CLUSTER_LUA_DROP, NULL, NULL, 6,
+		    a.argv, NULL) == 0)
 			return;
 	}
 	if (cl->nended == cl->ended_cap) {
@@ -605,8 +605,8 @@ cluster_keep_adopt(struct cluster *cl)
 	argv[2] = cl->prefix;
 	argv[3] = cl->inst;
 	argv[4] = count;
-	if (cluster_eval(cl, CLUSTER_LUA_ADOPT, cluster_keep_adopted, cl, 5,
-	    argv, NULL) == 0)
+	if (cluster_keep_eval(cl, CLUSTER_LUA_ADOPT, cluster_keep_adopted, cl,
+	    5, argv, NULL) == 0)
 		cl->adopting = 1;
 }
 
@@ -641,7 +641,7 @@ cluster_keep_adopted(void *arg, redisReply *r)
 	if (r->elements > 1)
 		log_info("node %s: took up %zu match%s of node %s",
 		    cl->node, r->elements - 1, r->elements == 2 ? "" : "es",
-		    cluster_node_of(cl, dead));
+		    cluster_base_node_of(cl, dead));
 	cl->unsettled_until = cl->lobby->ops->now() + CLUSTER_SETTLE_MS;
 	/* More of them, or of another: at once. */
 	if (r->elements > 1 || cl->orphans > 0)
@@ -742,7 +742,7 @@ cluster_keep_plug(struct cluster *cl, struct match *m, int seat,
 	    strcmp(inst, dead) == 0)
 		return (NULL);		/* away: it comes back with RESUME */
 	if (strcmp(inst, cl->inst) == 0) {
-		if ((l = cluster_local_find(cl, id)) == NULL ||
+		if ((l = cluster_base_local_find(cl, id)) == NULL ||
 		    strcmp(l->owner, dead) != 0)
 			return (NULL);
 		c = l->c;
@@ -751,10 +751,11 @@ cluster_keep_plug(struct cluster *cl, struct match *m, int seat,
 		resume_take(c, m, seat, key);
 		return (c);
 	} else {
-		if (cluster_remote_find(cl, inst, id) != NULL ||
-		    (r = cluster_remote_new(cl, inst, id, "-", "")) == NULL)
+		if (cluster_seat_remote_find(cl, inst, id) != NULL ||
+		    (r = cluster_seat_remote_new(cl, inst, id, "-", "")) ==
+		    NULL)
 			return (NULL);
-		cluster_send(cl, inst, 'T', id, dead, CLUSTER_INST_LEN);
+		cluster_base_send(cl, inst, 'T', id, dead, CLUSTER_INST_LEN);
 		c = &r->c;
 	}
 	resume_take(c, m, seat, key);
@@ -763,22 +764,22 @@ cluster_keep_plug(struct cluster *cl, struct match *m, int seat,
 
 /* T: this node's relayed player's match was taken up by another node. */
 void
-cluster_on_taken(struct cluster *cl, const char *from, uint64_t id,
+cluster_keep_on_taken(struct cluster *cl, const char *from, uint64_t id,
     const char *dead)
 {
-	struct cluster_local	*l = cluster_local_find(cl, id);
+	struct cluster_local	*l = cluster_base_local_find(cl, id);
 	struct client		*c;
 	char			 rest[16];
 
 	if (l == NULL || strcmp(l->owner, dead) != 0) {
 		/* Gone meanwhile (or elsewhere): its seat there is a lost one. */
 		snprintf(rest, sizeof rest, "%d %d", (int)PROTO_LEAVE_DROP, 1);
-		cluster_send(cl, from, 'D', id, rest, strlen(rest));
+		cluster_base_send(cl, from, 'D', id, rest, strlen(rest));
 		return;
 	}
 	c = l->c;
 	log_info("client %llu: its match is on node %s now",
-	    (unsigned long long)c->id, cluster_node_of(cl, from));
+	    (unsigned long long)c->id, cluster_base_node_of(cl, from));
 	snprintf(l->owner, sizeof l->owner, "%s", from);
 	l->orphan_until = 0;
 	cluster_relay_resend(cl, l);	/* what the dead node never answered */

@@ -257,11 +257,11 @@ cluster_msg_word(struct cluster_msg_cur *cur, char *name, size_t size)
 
 /*
  * A line of another node's GAMES list (len bytes, no LF): "<id> <name>
- * <name> <moves> <away>" as cluster_games_publish writes it, the names
+ * <name> <moves> <away>" as cluster_ask_games_publish writes it, the names
  * NAME's (or a seat's own): 0, or -1.
  */
 int
-cluster_game_parse(const char *s, size_t len, struct lobby_game *g)
+cluster_msg_game_parse(const char *s, size_t len, struct lobby_game *g)
 {
 	struct cluster_msg_cur	cur = { s, len };
 	uint64_t		moves, away;

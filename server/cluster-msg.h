@@ -37,7 +37,8 @@ struct cluster_msg {
 };
 
 /* A line of another node's live matches (Redis <prefix>games:<inst>). */
-int		 cluster_game_parse(const char *, size_t, struct lobby_game *);
+int		 cluster_msg_game_parse(const char *, size_t,
+		    struct lobby_game *);
 int		 cluster_msg_parse(const char *, size_t, struct cluster_msg *,
 		     enum cluster_msg_error *);
 const char	*cluster_msg_strerror(enum cluster_msg_error);

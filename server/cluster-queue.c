@@ -58,7 +58,7 @@ struct cluster_ask {
 
 /* A ripe player waits alone here: take one waiting elsewhere, or queue. */
 void
-cluster_alone(void *arg, struct client *c)
+cluster_queue_alone(void *arg, struct client *c)
 {
 	struct cluster		*cl = arg;
 	struct cluster_ask	*ask;
@@ -83,7 +83,7 @@ cluster_alone(void *arg, struct client *c)
 		return;
 	}
 	c->flags |= CLIENT_POSTED;	/* until it leaves the queue */
-	if (cluster_local_add(cl, c) == NULL)
+	if (cluster_base_local_add(cl, c) == NULL)
 		log_warn("out of memory: client %llu waits on this node only",
 		    (unsigned long long)c->id);
 }
@@ -109,12 +109,12 @@ cluster_pair_cb(void *arg, redisReply *r)
 	if (sscanf(r->str, "%64s %16s %" SCNu64, name, inst, &id) != 3 ||
 	    strlen(inst) != CLUSTER_INST_LEN)
 		return;
-	if ((l = cluster_local_find(cl, qid)) == NULL ||
+	if ((l = cluster_base_local_find(cl, qid)) == NULL ||
 	    l->c->place != PLACE_QUEUE) {
 		/* Ours left meanwhile: the taken player goes on waiting. */
 		log_debug("cluster: client %llu left; %s's player waits on",
 		    (unsigned long long)qid, name);
-		cluster_send(cl, inst, 'N', id, NULL, 0);
+		cluster_base_send(cl, inst, 'N', id, NULL, 0);
 		cl->host.flush(cl->host.arg);
 		return;
 	}
@@ -123,24 +123,24 @@ cluster_pair_cb(void *arg, redisReply *r)
 	/* An answer lost (its node died): posted again after this. */
 	l->offer_until = cl->lobby->ops->now() + CLUSTER_OFFER_MS;
 	snprintf(rest, sizeof rest, "%" PRIu64, qid);
-	cluster_send(cl, inst, 'O', id, rest, strlen(rest));
+	cluster_base_send(cl, inst, 'O', id, rest, strlen(rest));
 	cl->host.flush(cl->host.arg);
 }
 
 /* A POSTED player left the queue: out of the shared one too. */
 void
-cluster_unqueued(void *arg, struct client *c)
+cluster_queue_unqueued(void *arg, struct client *c)
 {
 	struct cluster		*cl = arg;
 	struct cluster_local	*l;
 	char			 entry[CLUSTER_NODE_MAX + 64];
 	const char		*argv[4];
 
-	if ((l = cluster_local_find(cl, c->id)) != NULL &&
+	if ((l = cluster_base_local_find(cl, c->id)) != NULL &&
 	    l->owner[0] == '\0') {
 		l->offer_until = 0;
 		if (!l->asking)
-			cluster_local_del(cl, l);
+			cluster_base_local_del(cl, l);
 	}
 	if (!rlink_up(cl->link))
 		return;
@@ -154,28 +154,28 @@ cluster_unqueued(void *arg, struct client *c)
 
 /* Post a player again, if it still waits alone (an offer fell through). */
 void
-cluster_repost(struct cluster *cl, struct client *c)
+cluster_queue_repost(struct cluster *cl, struct client *c)
 {
 	struct cluster_local	*l;
 
 	if (c->place != PLACE_QUEUE || !(c->flags & CLIENT_POSTED))
 		return;
 	c->flags &= ~CLIENT_POSTED;
-	if ((l = cluster_local_find(cl, c->id)) != NULL) {
+	if ((l = cluster_base_local_find(cl, c->id)) != NULL) {
 		l->offer_until = 0;
 		if (!l->asking)
-			cluster_local_del(cl, l);
+			cluster_base_local_del(cl, l);
 	}
 	if (cl->lobby->nqueued == 1 && TAILQ_FIRST(&cl->lobby->queue) == c)
-		cluster_alone(cl, c);
+		cluster_queue_alone(cl, c);
 }
 
 /* O: a node offers this node's waiting player id a match against qid. */
 void
-cluster_on_offer(struct cluster *cl, const char *from, uint64_t id,
+cluster_queue_on_offer(struct cluster *cl, const char *from, uint64_t id,
     const char *rest)
 {
-	struct cluster_local	*l = cluster_local_find(cl, id);
+	struct cluster_local	*l = cluster_base_local_find(cl, id);
 	struct client		*c;
 	char			 more[CLUSTER_INST_LEN + PROTO_NAME_MAX + 96];
 	uint64_t		 qid = strtoull(rest, NULL, 10);
@@ -184,7 +184,7 @@ cluster_on_offer(struct cluster *cl, const char *from, uint64_t id,
 	snprintf(qs, sizeof qs, "%" PRIu64, qid);
 	if (l == NULL || l->owner[0] != '\0' || l->asking || (c = l->c)->place
 	    != PLACE_QUEUE || (c->flags & CLIENT_CLOSING)) {
-		cluster_send(cl, from, 'N', qid, NULL, 0);
+		cluster_base_send(cl, from, 'N', qid, NULL, 0);
 		return;
 	}
 	c->flags &= ~CLIENT_POSTED;	/* taken from the shared queue */
@@ -194,16 +194,16 @@ cluster_on_offer(struct cluster *cl, const char *from, uint64_t id,
 	snprintf(more, sizeof more, "%" PRIu64 " %s %s", c->id, c->addr,
 	    c->name);
 	log_info("client %llu: to a match on node %s",
-	    (unsigned long long)c->id, cluster_node_of(cl, from));
-	cluster_send(cl, from, 'S', qid, more, strlen(more));
+	    (unsigned long long)c->id, cluster_base_node_of(cl, from));
+	cluster_base_send(cl, from, 'S', qid, more, strlen(more));
 }
 
 /* S: the offer taken: seat its player here against this node's id. */
 void
-cluster_on_seat(struct cluster *cl, const char *from, uint64_t id,
+cluster_queue_on_seat(struct cluster *cl, const char *from, uint64_t id,
     const char *rest)
 {
-	struct cluster_local	*l = cluster_local_find(cl, id);
+	struct cluster_local	*l = cluster_base_local_find(cl, id);
 	struct cluster_remote	*r;
 	struct client		*c;
 	char			 addr[64], name[PROTO_NAME_MAX + 1];
@@ -217,12 +217,12 @@ cluster_on_seat(struct cluster *cl, const char *from, uint64_t id,
 		snprintf(name, sizeof name, "%s", rest + n);
 	if (l == NULL || l->owner[0] != '\0' || l->asking || (c = l->c)->place
 	    != PLACE_QUEUE || (c->flags & CLIENT_CLOSING) ||
-	    (r = cluster_remote_new(cl, from, wid, addr, name)) == NULL) {
-		cluster_send(cl, from, 'B', wid, NULL, 0);
+	    (r = cluster_seat_remote_new(cl, from, wid, addr, name)) == NULL) {
+		cluster_base_send(cl, from, 'B', wid, NULL, 0);
 		return;
 	}
 	c->flags &= ~CLIENT_POSTED;
-	cluster_local_del(cl, l);
+	cluster_base_local_del(cl, l);
 	lobby_leave(cl->lobby, c);
 	/* The one who waited longer is p1, as in the queue. */
 	match_new(cl->lobby, &r->c, c);
@@ -230,19 +230,19 @@ cluster_on_seat(struct cluster *cl, const char *from, uint64_t id,
 
 /* N: this node's player id was not matched after all: post it again. */
 void
-cluster_on_nope(struct cluster *cl, uint64_t id)
+cluster_queue_on_nope(struct cluster *cl, uint64_t id)
 {
-	struct cluster_local	*l = cluster_local_find(cl, id);
+	struct cluster_local	*l = cluster_base_local_find(cl, id);
 
 	if (l != NULL && l->owner[0] == '\0')
-		cluster_repost(cl, l->c);
+		cluster_queue_repost(cl, l->c);
 }
 
 /* B: handed over, but the opponent there was gone: wait here again. */
 void
-cluster_on_back(struct cluster *cl, const char *from, uint64_t id)
+cluster_queue_on_back(struct cluster *cl, const char *from, uint64_t id)
 {
-	struct cluster_local	*l = cluster_local_find(cl, id);
+	struct cluster_local	*l = cluster_base_local_find(cl, id);
 	struct client		*c;
 
 	if (l == NULL || strcmp(l->owner, from) != 0)

@@ -43,7 +43,7 @@ cluster_relay(void *arg, struct client *c, const char *line,
     size_t len)
 {
 	struct cluster		*cl = arg;
-	struct cluster_local	*l = cluster_local_find(cl, c->id);
+	struct cluster_local	*l = cluster_base_local_find(cl, c->id);
 
 	if (l == NULL || l->owner[0] == '\0')
 		return;
@@ -59,7 +59,7 @@ cluster_relay_error(void *arg, struct client *c,
     enum proto_error err)
 {
 	struct cluster		*cl = arg;
-	struct cluster_local	*l = cluster_local_find(cl, c->id);
+	struct cluster_local	*l = cluster_base_local_find(cl, c->id);
 	char			 code[16];
 	int			 n;
 
@@ -82,7 +82,7 @@ cluster_relay_send(struct cluster *cl, struct cluster_local *l, char type,
 	if (len > sizeof rest - (size_t)n)
 		len = sizeof rest - (size_t)n;
 	memcpy(rest + n, p, len);
-	cluster_send(cl, l->owner, type, l->c->id, rest, (size_t)n + len);
+	cluster_base_send(cl, l->owner, type, l->c->id, rest, (size_t)n + len);
 }
 
 /* Keep an item until its match's node says it ran it (a bound on them). */
@@ -244,7 +244,7 @@ cluster_relay_back(struct cluster *cl, struct cluster_local *l, int how)
 	struct client	*c = l->c;
 	struct evbuffer	*kept = cluster_relay_take(l);
 
-	cluster_local_del(cl, l);
+	cluster_base_local_del(cl, l);
 	if (c->place == PLACE_RELAY)
 		place_set(c, PLACE_NONE);
 	if (how == CLUSTER_KEPT_REFUSE)
@@ -259,15 +259,15 @@ cluster_relay_end(void *arg, struct client *c,
     enum proto_leave why, int hold)
 {
 	struct cluster		*cl = arg;
-	struct cluster_local	*l = cluster_local_find(cl, c->id);
+	struct cluster_local	*l = cluster_base_local_find(cl, c->id);
 	char			 rest[16];
 
 	if (l == NULL)
 		return;
 	snprintf(rest, sizeof rest, "%d %d", (int)why, hold);
 	if (l->owner[0] != '\0')
-		cluster_send(cl, l->owner, 'D', c->id, rest, strlen(rest));
-	cluster_local_del(cl, l);
+		cluster_base_send(cl, l->owner, 'D', c->id, rest, strlen(rest));
+	cluster_base_local_del(cl, l);
 }
 
 /*

@@ -46,13 +46,13 @@ static const struct client_ops cluster_remote_ops = {
 
 /* A connection is freed: whatever this node kept of it goes. */
 void
-cluster_forget(void *arg, struct client *c)
+cluster_seat_forget(void *arg, struct client *c)
 {
 	struct cluster		*cl = arg;
-	struct cluster_local	*l = cluster_local_find(cl, c->id);
+	struct cluster_local	*l = cluster_base_local_find(cl, c->id);
 
 	if (l != NULL)
-		cluster_local_del(cl, l);
+		cluster_base_local_del(cl, l);
 }
 
 static uint64_t
@@ -62,7 +62,7 @@ cluster_remote_key(const char *home, uint64_t id)
 }
 
 struct cluster_remote *
-cluster_remote_find(struct cluster *cl, const char *home, uint64_t id)
+cluster_seat_remote_find(struct cluster *cl, const char *home, uint64_t id)
 {
 	struct cluster_remote	*r;
 
@@ -74,7 +74,7 @@ cluster_remote_find(struct cluster *cl, const char *home, uint64_t id)
 
 /* A seat here for a player of node home (its client id, name, address). */
 struct cluster_remote *
-cluster_remote_new(struct cluster *cl, const char *home, uint64_t id,
+cluster_seat_remote_new(struct cluster *cl, const char *home, uint64_t id,
     const char *addr, const char *name)
 {
 	struct cluster_remote	*r;
@@ -101,10 +101,10 @@ cluster_remote_new(struct cluster *cl, const char *home, uint64_t id,
 	/* For the log: where it is ("127.0.0.1:4711 on node b"). */
 	if (strcmp(addr, "-") == 0)
 		snprintf(r->c.addr, sizeof r->c.addr, "node %s",
-		    cluster_node_of(cl, home));
+		    cluster_base_node_of(cl, home));
 	else
 		snprintf(r->c.addr, sizeof r->c.addr, "%s on node %s", addr,
-		    cluster_node_of(cl, home));
+		    cluster_base_node_of(cl, home));
 	ratelimit_init(&r->c.rate, lobby->limits.burst, lobby->ops->now());
 	r->c.abuse = r->c.rate;
 	if (name[0] != '\0') {
@@ -120,7 +120,7 @@ cluster_remote_new(struct cluster *cl, const char *home, uint64_t id,
 
 /* Nothing more reaches it; it is freed once the callback returns. */
 void
-cluster_remote_done(struct cluster_remote *r)
+cluster_seat_remote_done(struct cluster_remote *r)
 {
 	static const struct timeval now_tv = { 0, 0 };
 
@@ -131,7 +131,7 @@ cluster_remote_done(struct cluster_remote *r)
 }
 
 void
-cluster_remote_free(struct cluster_remote *r)
+cluster_seat_remote_free(struct cluster_remote *r)
 {
 	struct cluster	*cl = r->cl;
 
@@ -156,12 +156,12 @@ cluster_remote_send(struct client *c, const char *buf, size_t len)
 	if (r->done || r->cl->drain >= CLUSTER_DRAIN_GIVEN)
 		return;			/* drained: another node has it */
 	evbuffer_add(r->out, buf, len);
-	cluster_remote_due(r);
+	cluster_seat_remote_due(r);
 }
 
 /* Its lines, or the ack of its node's items, go at the callback's end. */
 void
-cluster_remote_due(struct cluster_remote *r)
+cluster_seat_remote_due(struct cluster_remote *r)
 {
 	if (r->dirty || r->done || r->cl->drain >= CLUSTER_DRAIN_GIVEN)
 		return;
@@ -171,7 +171,7 @@ cluster_remote_due(struct cluster_remote *r)
 
 /* Publish one remote seat's lines: to its node, for its connection. */
 void
-cluster_remote_flush(struct cluster_remote *r)
+cluster_seat_remote_flush(struct cluster_remote *r)
 {
 	struct cluster	*cl = r->cl;
 	size_t		 len = evbuffer_get_length(r->out);
@@ -189,7 +189,7 @@ cluster_remote_flush(struct cluster_remote *r)
 	n = snprintf(ack, sizeof ack, "%" PRIu64 " ", r->in_seq);
 	evbuffer_prepend(r->out, ack, (size_t)n);
 	len += (size_t)n;
-	cluster_send(cl, r->home, 'L', r->home_id,
+	cluster_base_send(cl, r->home, 'L', r->home_id,
 	    (const char *)evbuffer_pullup(r->out, -1), len);
 	evbuffer_drain(r->out, len);
 	r->acked = r->in_seq;
@@ -201,7 +201,7 @@ cluster_remote_flush(struct cluster_remote *r)
  * again after an error: they wait), as the players here are corked.
  */
 void
-cluster_flush(struct cluster *cl)
+cluster_seat_flush(struct cluster *cl)
 {
 	struct cluster_remote	*r, *next;
 
@@ -210,7 +210,7 @@ cluster_flush(struct cluster *cl)
 		if (rlink_up(cl->link) && (r->save_seq > cl->saves_acked ||
 		    (r->c.match != NULL && r->c.match->touched)))
 			continue;
-		cluster_remote_flush(r);
+		cluster_seat_remote_flush(r);
 		next = TAILQ_FIRST(&cl->dirty);	/* the list may change */
 	}
 }
@@ -224,12 +224,12 @@ cluster_remote_close(struct client *c)
 	if (r->done)
 		return;
 	if (r->cl->drain >= CLUSTER_DRAIN_GIVEN) {
-		cluster_remote_done(r);
+		cluster_seat_remote_done(r);
 		return;
 	}
-	cluster_remote_flush(r);
-	cluster_send(r->cl, r->home, 'C', r->home_id, NULL, 0);
-	cluster_remote_done(r);
+	cluster_seat_remote_flush(r);
+	cluster_base_send(r->cl, r->home, 'C', r->home_id, NULL, 0);
+	cluster_seat_remote_done(r);
 }
 
 /*
@@ -246,11 +246,11 @@ cluster_remote_home(struct client *c, int where)
 
 	if (r->cl->drain >= CLUSTER_DRAIN_GIVEN)
 		return (0);
-	cluster_remote_flush(r);
+	cluster_seat_remote_flush(r);
 	n = snprintf(rest, sizeof rest, "%d %s", where, c->name);
-	cluster_send(r->cl, r->home, 'H', r->home_id, rest, (size_t)n);
+	cluster_base_send(r->cl, r->home, 'H', r->home_id, rest, (size_t)n);
 	cmd_detach(c, PROTO_LEAVE_QUIT, 0);
-	cluster_remote_done(r);
+	cluster_seat_remote_done(r);
 	return (1);
 }
 
@@ -284,7 +284,7 @@ cluster_remote_timer_cb(evutil_socket_t fd, short what, void *arg)
 	(void)fd;
 	(void)what;
 	if (r->c.flags & CLIENT_CLOSING) {
-		cluster_remote_free(r);
+		cluster_seat_remote_free(r);
 		cl->host.flush(cl->host.arg);
 		return;
 	}
@@ -317,10 +317,10 @@ cluster_lines(struct client *c, const char *p, size_t len)
 
 /* L, C, H, M: from a relayed player's match's node. */
 void
-cluster_on_owner(struct cluster *cl, char type, const char *from,
+cluster_seat_on_owner(struct cluster *cl, char type, const char *from,
     uint64_t id, const char *rest, size_t len)
 {
-	struct cluster_local	*l = cluster_local_find(cl, id);
+	struct cluster_local	*l = cluster_base_local_find(cl, id);
 	struct client		*c;
 	uint64_t		 ack;
 	char			*end;
@@ -390,10 +390,10 @@ cluster_on_owner(struct cluster *cl, char type, const char *from,
 
 /* I, E, D: from the node of a remote seat here. */
 void
-cluster_on_home(struct cluster *cl, char type, const char *from,
+cluster_seat_on_home(struct cluster *cl, char type, const char *from,
     uint64_t id, const char *rest, size_t len)
 {
-	struct cluster_remote	*r = cluster_remote_find(cl, from, id);
+	struct cluster_remote	*r = cluster_seat_remote_find(cl, from, id);
 	int			 why = 0, hold = 0, err;
 	uint64_t		 seq;
 	char			 buf[PROTO_OUT_MAX], *end;
@@ -414,7 +414,7 @@ cluster_on_home(struct cluster *cl, char type, const char *from,
 		    err < PROTO_NERRORS)
 			client_send(&r->c, buf, proto_fmt_error(buf,
 			    sizeof buf, (enum proto_error)err));
-		cluster_remote_due(r);
+		cluster_seat_remote_due(r);
 		return;
 	}
 	if (sscanf(rest, "%d %d", &why, &hold) != 2 || why < 0 ||
@@ -424,7 +424,7 @@ cluster_on_home(struct cluster *cl, char type, const char *from,
 	    r->c.name[0] != '\0' ? r->c.name : "no name", r->c.addr);
 	r->done = 1;			/* nothing more reaches it */
 	cmd_detach(&r->c, (enum proto_leave)why, hold);
-	cluster_remote_done(r);
+	cluster_seat_remote_done(r);
 }
 
 /*
@@ -434,7 +434,7 @@ cluster_on_home(struct cluster *cl, char type, const char *from,
  * of the list.
  */
 void
-cluster_lost_owners(struct cluster *cl, const redisReply *live)
+cluster_seat_lost_owners(struct cluster *cl, const redisReply *live)
 {
 	struct cluster_local	*l;
 	uint64_t		*ids;
@@ -447,15 +447,15 @@ cluster_lost_owners(struct cluster *cl, const redisReply *live)
 	n = 0;
 	LIST_FOREACH(l, &cl->all_locals, all_entry) {
 		if (l->owner[0] != '\0' && (live == NULL ||
-		    !cluster_live(live, l->owner)))
+		    !cluster_base_live(live, l->owner)))
 			ids[n++] = l->c->id;
 	}
 	for (i = 0; i < n; i++) {
-		if ((l = cluster_local_find(cl, ids[i])) == NULL ||
+		if ((l = cluster_base_local_find(cl, ids[i])) == NULL ||
 		    l->owner[0] == '\0' || l->orphan_until != 0)
 			continue;
 		if (live == NULL || !(l->c->ops->hold != NULL)) {
-			cluster_lost_owner(cl, l);
+			cluster_seat_lost_owner(cl, l);
 			continue;
 		}
 		/* Dead: a live node takes its match up (T), or it is lost. */
@@ -470,7 +470,7 @@ cluster_lost_owners(struct cluster *cl, const redisReply *live)
  * (G: it drains): their lines wait for the node that takes each up (T).
  */
 void
-cluster_hold_relayed(struct cluster *cl, const char *inst)
+cluster_seat_hold_relayed(struct cluster *cl, const char *inst)
 {
 	struct cluster_local	*l;
 
@@ -485,7 +485,7 @@ cluster_hold_relayed(struct cluster *cl, const char *inst)
 
 /* A relayed player's match is out of reach: told, and queued here. */
 void
-cluster_lost_owner(struct cluster *cl, struct cluster_local *l)
+cluster_seat_lost_owner(struct cluster *cl, struct cluster_local *l)
 {
 	struct client	*c = l->c;
 	char		 buf[PROTO_OUT_MAX];
@@ -494,7 +494,7 @@ cluster_lost_owner(struct cluster *cl, struct cluster_local *l)
 	client_release(c, CLIENT_HOLD_TAKEUP);
 
 	log_warn("client %llu: its match's node %s is out of reach",
-	    (unsigned long long)c->id, cluster_node_of(cl, l->owner));
+	    (unsigned long long)c->id, cluster_base_node_of(cl, l->owner));
 	client_send(c, buf, proto_fmt_info(buf, sizeof buf,
 	    "Lost touch with your match's server."));
 	cluster_relay_back(cl, l, CLUSTER_KEPT_REFUSE);
@@ -503,12 +503,12 @@ cluster_lost_owner(struct cluster *cl, struct cluster_local *l)
 
 /* A remote seat's node is out of reach: a lost connection. */
 void
-cluster_lost_home(struct cluster_remote *r)
+cluster_seat_lost_home(struct cluster_remote *r)
 {
 	log_warn("client %llu: %s (%s): its node is out of reach",
 	    (unsigned long long)r->c.id, r->c.name[0] != '\0' ? r->c.name :
 	    "no name", r->c.addr);
 	r->done = 1;
 	cmd_detach(&r->c, PROTO_LEAVE_DROP, 1);
-	cluster_remote_done(r);
+	cluster_seat_remote_done(r);
 }

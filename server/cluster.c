@@ -88,14 +88,14 @@ static const struct rlink_ops cluster_link_ops = {
 
 /* What the cluster hears of the world. */
 static const struct lobby_events cluster_events = {
-	.waits_alone = cluster_alone,
-	.left_queue = cluster_unqueued,
+	.waits_alone = cluster_queue_alone,
+	.left_queue = cluster_queue_unqueued,
 	.relay_line = cluster_relay,
 	.relay_refused = cluster_relay_error,
 	.relay_left = cluster_relay_end,
-	.not_found = cluster_elsewhere,
-	.name_claimed = cluster_name_check,
-	.name_changed = cluster_name_changed,
+	.not_found = cluster_ask_elsewhere,
+	.name_claimed = cluster_ask_name_check,
+	.name_changed = cluster_ask_name_changed,
 	.match_touched = cluster_keep_touched,
 	.match_freed = cluster_keep_ended
 };
@@ -141,7 +141,7 @@ static const char cluster_beat_lua[] =
 
 /*
  * The live instances' nodes' names, from a beat (the instances, then an
- * array of their names in the same order): kept for cluster_node_of, an
+ * array of their names in the same order): kept for cluster_base_node_of, an
  * instance that dies too (its matches are taken up after), until the
  * table is full and it is the oldest.
  */
@@ -409,7 +409,7 @@ cluster_service(struct cluster *cl, struct service *svc)
 {
 	svc->start = cluster_start;
 	svc->flush = cluster_pass_end;
-	svc->forget = cluster_forget;
+	svc->forget = cluster_seat_forget;
 	svc->shutdown = cluster_shutdown;
 	svc->free = cluster_free;
 	svc->arg = cl;
@@ -453,7 +453,7 @@ static void
 cluster_pass_end(void *arg)
 {
 	cluster_keep_flush(arg);
-	cluster_flush(arg);
+	cluster_seat_flush(arg);
 }
 
 /* Free the cluster: its link, remote seats, timers; it hears no more. */
@@ -468,7 +468,7 @@ cluster_free(void *arg)
 	rlink_free(cl->link);
 	cl->link = NULL;
 	while ((r = TAILQ_FIRST(&cl->all_remotes)) != NULL)
-		cluster_remote_free(r);
+		cluster_seat_remote_free(r);
 	while ((l = LIST_FIRST(&cl->all_locals)) != NULL) {
 		LIST_REMOVE(l, all_entry);
 		free(l);
@@ -554,7 +554,7 @@ cluster_shutdown(void *arg, void (*done)(void *), void *done_arg)
 		next = TAILQ_NEXT(r, all_entry);
 		session_shutdown(&r->c, SESSION_SHUTDOWN);
 	}
-	cluster_flush(cl);
+	cluster_seat_flush(cl);
 	cl->stopping = 1;	/* what ends now stays ended */
 	cl->left = done;
 	cl->left_arg = done_arg;
@@ -589,42 +589,42 @@ cluster_message(void *arg, const char *msg, size_t len)
 	len = m.len;
 	switch (type) {
 	case 'O':
-		cluster_on_offer(cl, from, id, rest);
+		cluster_queue_on_offer(cl, from, id, rest);
 		break;
 	case 'S':
-		cluster_on_seat(cl, from, id, rest);
+		cluster_queue_on_seat(cl, from, id, rest);
 		break;
 	case 'N':
-		cluster_on_nope(cl, id);
+		cluster_queue_on_nope(cl, id);
 		break;
 	case 'B':
-		cluster_on_back(cl, from, id);
+		cluster_queue_on_back(cl, from, id);
 		break;
 	case 'L':
 	case 'C':
 	case 'H':
 	case 'M':
-		cluster_on_owner(cl, type, from, id, rest, len);
+		cluster_seat_on_owner(cl, type, from, id, rest, len);
 		break;
 	case 'I':
 	case 'E':
 	case 'D':
-		cluster_on_home(cl, type, from, id, rest, len);
+		cluster_seat_on_home(cl, type, from, id, rest, len);
 		break;
 	case 'X':
-		cluster_on_ask(cl, from, id, rest, len);
+		cluster_ask_on_ask(cl, from, id, rest, len);
 		break;
 	case 'A':
 	case 'R':
-		cluster_on_answer(cl, type, from, id);
+		cluster_ask_on_answer(cl, type, from, id);
 		break;
 	case 'T':
 		if (len == CLUSTER_INST_LEN)
-			cluster_on_taken(cl, from, id, rest);
+			cluster_keep_on_taken(cl, from, id, rest);
 		break;
 	case 'G':
 		if (strcmp(from, cl->inst) != 0) {
-			cluster_hold_relayed(cl, from);
+			cluster_seat_hold_relayed(cl, from);
 			cluster_keep_adopt(cl);
 		}
 		break;
@@ -719,10 +719,10 @@ cluster_cut(struct cluster *cl)
 			c->flags &= ~CLIENT_POSTED;
 			l->offer_until = 0;
 			if (!l->asking)
-				cluster_local_del(cl, l);
+				cluster_base_local_del(cl, l);
 		}
 	}
-	cluster_lost_owners(cl, NULL);
+	cluster_seat_lost_owners(cl, NULL);
 	/*
 	 * Once per cut: the instance before it wrote the matches, and the
 	 * next one writes them again as its own (one step back only).
@@ -732,7 +732,7 @@ cluster_cut(struct cluster *cl)
 	for (r = TAILQ_FIRST(&cl->all_remotes); r != NULL; r = rnext) {
 		rnext = TAILQ_NEXT(r, all_entry);
 		if (!r->done)
-			cluster_lost_home(r);
+			cluster_seat_lost_home(r);
 	}
 	cl->host.flush(cl->host.arg);
 }
@@ -747,11 +747,11 @@ cluster_forget_dead(struct cluster *cl, const redisReply *live)
 {
 	struct cluster_remote	*r, *rnext;
 
-	cluster_lost_owners(cl, live);
+	cluster_seat_lost_owners(cl, live);
 	for (r = TAILQ_FIRST(&cl->all_remotes); r != NULL; r = rnext) {
 		rnext = TAILQ_NEXT(r, all_entry);
-		if (!r->done && !cluster_live(live, r->home))
-			cluster_lost_home(r);
+		if (!r->done && !cluster_base_live(live, r->home))
+			cluster_seat_lost_home(r);
 	}
 }
 
@@ -837,8 +837,8 @@ cluster_beat_reply(void *arg, redisReply *r)
 	}
 	cluster_beat_counts(cl, r);
 	cluster_forget_dead(cl, r);
-	cluster_games_publish(cl);
-	cluster_games_fetch(cl, r);
+	cluster_ask_games_publish(cl);
+	cluster_ask_games_fetch(cl, r);
 	if (!cl->id_base_set)
 		cluster_ids_claim(cl);
 	if (!was) {
@@ -848,7 +848,7 @@ cluster_beat_reply(void *arg, redisReply *r)
 		/* A player waiting alone meanwhile: others may take it. */
 		if (lobby->nqueued == 1 &&
 		    !(TAILQ_FIRST(&lobby->queue)->flags & CLIENT_POSTED))
-			cluster_alone(cl, TAILQ_FIRST(&lobby->queue));
+			cluster_queue_alone(cl, TAILQ_FIRST(&lobby->queue));
 	}
 	cl->host.flush(cl->host.arg);
 }
@@ -923,7 +923,7 @@ cluster_tick_cb(evutil_socket_t fd, short what, void *arg)
 	for (l = LIST_FIRST(&cl->all_locals); l != NULL; l = next) {
 		next = LIST_NEXT(l, all_entry);
 		if (l->orphan_until != 0 && now >= l->orphan_until) {
-			cluster_lost_owner(cl, l);
+			cluster_seat_lost_owner(cl, l);
 			any = 1;
 		}
 	}
@@ -937,7 +937,7 @@ cluster_tick_cb(evutil_socket_t fd, short what, void *arg)
 		next = LIST_NEXT(l, all_entry);
 		if (l->offer_until != 0 && now >= l->offer_until) {
 			l->offer_until = 0;
-			cluster_repost(cl, l->c);
+			cluster_queue_repost(cl, l->c);
 			any = 1;
 			break;		/* the list may have changed: next tick */
 		}

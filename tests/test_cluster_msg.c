@@ -233,7 +233,7 @@ test_cluster_msg_refuses_bad_forms(void **state)
 }
 
 /*
- * GAMES lines from Redis: as cluster_games_publish writes them, names
+ * GAMES lines from Redis: as cluster_ask_games_publish writes them, names
  * NAME's (or a seat's own): a 64-byte name, a CR, a bad count refused.
  */
 static void
@@ -256,16 +256,16 @@ test_cluster_game_parse(void **state)
 	size_t			i;
 
 	(void)state;
-	assert_int_equal(cluster_game_parse("42 ann Zo\xc3\xab 9 3", 15, &g),
-	    0);
+	assert_int_equal(cluster_msg_game_parse("42 ann Zo\xc3\xab 9 3", 15,
+	    &g), 0);
 	assert_true(g.id == 42);
 	assert_string_equal(g.name[0], "ann");
 	assert_string_equal(g.name[1], "Zo\xc3\xab");
 	assert_int_equal(g.moves, 9);
 	assert_int_equal(g.away, 3);
-	assert_int_equal(cluster_game_parse("1 p1 ai 0 0", 11, &g), 0);
+	assert_int_equal(cluster_msg_game_parse("1 p1 ai 0 0", 11, &g), 0);
 	for (i = 0; i < sizeof bad / sizeof bad[0]; i++) {
-		if (cluster_game_parse(bad[i], strlen(bad[i]), &g) != -1)
+		if (cluster_msg_game_parse(bad[i], strlen(bad[i]), &g) != -1)
 			fail_msg("took \"%s\"", bad[i]);
 	}
 }

@@ -196,6 +196,29 @@ if grep -l '#include "\(session\|cmd\|conn\|server\)\.h"' \
 	echo "layers: a file of the world includes a header above it" >&2
 	fail=1
 fi
+# A file's exported functions are named after it, as in tmux and redis
+# (cluster-seat.c: cluster_seat_*; main.c: main).  The exceptions: telnet.c's
+# tn_ (libtelnet owns telnet_*), addrtab.c's addrkey_ (its key's type) and
+# log.c's fatalx (tmux's name).
+for o in $(find "$build/server" -name '*.c.o' | sort); do
+	m=$(basename "$o" .c.o)
+	nm -P -g --defined-only "$o" | awk -v m="$m" '$2 == "T" { print m, $1 }'
+done | sort -u | awk '
+BEGIN {
+	ok["telnet"] = "tn_"; ok["addrtab"] = "addrkey_"; ok["log"] = "fatalx"
+}
+{
+	p = $1
+	gsub("-", "_", p)
+	if ($2 == p || index($2, p "_") == 1)
+		next
+	if (($1 in ok) && index($2, ok[$1]) == 1)
+		next
+	printf "layers: server/%s.c exports %s, not named after its file\n",
+	    $1, $2
+	bad = 1
+}
+END { exit bad }' || fail=1
 if [ "$fail" -ne 0 ]; then
 	echo "layers: FAILED"
 	exit 1

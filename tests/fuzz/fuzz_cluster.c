@@ -2,7 +2,7 @@
  * fuzz_cluster.c -- libFuzzer harness for what reaches a node from the
  * shared Redis: a message from another node (cluster_msg_parse, which
  * cluster.c runs before any handler) and a line of another node's GAMES
- * list (cluster_game_parse, cluster-ask.c).
+ * list (cluster_msg_game_parse, cluster-ask.c).
  *
  * Input: a byte whose low bit picks the message (0) or the GAMES line
  * (1), then the bytes.  A message taken is asserted whole (its rest the
@@ -114,7 +114,7 @@ fuzz_msg(const uint8_t *data, size_t size)
 	CHECK(m.rest >= fuzz_buf && m.rest + m.len == fuzz_buf + size);
 	fuzz_rest(&m);
 
-	/* As cluster_send_to writes it: the same message again. */
+	/* As cluster_base_send_to writes it: the same message again. */
 	n = (size_t)snprintf(fuzz_again, sizeof fuzz_again, "%c %s %llu%s",
 	    m.type, m.from, (unsigned long long)m.id, m.len > 0 ? " " : "");
 	memcpy(fuzz_again + n, m.rest, m.len);
@@ -139,7 +139,7 @@ fuzz_game(const uint8_t *data, size_t size)
 		return;
 	memcpy(fuzz_buf, data, size);
 	fuzz_buf[size] = '\0';
-	if (cluster_game_parse(fuzz_buf, size, &g) == -1)
+	if (cluster_msg_game_parse(fuzz_buf, size, &g) == -1)
 		return;
 	for (i = 0; i < 2; i++)
 		fuzz_name(g.name[i], strlen(g.name[i]), 0);
