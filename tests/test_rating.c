@@ -427,6 +427,30 @@ test_rating_tie_equals(void **state)
 }
 
 /*
+ * Step 5.4 with the 2022 revision's f(C) f(B) <= 0: here (found by a
+ * search of 20 million random games) f(C) lands on exactly 0, where the
+ * paper's original "<" keeps halving f(A) and B never moves again, so
+ * the Illinois loop would not end; with "<=" it ends at that root.  An
+ * exact 0 depends on the floating point of the machine: elsewhere this
+ * game may just converge either way.
+ */
+static void
+test_rating_step5_exact_root(void **state)
+{
+	struct rating	a = { 1436.3703699480261, 314.26479061778696,
+			    0.042864689387194128 };
+	struct rating	b = { 1318.1298749429643, 351.89049337432107,
+			    0.0468047854337722 };
+	struct rating	na, nb;
+
+	(void)state;
+	assert_int_equal(rating_game(&a, &b, RATING_LOSS, 1.0175706665273387,
+	    &na, &nb), 0);
+	assert_true(rating_valid(&na) && rating_valid(&nb));
+	assert_true(na.r < a.r && nb.r > b.r);
+}
+
+/*
  * A period with no games is step 6 alone (the paper's "did not compete"):
  * RD grows by one period's volatility, nothing else changes.
  */
@@ -496,6 +520,7 @@ main(void)
 		cmocka_unit_test(test_rating_shown),
 		cmocka_unit_test(test_rating_symmetry),
 		cmocka_unit_test(test_rating_tie_equals),
+		cmocka_unit_test(test_rating_step5_exact_root),
 		cmocka_unit_test(test_rating_period_no_games),
 		cmocka_unit_test(test_rating_bad_input),
 	};
