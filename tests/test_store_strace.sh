@@ -11,6 +11,11 @@ command -v strace >/dev/null || { echo "strace is missing (.ci/install-deps)" >&
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/store_strace.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 
+# Once as it is (the sanitizers' leak check, which cannot run under
+# ptrace), then traced.
+"$drive" strace "$tmp/plain.db" >"$tmp/plain"
+grep -qx done "$tmp/plain" || { cat "$tmp/plain"; exit 1; }
+ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" \
 strace -f -qq -o "$tmp/trace" \
     -e trace=fsync,fdatasync,pwrite64,pwritev,pwritev2,sync_file_range \
     "$drive" strace "$tmp/tttd.db" >"$tmp/out"
