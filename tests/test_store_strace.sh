@@ -40,7 +40,7 @@ END {
 	    syncs, writes, bad ? "some" : "none"
 	# Writes: 2 registers, 5 games, a rekey, a forget: 9 commits.
 	if (syncs < 9 || writes < 9) {
-		print "too few syncs or writes seen: strace sees nothing?"
+		print "too few syncs or writes: synchronous is not FULL, or strace sees nothing"
 		bad = 1
 	}
 	exit bad
