@@ -5,10 +5,14 @@
  *                              prints "committed I" on each callback, and
  *                              kills itself (SIGKILL) right after the N-th
  *   store_drive strace PATH    prints "main TID", then runs every request
+ *                              (20 games among them)
  *                              (for strace -f: which thread writes)
+ *   store_drive bench PATH N   records N games queued at once, then
+ *                              prints how many were committed a second
  */
 #include <signal.h>
 #include <stdio.h>
+#include <time.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -27,6 +31,8 @@ struct drive {
 };
 
 static void	drive_next(struct drive *);
+static void	drive_game(struct drive *, store_cb);
+static void	drive_wait(struct drive *);
 
 /* Fail loudly: the tests read stdout and the exit status. */
 static void
@@ -63,9 +69,16 @@ drive_recorded_cb(const struct store_result *r, void *arg)
 		drive_next(d);
 }
 
-/* Record game d->game + 1 of match "k". */
+/* Record the next game, its commit told to drive_recorded_cb. */
 static void
 drive_next(struct drive *d)
+{
+	drive_game(d, drive_recorded_cb);
+}
+
+/* Record game d->game + 1 of match "k", answered to cb. */
+static void
+drive_game(struct drive *d, store_cb cb)
 {
 	struct store_game	g;
 
@@ -85,10 +98,39 @@ drive_next(struct drive *d)
 	snprintf(g.ended, sizeof g.ended, "line");
 	snprintf(g.moves, sizeof g.moves, "A1,B1,A2,B2,A3");
 	g.at = 1000 + d->game;
-	if (store_record(d->store, &g, drive_recorded_cb, d) == -1) {
+	if (store_record(d->store, &g, cb, d) == -1) {
 		printf("error store_record\n");
 		d->failed = 1;
 	}
+}
+
+/* A game of the benchmark committed: checked. */
+static void
+drive_bench_cb(const struct store_result *r, void *arg)
+{
+	struct drive	*d = arg;
+
+	drive_check(d, r, "record");
+	if (!r->written)
+		drive_check(d, r, "written");
+}
+
+/* Record n games queued at once; print how many were committed a second. */
+static void
+drive_bench(struct drive *d, int n)
+{
+	struct timespec	a, b;
+	double		s;
+	int		i;
+
+	clock_gettime(CLOCK_MONOTONIC, &a);
+	for (i = 0; i < n; i++)
+		drive_game(d, drive_bench_cb);
+	drive_wait(d);
+	clock_gettime(CLOCK_MONOTONIC, &b);
+	s = (b.tv_sec - a.tv_sec) + (b.tv_nsec - a.tv_nsec) / 1e9;
+	printf("bench %d games in %.3f s: %.0f committed a second\n", n, s,
+	    n / s);
 }
 
 /* Any other request's callback: checked. */
@@ -134,8 +176,9 @@ main(int argc, char **argv)
 	char		why[512];
 	int		i;
 
-	if (argc < 3 || (strcmp(argv[1], "kill") == 0 && argc != 4)) {
-		fprintf(stderr, "usage: store_drive kill|strace PATH [N]\n");
+	if (argc < 3 || (strcmp(argv[1], "strace") != 0 && argc != 4)) {
+		fprintf(stderr, "usage: store_drive kill|strace|bench PATH "
+		    "[N]\n");
 		return (2);
 	}
 	memset(&d, 0, sizeof d);
@@ -162,7 +205,13 @@ main(int argc, char **argv)
 		printf("error not killed\n");
 		return (1);
 	}
-	for (i = 0; i < 5; i++) {
+	if (strcmp(argv[1], "bench") == 0) {
+		drive_bench(&d, atoi(argv[3]));
+		store_free(d.store);
+		event_base_free(d.base);
+		return (d.failed);
+	}
+	for (i = 0; i < 20; i++) {
 		drive_next(&d);
 		drive_wait(&d);
 	}

@@ -122,7 +122,10 @@ typedef void (*store_cb)(const struct store_result *, void *);
  * cannot be opened, is not tttd's or is of a newer schema.
  */
 struct store	*store_open(struct event_base *, const char *, char *, size_t);
-/* Finish the requests queued, stop the thread; no callback is called. */
+/*
+ * Finish the requests queued (their writes land), stop the thread, free
+ * all; no callback is called.  Not from within a callback.
+ */
 void		 store_free(struct store *);
 /* Requests whose callback is still to come. */
 size_t		 store_pending(struct store *);
@@ -130,18 +133,27 @@ size_t		 store_pending(struct store *);
 /*
  * The requests: 0 when queued (its callback comes later, always), -1 when
  * an argument is out of bounds or memory is short (no callback).  A name
- * is looked up by its folded key (the caller folds it).
+ * is looked up by its folded key (the caller folds it, as NAME does); a
+ * key is given as its hash (store_key_hash).  Each is one transaction.
  */
+/* name, its folded key, the key's hash, now (Unix seconds): ETAKEN. */
 int	store_register(struct store *, const char *, const char *,
 	    const uint8_t *, int64_t, store_cb, void *);
+/* A key's hash: its account, or ENOTFOUND. */
 int	store_login(struct store *, const uint8_t *, store_cb, void *);
+/* An account's id and its new key's hash: the old key is dead. */
 int	store_rekey(struct store *, int64_t, const uint8_t *, store_cb,
 	    void *);
+/* An account's id: deleted, its name free, its games kept. */
 int	store_forget(struct store *, int64_t, store_cb, void *);
+/* A rated game and both players' new ratings: written once. */
 int	store_record(struct store *, const struct store_game *, store_cb,
 	    void *);
+/* A folded name: its account. */
 int	store_rating(struct store *, const char *, store_cb, void *);
+/* A folded name and n (1 to 100): its last n games, newest first. */
 int	store_history(struct store *, const char *, int, store_cb, void *);
+/* n (1 to 100): the best n accounts with rd < 110, best first. */
 int	store_top(struct store *, int, store_cb, void *);
 
 const char	*store_strerror(enum store_err);
