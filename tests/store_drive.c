@@ -9,7 +9,13 @@
  *                              (for strace -f: which thread writes)
  *   store_drive bench PATH N   records N games queued at once, then
  *                              prints how many were committed a second
+ *   store_drive full PATH FILL fills the file system with the file FILL,
+ *                              registers (a full disk), reads, removes
+ *                              FILL and registers again, printing each
+ *                              result's error
  */
+#include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <time.h>
@@ -133,6 +139,54 @@ drive_bench(struct drive *d, int n)
 	    n / s);
 }
 
+/* Print a result's error, as the full test reads it. */
+static void
+drive_print_cb(const struct store_result *r, void *arg)
+{
+	(void)arg;
+	printf("result %s: %s\n", store_strerror(r->err), r->why);
+}
+
+/* Fill the file system with path until it is full: 0, or -1. */
+static int
+drive_fill(const char *path)
+{
+	static char	buf[4096];
+	int		fd;
+	ssize_t		n;
+
+	if ((fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644)) == -1)
+		return (-1);
+	memset(buf, 'x', sizeof buf);
+	while ((n = write(fd, buf, sizeof buf)) > 0)
+		continue;
+	close(fd);
+	return (n == -1 && errno == ENOSPC ? 0 : -1);
+}
+
+/* The disk full: a register fails, reads go on, then it succeeds. */
+static void
+drive_full(struct drive *d, const char *fill)
+{
+	uint8_t	hash[STORE_HASH_LEN];
+
+	if (drive_fill(fill) == -1) {
+		printf("error fill: %s\n", strerror(errno));
+		d->failed = 1;
+		return;
+	}
+	store_key_hash("key-of-carol-0123456789012", hash);
+	store_register(d->store, "Carol", "carol", hash, 2, drive_print_cb, d);
+	drive_wait(d);
+	store_rating(d->store, "alice", drive_print_cb, d);
+	drive_wait(d);
+	unlink(fill);
+	store_register(d->store, "Carol", "carol", hash, 2, drive_print_cb, d);
+	drive_wait(d);
+	store_rating(d->store, "carol", drive_print_cb, d);
+	drive_wait(d);
+}
+
 /* Any other request's callback: checked. */
 static void
 drive_any_cb(const struct store_result *r, void *arg)
@@ -205,10 +259,14 @@ main(int argc, char **argv)
 		printf("error not killed\n");
 		return (1);
 	}
-	if (strcmp(argv[1], "bench") == 0) {
-		drive_bench(&d, atoi(argv[3]));
+	if (strcmp(argv[1], "bench") == 0 || strcmp(argv[1], "full") == 0) {
+		if (strcmp(argv[1], "bench") == 0)
+			drive_bench(&d, atoi(argv[3]));
+		else
+			drive_full(&d, argv[3]);
 		store_free(d.store);
 		event_base_free(d.base);
+		printf("%s\n", d.failed ? "failed" : "done");
 		return (d.failed);
 	}
 	for (i = 0; i < 20; i++) {
