@@ -165,8 +165,16 @@ store_db_migrate(sqlite3 *db, int version, char *why, size_t len)
 
 	if (version == STORE_SCHEMA)
 		return (0);
-	if (sqlite3_exec(db, "BEGIN IMMEDIATE", NULL, NULL, NULL) != SQLITE_OK)
+	/* Read again under the write lock: another tttd may have migrated. */
+	if (sqlite3_exec(db, "BEGIN IMMEDIATE", NULL, NULL, NULL) != SQLITE_OK ||
+	    store_db_int(db, "PRAGMA user_version", &version) != SQLITE_OK)
 		goto fail;
+	if (version > STORE_SCHEMA) {
+		snprintf(why, len, "its schema (version %d) is newer than this "
+		    "tttd's (version %d)", version, STORE_SCHEMA);
+		sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
+		return (-1);
+	}
 	for (; version < STORE_SCHEMA; version++) {
 		if (sqlite3_exec(db, store_db_steps[version], NULL, NULL,
 		    NULL) != SQLITE_OK)
