@@ -43,6 +43,9 @@ cluster-drain 6 mesh
 cluster-msg 6 mesh
 cluster-int 6 mesh
 service 6 mesh
+store 6 mesh
+store-db 6 mesh
+store-key 1 mesh
 rlink 6 mesh
 conn 5
 session 4
