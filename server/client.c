@@ -84,7 +84,6 @@ client_hold(struct client *c, enum client_hold why)
 	c->holds |= why;
 	if (was != 0)
 		return;
-	c->flags |= CLIENT_HELD;
 	c->ops->hold(c, 1);
 }
 
@@ -100,7 +99,6 @@ client_release(struct client *c, enum client_hold why)
 	c->holds &= ~why;
 	if (c->holds != 0)
 		return (0);
-	c->flags &= ~CLIENT_HELD;
 	c->ops->hold(c, 0);
 	return (1);
 }

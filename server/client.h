@@ -29,8 +29,6 @@
 				   on other nodes too (event waits_alone) */
 #define CLIENT_REMOTE	0x10	/* a player connected to another node, which
 				   checked its lines and their rate */
-#define CLIENT_HELD	0x20	/* its next lines wait: some reason holds
-				   them (holds; client_hold) */
 #define CLIENT_FRONT	0x40	/* CLIENT_FRESH: heads the queue once ripe
 				   (its opponent walked away) */
 
@@ -102,10 +100,10 @@ struct client_ops {
 	 */
 	int	(*home)(struct client *, int);
 	/*
-	 * Optional: stop taking the client's lines (1: CLIENT_HELD is set)
-	 * until told to go on (0: cleared), those already read kept in
-	 * order; called by client_hold and client_release only.  NULL: it
-	 * cannot wait.
+	 * Optional: stop taking the client's lines (1: its first hold)
+	 * until told to go on (0: its last released), those already read
+	 * kept in order; called by client_hold and client_release only.
+	 * NULL: it cannot wait.
 	 */
 	void	(*hold)(struct client *, int);
 };
@@ -116,7 +114,8 @@ struct client {
 	struct lobby		*lobby;
 	struct lobby_stats	*stats;		/* errors, bytes_out */
 	int			 flags;
-	int			 holds;		/* CLIENT_HOLD_* (client.c) */
+	int			 holds;		/* CLIENT_HOLD_*: its next lines
+						   wait while any (client.c) */
 	enum client_place	 place;		/* place.c */
 	int			 seat;		/* 0 = p1 = X, 1 = p2 = O */
 	enum client_clock	 clock;		/* which runs (clock.c) */

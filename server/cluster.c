@@ -643,7 +643,6 @@ cluster_refused(struct cluster *cl, const char *msg, size_t len,
 {
 	char	safe[256];
 
-	cl->msg_refused++;
 	if (cl->msg_refused_logged & (1u << why))
 		return;
 	cl->msg_refused_logged |= 1u << why;

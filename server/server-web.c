@@ -83,7 +83,6 @@ server_web_open(struct server_client *sc, enum proto_error why)
 
 	if ((sc->http = http_req_new()) == NULL) {
 		log_error("out of memory: refusing a connection");
-		sc->c.flags |= CLIENT_CLOSING;
 		server_client_shut(sc);
 		return;
 	}
@@ -209,7 +208,6 @@ server_web_ws_open(struct server_client *sc, const char *rest,
 	    server_web_ws_control, sc)) == NULL) {
 		log_warn("client %llu: out of memory for a WebSocket, closing",
 		    (unsigned long long)sc->c.id);
-		sc->c.flags |= CLIENT_CLOSING;
 		server_client_shut(sc);
 		return;
 	}
@@ -227,15 +225,15 @@ server_web_ws_read(struct server_client *sc)
 	char	buf[SERVER_HTTP_READ];
 	ssize_t	n;
 
-	if (sc->c.flags & CLIENT_HELD) {
+	if (sc->c.holds != 0) {
 		event_del(sc->rev);	/* the rest waits in the kernel */
 		return;
 	}
 	if (evbuffer_get_length(sc->in) > 0) {
 		/* Messages kept while held, one line each: first. */
-		if (conn_input(&sc->c, sc->in) || (sc->c.flags & CLIENT_HELD) ||
+		if (conn_input(&sc->c, sc->in) || sc->c.holds != 0 ||
 		    evbuffer_get_length(sc->in) > 0) {
-			if (!(sc->c.flags & (CLIENT_HELD | CLIENT_CLOSING)))
+			if (sc->c.holds == 0 && !(sc->c.flags & CLIENT_CLOSING))
 				event_active(sc->rev, EV_READ, 0);
 			return;
 		}
@@ -250,7 +248,6 @@ server_web_ws_read(struct server_client *sc)
 	if (n == 0) {
 		/* As server_client_eof: leave now, deliver what is queued. */
 		session_lost(&sc->c);
-		sc->c.flags |= CLIENT_CLOSING;
 		server_client_shut(sc);
 		return;
 	}
@@ -287,7 +284,6 @@ server_web_ws_feed(struct server_client *sc, const char *buf, size_t len)
 	log_info("client %llu: WebSocket from %s closed (code %d)",
 	    (unsigned long long)sc->c.id, sc->c.addr, ws_close_code(sc->ws));
 	session_lost(&sc->c);
-	sc->c.flags |= CLIENT_CLOSING;
 	server_client_shut(sc);
 }
 
@@ -301,7 +297,7 @@ server_web_ws_message(void *arg, const char *line, size_t len)
 {
 	struct server_client	*sc = arg;
 
-	if (sc->c.flags & CLIENT_HELD) {
+	if (sc->c.holds != 0) {
 		/*
 		 * Kept for later, in order, as a line (one read's messages at
 		 * most: reading stops while held).
