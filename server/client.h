@@ -65,8 +65,7 @@ enum client_clock {
  */
 enum client_hold {
 	CLIENT_HOLD_ASK = 0x1,		/* its last line went to the other
-					   nodes (lobby_ops' elsewhere,
-					   name_check: cluster-ask.c) */
+					   nodes (cluster-ask.c) */
 	CLIENT_HOLD_TAKEUP = 0x2	/* its match's node is gone or drains:
 					   a live node is to take the match up
 					   (cluster-seat.c, cluster-keep.c) */

@@ -591,18 +591,13 @@ void
 cluster_keep_adopt(struct cluster *cl)
 {
 	char		 kor[CLUSTER_PREFIX_MAX + 16], count[16];
-	const char	*argv[5];
+	const char	*argv[] = { "1", kor, cl->prefix, cl->inst, count };
 
 	if (cl->adopting || cl->drain != CLUSTER_DRAIN_NONE || !cl->joined ||
 	    !rlink_up(cl->link))
 		return;
 	snprintf(kor, sizeof kor, "%sorphans", cl->prefix);
 	snprintf(count, sizeof count, "%d", CLUSTER_KEEP_TAKE);
-	argv[0] = "1";
-	argv[1] = kor;
-	argv[2] = cl->prefix;
-	argv[3] = cl->inst;
-	argv[4] = count;
 	if (cluster_keep_eval(cl, CLUSTER_LUA_ADOPT, cluster_keep_adopted, cl,
 	    5, argv, NULL) == 0)
 		cl->adopting = 1;
