@@ -74,7 +74,6 @@ static void	server_client_input(struct server_client *);
 static ssize_t	server_client_telnet(struct server_client *, char *, size_t,
 		    int *);
 static int	server_client_telnet_done(struct server_client *, int);
-static void	server_client_telnet_out(void *, const char *, size_t);
 static void	server_client_eof(struct server_client *);
 static void	server_client_push(struct server_client *);
 static void	server_client_write_cb(evutil_socket_t, short, void *);
@@ -347,14 +346,14 @@ server_client_send(struct client *c, const char *buf, size_t len)
 	struct server_client	*sc = server_client_of(c);
 
 	if (sc->telnet != NULL)
-		tn_send(sc->telnet, buf, len);	/* server_client_telnet_out */
+		tn_send(sc->telnet, buf, len);	/* server_client_out_cb */
 	else
 		server_client_out(sc, buf, len);
 }
 
-/* How telnet.c writes: its bytes as they are. */
-static void
-server_client_telnet_out(void *arg, const char *buf, size_t len)
+/* How telnet.c and ws.c write: their bytes as they are, under --max-output. */
+void
+server_client_out_cb(void *arg, const char *buf, size_t len)
 {
 	server_client_out(arg, buf, len);
 }
@@ -589,7 +588,7 @@ server_client_telnet(struct server_client *sc, char *buf, size_t n,
 	size_t	len;
 
 	if (sc->telnet == NULL) {
-		if ((sc->telnet = tn_new(server_client_telnet_out, sc)) ==
+		if ((sc->telnet = tn_new(server_client_out_cb, sc)) ==
 		    NULL) {
 			log_warn("client %llu: out of memory for telnet, "
 			    "closing", (unsigned long long)sc->c.id);

@@ -39,7 +39,6 @@ static void	server_web_ws_feed(struct server_client *, const char *,
 		    size_t);
 static void	server_web_ws_send(struct client *, const char *, size_t);
 static void	server_web_ws_close(struct client *);
-static void	server_web_ws_write(void *, const char *, size_t);
 static void	server_web_ws_message(void *, const char *, size_t);
 static int	server_web_ws_control(void *);
 
@@ -204,7 +203,7 @@ server_web_ws_open(struct server_client *sc, const char *rest,
 	http_req_free(sc->http);
 	sc->http = NULL;
 	evtimer_del(sc->timer);
-	if ((sc->ws = ws_new(server_web_ws_write, server_web_ws_message,
+	if ((sc->ws = ws_new(server_client_out_cb, server_web_ws_message,
 	    server_web_ws_control, sc)) == NULL) {
 		log_warn("client %llu: out of memory for a WebSocket, closing",
 		    (unsigned long long)sc->c.id);
@@ -329,13 +328,6 @@ static void
 server_web_ws_send(struct client *c, const char *buf, size_t len)
 {
 	ws_send(server_client_of(c)->ws, buf, len);
-}
-
-/* How ws.c writes: its frames as they are, under --max-output. */
-static void
-server_web_ws_write(void *arg, const char *buf, size_t len)
-{
-	server_client_out(arg, buf, len);
 }
 
 /* The world's close op for a WebSocket: a close frame (1000), then close. */

@@ -187,6 +187,7 @@ extern const struct server_client_io server_client_tcp_io;
 void	server_client_accept(struct server *, int, struct sockaddr *, int,
 	    const struct server_client_io *);
 void	server_client_out(struct server_client *, const char *, size_t);
+void	server_client_out_cb(void *, const char *, size_t);
 void	server_client_shut(struct server_client *);
 void	server_client_due(struct server_client *);
 void	server_client_rearm(struct client *, int64_t);
