@@ -588,8 +588,7 @@ server_client_telnet(struct server_client *sc, char *buf, size_t n,
 	size_t	len;
 
 	if (sc->telnet == NULL) {
-		if ((sc->telnet = tn_new(server_client_out_cb, sc)) ==
-		    NULL) {
+		if ((sc->telnet = tn_new(server_client_out_cb, sc)) == NULL) {
 			log_warn("client %llu: out of memory for telnet, "
 			    "closing", (unsigned long long)sc->c.id);
 			server_client_free(sc);
