@@ -40,7 +40,6 @@
 #include "lobby.h"
 #include "log.h"
 #include "match-keep.h"
-#include "place.h"
 #include "printable.h"
 #include "rlink.h"
 

@@ -7,7 +7,6 @@
 
 #include "clock.h"
 #include "lobby.h"
-#include "log.h"
 #include "match.h"
 #include "mix.h"
 #include "name.h"
