@@ -183,7 +183,6 @@ struct cluster {
 	int			 drain_polling;
 };
 
-
 const char *cluster_base_node_of(const struct cluster *, const char *);
 void	cluster_base_send_to(struct cluster *, const char *, char, uint64_t,
 		    const char *, size_t);

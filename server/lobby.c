@@ -2,7 +2,6 @@
  * lobby.c -- the queue of waiting players and first-come, first-served
  * pairing.
  */
-#include <stdlib.h>
 #include <string.h>
 
 #include "clock.h"
