@@ -197,8 +197,7 @@ server_web_http_end(struct server_client *sc, int status)
  * request are its first frames.
  */
 static void
-server_web_ws_open(struct server_client *sc, const char *rest,
-    size_t len)
+server_web_ws_open(struct server_client *sc, const char *rest, size_t len)
 {
 	http_req_free(sc->http);
 	sc->http = NULL;
