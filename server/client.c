@@ -79,9 +79,9 @@ client_home(struct client *c, int where)
 void
 client_hold(struct client *c, enum client_hold why)
 {
-	int	was = c->holds;
+	int	was = c->flags & CLIENT_HOLDS;
 
-	c->holds |= why;
+	c->flags |= why;
 	if (was != 0)
 		return;
 	c->ops->hold(c, 1);
@@ -94,10 +94,10 @@ client_hold(struct client *c, enum client_hold why)
 int
 client_release(struct client *c, enum client_hold why)
 {
-	if (!(c->holds & why))
+	if (!(c->flags & why))
 		return (0);
-	c->holds &= ~why;
-	if (c->holds != 0)
+	c->flags &= ~why;
+	if (c->flags & CLIENT_HOLDS)
 		return (0);
 	c->ops->hold(c, 0);
 	return (1);

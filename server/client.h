@@ -59,17 +59,18 @@ enum client_clock {
 };
 
 /*
- * Why a client's next lines wait: bits of its holds, each set and released
- * by its own owner (client_hold, client_release); they go on once no
- * reason is left.
+ * Why a client's next lines wait: bits of its flags (CLIENT_HOLDS), each
+ * set and released by its own owner (client_hold, client_release); they
+ * go on once no reason is left.
  */
 enum client_hold {
-	CLIENT_HOLD_ASK = 0x1,		/* its last line went to the other
+	CLIENT_HOLD_ASK = 0x80,		/* its last line went to the other
 					   nodes (cluster-ask.c) */
-	CLIENT_HOLD_TAKEUP = 0x2	/* its match's node is gone or drains:
+	CLIENT_HOLD_TAKEUP = 0x100	/* its match's node is gone or drains:
 					   a live node is to take the match up
 					   (cluster-seat.c, cluster-keep.c) */
 };
+#define CLIENT_HOLDS	(CLIENT_HOLD_ASK | CLIENT_HOLD_TAKEUP)
 
 /* Where a client handed back to its node goes there (client_home). */
 #define CLIENT_HOME_BACK	0	/* the back of the queue */
@@ -112,9 +113,7 @@ struct client {
 	const struct client_ops	*ops;
 	struct lobby		*lobby;
 	struct lobby_stats	*stats;		/* errors, bytes_out */
-	int			 flags;
-	int			 holds;		/* CLIENT_HOLD_*: its next lines
-						   wait while any (client.c) */
+	int			 flags;		/* CLIENT_*, CLIENT_HOLD_* */
 	enum client_place	 place;		/* place.c */
 	int			 seat;		/* 0 = p1 = X, 1 = p2 = O */
 	enum client_clock	 clock;		/* which runs (clock.c) */

@@ -380,7 +380,7 @@ lobby_leave(struct lobby *lobby, struct client *c)
 static struct client *
 lobby_pairable(struct client *c)
 {
-	while (c != NULL && c->holds != 0)
+	while (c != NULL && (c->flags & CLIENT_HOLDS))
 		c = TAILQ_NEXT(c, queue_entry);
 	return (c);
 }

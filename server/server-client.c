@@ -530,7 +530,7 @@ server_client_input(struct server_client *sc)
 	ssize_t		 n = 0;
 	int		 more, tnflags = 0;
 
-	if (sc->c.holds != 0) {
+	if (sc->c.flags & CLIENT_HOLDS) {
 		/* Later: take no more (the kernel holds them) till then. */
 		event_del(sc->rev);
 		return;

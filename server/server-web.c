@@ -223,15 +223,16 @@ server_web_ws_read(struct server_client *sc)
 	char	buf[SERVER_HTTP_READ];
 	ssize_t	n;
 
-	if (sc->c.holds != 0) {
+	if (sc->c.flags & CLIENT_HOLDS) {
 		event_del(sc->rev);	/* the rest waits in the kernel */
 		return;
 	}
 	if (evbuffer_get_length(sc->in) > 0) {
 		/* Messages kept while held, one line each: first. */
-		if (conn_input(&sc->c, sc->in) || sc->c.holds != 0 ||
+		if (conn_input(&sc->c, sc->in) ||
+		    (sc->c.flags & CLIENT_HOLDS) ||
 		    evbuffer_get_length(sc->in) > 0) {
-			if (sc->c.holds == 0 && !(sc->c.flags & CLIENT_CLOSING))
+			if (!(sc->c.flags & (CLIENT_HOLDS | CLIENT_CLOSING)))
 				event_active(sc->rev, EV_READ, 0);
 			return;
 		}
@@ -295,7 +296,7 @@ server_web_ws_message(void *arg, const char *line, size_t len)
 {
 	struct server_client	*sc = arg;
 
-	if (sc->c.holds != 0) {
+	if (sc->c.flags & CLIENT_HOLDS) {
 		/*
 		 * Kept for later, in order, as a line (one read's messages at
 		 * most: reading stops while held).
