@@ -79,12 +79,11 @@ client_home(struct client *c, int where)
 void
 client_hold(struct client *c, enum client_hold why)
 {
-	int	was = c->holds;
+	int	was = c->flags & CLIENT_HOLDS;
 
-	c->holds |= why;
+	c->flags |= why;
 	if (was != 0)
 		return;
-	c->flags |= CLIENT_HELD;
 	c->ops->hold(c, 1);
 }
 
@@ -95,12 +94,11 @@ client_hold(struct client *c, enum client_hold why)
 int
 client_release(struct client *c, enum client_hold why)
 {
-	if (!(c->holds & why))
+	if (!(c->flags & why))
 		return (0);
-	c->holds &= ~why;
-	if (c->holds != 0)
+	c->flags &= ~why;
+	if (c->flags & CLIENT_HOLDS)
 		return (0);
-	c->flags &= ~CLIENT_HELD;
 	c->ops->hold(c, 0);
 	return (1);
 }

@@ -29,8 +29,6 @@
 				   on other nodes too (event waits_alone) */
 #define CLIENT_REMOTE	0x10	/* a player connected to another node, which
 				   checked its lines and their rate */
-#define CLIENT_HELD	0x20	/* its next lines wait: some reason holds
-				   them (holds; client_hold) */
 #define CLIENT_FRONT	0x40	/* CLIENT_FRESH: heads the queue once ripe
 				   (its opponent walked away) */
 
@@ -61,18 +59,18 @@ enum client_clock {
 };
 
 /*
- * Why a client's next lines wait: bits of its holds, each set and released
- * by its own owner (client_hold, client_release); they go on once no
- * reason is left.
+ * Why a client's next lines wait: bits of its flags (CLIENT_HOLDS), each
+ * set and released by its own owner (client_hold, client_release); they
+ * go on once no reason is left.
  */
 enum client_hold {
-	CLIENT_HOLD_ASK = 0x1,		/* its last line went to the other
-					   nodes (lobby_ops' elsewhere,
-					   name_check: cluster-ask.c) */
-	CLIENT_HOLD_TAKEUP = 0x2	/* its match's node is gone or drains:
+	CLIENT_HOLD_ASK = 0x80,		/* its last line went to the other
+					   nodes (cluster-ask.c) */
+	CLIENT_HOLD_TAKEUP = 0x100	/* its match's node is gone or drains:
 					   a live node is to take the match up
 					   (cluster-seat.c, cluster-keep.c) */
 };
+#define CLIENT_HOLDS	(CLIENT_HOLD_ASK | CLIENT_HOLD_TAKEUP)
 
 /* Where a client handed back to its node goes there (client_home). */
 #define CLIENT_HOME_BACK	0	/* the back of the queue */
@@ -102,10 +100,10 @@ struct client_ops {
 	 */
 	int	(*home)(struct client *, int);
 	/*
-	 * Optional: stop taking the client's lines (1: CLIENT_HELD is set)
-	 * until told to go on (0: cleared), those already read kept in
-	 * order; called by client_hold and client_release only.  NULL: it
-	 * cannot wait.
+	 * Optional: stop taking the client's lines (1: its first hold)
+	 * until told to go on (0: its last released), those already read
+	 * kept in order; called by client_hold and client_release only.
+	 * NULL: it cannot wait.
 	 */
 	void	(*hold)(struct client *, int);
 };
@@ -115,8 +113,7 @@ struct client {
 	const struct client_ops	*ops;
 	struct lobby		*lobby;
 	struct lobby_stats	*stats;		/* errors, bytes_out */
-	int			 flags;
-	int			 holds;		/* CLIENT_HOLD_* (client.c) */
+	int			 flags;		/* CLIENT_*, CLIENT_HOLD_* */
 	enum client_place	 place;		/* place.c */
 	int			 seat;		/* 0 = p1 = X, 1 = p2 = O */
 	enum client_clock	 clock;		/* which runs (clock.c) */

@@ -6,7 +6,6 @@
  */
 #include <sys/queue.h>
 
-#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

@@ -10,9 +10,7 @@
  */
 #include <sys/queue.h>
 
-#include <inttypes.h>
 #include <stdio.h>
-#include <string.h>
 
 #include <hiredis/hiredis.h>
 

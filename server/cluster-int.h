@@ -146,9 +146,6 @@ struct cluster {
 	struct cluster_lua	 lua[CLUSTER_NLUA];
 	uint64_t		 saves_sent;	/* seqs of the saves */
 	uint64_t		 saves_acked;
-	uint64_t		 save_bytes;	/* of the images written */
-	uint64_t		 keep_refused;	/* images read back and refused */
-	uint64_t		 msg_refused;	/* messages refused (cluster-msg.c) */
 	unsigned		 msg_refused_logged; /* a bit per reason logged */
 	uint64_t		 games_refused;	/* GAMES lines of others refused */
 	unsigned		 keep_refused_logged; /* a bit per reason
@@ -185,7 +182,6 @@ struct cluster {
 	int64_t			 drain_until;	/* ms: give up waiting */
 	int			 drain_polling;
 };
-
 
 const char *cluster_base_node_of(const struct cluster *, const char *);
 void	cluster_base_send_to(struct cluster *, const char *, char, uint64_t,

@@ -40,7 +40,6 @@
 #include "lobby.h"
 #include "log.h"
 #include "match-keep.h"
-#include "place.h"
 #include "printable.h"
 #include "rlink.h"
 
@@ -275,7 +274,7 @@ cluster_keep_send(struct cluster *cl, struct match **ms, size_t n)
 	char			 val[CLUSTER_KEEP_BATCH][CLUSTER_KEEP_VAL];
 	char			 home[2][CLUSTER_INST_LEN + 24];
 	const char		*vals[2 * CLUSTER_KEEP_BATCH];
-	size_t			 i, m = 0, len = cl->ring_len, bytes = 0;
+	size_t			 i, m = 0, len = cl->ring_len;
 	int			 argc, w, f;
 
 	if (cluster_keep_ring_push(cl, 0) == -1)	/* the count, below */
@@ -297,7 +296,6 @@ cluster_keep_send(struct cluster *cl, struct match **ms, size_t n)
 		}
 		if (cluster_keep_ring_push(cl, ms[i]->id) == -1)
 			goto again;
-		bytes += (size_t)(w + f);
 		argv[2 + m] = key[m];
 		vals[2 * m] = val[m];
 		vals[2 * m + 1] = id[m];
@@ -321,7 +319,6 @@ cluster_keep_send(struct cluster *cl, struct match **ms, size_t n)
 	    argc, argv, NULL) == -1)
 		goto again;
 	cl->saves_sent++;
-	cl->save_bytes += bytes;
 	/* A remote seat hears, as a player here does, once it is kept. */
 	for (i = 0; i < n; i++) {
 		for (w = 0; w < 2; w++) {
@@ -593,18 +590,13 @@ void
 cluster_keep_adopt(struct cluster *cl)
 {
 	char		 kor[CLUSTER_PREFIX_MAX + 16], count[16];
-	const char	*argv[5];
+	const char	*argv[] = { "1", kor, cl->prefix, cl->inst, count };
 
 	if (cl->adopting || cl->drain != CLUSTER_DRAIN_NONE || !cl->joined ||
 	    !rlink_up(cl->link))
 		return;
 	snprintf(kor, sizeof kor, "%sorphans", cl->prefix);
 	snprintf(count, sizeof count, "%d", CLUSTER_KEEP_TAKE);
-	argv[0] = "1";
-	argv[1] = kor;
-	argv[2] = cl->prefix;
-	argv[3] = cl->inst;
-	argv[4] = count;
 	if (cluster_keep_eval(cl, CLUSTER_LUA_ADOPT, cluster_keep_adopted, cl,
 	    5, argv, NULL) == 0)
 		cl->adopting = 1;
@@ -660,7 +652,6 @@ cluster_keep_refused(struct cluster *cl, const char *dead, const char *buf,
 {
 	char	safe[256];
 
-	cl->keep_refused++;
 	if (cl->keep_refused_logged & (1u << why))
 		return;
 	cl->keep_refused_logged |= 1u << why;

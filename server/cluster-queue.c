@@ -63,7 +63,8 @@ cluster_queue_alone(void *arg, struct client *c)
 	struct cluster		*cl = arg;
 	struct cluster_ask	*ask;
 	char			 entry[CLUSTER_NODE_MAX + 64];
-	const char		*argv[7];
+	const char		*argv[] = { "EVAL", cluster_pair_lua, "1",
+				    cl->key_queue, cl->prefix, cl->inst, entry };
 
 	if (!cl->joined || !rlink_up(cl->link) ||
 	    (ask = malloc(sizeof *ask)) == NULL)
@@ -71,13 +72,6 @@ cluster_queue_alone(void *arg, struct client *c)
 	ask->cl = cl;
 	ask->id = c->id;
 	cluster_entry(cl, c, entry, sizeof entry);
-	argv[0] = "EVAL";
-	argv[1] = cluster_pair_lua;
-	argv[2] = "1";
-	argv[3] = cl->key_queue;
-	argv[4] = cl->prefix;
-	argv[5] = cl->inst;
-	argv[6] = entry;
 	if (rlink_cmd(cl->link, cluster_pair_cb, ask, 7, argv, NULL) == -1) {
 		free(ask);
 		return;
@@ -134,7 +128,7 @@ cluster_queue_unqueued(void *arg, struct client *c)
 	struct cluster		*cl = arg;
 	struct cluster_local	*l;
 	char			 entry[CLUSTER_NODE_MAX + 64];
-	const char		*argv[4];
+	const char		*argv[] = { "LREM", cl->key_queue, "0", entry };
 
 	if ((l = cluster_base_local_find(cl, c->id)) != NULL &&
 	    l->owner[0] == '\0') {
@@ -145,10 +139,6 @@ cluster_queue_unqueued(void *arg, struct client *c)
 	if (!rlink_up(cl->link))
 		return;
 	cluster_entry(cl, c, entry, sizeof entry);
-	argv[0] = "LREM";
-	argv[1] = cl->key_queue;
-	argv[2] = "0";
-	argv[3] = entry;
 	(void)rlink_cmd(cl->link, NULL, NULL, 4, argv, NULL);
 }
 

@@ -39,8 +39,7 @@ static void	cluster_relay_refuse(struct client *, const char *, size_t);
 
 /* A checked line of a relayed player: to its match's node, and kept. */
 void
-cluster_relay(void *arg, struct client *c, const char *line,
-    size_t len)
+cluster_relay(void *arg, struct client *c, const char *line, size_t len)
 {
 	struct cluster		*cl = arg;
 	struct cluster_local	*l = cluster_base_local_find(cl, c->id);
@@ -55,8 +54,7 @@ cluster_relay(void *arg, struct client *c, const char *line,
 
 /* A refusal for a relayed player: from its match's node, in turn (E). */
 void
-cluster_relay_error(void *arg, struct client *c,
-    enum proto_error err)
+cluster_relay_error(void *arg, struct client *c, enum proto_error err)
 {
 	struct cluster		*cl = arg;
 	struct cluster_local	*l = cluster_base_local_find(cl, c->id);
@@ -131,8 +129,7 @@ cluster_kept_next(struct evbuffer *kept, struct cluster_kept *k, char *buf,
  * wait of those left starts again, and the player may be told again.
  */
 void
-cluster_relay_acked(struct cluster *cl, struct cluster_local *l,
-    uint64_t ack)
+cluster_relay_acked(struct cluster *cl, struct cluster_local *l, uint64_t ack)
 {
 	struct cluster_kept	k;
 
@@ -255,8 +252,7 @@ cluster_relay_back(struct cluster *cl, struct cluster_local *l, int how)
 
 /* A relayed player leaves: its match's node holds its seat, or frees it. */
 void
-cluster_relay_end(void *arg, struct client *c,
-    enum proto_leave why, int hold)
+cluster_relay_end(void *arg, struct client *c, enum proto_leave why, int hold)
 {
 	struct cluster		*cl = arg;
 	struct cluster_local	*l = cluster_base_local_find(cl, c->id);

@@ -569,10 +569,7 @@ cluster_message(void *arg, const char *msg, size_t len)
 	struct cluster		*cl = arg;
 	struct cluster_msg	 m;
 	enum cluster_msg_error	 why;
-	char			 buf[CLUSTER_MSG_MAX + 1], *from;
-	const char		*rest;
-	char			 type;
-	uint64_t		 id;
+	char			 buf[CLUSTER_MSG_MAX + 1];
 
 	if (len > CLUSTER_MSG_MAX || cl->drain >= CLUSTER_DRAIN_GIVEN)
 		return;
@@ -582,49 +579,44 @@ cluster_message(void *arg, const char *msg, size_t len)
 		cluster_refused(cl, buf, len, why);
 		return;
 	}
-	type = m.type;
-	from = m.from;
-	id = m.id;
-	rest = m.rest;
-	len = m.len;
-	switch (type) {
+	switch (m.type) {
 	case 'O':
-		cluster_queue_on_offer(cl, from, id, rest);
+		cluster_queue_on_offer(cl, m.from, m.id, m.rest);
 		break;
 	case 'S':
-		cluster_queue_on_seat(cl, from, id, rest);
+		cluster_queue_on_seat(cl, m.from, m.id, m.rest);
 		break;
 	case 'N':
-		cluster_queue_on_nope(cl, id);
+		cluster_queue_on_nope(cl, m.id);
 		break;
 	case 'B':
-		cluster_queue_on_back(cl, from, id);
+		cluster_queue_on_back(cl, m.from, m.id);
 		break;
 	case 'L':
 	case 'C':
 	case 'H':
 	case 'M':
-		cluster_seat_on_owner(cl, type, from, id, rest, len);
+		cluster_seat_on_owner(cl, m.type, m.from, m.id, m.rest, m.len);
 		break;
 	case 'I':
 	case 'E':
 	case 'D':
-		cluster_seat_on_home(cl, type, from, id, rest, len);
+		cluster_seat_on_home(cl, m.type, m.from, m.id, m.rest, m.len);
 		break;
 	case 'X':
-		cluster_ask_on_ask(cl, from, id, rest, len);
+		cluster_ask_on_ask(cl, m.from, m.id, m.rest, m.len);
 		break;
 	case 'A':
 	case 'R':
-		cluster_ask_on_answer(cl, type, from, id);
+		cluster_ask_on_answer(cl, m.type, m.from, m.id);
 		break;
 	case 'T':
-		if (len == CLUSTER_INST_LEN)
-			cluster_keep_on_taken(cl, from, id, rest);
+		if (m.len == CLUSTER_INST_LEN)
+			cluster_keep_on_taken(cl, m.from, m.id, m.rest);
 		break;
 	case 'G':
-		if (strcmp(from, cl->inst) != 0) {
-			cluster_seat_hold_relayed(cl, from);
+		if (strcmp(m.from, cl->inst) != 0) {
+			cluster_seat_hold_relayed(cl, m.from);
 			cluster_keep_adopt(cl);
 		}
 		break;
@@ -643,7 +635,6 @@ cluster_refused(struct cluster *cl, const char *msg, size_t len,
 {
 	char	safe[256];
 
-	cl->msg_refused++;
 	if (cl->msg_refused_logged & (1u << why))
 		return;
 	cl->msg_refused_logged |= 1u << why;

@@ -108,7 +108,7 @@ conn_input_bytes(struct client *c, const char *buf, size_t size, int *more)
 	int	n;
 
 	*more = 0;
-	for (n = 0; !(c->flags & (CLIENT_CLOSING | CLIENT_HELD)); n++) {
+	for (n = 0; !(c->flags & (CLIENT_CLOSING | CLIENT_HOLDS)); n++) {
 		if (n == CONN_LINES_PER_CALL) {
 			*more = off < size;
 			return (off);

@@ -10,7 +10,6 @@
 #include <stddef.h>
 
 #define HTTP_HEADERS_MAX	8192	/* request line and headers: 431 */
-#define HTTP_WS_KEY_MAX		64	/* Sec-WebSocket-Key, kept */
 #define HTTP_WS_ACCEPT_LEN	28	/* base64 of a SHA-1 */
 
 struct evbuffer;

@@ -2,12 +2,10 @@
  * lobby.c -- the queue of waiting players and first-come, first-served
  * pairing.
  */
-#include <stdlib.h>
 #include <string.h>
 
 #include "clock.h"
 #include "lobby.h"
-#include "log.h"
 #include "match.h"
 #include "mix.h"
 #include "name.h"
@@ -376,13 +374,13 @@ lobby_leave(struct lobby *lobby, struct client *c)
 
 /*
  * The first player from c on who may be paired: not one whose lines wait
- * for the other nodes (CLIENT_HELD: its RESUME, say, may seat it any
+ * for the other nodes (held: its RESUME, say, may seat it any
  * moment), which keeps its place.
  */
 static struct client *
 lobby_pairable(struct client *c)
 {
-	while (c != NULL && (c->flags & CLIENT_HELD))
+	while (c != NULL && (c->flags & CLIENT_HOLDS))
 		c = TAILQ_NEXT(c, queue_entry);
 	return (c);
 }

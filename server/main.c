@@ -5,7 +5,6 @@
 #include <sys/types.h>
 
 #include <signal.h>
-#include <stdio.h>
 
 #include "log.h"
 #include "namecheck.h"

@@ -21,7 +21,6 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "clock.h"
 #include "log.h"
 #include "match-keep.h"
 #include "name.h"

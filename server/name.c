@@ -20,7 +20,6 @@
 #include "name.h"
 #include "namecheck.h"
 
-
 static const char *const name_reserved[LOBBY_SEAT_NAMES] = {
 	"p1", "p2", "ai"
 };

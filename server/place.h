@@ -6,7 +6,6 @@
 #define PLACE_H
 
 #include "client.h"
-#include "proto.h"
 
 void	place_set(struct client *, enum client_place);
 

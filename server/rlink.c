@@ -55,7 +55,6 @@ struct rlink {
 	int64_t			 ping_last;	/* ms: the last one answered */
 	unsigned		 pending;	/* replies awaited */
 	int			 full_logged;
-	uint64_t		 ops_sent;
 };
 
 /* One command's reply callback. */
@@ -142,12 +141,6 @@ int
 rlink_up(const struct rlink *link)
 {
 	return (link->state == RLINK_UP);
-}
-
-uint64_t
-rlink_ops_sent(const struct rlink *link)
-{
-	return (link->ops_sent);
 }
 
 /*
@@ -312,7 +305,6 @@ rlink_tick_cb(evutil_socket_t fd, short what, void *arg)
 		    argv, NULL) == REDIS_OK) {
 			link->ping_sent = now;
 			link->pending++;
-			link->ops_sent++;
 		}
 		return;
 	}
@@ -471,7 +463,6 @@ rlink_cmd(struct rlink *link, rlink_reply_cb *cb, void *arg, int argc,
 		    argv, argvlen) != REDIS_OK)
 			return (-1);
 		link->pending++;
-		link->ops_sent++;
 		return (0);
 	}
 	if ((call = malloc(sizeof *call)) == NULL)
@@ -485,7 +476,6 @@ rlink_cmd(struct rlink *link, rlink_reply_cb *cb, void *arg, int argc,
 		return (-1);
 	}
 	link->pending++;
-	link->ops_sent++;
 	return (0);
 }
 
@@ -501,6 +491,5 @@ rlink_publish(struct rlink *link, const char *channel, const char *msg,
 	    rlink_done_cb, link, 3, argv, lens) != REDIS_OK)
 		return (-1);
 	link->pending++;
-	link->ops_sent++;
 	return (0);
 }

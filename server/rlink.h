@@ -48,6 +48,5 @@ int		 rlink_cmd(struct rlink *, rlink_reply_cb *, void *, int,
 		    const char **, const size_t *);
 int		 rlink_publish(struct rlink *, const char *, const char *,
 		    size_t);
-uint64_t	 rlink_ops_sent(const struct rlink *);
 
 #endif /* RLINK_H */

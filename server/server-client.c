@@ -74,7 +74,6 @@ static void	server_client_input(struct server_client *);
 static ssize_t	server_client_telnet(struct server_client *, char *, size_t,
 		    int *);
 static int	server_client_telnet_done(struct server_client *, int);
-static void	server_client_telnet_out(void *, const char *, size_t);
 static void	server_client_eof(struct server_client *);
 static void	server_client_push(struct server_client *);
 static void	server_client_write_cb(evutil_socket_t, short, void *);
@@ -347,14 +346,14 @@ server_client_send(struct client *c, const char *buf, size_t len)
 	struct server_client	*sc = server_client_of(c);
 
 	if (sc->telnet != NULL)
-		tn_send(sc->telnet, buf, len);	/* server_client_telnet_out */
+		tn_send(sc->telnet, buf, len);	/* server_client_out_cb */
 	else
 		server_client_out(sc, buf, len);
 }
 
-/* How telnet.c writes: its bytes as they are. */
-static void
-server_client_telnet_out(void *arg, const char *buf, size_t len)
+/* How telnet.c and ws.c write: their bytes as they are, under --max-output. */
+void
+server_client_out_cb(void *arg, const char *buf, size_t len)
 {
 	server_client_out(arg, buf, len);
 }
@@ -389,7 +388,6 @@ server_client_out(struct server_client *sc, const char *buf, size_t len)
 		log_warn("client %llu: %s is not reading (%zu bytes pending), closing",
 		    (unsigned long long)sc->c.id, sc->c.addr,
 		    evbuffer_get_length(out));
-		sc->c.flags |= CLIENT_CLOSING;
 		server_client_shut(sc);
 	}
 }
@@ -406,13 +404,14 @@ server_client_close(struct client *c)
 	server_client_shut(server_client_of(c));
 }
 
-/* Closing, by the world's word or the transport's own. */
+/* Closing, by the world's word or the transport's own: CLIENT_CLOSING. */
 void
 server_client_shut(struct server_client *sc)
 {
 	struct evbuffer		*in = sc->in;
 	static const struct timeval now_tv = { 0, 0 };
 
+	sc->c.flags |= CLIENT_CLOSING;
 	event_del(sc->rev);
 	evbuffer_drain(in, evbuffer_get_length(in));
 	sc->close_by = sc->server->lobby.ops->now() + SERVER_CLOSE_MS;
@@ -531,7 +530,7 @@ server_client_input(struct server_client *sc)
 	ssize_t		 n = 0;
 	int		 more, tnflags = 0;
 
-	if (sc->c.flags & CLIENT_HELD) {
+	if (sc->c.flags & CLIENT_HOLDS) {
 		/* Later: take no more (the kernel holds them) till then. */
 		event_del(sc->rev);
 		return;
@@ -589,8 +588,7 @@ server_client_telnet(struct server_client *sc, char *buf, size_t n,
 	size_t	len;
 
 	if (sc->telnet == NULL) {
-		if ((sc->telnet = tn_new(server_client_telnet_out, sc)) ==
-		    NULL) {
+		if ((sc->telnet = tn_new(server_client_out_cb, sc)) == NULL) {
 			log_warn("client %llu: out of memory for telnet, "
 			    "closing", (unsigned long long)sc->c.id);
 			server_client_free(sc);
@@ -641,7 +639,6 @@ server_client_eof(struct server_client *sc)
 	if (sc->c.flags & CLIENT_CLOSING)
 		return;			/* its last line closed it (QUIT) */
 	session_lost(&sc->c);
-	sc->c.flags |= CLIENT_CLOSING;
 	server_client_shut(sc);
 }
 
@@ -726,7 +723,7 @@ server_client_write_cb(evutil_socket_t fd, short what, void *arg)
 	struct server		*s = sc->server;
 
 	if ((sc->flags & SERVER_CLIENT_CORKED) && !(what & EV_TIMEOUT))
-		event_del(sc->wev);		/* server_client_uncork */
+		event_del(sc->wev);		/* server_client_uncork_cb */
 	else if ((what & EV_TIMEOUT) || (evbuffer_write(sc->out, fd) == -1 &&
 	    errno != EAGAIN && errno != EINTR))
 		server_client_free(sc);
@@ -739,7 +736,7 @@ server_client_write_cb(evutil_socket_t fd, short what, void *arg)
 }
 
 /*
- * The hold op: read no more of the client while CLIENT_HELD (the read
+ * The hold op: read no more of the client while it is held (the read
  * callbacks see it), its lines read already kept (in->, or as lines there
  * for a WebSocket); then take them up again, in order.
  */
@@ -755,12 +752,14 @@ server_client_hold(struct client *c, int on)
 }
 
 /*
- * The saves of this callback are sent, the last one seq: the corks that
- * waited for them wait for it (the seqs on the list stay in order).
+ * The cluster's cork_due: the saves of this callback are sent, the last
+ * one seq: the corks that waited for them wait for it (the seqs on the
+ * list stay in order).
  */
 void
-server_client_cork_due(struct server *s, uint64_t seq)
+server_client_cork_due_cb(void *arg, uint64_t seq)
 {
+	struct server		*s = arg;
 	struct server_client	*sc;
 
 	TAILQ_FOREACH_REVERSE(sc, &s->corked, server_client_list, cork_entry) {
@@ -771,26 +770,29 @@ server_client_cork_due(struct server *s, uint64_t seq)
 }
 
 /*
- * Hold a player's output until the cluster's save seq is answered: the
- * match it sees is kept in Redis before it sees it.  A connection corked
- * again goes to the end of the list (the seqs grow).
+ * The cluster's cork: hold a player's output until this callback's saves
+ * are answered (cork_due gives their seq): the match it sees is kept in
+ * Redis before it sees it.  A connection corked again goes to the end of
+ * the list (the seqs grow).
  */
 void
-server_client_cork(struct server *s, struct client *c, uint64_t seq)
+server_client_cork_cb(void *arg, struct client *c)
 {
+	struct server		*s = arg;
 	struct server_client	*sc = server_client_of(c);
 
 	if (sc->flags & SERVER_CLIENT_CORKED)
 		TAILQ_REMOVE(&s->corked, sc, cork_entry);
 	sc->flags |= SERVER_CLIENT_CORKED;
-	sc->cork_seq = seq;
+	sc->cork_seq = SERVER_CORK_DUE;
 	TAILQ_INSERT_TAIL(&s->corked, sc, cork_entry);
 }
 
-/* Saves up to seq are answered: their players' output goes out. */
+/* The cluster's uncork: saves up to seq are answered, their output out. */
 void
-server_client_uncork(struct server *s, uint64_t seq)
+server_client_uncork_cb(void *arg, uint64_t seq)
 {
+	struct server		*s = arg;
 	struct server_client	*sc;
 
 	while ((sc = TAILQ_FIRST(&s->corked)) != NULL && sc->cork_seq <= seq) {
@@ -818,12 +820,14 @@ server_client_push(struct server_client *sc)
 }
 
 /*
- * Its match went to another node (this one was taken for dead): what it
- * was not sent yet is dropped, and it is told to come back.
+ * The cluster's restart: its match went to another node (this one was
+ * taken for dead): what it was not sent yet is dropped, and it is told to
+ * come back.
  */
 void
-server_client_restart(struct server *s, struct client *c)
+server_client_restart_cb(void *arg, struct client *c)
 {
+	struct server		*s = arg;
 	struct server_client	*sc = server_client_of(c);
 	char			 buf[PROTO_OUT_MAX];
 
@@ -845,10 +849,8 @@ server_client_shutdown(struct server_client *sc)
 {
 	if (sc->c.lobby != NULL)
 		session_shutdown(&sc->c, sc->server->bye);
-	else if (!(sc->c.flags & CLIENT_CLOSING)) {
-		sc->c.flags |= CLIENT_CLOSING;
+	else if (!(sc->c.flags & CLIENT_CLOSING))
 		server_client_shut(sc);
-	}
 }
 
 /*

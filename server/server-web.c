@@ -39,7 +39,6 @@ static void	server_web_ws_feed(struct server_client *, const char *,
 		    size_t);
 static void	server_web_ws_send(struct client *, const char *, size_t);
 static void	server_web_ws_close(struct client *);
-static void	server_web_ws_write(void *, const char *, size_t);
 static void	server_web_ws_message(void *, const char *, size_t);
 static int	server_web_ws_control(void *);
 
@@ -83,7 +82,6 @@ server_web_open(struct server_client *sc, enum proto_error why)
 
 	if ((sc->http = http_req_new()) == NULL) {
 		log_error("out of memory: refusing a connection");
-		sc->c.flags |= CLIENT_CLOSING;
 		server_client_shut(sc);
 		return;
 	}
@@ -199,17 +197,15 @@ server_web_http_end(struct server_client *sc, int status)
  * request are its first frames.
  */
 static void
-server_web_ws_open(struct server_client *sc, const char *rest,
-    size_t len)
+server_web_ws_open(struct server_client *sc, const char *rest, size_t len)
 {
 	http_req_free(sc->http);
 	sc->http = NULL;
 	evtimer_del(sc->timer);
-	if ((sc->ws = ws_new(server_web_ws_write, server_web_ws_message,
+	if ((sc->ws = ws_new(server_client_out_cb, server_web_ws_message,
 	    server_web_ws_control, sc)) == NULL) {
 		log_warn("client %llu: out of memory for a WebSocket, closing",
 		    (unsigned long long)sc->c.id);
-		sc->c.flags |= CLIENT_CLOSING;
 		server_client_shut(sc);
 		return;
 	}
@@ -227,15 +223,16 @@ server_web_ws_read(struct server_client *sc)
 	char	buf[SERVER_HTTP_READ];
 	ssize_t	n;
 
-	if (sc->c.flags & CLIENT_HELD) {
+	if (sc->c.flags & CLIENT_HOLDS) {
 		event_del(sc->rev);	/* the rest waits in the kernel */
 		return;
 	}
 	if (evbuffer_get_length(sc->in) > 0) {
 		/* Messages kept while held, one line each: first. */
-		if (conn_input(&sc->c, sc->in) || (sc->c.flags & CLIENT_HELD) ||
+		if (conn_input(&sc->c, sc->in) ||
+		    (sc->c.flags & CLIENT_HOLDS) ||
 		    evbuffer_get_length(sc->in) > 0) {
-			if (!(sc->c.flags & (CLIENT_HELD | CLIENT_CLOSING)))
+			if (!(sc->c.flags & (CLIENT_HOLDS | CLIENT_CLOSING)))
 				event_active(sc->rev, EV_READ, 0);
 			return;
 		}
@@ -250,7 +247,6 @@ server_web_ws_read(struct server_client *sc)
 	if (n == 0) {
 		/* As server_client_eof: leave now, deliver what is queued. */
 		session_lost(&sc->c);
-		sc->c.flags |= CLIENT_CLOSING;
 		server_client_shut(sc);
 		return;
 	}
@@ -287,7 +283,6 @@ server_web_ws_feed(struct server_client *sc, const char *buf, size_t len)
 	log_info("client %llu: WebSocket from %s closed (code %d)",
 	    (unsigned long long)sc->c.id, sc->c.addr, ws_close_code(sc->ws));
 	session_lost(&sc->c);
-	sc->c.flags |= CLIENT_CLOSING;
 	server_client_shut(sc);
 }
 
@@ -301,7 +296,7 @@ server_web_ws_message(void *arg, const char *line, size_t len)
 {
 	struct server_client	*sc = arg;
 
-	if (sc->c.flags & CLIENT_HELD) {
+	if (sc->c.flags & CLIENT_HOLDS) {
 		/*
 		 * Kept for later, in order, as a line (one read's messages at
 		 * most: reading stops while held).
@@ -333,13 +328,6 @@ static void
 server_web_ws_send(struct client *c, const char *buf, size_t len)
 {
 	ws_send(server_client_of(c)->ws, buf, len);
-}
-
-/* How ws.c writes: its frames as they are, under --max-output. */
-static void
-server_web_ws_write(void *arg, const char *buf, size_t len)
-{
-	server_client_out(arg, buf, len);
 }
 
 /* The world's close op for a WebSocket: a close frame (1000), then close. */

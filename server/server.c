@@ -49,10 +49,6 @@ static int	server_bound_port(struct evconnlistener *);
 static uint64_t	server_random(void);
 static int	server_join(struct server *, const struct server_config *);
 static void	server_flush_cb(void *);
-static void	server_uncork_cb(void *, uint64_t);
-static void	server_cork_due_cb(void *, uint64_t);
-static void	server_cork_cb(void *, struct client *);
-static void	server_restart_cb(void *, struct client *);
 static void	server_drained_cb(void *, int);
 static void	server_left_cb(void *);
 static int	server_services_start(struct server *);
@@ -521,9 +517,12 @@ static int
 server_join(struct server *s, const struct server_config *cfg)
 {
 	struct cluster_config	 cc;
-	struct cluster_host	 host = { server_flush_cb, server_cork_cb,
-				    server_cork_due_cb, server_uncork_cb,
-				    server_restart_cb, server_drained_cb, s };
+	struct cluster_host	 host = { server_flush_cb,
+				    server_client_cork_cb,
+				    server_client_cork_due_cb,
+				    server_client_uncork_cb,
+				    server_client_restart_cb, server_drained_cb,
+				    s };
 	char			 ip[64], node[CLUSTER_NODE_MAX + 1];
 	char			 hostname[CLUSTER_NODE_MAX + 1];
 	int			 port;
@@ -559,31 +558,6 @@ static void
 server_flush_cb(void *arg)
 {
 	server_client_flush_all(arg);
-}
-
-/* The cluster's cork: the player's output waits for this callback's save. */
-static void
-server_cork_cb(void *arg, struct client *c)
-{
-	server_client_cork(arg, c, SERVER_CORK_DUE);
-}
-
-static void
-server_cork_due_cb(void *arg, uint64_t seq)
-{
-	server_client_cork_due(arg, seq);
-}
-
-static void
-server_uncork_cb(void *arg, uint64_t seq)
-{
-	server_client_uncork(arg, seq);
-}
-
-static void
-server_restart_cb(void *arg, struct client *c)
-{
-	server_client_restart(arg, c);
 }
 
 /*

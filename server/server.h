@@ -187,6 +187,7 @@ extern const struct server_client_io server_client_tcp_io;
 void	server_client_accept(struct server *, int, struct sockaddr *, int,
 	    const struct server_client_io *);
 void	server_client_out(struct server_client *, const char *, size_t);
+void	server_client_out_cb(void *, const char *, size_t);
 void	server_client_shut(struct server_client *);
 void	server_client_due(struct server_client *);
 void	server_client_rearm(struct client *, int64_t);
@@ -197,10 +198,10 @@ void	server_client_free(struct server_client *);
 void	server_client_flush_all(struct server *);
 void	server_client_aim(struct server *, struct event *, int64_t);
 #define SERVER_CORK_DUE	UINT64_MAX	/* corked until this callback's saves */
-void	server_client_cork(struct server *, struct client *, uint64_t);
-void	server_client_cork_due(struct server *, uint64_t);
-void	server_client_uncork(struct server *, uint64_t);
-void	server_client_restart(struct server *, struct client *);
+void	server_client_cork_cb(void *, struct client *);
+void	server_client_cork_due_cb(void *, uint64_t);
+void	server_client_uncork_cb(void *, uint64_t);
+void	server_client_restart_cb(void *, struct client *);
 
 /* server-web.c */
 extern const struct server_client_io server_web_io;

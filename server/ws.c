@@ -26,7 +26,6 @@
  * stays bounded as it is on TCP.  It writes through another callback,
  * straight to the caller's output buffer, where the --max-output cap is.
  */
-#include <errno.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>

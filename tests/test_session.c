@@ -3575,13 +3575,13 @@ test_hold_two_reasons(void **state)
 
 	assert_int_equal(client_release(&a->c, CLIENT_HOLD_ASK), 0);
 	assert_int_equal(client_release(&a->c, CLIENT_HOLD_ASK), 0);
-	assert_true(a->c.flags & CLIENT_HELD);
+	assert_int_equal(a->c.flags & CLIENT_HOLDS, CLIENT_HOLD_TAKEUP);
 	assert_int_equal(a->holds, 1);
 	feed(a, "");
 	assert_string_equal(a->out, "");
 
 	assert_int_equal(client_release(&a->c, CLIENT_HOLD_TAKEUP), 1);
-	assert_false(a->c.flags & CLIENT_HELD);
+	assert_int_equal(a->c.flags & CLIENT_HOLDS, 0);
 	assert_int_equal(a->holds, 0);
 	assert_string_equal(a->out, "OK PONG\r\n");
 	assert_int_equal(client_release(&a->c, CLIENT_HOLD_TAKEUP), 0);
