@@ -19,6 +19,7 @@
 #include <event2/listener.h>
 #include <event2/util.h>
 
+#include "accounts.h"
 #include "cluster.h"
 #include "counters.h"
 #include "log.h"
@@ -48,6 +49,7 @@ static int	server_listen(struct server *, const struct server_config *,
 static int	server_bound_port(struct evconnlistener *);
 static uint64_t	server_random(void);
 static int	server_join(struct server *, const struct server_config *);
+static int	server_accounts(struct server *, const struct server_config *);
 static void	server_flush_cb(void *);
 static void	server_uncork_cb(void *, uint64_t);
 static void	server_cork_due_cb(void *, uint64_t);
@@ -510,6 +512,7 @@ server_init(struct server *s, const struct server_config *cfg)
 	if (server_listen(s, cfg, 0) == -1 ||
 	    (cfg->http_port != 0 && server_listen(s, cfg, 1) == -1) ||
 	    (cfg->redis != NULL && server_join(s, cfg) == -1) ||
+	    (cfg->db != NULL && server_accounts(s, cfg) == -1) ||
 	    server_services_start(s) == -1)
 		return (-1);
 	server_announce(s);
@@ -551,6 +554,21 @@ server_join(struct server *s, const struct server_config *cfg)
 	if ((s->cluster = cluster_new(s->base, &s->lobby, &cc, &host)) == NULL)
 		return (-1);
 	cluster_service(s->cluster, &s->services[s->nservices++]);
+	return (0);
+}
+
+/* The accounts of --db: a file that will not do ends the daemon. */
+static int
+server_accounts(struct server *s, const struct server_config *cfg)
+{
+	char	why[256];
+
+	if ((s->accounts = accounts_new(s->base, &s->lobby, cfg->db, why,
+	    sizeof why)) == NULL) {
+		log_error("--db: %s", why);
+		return (-1);
+	}
+	accounts_service(s->accounts, &s->services[s->nservices++]);
 	return (0);
 }
 
@@ -711,6 +729,7 @@ server_free(struct server *s)
 		s->services[s->nservices].free(s->services[s->nservices].arg);
 	}
 	s->cluster = NULL;
+	s->accounts = NULL;
 	lobby_free(&s->lobby);
 	addrtab_free(&s->peers);
 	server_unlisten(s);

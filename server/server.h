@@ -52,7 +52,9 @@
 					   told in one send(2) and closed */
 #define SERVER_SHUTDOWN_MS	1000	/* the most a shutdown waits for peers */
 #define SERVER_ACCEPT_PAUSE_MS	100	/* listeners rest when out of fds */
-#define SERVER_MAX_SERVICES	2	/* beside the world: the cluster */
+#define SERVER_MAX_SERVICES	2	/* beside the world: the cluster,
+					   the accounts */
+#define SERVER_DB		"tttd.db"	/* default --db */
 
 struct event_base;
 struct evconnlistener;
@@ -63,6 +65,7 @@ struct tn;
 struct http_req;
 struct ws;
 struct cluster;
+struct accounts;
 
 struct server_client;
 
@@ -136,6 +139,7 @@ struct server_config {
 	const char	*node;		/* NULL = HOSTNAME:PORT */
 	const char	*redis_prefix;
 	int64_t		 node_timeout;	/* ms: --node-timeout */
+	const char	*db;		/* --db PATH; NULL: no accounts */
 };
 
 struct server {
@@ -156,6 +160,7 @@ struct server {
 
 	struct lobby		 lobby;
 	struct cluster		*cluster;	/* --redis; NULL = alone */
+	struct accounts		*accounts;	/* --db; NULL = none */
 	struct service		 services[SERVER_MAX_SERVICES];
 	unsigned		 nservices;
 	unsigned		 nleaving;	/* services stopping, not done */

@@ -1,0 +1,19 @@
+/*
+ * accounts.h -- the accounts beside the world (--db): the store's
+ * listener to the world's events, and the glue of the commands that
+ * read and write it (docs/architecture.md, "Storage").
+ */
+#ifndef ACCOUNTS_H
+#define ACCOUNTS_H
+
+#include "lobby.h"
+#include "service.h"
+
+struct event_base;
+struct accounts;
+
+struct accounts	*accounts_new(struct event_base *, struct lobby *,
+		    const char *, char *, size_t);
+void		 accounts_service(struct accounts *, struct service *);
+
+#endif /* ACCOUNTS_H */
