@@ -12,8 +12,16 @@
 struct event_base;
 struct accounts;
 
+/* What the accounts need of the daemon. */
+struct accounts_host {
+	/* The end of a store's callback: what it sent, out. */
+	void	(*flush)(void *);
+	void	*arg;
+};
+
 struct accounts	*accounts_new(struct event_base *, struct lobby *,
-		    const char *, char *, size_t);
+		    const char *, const struct accounts_host *, char *,
+		    size_t);
 void		 accounts_service(struct accounts *, struct service *);
 
 #endif /* ACCOUNTS_H */

@@ -69,9 +69,11 @@ enum client_hold {
 	CLIENT_HOLD_ASK = 0x1,		/* its last line went to the other
 					   nodes (lobby_ops' elsewhere,
 					   name_check: cluster-ask.c) */
-	CLIENT_HOLD_TAKEUP = 0x2	/* its match's node is gone or drains:
+	CLIENT_HOLD_TAKEUP = 0x2,	/* its match's node is gone or drains:
 					   a live node is to take the match up
 					   (cluster-seat.c, cluster-keep.c) */
+	CLIENT_HOLD_STORE = 0x4		/* its last line waits on the
+					   accounts' store (accounts.c) */
 };
 
 /* Where a client handed back to its node goes there (client_home). */
@@ -144,6 +146,9 @@ struct client {
 	struct ratelimit	 rate;		/* lines accepted */
 	struct ratelimit	 abuse;		/* lines refused */
 	uint64_t		 lines;		/* lines received */
+	void			*account;	/* signed in: the accounts'
+						   own (accounts.c); NULL: a
+						   guest */
 };
 TAILQ_HEAD(client_list, client);
 

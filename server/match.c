@@ -782,7 +782,8 @@ match_renamed(struct client *c, const char *old)
 	    c->name);
 	if (strcmp(old, match_name(m, c->seat)) == 0)
 		return;
-	snprintf(text, sizeof text, "%s is now known as %s.", old, c->name);
+	snprintf(text, sizeof text, "%s is now known as %s.", old,
+	    match_name(m, c->seat));	/* its seat's name, for "" */
 	match_tell_others(m, c->seat, buf, proto_fmt_info(buf, sizeof buf,
 	    text));
 }

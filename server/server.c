@@ -509,10 +509,14 @@ server_init(struct server *s, const struct server_config *cfg)
 	if (s->shutdown_timer == NULL || s->accept_timer == NULL ||
 	    s->lobby_timer == NULL)
 		return (-1);
+	/*
+	 * The accounts before the cluster: their listener hears a NAME
+	 * first, and passes a name no account has on to the other nodes.
+	 */
 	if (server_listen(s, cfg, 0) == -1 ||
 	    (cfg->http_port != 0 && server_listen(s, cfg, 1) == -1) ||
-	    (cfg->redis != NULL && server_join(s, cfg) == -1) ||
 	    (cfg->db != NULL && server_accounts(s, cfg) == -1) ||
+	    (cfg->redis != NULL && server_join(s, cfg) == -1) ||
 	    server_services_start(s) == -1)
 		return (-1);
 	server_announce(s);
@@ -561,10 +565,11 @@ server_join(struct server *s, const struct server_config *cfg)
 static int
 server_accounts(struct server *s, const struct server_config *cfg)
 {
-	char	why[256];
+	struct accounts_host	host = { server_flush_cb, s };
+	char			why[256];
 
-	if ((s->accounts = accounts_new(s->base, &s->lobby, cfg->db, why,
-	    sizeof why)) == NULL) {
+	if ((s->accounts = accounts_new(s->base, &s->lobby, cfg->db, &host,
+	    why, sizeof why)) == NULL) {
 		log_error("--db: %s", why);
 		return (-1);
 	}

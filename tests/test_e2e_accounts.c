@@ -24,6 +24,22 @@
 #include "e2e_fix.h"
 #include "e2e_line.h"
 
+#define SEND(c, ...)		line_send_at(__LINE__, (c), __VA_ARGS__)
+#define WANT_PREFIX(c, p, o)	line_want_prefix_at(__LINE__, (c), (p), (o), \
+				    sizeof (o))
+#define WANT_QUIET(c, ms)	line_want_quiet_at(__LINE__, (c), (ms))
+#define PARKED(e, tp)		acc_parked_at(__LINE__, (e), (tp))
+#define REGISTER(c, n, k)	acc_register_at(__LINE__, (c), (n), (k), \
+				    sizeof (k))
+
+#define E_NAME_TAKEN	"ERR NAME_TAKEN That name is taken; choose another."
+#define E_BAD_KEY	"ERR BAD_KEY No account has that key."
+#define E_NO_PLAYER	"ERR NO_SUCH_PLAYER No account has that name."
+#define E_NOT_SIGNED_IN	"ERR NOT_SIGNED_IN Sign in first: LOGIN <key>, " \
+			"or REGISTER your name."
+#define T_TAKEN_OVER	"INFO You signed in on another connection: you " \
+			"are a guest here now."
+
 /* A directory of the test's own, removed at the end. */
 static char	acc_dir[64];
 
@@ -160,6 +176,244 @@ test_accounts_db_none(void **state)
 	assert_int_equal(stat(acc_path(p, sizeof p, "tttd.db"), &sb), -1);
 }
 
+/* The arguments of a server on the test's own file. */
+static const char *const *
+acc_args(const char *name)
+{
+	static char		 path[128];
+	static const char	*args[] = { "--db", path, NULL };
+
+	acc_path(path, sizeof path, name);
+	return (args);
+}
+
+/*
+ * A player greeted, then alone in a room of its own: never paired with
+ * the test's other players.
+ */
+static struct conn *
+acc_parked_at(int ln, struct e2e *e, struct tttd_proc *tp)
+{
+	struct conn	*c = e2e_connect_at(ln, e, tp);
+	char		 line[LINE_SIZE];
+
+	line_send_at(ln, c, "ROOM NEW");
+	line_want_prefix_at(ln, c, "OK ROOM ", line, sizeof line);
+	line_want_prefix_at(ln, c, "WAIT ", line, sizeof line);
+	return (c);
+}
+
+/* NAME n, REGISTER: OK REGISTER n, and its KEY line (the key into key). */
+static void
+acc_register_at(int ln, struct conn *c, const char *name, char *key,
+    size_t size)
+{
+	char	line[LINE_SIZE], want[LINE_SIZE];
+
+	line_send_at(ln, c, "NAME %s", name);
+	line_want_at(ln, 0, c, "OK NAME %s", name);
+	line_send_at(ln, c, "REGISTER");
+	line_want_at(ln, 0, c, "OK REGISTER %s", name);
+	line_want_prefix_at(ln, c, "KEY ", line, sizeof line);
+	if (sscanf(line, "KEY %63s", key) != 1 || strlen(key) != 26 ||
+	    size <= 26)
+		fail_msg("line %d: no key in \"%s\"", ln, line);
+	snprintf(want, sizeof want, "KEY %s Keep this key: it is shown once "
+	    "and is your account. Sign in with LOGIN %s on any connection.",
+	    key, key);
+	if (strcmp(line, want) != 0)
+		fail_msg("line %d: \"%s\", not \"%s\"", ln, line, want);
+}
+
+/* --db none: REGISTER and LOGIN say there are no accounts here. */
+static void
+test_accounts_none_refused(void **state)
+{
+	struct e2e		*e = *state;
+	const char		*args[] = { "--db", "none", NULL };
+	struct tttd_proc	*tp = e2e_server(e, args);
+	struct conn		*a = PARKED(e, tp);
+	static const char	*verbs[] = { "REGISTER", "LOGIN "
+				    "abcdefghijklmnopqrstuvwxyz", "RATING",
+				    "TOP" };
+	size_t			 i;
+
+	SEND(a, "NAME alice");
+	WANT(a, "OK NAME alice");
+	for (i = 0; i < sizeof verbs / sizeof verbs[0]; i++) {
+		SEND(a, "%s", verbs[i]);
+		WANT(a, "ERR NO_ACCOUNTS This server keeps no accounts: "
+		    "everyone plays as a guest.");
+	}
+	e2e_stop(e, tp);
+}
+
+/*
+ * REGISTER: the current name (a seat's own: NO_NAME), shown a key once,
+ * signed in; a registered name again: NAME_TAKEN; RATING of a new
+ * account; HISTORY and TOP with nothing in them.
+ */
+static void
+test_accounts_register(void **state)
+{
+	struct e2e		*e = *state;
+	struct tttd_proc	*tp = e2e_server(e, acc_args("t.db"));
+	struct conn		*a = PARKED(e, tp), *b = PARKED(e, tp);
+	char			 key[64];
+
+	SEND(a, "REGISTER");
+	WANT(a, "ERR NO_NAME Choose a name with NAME before you REGISTER.");
+	REGISTER(a, "alice", key);
+	SEND(a, "REGISTER");
+	WANT(a, "ERR SIGNED_IN You are signed in: your name is your "
+	    "account's.");
+	SEND(a, "RATING");
+	WANT(a, "OK RATING alice 1500? 500 0 0 0 0");
+	SEND(a, "rating ALICE");
+	WANT(a, "OK RATING alice 1500? 500 0 0 0 0");
+	SEND(a, "HISTORY");
+	WANT(a, "OK HISTORY 0");
+	SEND(a, "TOP");
+	WANT(a, "OK TOP 0");
+	SEND(b, "RATING");
+	WANT(b, E_NO_PLAYER);
+	SEND(b, "RATING bob");
+	WANT(b, E_NO_PLAYER);
+	SEND(b, "HISTORY bob 5");
+	WANT(b, E_NO_PLAYER);
+	SEND(b, "REKEY");
+	WANT(b, E_NOT_SIGNED_IN);
+	SEND(b, "FORGET alice");
+	WANT(b, E_NOT_SIGNED_IN);
+	e2e_stop(e, tp);
+}
+
+/*
+ * A registered name is its owner's: NAME of it, or of one like it, by
+ * anyone else is refused while the owner is here, once it has gone, and
+ * after a restart on the same file.
+ */
+static void
+test_accounts_name_reserved(void **state)
+{
+	struct e2e		*e = *state;
+	struct tttd_proc	*tp = e2e_server(e, acc_args("t.db"));
+	struct conn		*a = PARKED(e, tp), *b = PARKED(e, tp);
+	char			 key[64];
+
+	REGISTER(a, "alice", key);
+	SEND(a, "QUIT");		/* gone once BYE comes */
+	WANT(a, "BYE Thank you for playing!");
+	SEND(b, "NAME alice");
+	WANT(b, E_NAME_TAKEN);
+	SEND(b, "NAME ALICE");
+	WANT(b, E_NAME_TAKEN);
+	SEND(b, "NAME bob");
+	WANT(b, "OK NAME bob");
+	e2e_stop(e, tp);
+	tp = e2e_server(e, acc_args("t.db"));
+	b = PARKED(e, tp);
+	SEND(b, "NAME Alice");
+	WANT(b, E_NAME_TAKEN);
+	SEND(b, "NAME alice2");
+	WANT(b, "OK NAME alice2");
+	e2e_stop(e, tp);
+}
+
+/*
+ * LOGIN: a wrong key is refused; the key signs in on another connection,
+ * which takes the account's name; the connection signed in before is told
+ * and is a guest from then on (its name its seat's).  REKEY: a new key,
+ * the old one dead.
+ */
+static void
+test_accounts_login_rekey(void **state)
+{
+	struct e2e		*e = *state;
+	struct tttd_proc	*tp = e2e_server(e, acc_args("t.db"));
+	struct conn		*a = PARKED(e, tp), *b = PARKED(e, tp);
+	struct conn		*c = PARKED(e, tp);
+	char			 key[64], key2[64], line[LINE_SIZE];
+
+	REGISTER(a, "alice", key);
+	SEND(b, "LOGIN abcdefghijklmnopqrstuvwxyz");
+	WANT(b, E_BAD_KEY);
+	SEND(b, "LOGIN short");
+	WANT(b, E_BAD_KEY);
+	SEND(b, "NAME bob");
+	WANT(b, "OK NAME bob");
+	SEND(b, "LOGIN %s", key);
+	WANT(b, "OK LOGIN alice 1500 500");
+	WANT(a, T_TAKEN_OVER);
+	SEND(b, "RATING");
+	WANT(b, "OK RATING alice 1500? 500 0 0 0 0");
+	SEND(a, "RATING");
+	WANT(a, E_NO_PLAYER);
+	SEND(a, "REKEY");
+	WANT(a, E_NOT_SIGNED_IN);
+	SEND(b, "REKEY");
+	WANT(b, "OK REKEY");
+	WANT_PREFIX(b, "KEY ", line);
+	assert_int_equal(sscanf(line, "KEY %63s", key2), 1);
+	assert_string_not_equal(key, key2);
+	SEND(c, "LOGIN %s", key);
+	WANT(c, E_BAD_KEY);
+	SEND(c, "LOGIN %s", key2);
+	WANT(c, "OK LOGIN alice 1500 500");
+	WANT(b, T_TAKEN_OVER);
+	e2e_stop(e, tp);
+}
+
+/* Wrong keys from one address: 5, then RATE_LIMITED, as RESUME tokens. */
+static void
+test_accounts_bad_keys_limited(void **state)
+{
+	struct e2e		*e = *state;
+	struct tttd_proc	*tp = e2e_server(e, acc_args("t.db"));
+	struct conn		*a = PARKED(e, tp);
+	int			 i;
+
+	for (i = 0; i < 5; i++) {
+		SEND(a, "LOGIN abcdefghijklmnopqrstuvwxy%c", 'a' + i);
+		WANT(a, E_BAD_KEY);
+	}
+	SEND(a, "LOGIN abcdefghijklmnopqrstuvwxyz");
+	WANT(a, "ERR RATE_LIMITED Too many commands. Please slow down.");
+	e2e_stop(e, tp);
+}
+
+/*
+ * FORGET: the name typed again, signed in; the account is gone (RATING
+ * of it: NO_SUCH_PLAYER), its key dead, its name free once its last
+ * connection leaves it.
+ */
+static void
+test_accounts_forget(void **state)
+{
+	struct e2e		*e = *state;
+	struct tttd_proc	*tp = e2e_server(e, acc_args("t.db"));
+	struct conn		*a = PARKED(e, tp), *b = PARKED(e, tp);
+	char			 key[64];
+
+	REGISTER(a, "alice", key);
+	SEND(a, "FORGET bob");
+	WANT(a, "ERR BAD_NAME To delete your account, type its name: FORGET "
+	    "<name>.");
+	SEND(a, "FORGET Alice");
+	WANT(a, "OK FORGET alice");
+	SEND(a, "RATING");
+	WANT(a, E_NO_PLAYER);
+	SEND(b, "RATING alice");
+	WANT(b, E_NO_PLAYER);
+	SEND(b, "LOGIN %s", key);
+	WANT(b, E_BAD_KEY);
+	SEND(a, "QUIT");		/* gone once BYE comes */
+	WANT(a, "BYE Thank you for playing!");
+	SEND(b, "NAME alice");
+	WANT(b, "OK NAME alice");
+	e2e_stop(e, tp);
+}
+
 /* The test's directory, made before and removed after. */
 static int
 acc_setup(void **state)
@@ -192,6 +446,18 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_accounts_db_default,
 		    acc_setup, acc_teardown),
 		cmocka_unit_test_setup_teardown(test_accounts_db_none,
+		    acc_setup, acc_teardown),
+		cmocka_unit_test_setup_teardown(test_accounts_none_refused,
+		    acc_setup, acc_teardown),
+		cmocka_unit_test_setup_teardown(test_accounts_register,
+		    acc_setup, acc_teardown),
+		cmocka_unit_test_setup_teardown(test_accounts_name_reserved,
+		    acc_setup, acc_teardown),
+		cmocka_unit_test_setup_teardown(test_accounts_login_rekey,
+		    acc_setup, acc_teardown),
+		cmocka_unit_test_setup_teardown(test_accounts_bad_keys_limited,
+		    acc_setup, acc_teardown),
+		cmocka_unit_test_setup_teardown(test_accounts_forget,
 		    acc_setup, acc_teardown),
 	};
 
