@@ -43,6 +43,24 @@ struct accounts_req {
 };
 TAILQ_HEAD(accounts_reqs, accounts_req);
 
+/*
+ * A game that may be rated: both players' accounts read, their new
+ * ratings computed and written with the game, its connected players'
+ * output held (RESULT and what follows) until the write is answered.
+ */
+struct accounts_game {
+	struct accounts			*a;
+	struct client			*c[2];		/* held; NULL: none,
+							   or freed since */
+	struct store_account		 acc[2];
+	int				 found[2];
+	int				 reads;		/* answered, of 2 */
+	struct rating			 before[2];	/* aged to the game */
+	struct store_game		 g;
+	TAILQ_ENTRY(accounts_game)	 entry;		/* accounts.games */
+};
+TAILQ_HEAD(accounts_games, accounts_game);
+
 struct accounts {
 	struct store		*st;
 	struct lobby		*lobby;
@@ -50,6 +68,9 @@ struct accounts {
 	struct lobby_listener	 listener;
 	struct accounts_users	 users;		/* signed in */
 	struct accounts_reqs	 reqs;		/* clients' requests pending */
+	struct accounts_games	 games;		/* rated games on their way */
+	int			 write_failed;	/* logged: rated games are not
+						   written (until one is) */
 	void			(*done)(void *);	/* stopping: called
 							   once none pends */
 	void			*done_arg;
@@ -64,12 +85,18 @@ static int	accounts_command(void *, struct client *,
 		    const struct proto_cmd *);
 static int	accounts_name_claimed(void *, struct client *, const char *);
 static void	accounts_answer(const struct store_result *, void *);
+static void	accounts_game_ended(void *, struct match *, enum ttt_mark,
+		    enum match_end);
+static void	accounts_game_read(const struct store_result *, void *);
+static void	accounts_game_written(const struct store_result *, void *);
+static void	accounts_settled(struct accounts *);
 static void	accounts_named(struct accounts *, struct client *,
 		    const char *, const struct store_result *);
 
 /* What the accounts hear of the world. */
 static const struct lobby_events accounts_events = {
 	.name_claimed = accounts_name_claimed,
+	.game_ended = accounts_game_ended,
 	.account = accounts_command
 };
 
@@ -95,6 +122,7 @@ accounts_new(struct event_base *base, struct lobby *lobby, const char *path,
 	a->host = *host;
 	TAILQ_INIT(&a->users);
 	TAILQ_INIT(&a->reqs);
+	TAILQ_INIT(&a->games);
 	lobby_listen(lobby, &a->listener, &accounts_events, a);
 	log_info("accounts: %s", path);
 	return (a);
@@ -617,11 +645,18 @@ accounts_forget(void *arg, struct client *c)
 {
 	struct accounts		*a = arg;
 	struct accounts_req	*r;
+	struct accounts_game	*g;
 
 	accounts_sign_out(a, c);
 	TAILQ_FOREACH(r, &a->reqs, entry) {
 		if (r->c == c)
 			r->c = NULL;
+	}
+	TAILQ_FOREACH(g, &a->games, entry) {
+		if (g->c[0] == c)
+			g->c[0] = NULL;
+		if (g->c[1] == c)
+			g->c[1] = NULL;
 	}
 }
 
@@ -644,14 +679,20 @@ accounts_free(void *arg)
 {
 	struct accounts		*a = arg;
 	struct accounts_req	*r;
+	struct accounts_game	*g;
 
 	if (a == NULL)
 		return;
 	lobby_unlisten(a->lobby, &a->listener);
 	store_free(a->st);	/* no callback: the requests are ours */
+
 	while ((r = TAILQ_FIRST(&a->reqs)) != NULL) {
 		TAILQ_REMOVE(&a->reqs, r, entry);
 		free(r);
+	}
+	while ((g = TAILQ_FIRST(&a->games)) != NULL) {
+		TAILQ_REMOVE(&a->games, g, entry);
+		free(g);
 	}
 	while (!TAILQ_EMPTY(&a->users))
 		accounts_sign_out(a, TAILQ_FIRST(&a->users)->c);
@@ -684,4 +725,221 @@ accounts_named(struct accounts *a, struct client *c, const char *name,
 		return;
 	if ((err = cmd_rename(c, name)) != PROTO_OK)
 		accounts_error(c, err);
+}
+
+/* How a game ended, a word for its record. */
+static const char *
+accounts_ended(enum match_end how)
+{
+	static const char	*words[] = {
+		[MATCH_END_LINE] = "line",
+		[MATCH_END_FULL] = "full",
+		[MATCH_END_EARLY_DRAW] = "early-draw",
+		[MATCH_END_RESIGN] = "resign",
+		[MATCH_END_TIME] = "time",
+		[MATCH_END_QUIT] = "quit",
+		[MATCH_END_DROP] = "drop",
+		[MATCH_END_GONE_TIME] = "time"
+	};
+
+	return ((unsigned)how < sizeof words / sizeof words[0] ?
+	    words[how] : "line");
+}
+
+/*
+ * May this game be rated?  Two people, each either connected and signed
+ * in, or gone (lost, quit) under a name of its own: an account's, as
+ * the store will say, for a registered name is only its owner's.
+ */
+static int
+accounts_rateable(const struct match *m)
+{
+	int	i;
+
+	if (m->ai != MATCH_HUMAN)
+		return (0);
+	for (i = 0; i < 2; i++) {
+		if (m->seat[i].name[0] == '\0')
+			return (0);
+		if (m->player[i] != NULL && (accounts_user(m->player[i]) ==
+		    NULL || (m->player[i]->flags & CLIENT_REMOTE)))
+			return (0);
+	}
+	return (1);
+}
+
+/* The game's record: its match, number, result, how, moves, end. */
+static void
+accounts_game_fill(struct accounts_game *g, const struct match *m,
+    enum ttt_mark w, enum match_end how)
+{
+	char	cell[3];
+	size_t	n = 0;
+	int	i;
+
+	snprintf(g->g.match, sizeof g->g.match, "%llu",
+	    (unsigned long long)m->id);
+	g->g.number = (int)m->games;
+	g->g.result = w == TTT_X ? 'X' : w == TTT_O ? 'O' : 'T';
+	snprintf(g->g.ended, sizeof g->g.ended, "%s", accounts_ended(how));
+	for (i = 0; i < m->nmoves && n + 3 < sizeof g->g.moves; i++) {
+		ttt_cell_name(m->moves[i], cell);
+		n += (size_t)snprintf(g->g.moves + n, sizeof g->g.moves - n,
+		    "%s%s", i > 0 ? "," : "", cell);
+	}
+	g->g.at = accounts_now();
+}
+
+/* A rated game is done with: its players' output goes out. */
+static void
+accounts_game_done(struct accounts *a, struct accounts_game *g)
+{
+	int	i;
+
+	TAILQ_REMOVE(&a->games, g, entry);
+	for (i = 0; i < 2; i++) {
+		if (g->c[i] != NULL)
+			a->host.release_out(a->host.arg, g->c[i]);
+	}
+	free(g);
+	a->host.flush(a->host.arg);
+	accounts_settled(a);
+}
+
+/*
+ * A game ended (the world's event, before its players are told): when it
+ * may be rated, both accounts are read, and its connected players' output
+ * waits (RESULT first) until the game and the new ratings are written.
+ */
+static void
+accounts_game_ended(void *arg, struct match *m, enum ttt_mark w,
+    enum match_end how)
+{
+	struct accounts		*a = arg;
+	struct accounts_game	*g;
+	char			 fold[NAME_KEY_MAX];
+	int			 i;
+
+	if (!accounts_rateable(m) || (g = calloc(1, sizeof *g)) == NULL)
+		return;
+	g->a = a;
+	accounts_game_fill(g, m, w, how);
+	TAILQ_INSERT_TAIL(&a->games, g, entry);
+	for (i = 0; i < 2; i++) {
+		if (m->player[i] == NULL ||
+		    (m->player[i]->flags & CLIENT_CLOSING))
+			continue;
+		g->c[i] = m->player[i];
+		a->host.hold_out(a->host.arg, g->c[i]);
+	}
+	for (i = 0; i < 2; i++) {
+		accounts_fold(a, m->seat[i].name, fold);
+		if (store_rating(a->st, fold, accounts_game_read, g) == -1)
+			g->reads++;	/* not found: not rated */
+	}
+	if (g->reads == 2)
+		accounts_game_done(a, g);
+}
+
+/* An account as a rating, grown with the days since its last game. */
+static void
+accounts_aged(const struct store_account *acc, int64_t at, struct rating *r)
+{
+	struct rating	in = { acc->rating, acc->rd, acc->volatility };
+
+	if (rating_age(&in, acc->last_game > 0 && at > acc->last_game ?
+	    (double)(at - acc->last_game) / 86400.0 : 0, r) == -1)
+		*r = in;
+}
+
+/* Both accounts read: the new ratings, written with the game. */
+static int
+accounts_game_rate(struct accounts *a, struct accounts_game *g)
+{
+	struct store_side	*side[2] = { &g->g.x, &g->g.o };
+	struct rating		 after[2];
+	enum rating_score	 score;
+	int			 i;
+
+	if (!g->found[0] || !g->found[1] || g->acc[0].id == g->acc[1].id)
+		return (-1);
+	for (i = 0; i < 2; i++)
+		accounts_aged(&g->acc[i], g->g.at, &g->before[i]);
+	score = g->g.result == 'X' ? RATING_WIN : g->g.result == 'O' ?
+	    RATING_LOSS : RATING_TIE;
+	if (rating_game(&g->before[0], &g->before[1], score, RATING_TAU,
+	    &after[0], &after[1]) == -1)
+		return (-1);
+	for (i = 0; i < 2; i++) {
+		side[i]->id = g->acc[i].id;
+		snprintf(side[i]->name, sizeof side[i]->name, "%s",
+		    g->acc[i].name);
+		side[i]->before = g->before[i].r;
+		side[i]->rating = after[i].r;
+		side[i]->rd = after[i].rd;
+		side[i]->volatility = after[i].vol;
+	}
+	return (store_record(a->st, &g->g, accounts_game_written, g));
+}
+
+/* One account of a game read (or not: then the game is not rated). */
+static void
+accounts_game_read(const struct store_result *res, void *arg)
+{
+	struct accounts_game	*g = arg;
+	struct accounts		*a = g->a;
+	int			 i = g->reads++;
+
+	if (res->err == STORE_OK) {
+		g->acc[i] = res->account;
+		g->found[i] = 1;
+	}
+	if (g->reads < 2)
+		return;
+	if (accounts_game_rate(a, g) == -1)
+		accounts_game_done(a, g);
+}
+
+/*
+ * The game and the new ratings are written (or not): each player still
+ * here hears its new rating, or that the game is not rated; then its
+ * output goes out, RESULT first.
+ */
+static void
+accounts_game_written(const struct store_result *res, void *arg)
+{
+	struct accounts_game	*g = arg;
+	struct accounts		*a = g->a;
+	struct store_side	*side[2] = { &g->g.x, &g->g.o };
+	struct rating		 after;
+	struct rating_shown	 sh;
+	char			 buf[PROTO_OUT_MAX];
+	int			 i;
+
+	if (res->err != STORE_OK && !a->write_failed) {
+		log_warn("accounts: rated games are not written: %s: %s",
+		    store_strerror(res->err), res->why);
+		a->write_failed = 1;
+	} else if (res->err == STORE_OK && a->write_failed) {
+		log_info("accounts: rated games are written again");
+		a->write_failed = 0;
+	}
+	for (i = 0; i < 2; i++) {
+		if (g->c[i] == NULL)
+			continue;
+		if (res->err != STORE_OK) {
+			client_send(g->c[i], buf, proto_fmt_info(buf,
+			    sizeof buf, "This game is not rated: the "
+			    "accounts cannot be written now."));
+			continue;
+		}
+		after.r = side[i]->rating;
+		after.rd = side[i]->rd;
+		after.vol = side[i]->volatility;
+		rating_show(&after, &sh);
+		client_send(g->c[i], buf, proto_fmt_info_rating(buf,
+		    sizeof buf, sh.r, sh.provisional,
+		    rating_change(&g->before[i], &after)));
+	}
+	accounts_game_done(a, g);
 }

@@ -16,6 +16,9 @@ struct accounts;
 struct accounts_host {
 	/* The end of a store's callback: what it sent, out. */
 	void	(*flush)(void *);
+	/* A player's output waits until release (counted). */
+	void	(*hold_out)(void *, struct client *);
+	void	(*release_out)(void *, struct client *);
 	void	*arg;
 };
 

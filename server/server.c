@@ -50,6 +50,8 @@ static int	server_bound_port(struct evconnlistener *);
 static uint64_t	server_random(void);
 static int	server_join(struct server *, const struct server_config *);
 static int	server_accounts(struct server *, const struct server_config *);
+static void	server_hold_out_cb(void *, struct client *);
+static void	server_release_out_cb(void *, struct client *);
 static void	server_flush_cb(void *);
 static void	server_uncork_cb(void *, uint64_t);
 static void	server_cork_due_cb(void *, uint64_t);
@@ -565,7 +567,8 @@ server_join(struct server *s, const struct server_config *cfg)
 static int
 server_accounts(struct server *s, const struct server_config *cfg)
 {
-	struct accounts_host	host = { server_flush_cb, s };
+	struct accounts_host	host = { server_flush_cb, server_hold_out_cb,
+				    server_release_out_cb, s };
 	char			why[256];
 
 	if ((s->accounts = accounts_new(s->base, &s->lobby, cfg->db, &host,
@@ -575,6 +578,21 @@ server_accounts(struct server *s, const struct server_config *cfg)
 	}
 	accounts_service(s->accounts, &s->services[s->nservices++]);
 	return (0);
+}
+
+/* The accounts' hold: a player's output waits for a commit. */
+static void
+server_hold_out_cb(void *arg, struct client *c)
+{
+	(void)arg;
+	server_client_hold_out(c);
+}
+
+static void
+server_release_out_cb(void *arg, struct client *c)
+{
+	(void)arg;
+	server_client_release_out(c);
 }
 
 /* The cluster's flush: what the world sent, out. */

@@ -111,6 +111,9 @@ struct server_client {
 	TAILQ_ENTRY(server_client) dirty_entry;	/* output to flush */
 	uint64_t		 cork_seq;	/* corked until this save is
 						   answered */
+	unsigned		 out_holds;	/* output held until the
+						   accounts' commits (rated
+						   results) are answered */
 	TAILQ_ENTRY(server_client) cork_entry;	/* server.corked */
 };
 TAILQ_HEAD(server_client_list, server_client);
@@ -206,6 +209,8 @@ void	server_client_cork(struct server *, struct client *, uint64_t);
 void	server_client_cork_due(struct server *, uint64_t);
 void	server_client_uncork(struct server *, uint64_t);
 void	server_client_restart(struct server *, struct client *);
+void	server_client_hold_out(struct client *);
+void	server_client_release_out(struct client *);
 
 /* server-web.c */
 extern const struct server_client_io server_web_io;

@@ -6,6 +6,9 @@
  */
 #include <sys/stat.h>
 #include <sys/types.h>
+#include <sys/wait.h>
+
+#include <signal.h>
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -414,6 +417,221 @@ test_accounts_forget(void **state)
 	e2e_stop(e, tp);
 }
 
+/*
+ * Two players just connected to the queue (they are paired): p[0] gets
+ * the one who moves first, p[1] the other; names into n[].
+ */
+static void
+acc_paired(struct conn *a, struct conn *b, const char *na, const char *nb,
+    struct conn *p[2], const char *n[2])
+{
+	char	line[LINE_SIZE];
+
+	expect_skip_to(a, "START ", line, sizeof line);
+	expect_skip_to(b, "START ", NULL, 0);
+	/* "START X alice (X) moves first." */
+	p[0] = strncmp(line + 8, na, strlen(na)) == 0 &&
+	    line[8 + strlen(na)] == ' ' ? a : b;
+	p[1] = p[0] == a ? b : a;
+	n[0] = p[0] == a ? na : nb;
+	n[1] = p[0] == a ? nb : na;
+}
+
+/* p[0] wins down column B; both read up to RESULT. */
+static void
+acc_play_win(struct conn *p[2])
+{
+	static const char	*moves[] = { "B1", "A1", "B2", "A2", "B3" };
+	int			 i;
+
+	for (i = 0; i < 5; i++) {
+		conn_send(p[i % 2], moves[i]);
+		expect_skip_to(p[i % 2], "OK MOVE", NULL, 0);
+	}
+	expect_skip_to(p[0], "RESULT WIN ", NULL, 0);
+	expect_skip_to(p[1], "RESULT WIN ", NULL, 0);
+}
+
+/*
+ * A PLAYED line of game 1.1: a UTC time, the winner's and the loser's
+ * names as X and O (either way), the winner's mark, the moves.
+ */
+static void
+acc_want_played(const char *line, const char *winner, const char *loser,
+    const char *moves)
+{
+	char	when[64], x[64], o[64], res[8], mv[64];
+
+	if (sscanf(line, "PLAYED 1.1 %63s %63s %63s %7s %63s", when, x, o, res,
+	    mv) != 5)
+		fail_msg("not a PLAYED line: \"%s\"", line);
+	if (strlen(when) != 20 || when[4] != '-' || when[10] != 'T' ||
+	    when[19] != 'Z')
+		fail_msg("not a UTC time: \"%s\"", line);
+	if (!((strcmp(x, winner) == 0 && strcmp(o, loser) == 0 &&
+	    strcmp(res, "X") == 0) || (strcmp(o, winner) == 0 &&
+	    strcmp(x, loser) == 0 && strcmp(res, "O") == 0)))
+		fail_msg("\"%s\": not won by %s from %s", line, winner, loser);
+	if (strcmp(mv, moves) != 0)
+		fail_msg("\"%s\": moves not %s", line, moves);
+}
+
+/* After RESULT: the score, AGAIN?, then the new rating. */
+static void
+acc_want_rated(struct conn *c, const char *rating)
+{
+	char	line[LINE_SIZE];
+
+	WANT_PREFIX(c, "INFO Score: ", line);
+	WANT_PREFIX(c, "AGAIN? ", line);
+	WANT(c, "INFO Your rating: %s", rating);
+}
+
+/*
+ * A game between two signed-in players is rated: after RESULT each hears
+ * its new rating and the change (1500/500 beats 1500/500: 1741?, +241),
+ * and RATING, HISTORY and TOP show it (TOP: both still provisional).
+ */
+static void
+test_accounts_rated_game(void **state)
+{
+	struct e2e		*e = *state;
+	struct tttd_proc	*tp = e2e_server(e, acc_args("t.db"));
+	struct conn		*a = CONNECT(e, tp), *b = CONNECT(e, tp);
+	struct conn		*p[2];
+	const char		*n[2];
+	char			 key[64], line[LINE_SIZE];
+
+	REGISTER(a, "alice", key);
+	REGISTER(b, "bob", key);
+	acc_paired(a, b, "alice", "bob", p, n);
+	acc_play_win(p);
+	acc_want_rated(p[0], "1741? (+241).");
+	acc_want_rated(p[1], "1259? (-241).");
+	SEND(p[0], "RATING");
+	WANT(p[0], "OK RATING %s 1741? 397 1 1 0 0", n[0]);
+	SEND(p[0], "RATING %s", n[1]);
+	WANT(p[0], "OK RATING %s 1259? 397 1 0 1 0", n[1]);
+	SEND(p[1], "HISTORY %s", n[0]);
+	WANT(p[1], "OK HISTORY 1");
+	WANT_PREFIX(p[1], "PLAYED 1.1 ", line);
+	acc_want_played(line, n[0], n[1], "B1,A1,B2,A2,B3");
+	SEND(p[1], "TOP");
+	WANT(p[1], "OK TOP 0");
+	e2e_stop(e, tp);
+}
+
+/*
+ * kill -9 right after RESULT: the game is on the disk already (RESULT
+ * waited for its commit), in both histories, with the new ratings.
+ */
+static void
+test_accounts_result_survives_kill(void **state)
+{
+	struct e2e		*e = *state;
+	struct tttd_proc	*tp = e2e_server(e, acc_args("t.db"));
+	struct conn		*a = CONNECT(e, tp), *b = CONNECT(e, tp);
+	struct conn		*p[2];
+	const char		*n[2];
+	char			 key[64], line[LINE_SIZE];
+	int			 i;
+
+	REGISTER(a, "alice", key);
+	REGISTER(b, "bob", key);
+	acc_paired(a, b, "alice", "bob", p, n);
+	for (i = 0; i < 4; i++) {
+		conn_send(p[i % 2], (const char *[]){ "B1", "A1", "B2",
+		    "A2" }[i]);
+		expect_skip_to(p[i % 2], "OK MOVE", NULL, 0);
+	}
+	conn_send(p[0], "B3");
+	expect_skip_to(p[1], "RESULT WIN ", NULL, 0);
+	kill(tp->pid, SIGKILL);
+	waitpid(tp->pid, NULL, 0);
+	close(tp->err_fd);
+	tp->pid = 0;
+	tp = e2e_server(e, acc_args("t.db"));
+	a = PARKED(e, tp);
+	for (i = 0; i < 2; i++) {
+		SEND(a, "HISTORY %s", n[i]);
+		WANT(a, "OK HISTORY 1");
+		WANT_PREFIX(a, "PLAYED 1.1 ", line);
+		acc_want_played(line, n[0], n[1], "B1,A1,B2,A2,B3");
+	}
+	SEND(a, "RATING %s", n[0]);
+	WANT(a, "OK RATING %s 1741? 397 1 1 0 0", n[0]);
+	SEND(a, "RATING %s", n[1]);
+	WANT(a, "OK RATING %s 1259? 397 1 0 1 0", n[1]);
+	e2e_stop(e, tp);
+}
+
+/*
+ * A game with a guest is not rated: nothing after AGAIN?, and the
+ * account's record is unchanged.
+ */
+static void
+test_accounts_guest_game_unrated(void **state)
+{
+	struct e2e		*e = *state;
+	struct tttd_proc	*tp = e2e_server(e, acc_args("t.db"));
+	struct conn		*a = CONNECT(e, tp), *b = CONNECT(e, tp);
+	struct conn		*p[2];
+	const char		*n[2];
+	char			 key[64], line[LINE_SIZE];
+	int			 i;
+
+	REGISTER(a, "alice", key);
+	SEND(b, "NAME carol");
+	WANT(b, "OK NAME carol");
+	acc_paired(a, b, "alice", "carol", p, n);
+	acc_play_win(p);
+	for (i = 0; i < 2; i++) {
+		WANT_PREFIX(p[i], "INFO Score: ", line);
+		WANT_PREFIX(p[i], "AGAIN? ", line);
+		WANT_QUIET(p[i], 500);
+	}
+	SEND(a, "RATING");
+	WANT(a, "OK RATING alice 1500? 500 0 0 0 0");
+	SEND(a, "HISTORY");
+	WANT(a, "OK HISTORY 0");
+	e2e_stop(e, tp);
+}
+
+/*
+ * A forfeit is a loss for the one who left: QUIT mid-game, the other wins
+ * and both ratings move (the one who left is rated though gone).
+ */
+static void
+test_accounts_quit_is_a_loss(void **state)
+{
+	struct e2e		*e = *state;
+	struct tttd_proc	*tp = e2e_server(e, acc_args("t.db"));
+	struct conn		*a = CONNECT(e, tp), *b = CONNECT(e, tp);
+	struct conn		*p[2];
+	const char		*n[2];
+	char			 key[64], line[LINE_SIZE];
+
+	REGISTER(a, "alice", key);
+	REGISTER(b, "bob", key);
+	acc_paired(a, b, "alice", "bob", p, n);
+	conn_send(p[0], "B2");
+	expect_skip_to(p[0], "OK MOVE", NULL, 0);
+	conn_send(p[1], "A1");
+	expect_skip_to(p[1], "OK MOVE", NULL, 0);
+	SEND(p[0], "QUIT");
+	expect_skip_to(p[1], "RESULT FORFEIT ", NULL, 0);
+	WANT_PREFIX(p[1], "INFO Score: ", line);
+	WANT_PREFIX(p[1], "AGAIN? ", line);
+	WANT(p[1], "INFO Your rating: 1741? (+241).");
+	SEND(p[1], "RATING %s", n[0]);
+	WANT(p[1], "OK RATING %s 1259? 397 1 0 1 0", n[0]);
+	SEND(p[1], "HISTORY");
+	WANT(p[1], "OK HISTORY 1");
+	WANT_PREFIX(p[1], "PLAYED 1.1 ", line);
+	acc_want_played(line, n[1], n[0], "B2,A1");
+	e2e_stop(e, tp);
+}
+
 /* The test's directory, made before and removed after. */
 static int
 acc_setup(void **state)
@@ -458,6 +676,14 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_accounts_bad_keys_limited,
 		    acc_setup, acc_teardown),
 		cmocka_unit_test_setup_teardown(test_accounts_forget,
+		    acc_setup, acc_teardown),
+		cmocka_unit_test_setup_teardown(test_accounts_rated_game,
+		    acc_setup, acc_teardown),
+		cmocka_unit_test_setup_teardown(
+		    test_accounts_result_survives_kill, acc_setup, acc_teardown),
+		cmocka_unit_test_setup_teardown(
+		    test_accounts_guest_game_unrated, acc_setup, acc_teardown),
+		cmocka_unit_test_setup_teardown(test_accounts_quit_is_a_loss,
 		    acc_setup, acc_teardown),
 	};
 
