@@ -88,6 +88,9 @@ static void	accounts_answer(const struct store_result *, void *);
 static void	accounts_game_ended(void *, struct match *, enum ttt_mark,
 		    enum match_end);
 static void	accounts_game_read(const struct store_result *, void *);
+static void	accounts_seat_back(void *, struct match *, int);
+static void	accounts_resumed(struct accounts *, struct client *,
+		    const char *, const struct store_result *);
 static void	accounts_game_written(const struct store_result *, void *);
 static void	accounts_settled(struct accounts *);
 static void	accounts_named(struct accounts *, struct client *,
@@ -97,6 +100,7 @@ static void	accounts_named(struct accounts *, struct client *,
 static const struct lobby_events accounts_events = {
 	.name_claimed = accounts_name_claimed,
 	.game_ended = accounts_game_ended,
+	.seat_back = accounts_seat_back,
 	.account = accounts_command
 };
 
@@ -501,6 +505,10 @@ accounts_reply(struct accounts *a, struct accounts_req *r,
 
 	if (r->verb == PROTO_NAME) {
 		accounts_named(a, c, r->name, res);
+		return;
+	}
+	if (r->verb == PROTO_RESUME) {
+		accounts_resumed(a, c, r->name, res);
 		return;
 	}
 	if (res->err != STORE_OK) {
@@ -942,4 +950,49 @@ accounts_game_written(const struct store_result *res, void *arg)
 		    rating_change(&g->before[i], &after)));
 	}
 	accounts_game_done(a, g);
+}
+
+/*
+ * A player took its seat back (RESUME: its token is the proof): under an
+ * account's name it is signed in as the account again, once the store
+ * says the name is one (its lines wait meanwhile).
+ */
+static void
+accounts_seat_back(void *arg, struct match *m, int seat)
+{
+	struct accounts		*a = arg;
+	struct client		*c = m->player[seat];
+	struct accounts_req	*r;
+	char			 fold[NAME_KEY_MAX];
+
+	if (c == NULL || accounts_user(c) != NULL || c->ops->hold == NULL ||
+	    (c->flags & CLIENT_REMOTE) || m->seat[seat].name[0] == '\0' ||
+	    (r = accounts_req_new(a, c, PROTO_RESUME)) == NULL)
+		return;
+	snprintf(r->name, sizeof r->name, "%s", m->seat[seat].name);
+	accounts_fold(a, r->name, fold);
+	if (store_rating(a->st, fold, accounts_answer, r) == -1) {
+		TAILQ_REMOVE(&a->reqs, r, entry);
+		client_release(c, CLIENT_HOLD_STORE);
+		free(r);
+	}
+}
+
+/* The store's answer to a seat taken back under a name: signed in. */
+static void
+accounts_resumed(struct accounts *a, struct client *c, const char *name,
+    const struct store_result *res)
+{
+	char	buf[PROTO_OUT_MAX], text[96], f1[NAME_KEY_MAX];
+	char	f2[NAME_KEY_MAX];
+
+	if (res->err != STORE_OK || accounts_user(c) != NULL ||
+	    accounts_signed_in(a, res->account.id) != NULL)
+		return;
+	accounts_fold(a, c->name, f1);
+	accounts_fold(a, name, f2);
+	if (strcmp(f1, f2) != 0 || accounts_sign_in(a, c, &res->account) == -1)
+		return;
+	snprintf(text, sizeof text, "Signed in as %s again.", c->name);
+	client_send(c, buf, proto_fmt_info(buf, sizeof buf, text));
 }

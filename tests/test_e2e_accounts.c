@@ -236,9 +236,9 @@ test_accounts_none_refused(void **state)
 	const char		*args[] = { "--db", "none", NULL };
 	struct tttd_proc	*tp = e2e_server(e, args);
 	struct conn		*a = PARKED(e, tp);
-	static const char	*verbs[] = { "REGISTER", "LOGIN "
-				    "abcdefghijklmnopqrstuvwxyz", "RATING",
-				    "TOP" };
+	static const char	*verbs[] = { "REGISTER",
+				    ("LOGIN abcdefghijklmnopqrstuvwxyz"),
+				    "RATING", "TOP" };
 	size_t			 i;
 
 	SEND(a, "NAME alice");
@@ -632,6 +632,86 @@ test_accounts_quit_is_a_loss(void **state)
 	e2e_stop(e, tp);
 }
 
+/*
+ * Signing in where the account plays a match: the older connection is
+ * told, goes on as a guest under its seat's name (its opponent told as
+ * for a rename), and its game is not rated.
+ */
+static void
+test_accounts_takeover_in_match(void **state)
+{
+	struct e2e		*e = *state;
+	struct tttd_proc	*tp = e2e_server(e, acc_args("t.db"));
+	struct conn		*a = CONNECT(e, tp), *b = CONNECT(e, tp);
+	struct conn		*c = PARKED(e, tp), *p[2];
+	const char		*n[2];
+	char			 key[64], bkey[64], line[LINE_SIZE];
+	int			 i;
+
+	REGISTER(a, "alice", key);
+	REGISTER(b, "bob", bkey);
+	acc_paired(a, b, "alice", "bob", p, n);
+	SEND(c, "LOGIN %s", key);
+	WANT(c, "OK LOGIN alice 1500 500");
+	expect_skip_to(a, T_TAKEN_OVER, NULL, 0);
+	expect_skip_to(b, "INFO alice is now known as p", line, sizeof line);
+	if (strcmp(line, "INFO alice is now known as p1.") != 0 &&
+	    strcmp(line, "INFO alice is now known as p2.") != 0)
+		fail_msg("not a seat's name: \"%s\"", line);
+	acc_play_win(p);
+	for (i = 0; i < 2; i++) {
+		WANT_PREFIX(p[i], "INFO Score: ", line);
+		WANT_PREFIX(p[i], "AGAIN? ", line);
+		WANT_QUIET(p[i], 500);
+	}
+	SEND(c, "RATING");
+	WANT(c, "OK RATING alice 1500? 500 0 0 0 0");
+	e2e_stop(e, tp);
+}
+
+/*
+ * A signed-in player whose connection drops takes its seat back with
+ * RESUME on a new connection: signed in as its account again, and the
+ * game is rated (its opponent resigns: a win).
+ */
+static void
+test_accounts_resume_signs_in(void **state)
+{
+	struct e2e		*e = *state;
+	const char		*args[] = { "--db", NULL, NULL };
+	char			 path[128], key[64], tok[LINE_SIZE];
+	char			 token[16], line[LINE_SIZE];
+	struct tttd_proc	*tp;
+	struct conn		*a, *b, *d, *p[2];
+	const char		*n[2];
+
+	args[1] = acc_path(path, sizeof path, "t.db");
+	tp = e2e_server(e, args);
+	a = CONNECT(e, tp);
+	b = CONNECT(e, tp);
+	REGISTER(a, "alice", key);
+	REGISTER(b, "bob", key);
+	expect_skip_to(a, "TOKEN ", tok, sizeof tok);
+	assert_int_equal(sscanf(tok, "TOKEN %15s", token), 1);
+	acc_paired(a, b, "alice", "bob", p, n);
+	conn_send(p[0], "B2");
+	expect_skip_to(p[0], "OK MOVE", NULL, 0);
+	conn_send(p[1], "A1");
+	expect_skip_to(p[1], "OK MOVE", NULL, 0);
+	conn_drop(a, 0);
+	expect_skip_to(b, "INFO alice lost the connection.", NULL, 0);
+	d = PARKED(e, tp);
+	SEND(d, "RESUME %s", token);
+	expect_skip_to(d, "INFO Signed in as alice again.", NULL, 0);
+	SEND(d, "RATING");
+	expect_skip_to(d, "OK RATING alice 1500? 500 0 0 0 0", NULL, 0);
+	SEND(b, "RESIGN");
+	expect_skip_to(d, "RESULT ", line, sizeof line);
+	expect_skip_to(d, "INFO Your rating: 1741? (+241).", NULL, 0);
+	expect_skip_to(b, "INFO Your rating: 1259? (-241).", NULL, 0);
+	e2e_stop(e, tp);
+}
+
 /* The test's directory, made before and removed after. */
 static int
 acc_setup(void **state)
@@ -684,6 +764,10 @@ main(void)
 		cmocka_unit_test_setup_teardown(
 		    test_accounts_guest_game_unrated, acc_setup, acc_teardown),
 		cmocka_unit_test_setup_teardown(test_accounts_quit_is_a_loss,
+		    acc_setup, acc_teardown),
+		cmocka_unit_test_setup_teardown(
+		    test_accounts_takeover_in_match, acc_setup, acc_teardown),
+		cmocka_unit_test_setup_teardown(test_accounts_resume_signs_in,
 		    acc_setup, acc_teardown),
 	};
 
