@@ -712,6 +712,51 @@ test_accounts_resume_signs_in(void **state)
 	e2e_stop(e, tp);
 }
 
+/*
+ * TOP: the accounts that are not provisional (RD under 110), best first,
+ * n of them; RATING of an established one has no "?".  The accounts are
+ * written into the file between two runs, as years of games would.
+ */
+static void
+test_accounts_top(void **state)
+{
+	struct e2e		*e = *state;
+	struct tttd_proc	*tp = e2e_server(e, acc_args("t.db"));
+	struct conn		*a;
+	char			 path[128];
+
+	e2e_stop(e, tp);		/* the schema made */
+	acc_sql(acc_path(path, sizeof path, "t.db"),
+	    "INSERT INTO accounts (name, fold, key_hash, rating, rd,"
+	    " volatility, last_game, games, wins, losses, ties, created)"
+	    " VALUES ('carol', 'carol', x'01', 1650.4, 60.2, 0.06,"
+	    "  unixepoch(), 40, 25, 10, 5, 1),"
+	    " ('dave', 'dave', x'02', 1720.6, 50.0, 0.06, unixepoch(), 90,"
+	    "  60, 20, 10, 1),"
+	    " ('erin', 'erin', x'03', 1900.0, 150.0, 0.06, unixepoch(), 3,"
+	    "  3, 0, 0, 1),"
+	    " ('fay', 'fay', x'04', 1400.0, 100.0, 0.06, unixepoch(), 20,"
+	    "  5, 15, 0, 1)");
+	tp = e2e_server(e, acc_args("t.db"));
+	a = PARKED(e, tp);
+	SEND(a, "TOP");
+	WANT(a, "OK TOP 3");
+	WANT(a, "RANKED 1 dave 1721 50 90");
+	WANT(a, "RANKED 2 carol 1650 60 40");
+	WANT(a, "RANKED 3 fay 1400 100 20");
+	SEND(a, "top 2");
+	WANT(a, "OK TOP 2");
+	WANT(a, "RANKED 1 dave 1721 50 90");
+	WANT(a, "RANKED 2 carol 1650 60 40");
+	SEND(a, "TOP 0");
+	WANT(a, "ERR BAD_COUNT Ask for 1 to 100 lines.");
+	SEND(a, "RATING dave");
+	WANT(a, "OK RATING dave 1721 50 90 60 20 10");
+	SEND(a, "RATING erin");
+	WANT(a, "OK RATING erin 1900? 150 3 3 0 0");
+	e2e_stop(e, tp);
+}
+
 /* The test's directory, made before and removed after. */
 static int
 acc_setup(void **state)
@@ -769,6 +814,8 @@ main(void)
 		    test_accounts_takeover_in_match, acc_setup, acc_teardown),
 		cmocka_unit_test_setup_teardown(test_accounts_resume_signs_in,
 		    acc_setup, acc_teardown),
+		cmocka_unit_test_setup_teardown(test_accounts_top, acc_setup,
+		    acc_teardown),
 	};
 
 	return (cmocka_run_group_tests(tests, NULL, NULL));
