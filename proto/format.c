@@ -7,6 +7,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 
 #include "proto.h"
 #include "utf8.h"
@@ -69,6 +70,19 @@ static const struct proto_error_entry proto_errors[PROTO_NERRORS] = {
 	    "That game has as many watchers as it can take." },
 	[PROTO_ENO_NAME] = { "NO_NAME",
 	    "Choose a name with NAME before you chat." },
+	[PROTO_ENO_ACCOUNTS] = { "NO_ACCOUNTS",
+	    "This server keeps no accounts: everyone plays as a guest." },
+	[PROTO_EBAD_KEY] = { "BAD_KEY", "No account has that key." },
+	[PROTO_ENO_SUCH_PLAYER] = { "NO_SUCH_PLAYER",
+	    "No account has that name." },
+	[PROTO_ENOT_SIGNED_IN] = { "NOT_SIGNED_IN",
+	    "Sign in first: LOGIN <key>, or REGISTER your name." },
+	[PROTO_ESIGNED_IN] = { "SIGNED_IN",
+	    "You are signed in: your name is your account's." },
+	[PROTO_EBAD_COUNT] = { "BAD_COUNT",
+	    "Ask for 1 to 100 lines." },
+	[PROTO_EACCOUNTS_DOWN] = { "ACCOUNTS_DOWN",
+	    "The accounts cannot be reached now; try again later." },
 };
 
 /* The HELP block after "OK HELP": space-led lines for people. */
@@ -263,6 +277,15 @@ proto_fmt_error(char *buf, size_t size, enum proto_error e)
 {
 	return (proto_cat(buf, size, "ERR ", proto_error_code(e), " ",
 	    proto_error_text(e), "\r\n", (char *)NULL));
+}
+
+/* ERR with a text of its own: REGISTER's NO_NAME. */
+int
+proto_fmt_error_text(char *buf, size_t size, enum proto_error e,
+    const char *text)
+{
+	return (proto_cat(buf, size, "ERR ", proto_error_code(e), " ", text,
+	    "\r\n", (char *)NULL));
 }
 
 /* WAIT: queued for an opponent, or (with a name) for that one's answer. */
@@ -581,4 +604,84 @@ proto_fmt_tie(char *buf, size_t size)
 {
 	return (proto_cat(buf, size, "RESULT TIE It's a tie!\r\n",
 	    (char *)NULL));
+}
+
+/* KEY: an account's key, shown once, and how to sign in with it. */
+int
+proto_fmt_key(char *buf, size_t size, const char *key)
+{
+	return (proto_fmt(buf, size, "KEY %s Keep this key: it is shown "
+	    "once and is your account. Sign in with LOGIN %s on any "
+	    "connection.\r\n", key, key));
+}
+
+/* OK LOGIN: the account's name, its rating and rd (whole numbers). */
+int
+proto_fmt_ok_login(char *buf, size_t size, const char *name, long r, long rd)
+{
+	return (proto_fmt(buf, size, "OK LOGIN %s %ld %ld\r\n", name, r, rd));
+}
+
+/* OK RATING: name, rating ("?" while provisional), rd, games, w, l, t. */
+int
+proto_fmt_ok_rating(char *buf, size_t size, const char *name, long r,
+    int provisional, long rd, int games, int wins, int losses, int ties)
+{
+	return (proto_fmt(buf, size, "OK RATING %s %ld%s %ld %d %d %d %d\r\n",
+	    name, r, provisional ? "?" : "", rd, games, wins, losses, ties));
+}
+
+/* OK HISTORY k, OK TOP k: the lines that follow. */
+int
+proto_fmt_ok_list(char *buf, size_t size, enum proto_verb v, unsigned k)
+{
+	return (proto_fmt(buf, size, "OK %s %u\r\n", proto_verb_info(v)->ok,
+	    k));
+}
+
+/*
+ * PLAYED: a rated game (match.number), its end (UTC, ISO 8601), X's and
+ * O's names, who won (X, O or TIE) and the moves.
+ */
+int
+proto_fmt_played(char *buf, size_t size, const char *match, int number,
+    long long at, const char *x, const char *o, char result,
+    const char *moves)
+{
+	char		when[32];
+	struct tm	tm;
+	time_t		t = (time_t)at;
+
+	if (gmtime_r(&t, &tm) == NULL ||
+	    strftime(when, sizeof when, "%Y-%m-%dT%H:%M:%SZ", &tm) == 0)
+		snprintf(when, sizeof when, "1970-01-01T00:00:00Z");
+	return (proto_fmt(buf, size, "PLAYED %s.%d %s %s %s %s %s\r\n", match,
+	    number, when, x, o, result == 'X' ? "X" : result == 'O' ? "O" :
+	    "TIE", moves[0] != '\0' ? moves : "-"));
+}
+
+/* RANKED: a place on the leaderboard. */
+int
+proto_fmt_ranked(char *buf, size_t size, unsigned rank, const char *name,
+    long r, long rd, int games)
+{
+	return (proto_fmt(buf, size, "RANKED %u %s %ld %ld %d\r\n", rank, name,
+	    r, rd, games));
+}
+
+/* INFO after a rated game's RESULT: the new rating and its change. */
+int
+proto_fmt_info_rating(char *buf, size_t size, long r, int provisional,
+    long change)
+{
+	return (proto_fmt(buf, size, "INFO Your rating: %ld%s (%s%ld).\r\n",
+	    r, provisional ? "?" : "", change >= 0 ? "+" : "", change));
+}
+
+/* OK <verb> <name>: REGISTER's reply. */
+int
+proto_fmt_ok_name(char *buf, size_t size, enum proto_verb v, const char *name)
+{
+	return (proto_fmt(buf, size, "OK %s %s\r\n", proto_verb_info(v)->ok,
+	    name));
 }

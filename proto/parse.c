@@ -32,6 +32,8 @@ static enum proto_verb proto_verb_find(const struct proto_word *);
 static int	proto_answer(const struct proto_word *);
 static size_t	proto_split(const char *, size_t, struct proto_word *, size_t);
 static unsigned long long proto_number(const struct proto_word *);
+static enum proto_error proto_parse_list(enum proto_verb,
+		    const struct proto_word *, size_t, struct proto_cmd *);
 static enum proto_error proto_parse_text(const char *,
 		    const struct proto_word *, size_t, struct proto_cmd *);
 
@@ -287,6 +289,41 @@ proto_parse_text(const char *end, const struct proto_word *arg,
 }
 
 /*
+ * RATING [name], HISTORY [name] [n], TOP [n]: a last word of digits is n
+ * (1 to 100; HISTORY, TOP), a word before it the name.
+ */
+static enum proto_error
+proto_parse_list(enum proto_verb v, const struct proto_word *arg,
+    size_t nargs, struct proto_cmd *cmd)
+{
+	size_t	names = v == PROTO_TOP ? 0 : 1, counts = v == PROTO_RATING ?
+		    0 : 1, i;
+	int	digits = nargs > 0;
+
+	if (nargs > names + counts)	/* w[] holds the first ones only */
+		return (names ? PROTO_EBAD_NAME : PROTO_EBAD_COUNT);
+	for (i = 0; digits && i < arg[nargs - 1].len; i++)
+		digits = arg[nargs - 1].p[i] >= '0' &&
+		    arg[nargs - 1].p[i] <= '9';
+	cmd->count = PROTO_LIST_DEFAULT;
+	if (counts && digits) {
+		if (arg[nargs - 1].len > 3 ||
+		    (cmd->count = (int)proto_number(&arg[nargs - 1])) < 1 ||
+		    cmd->count > PROTO_LIST_MAX)
+			return (PROTO_EBAD_COUNT);
+		nargs--;
+	}
+	if (nargs > names)
+		return (counts && !names ? PROTO_EBAD_COUNT : PROTO_EBAD_NAME);
+	if (nargs == 1) {
+		if (!proto_name_valid(arg->p, arg->len))
+			return (PROTO_EBAD_NAME);
+		memcpy(cmd->name, arg->p, arg->len);
+	}
+	return (PROTO_OK);
+}
+
+/*
  * Parse one client line (without its LF; a CR before the LF is allowed)
  * into a command.  Returns PROTO_OK and fills cmd, or the error to report;
  * a blank line is PROTO_OK with verb PROTO_NONE, which wants no reply.
@@ -382,6 +419,15 @@ proto_parse(const char *line, size_t len, struct proto_cmd *cmd)
 		break;
 	case PROTO_ARGS_TEXT:
 		e = proto_parse_text(line + len, arg, nargs, cmd);
+		break;
+	case PROTO_ARGS_KEY:
+		/* A malformed key counts as a wrong one, after the limits. */
+		if (nargs == 1 && arg->len <= PROTO_KEY_MAX)
+			memcpy(cmd->key, arg->p, arg->len);
+		break;
+	case PROTO_ARGS_PLAYER:
+	case PROTO_ARGS_LIST:
+		e = proto_parse_list(v, arg, nargs, cmd);
 		break;
 	default:
 		break;		/* no argument; extra words are ignored */

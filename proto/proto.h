@@ -24,6 +24,9 @@
 #define PROTO_NUM_MAX		24	/* a number's digits and NUL, at most */
 #define PROTO_CODE_LEN		8	/* a room code, without its dash */
 #define PROTO_TOKEN_LEN		8	/* a resume token, without its dash */
+#define PROTO_KEY_MAX		64	/* LOGIN's key: bytes, at most */
+#define PROTO_LIST_MAX		100	/* HISTORY, TOP: lines, at most */
+#define PROTO_LIST_DEFAULT	10	/* ... when not said */
 #define PROTO_CHAT_MAX		200	/* SAY text: characters, at most; its
 					   bytes are bounded by the line's */
 #define PROTO_CODE_ALPHABET	"23456789ABCDEFGHJKMNPQRSTUVWXYZ"
@@ -85,6 +88,14 @@ enum proto_error {
 	PROTO_ENAME_TAKEN,
 	PROTO_EWATCHERS_FULL,
 	PROTO_ENO_NAME,
+	/* Accounts (protocol.md §11). */
+	PROTO_ENO_ACCOUNTS,
+	PROTO_EBAD_KEY,
+	PROTO_ENO_SUCH_PLAYER,
+	PROTO_ENOT_SIGNED_IN,
+	PROTO_ESIGNED_IN,
+	PROTO_EBAD_COUNT,
+	PROTO_EACCOUNTS_DOWN,
 	PROTO_NERRORS
 };
 
@@ -100,6 +111,8 @@ struct proto_cmd {
 	enum proto_level level;			/* PLAY AI */
 	const char	*text;			/* SAY: points into the line */
 	size_t		 textlen;
+	char		 key[PROTO_KEY_MAX + 1];	/* LOGIN; "": malformed */
+	int		 count;			/* HISTORY, TOP: 1 to 100 */
 };
 
 /* A verb's entry in verbs.h: proto_verbs[verb], or proto_verb_info(). */
@@ -226,6 +239,20 @@ int	proto_fmt_chat(char *, size_t, const char *, const char *, size_t);
 int	proto_fmt_resign(char *, size_t, enum ttt_mark, const char *,
 	    const char *);
 int	proto_fmt_tie(char *, size_t);
+int	proto_fmt_key(char *, size_t, const char *);
+int	proto_fmt_error_text(char *, size_t, enum proto_error, const char *);
+#define PROTO_FORGET_BAD_NAME	"To delete your account, type its name: FORGET <name>."
+#define PROTO_REGISTER_NO_NAME	"Choose a name with NAME before you REGISTER."
+int	proto_fmt_ok_name(char *, size_t, enum proto_verb, const char *);
+int	proto_fmt_ok_login(char *, size_t, const char *, long, long);
+int	proto_fmt_ok_rating(char *, size_t, const char *, long, int, long,
+	    int, int, int, int);
+int	proto_fmt_ok_list(char *, size_t, enum proto_verb, unsigned);
+int	proto_fmt_played(char *, size_t, const char *, int, long long,
+	    const char *, const char *, char, const char *);
+int	proto_fmt_ranked(char *, size_t, unsigned, const char *, long, long,
+	    int);
+int	proto_fmt_info_rating(char *, size_t, long, int, long);
 
 /* event.c */
 int	proto_event_parse(const char *, size_t, struct proto_event *);

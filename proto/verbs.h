@@ -23,7 +23,10 @@ enum proto_args {
 	PROTO_ARGS_GAME,	/* <id>, 0 if malformed; the id */
 	PROTO_ARGS_TOKEN,	/* <token>, "" if malformed; none */
 	PROTO_ARGS_LEVEL,	/* AI [easy|perfect]; AI easy|perfect */
-	PROTO_ARGS_TEXT		/* the rest of the line; none */
+	PROTO_ARGS_TEXT,	/* the rest of the line; none */
+	PROTO_ARGS_KEY,		/* <key>, "" if malformed; none (its own) */
+	PROTO_ARGS_PLAYER,	/* [name]; none (its own) */
+	PROTO_ARGS_LIST		/* [name] [n], n 1 to 100; none (its own) */
 };
 
 #define PROTO_VERBS(V)							\
@@ -42,6 +45,13 @@ enum proto_args {
 	V(RESUME,  "RESUME",  PROTO_ARGS_TOKEN,  resume,  "RESUME")	\
 	V(PLAY,    "PLAY",    PROTO_ARGS_LEVEL,  play,    "PLAY")	\
 	V(SAY,     "SAY",     PROTO_ARGS_TEXT,   say,     "SAY")	\
-	V(RESIGN,  "RESIGN",  PROTO_ARGS_NONE,   resign,  "RESIGN")
+	V(RESIGN,  "RESIGN",  PROTO_ARGS_NONE,   resign,  "RESIGN")	\
+	V(REGISTER, "REGISTER", PROTO_ARGS_NONE, account, "REGISTER")	\
+	V(LOGIN,   "LOGIN",   PROTO_ARGS_KEY,    account, "LOGIN")	\
+	V(REKEY,   "REKEY",   PROTO_ARGS_NONE,   account, "REKEY")	\
+	V(FORGET,  "FORGET",  PROTO_ARGS_NAME,   account, "FORGET")	\
+	V(RATING,  "RATING",  PROTO_ARGS_PLAYER, account, "RATING")	\
+	V(HISTORY, "HISTORY", PROTO_ARGS_LIST,   account, "HISTORY")	\
+	V(TOP,     "TOP",     PROTO_ARGS_LIST,   account, "TOP")
 
 #endif /* PROTO_VERBS_H */

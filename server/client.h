@@ -66,11 +66,14 @@ enum client_clock {
 enum client_hold {
 	CLIENT_HOLD_ASK = 0x80,		/* its last line went to the other
 					   nodes (cluster-ask.c) */
-	CLIENT_HOLD_TAKEUP = 0x100	/* its match's node is gone or drains:
+	CLIENT_HOLD_TAKEUP = 0x100,	/* its match's node is gone or drains:
 					   a live node is to take the match up
 					   (cluster-seat.c, cluster-keep.c) */
+	CLIENT_HOLD_STORE = 0x200	/* its last line waits on the
+					   accounts' store (accounts.c) */
 };
-#define CLIENT_HOLDS	(CLIENT_HOLD_ASK | CLIENT_HOLD_TAKEUP)
+#define CLIENT_HOLDS	(CLIENT_HOLD_ASK | CLIENT_HOLD_TAKEUP |		\
+			    CLIENT_HOLD_STORE)
 
 /* Where a client handed back to its node goes there (client_home). */
 #define CLIENT_HOME_BACK	0	/* the back of the queue */
@@ -141,6 +144,9 @@ struct client {
 	struct ratelimit	 rate;		/* lines accepted */
 	struct ratelimit	 abuse;		/* lines refused */
 	uint64_t		 lines;		/* lines received */
+	void			*account;	/* signed in: the accounts'
+						   own (accounts.c); NULL: a
+						   guest */
 };
 TAILQ_HEAD(client_list, client);
 

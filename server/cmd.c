@@ -136,6 +136,18 @@ cmd_rename(struct client *c, const char *name)
 	return (PROTO_OK);
 }
 
+/*
+ * REGISTER, LOGIN, REKEY, FORGET, RATING, HISTORY, TOP: the accounts'
+ * (a service beside the world) to answer, or none here.
+ */
+static enum proto_error
+cmd_account(struct client *c, const struct proto_cmd *cmd)
+{
+	if (lobby_account(c->lobby, c, cmd))
+		return (PROTO_OK);
+	return (PROTO_ENO_ACCOUNTS);
+}
+
 /* MOVE: in a game, on this player's turn, to a free cell. */
 static enum proto_error
 cmd_move(struct client *c, const struct proto_cmd *cmd)

@@ -460,11 +460,38 @@ lobby_not_found(struct lobby *lobby, struct client *c,
 int
 lobby_name_claimed(struct lobby *lobby, struct client *c, const char *name)
 {
+	return (lobby_name_claimed_after(lobby, NULL, c, name));
+}
+
+/*
+ * The same, asked of the listeners after this one (NULL: all): a listener
+ * that found the name free passes it on.
+ */
+int
+lobby_name_claimed_after(struct lobby *lobby, struct lobby_listener *after,
+    struct client *c, const char *name)
+{
+	struct lobby_listener	*l;
+
+	l = after != NULL ? TAILQ_NEXT(after, entry) :
+	    TAILQ_FIRST(&lobby->listeners);
+	for (; l != NULL; l = TAILQ_NEXT(l, entry)) {
+		if (l->ev->name_claimed != NULL &&
+		    l->ev->name_claimed(l->arg, c, name))
+			return (1);
+	}
+	return (0);
+}
+
+/* An account's command: 1 if a listener (the accounts) takes it. */
+int
+lobby_account(struct lobby *lobby, struct client *c,
+    const struct proto_cmd *cmd)
+{
 	struct lobby_listener	*l;
 
 	TAILQ_FOREACH(l, &lobby->listeners, entry) {
-		if (l->ev->name_claimed != NULL &&
-		    l->ev->name_claimed(l->arg, c, name))
+		if (l->ev->account != NULL && l->ev->account(l->arg, c, cmd))
 			return (1);
 	}
 	return (0);

@@ -102,6 +102,12 @@ struct lobby_events {
 	void	(*seat_back)(void *, struct match *, int);
 	/* A player leaves the world for good (its connection ends). */
 	void	(*player_left)(void *, struct client *);
+	/*
+	 * An account's command (REGISTER, LOGIN, REKEY, FORGET, RATING,
+	 * HISTORY, TOP): 1 if the listener takes it (it answers the
+	 * client then), 0: no accounts here.
+	 */
+	int	(*account)(void *, struct client *, const struct proto_cmd *);
 };
 
 /* One listener to the world's events: its owner's to keep. */
@@ -204,6 +210,7 @@ TAILQ_HEAD(absence_list, match_absence);
 enum lobby_secret {
 	LOBBY_TOKENS,		/* RESUME */
 	LOBBY_ROOMS,		/* ROOM JOIN */
+	LOBBY_KEYS,		/* LOGIN: an account's key */
 	LOBBY_NSECRETS
 };
 
@@ -281,5 +288,9 @@ void	lobby_unlisten(struct lobby *, struct lobby_listener *);
 int	lobby_not_found(struct lobby *, struct client *,
 	    const struct proto_cmd *);
 int	lobby_name_claimed(struct lobby *, struct client *, const char *);
+int	lobby_name_claimed_after(struct lobby *, struct lobby_listener *,
+	    struct client *, const char *);
+int	lobby_account(struct lobby *, struct client *,
+	    const struct proto_cmd *);
 
 #endif /* LOBBY_H */

@@ -281,6 +281,7 @@ match_start(struct match *m, enum ttt_mark first)
 	m->answer[0] = m->answer[1] = MATCH_UNANSWERED;
 	m->games++;
 	m->tie_told = 0;
+	m->nmoves = 0;
 	match_announce(m, buf, proto_fmt_start(buf, sizeof buf, first,
 	    match_name(m, first == TTT_X ? 0 : 1)));
 	match_announce(m, buf, proto_fmt_board(buf, sizeof buf, &m->board));
@@ -471,8 +472,11 @@ match_play(struct client *c, int cell)
 	if (m == NULL || m->state != MATCH_PLAYING)
 		return (PROTO_ENO_GAME);
 	e = ttt_board_play(&m->board, match_mark(c), cell);
-	if (e == TTT_OK)
+	if (e == TTT_OK) {
 		match_touch(m);		/* kept before OK MOVE is out */
+		if (m->nmoves < TTT_CELLS)
+			m->moves[m->nmoves++] = (uint8_t)cell;
+	}
 	return ((size_t)e < sizeof why / sizeof why[0] ? why[e] :
 	    PROTO_ENO_GAME);
 }
@@ -782,7 +786,8 @@ match_renamed(struct client *c, const char *old)
 	    c->name);
 	if (strcmp(old, match_name(m, c->seat)) == 0)
 		return;
-	snprintf(text, sizeof text, "%s is now known as %s.", old, c->name);
+	snprintf(text, sizeof text, "%s is now known as %s.", old,
+	    match_name(m, c->seat));	/* its seat's name, for "" */
 	match_tell_others(m, c->seat, buf, proto_fmt_info(buf, sizeof buf,
 	    text));
 }

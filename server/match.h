@@ -67,6 +67,9 @@ struct match {
 	unsigned		 games;
 	unsigned		 score[3];	/* games won by X, by O; ties */
 	int			 tie_told;	/* this game: only a tie left */
+	uint8_t			 moves[TTT_CELLS];	/* this game's cells, in
+						   order (a rated game's record) */
+	uint8_t			 nmoves;
 	int			 live;		/* both seats taken (lobby->nlive) */
 	struct keytab_entry	 id_entry;	/* lobby->ids */
 	struct client_list	 watchers;

@@ -50,7 +50,8 @@ enum options_id {
 	OPT_REDIS,
 	OPT_NODE,
 	OPT_REDIS_PREFIX,
-	OPT_NODE_TIMEOUT
+	OPT_NODE_TIMEOUT,
+	OPT_DB
 };
 
 struct options_spec {
@@ -112,6 +113,8 @@ static const struct options_spec options_table[] = {
 	{ OPT_NODE_TIMEOUT, "node-timeout", "SECS", OPTIONS_SECONDS, 0, 0,
 	    "a dead node's matches are taken up by the others within (2 to "
 	    "60; the same on every node)" },
+	{ OPT_DB, "db", "PATH", OPTIONS_TEXT, 0, 0,
+	    "the accounts' SQLite database; none: no accounts" },
 };
 #define OPTIONS_COUNT	(sizeof options_table / sizeof options_table[0])
 
@@ -139,6 +142,7 @@ options_defaults(struct server_config *cfg)
 	cfg->http_port = SERVER_HTTP_PORT;
 	cfg->redis_prefix = CLUSTER_PREFIX;
 	cfg->node_timeout = CLUSTER_NODE_TIMEOUT_MS;
+	cfg->db = SERVER_DB;
 	cfg->max_clients = SERVER_MAX_CLIENTS;
 	cfg->max_per_addr = SERVER_MAX_PER_ADDR;
 	cfg->output_max = SERVER_OUTPUT_MAX;
@@ -235,6 +239,11 @@ options_text(struct server_config *cfg, const struct options_spec *o,
 		if (!cluster_valid_prefix(arg))
 			return (-1);
 		cfg->redis_prefix = arg;
+		return (0);
+	case OPT_DB:
+		if (arg[0] == '\0')
+			return (-1);
+		cfg->db = strcmp(arg, "none") == 0 ? NULL : arg;
 		return (0);
 	default:
 		cfg->bind = arg[0] != '\0' ? arg : NULL;
@@ -423,6 +432,10 @@ options_show(const struct server_config *cfg, const struct options_spec *o,
 		return;
 	case OPT_REDIS_PREFIX:
 		snprintf(buf, size, "%s", cfg->redis_prefix);
+		return;
+	case OPT_DB:
+		snprintf(buf, size, "%s", cfg->db != NULL ? cfg->db :
+		    "none: no accounts");
 		return;
 	}
 	snprintf(buf, size, "%lld.%03lld", (long long)(ms / 1000),

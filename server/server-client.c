@@ -438,7 +438,7 @@ server_client_flush(struct server_client *sc)
 		TAILQ_REMOVE(&sc->server->dirty, sc, dirty_entry);
 	}
 	if (evbuffer_get_length(sc->out) == 0 ||
-	    (sc->flags & SERVER_CLIENT_CORKED))
+	    (sc->flags & SERVER_CLIENT_CORKED) || sc->out_holds > 0)
 		return;
 	evbuffer_write(sc->out, event_get_fd(sc->wev));
 	if (evbuffer_get_length(sc->out) > 0 && !(sc->c.flags & CLIENT_CLOSING))
@@ -722,7 +722,8 @@ server_client_write_cb(evutil_socket_t fd, short what, void *arg)
 	struct server_client	*sc = arg;
 	struct server		*s = sc->server;
 
-	if ((sc->flags & SERVER_CLIENT_CORKED) && !(what & EV_TIMEOUT))
+	if (((sc->flags & SERVER_CLIENT_CORKED) || sc->out_holds > 0) &&
+	    !(what & EV_TIMEOUT))
 		event_del(sc->wev);		/* server_client_uncork_cb */
 	else if ((what & EV_TIMEOUT) || (evbuffer_write(sc->out, fd) == -1 &&
 	    errno != EAGAIN && errno != EINTR))
@@ -798,8 +799,32 @@ server_client_uncork_cb(void *arg, uint64_t seq)
 	while ((sc = TAILQ_FIRST(&s->corked)) != NULL && sc->cork_seq <= seq) {
 		TAILQ_REMOVE(&s->corked, sc, cork_entry);
 		sc->flags &= ~SERVER_CLIENT_CORKED;
-		server_client_push(sc);
+		if (sc->out_holds == 0)
+			server_client_push(sc);
 	}
+}
+
+/*
+ * Hold a player's output until the accounts' commit is answered (a rated
+ * game's result is on the disk before its player sees RESULT); counted,
+ * as several commits may be on their way.
+ */
+void
+server_client_hold_out(struct client *c)
+{
+	server_client_of(c)->out_holds++;
+}
+
+/* A commit is answered: the output goes out once nothing holds it. */
+void
+server_client_release_out(struct client *c)
+{
+	struct server_client	*sc = server_client_of(c);
+
+	if (sc->out_holds == 0 || --sc->out_holds > 0 ||
+	    (sc->flags & SERVER_CLIENT_CORKED))
+		return;
+	server_client_push(sc);
 }
 
 /* Write out what waited, as a flush would, or a close. */

@@ -19,6 +19,7 @@
 #include <event2/listener.h>
 #include <event2/util.h>
 
+#include "accounts.h"
 #include "cluster.h"
 #include "counters.h"
 #include "log.h"
@@ -48,6 +49,9 @@ static int	server_listen(struct server *, const struct server_config *,
 static int	server_bound_port(struct evconnlistener *);
 static uint64_t	server_random(void);
 static int	server_join(struct server *, const struct server_config *);
+static int	server_accounts(struct server *, const struct server_config *);
+static void	server_hold_out_cb(void *, struct client *);
+static void	server_release_out_cb(void *, struct client *);
 static void	server_flush_cb(void *);
 static void	server_drained_cb(void *, int);
 static void	server_left_cb(void *);
@@ -503,8 +507,13 @@ server_init(struct server *s, const struct server_config *cfg)
 	if (s->shutdown_timer == NULL || s->accept_timer == NULL ||
 	    s->lobby_timer == NULL)
 		return (-1);
+	/*
+	 * The accounts before the cluster: their listener hears a NAME
+	 * first, and passes a name no account has on to the other nodes.
+	 */
 	if (server_listen(s, cfg, 0) == -1 ||
 	    (cfg->http_port != 0 && server_listen(s, cfg, 1) == -1) ||
+	    (cfg->db != NULL && server_accounts(s, cfg) == -1) ||
 	    (cfg->redis != NULL && server_join(s, cfg) == -1) ||
 	    server_services_start(s) == -1)
 		return (-1);
@@ -551,6 +560,38 @@ server_join(struct server *s, const struct server_config *cfg)
 		return (-1);
 	cluster_service(s->cluster, &s->services[s->nservices++]);
 	return (0);
+}
+
+/* The accounts of --db: a file that will not do ends the daemon. */
+static int
+server_accounts(struct server *s, const struct server_config *cfg)
+{
+	struct accounts_host	host = { server_flush_cb, server_hold_out_cb,
+				    server_release_out_cb, s };
+	char			why[256];
+
+	if ((s->accounts = accounts_new(s->base, &s->lobby, cfg->db, &host,
+	    why, sizeof why)) == NULL) {
+		log_error("--db: %s", why);
+		return (-1);
+	}
+	accounts_service(s->accounts, &s->services[s->nservices++]);
+	return (0);
+}
+
+/* The accounts' hold: a player's output waits for a commit. */
+static void
+server_hold_out_cb(void *arg, struct client *c)
+{
+	(void)arg;
+	server_client_hold_out(c);
+}
+
+static void
+server_release_out_cb(void *arg, struct client *c)
+{
+	(void)arg;
+	server_client_release_out(c);
 }
 
 /* The cluster's flush: what the world sent, out. */
@@ -685,6 +726,7 @@ server_free(struct server *s)
 		s->services[s->nservices].free(s->services[s->nservices].arg);
 	}
 	s->cluster = NULL;
+	s->accounts = NULL;
 	lobby_free(&s->lobby);
 	addrtab_free(&s->peers);
 	server_unlisten(s);

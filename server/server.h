@@ -52,7 +52,9 @@
 					   told in one send(2) and closed */
 #define SERVER_SHUTDOWN_MS	1000	/* the most a shutdown waits for peers */
 #define SERVER_ACCEPT_PAUSE_MS	100	/* listeners rest when out of fds */
-#define SERVER_MAX_SERVICES	2	/* beside the world: the cluster */
+#define SERVER_MAX_SERVICES	2	/* beside the world: the cluster,
+					   the accounts */
+#define SERVER_DB		"tttd.db"	/* default --db */
 
 struct event_base;
 struct evconnlistener;
@@ -63,6 +65,7 @@ struct tn;
 struct http_req;
 struct ws;
 struct cluster;
+struct accounts;
 
 struct server_client;
 
@@ -108,6 +111,9 @@ struct server_client {
 	TAILQ_ENTRY(server_client) dirty_entry;	/* output to flush */
 	uint64_t		 cork_seq;	/* corked until this save is
 						   answered */
+	unsigned		 out_holds;	/* output held until the
+						   accounts' commits (rated
+						   results) are answered */
 	TAILQ_ENTRY(server_client) cork_entry;	/* server.corked */
 };
 TAILQ_HEAD(server_client_list, server_client);
@@ -136,6 +142,7 @@ struct server_config {
 	const char	*node;		/* NULL = HOSTNAME:PORT */
 	const char	*redis_prefix;
 	int64_t		 node_timeout;	/* ms: --node-timeout */
+	const char	*db;		/* --db PATH; NULL: no accounts */
 };
 
 struct server {
@@ -156,6 +163,7 @@ struct server {
 
 	struct lobby		 lobby;
 	struct cluster		*cluster;	/* --redis; NULL = alone */
+	struct accounts		*accounts;	/* --db; NULL = none */
 	struct service		 services[SERVER_MAX_SERVICES];
 	unsigned		 nservices;
 	unsigned		 nleaving;	/* services stopping, not done */
@@ -202,6 +210,8 @@ void	server_client_cork_cb(void *, struct client *);
 void	server_client_cork_due_cb(void *, uint64_t);
 void	server_client_uncork_cb(void *, uint64_t);
 void	server_client_restart_cb(void *, struct client *);
+void	server_client_hold_out(struct client *);
+void	server_client_release_out(struct client *);
 
 /* server-web.c */
 extern const struct server_client_io server_web_io;

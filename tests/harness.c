@@ -41,10 +41,19 @@ harness_now_ms(void)
 	return (ts.tv_sec * 1000L + ts.tv_nsec / 1000000L);
 }
 
+/*
+ * The tttd to run (TTTD_BIN, or the build's).  Every tttd a test starts
+ * keeps no accounts unless the test gives --db itself (flags win over
+ * TTTD_DB): no test leaves a tttd.db behind, nor shares one.
+ */
 const char *
 harness_tttd_path(void)
 {
 	const char	*p = getenv("TTTD_BIN");
+	static int	 once;
+
+	if (!once++)
+		setenv("TTTD_DB", "none", 0);	/* a test may unset it */
 
 	return (p != NULL ? p : TTTD_PATH);
 }

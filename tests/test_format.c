@@ -1734,6 +1734,69 @@ test_format_utf8_names_and_chat(void **state)
 	assert_string_equal(buf, "START X Zo");
 }
 
+/* One line formatted: it is want, and its length is returned. */
+static void
+format_is(int n, const char *buf, const char *want)
+{
+	assert_string_equal(buf, want);
+	assert_int_equal(n, (int)strlen(want));
+}
+
+/* The accounts' lines (issue 25), each as protocol.md §11 has it. */
+static void
+test_format_accounts(void **state)
+{
+	struct proto_cmd	cmd = { .verb = PROTO_FORGET, .name = "alice" };
+	char			buf[PROTO_OUT_MAX];
+
+	(void)state;
+	format_is(proto_fmt_ok_name(buf, sizeof buf, PROTO_REGISTER, "alice"),
+	    buf, "OK REGISTER alice\r\n");
+	format_is(proto_fmt_key(buf, sizeof buf, "abcdefghijklmnopqrstuvwxyz"),
+	    buf, "KEY abcdefghijklmnopqrstuvwxyz Keep this key: it is shown "
+	    "once and is your account. Sign in with LOGIN "
+	    "abcdefghijklmnopqrstuvwxyz on any connection.\r\n");
+	format_is(proto_fmt_ok_login(buf, sizeof buf, "alice", 1662, 290),
+	    buf, "OK LOGIN alice 1662 290\r\n");
+	format_is(proto_fmt_ok_rating(buf, sizeof buf, "alice", 1662, 1, 290,
+	    1, 1, 0, 0), buf, "OK RATING alice 1662? 290 1 1 0 0\r\n");
+	format_is(proto_fmt_ok_rating(buf, sizeof buf, "bob", 1400, 0, 79,
+	    30, 10, 15, 5), buf, "OK RATING bob 1400 79 30 10 15 5\r\n");
+	format_is(proto_fmt_ok_list(buf, sizeof buf, PROTO_HISTORY, 2), buf,
+	    "OK HISTORY 2\r\n");
+	format_is(proto_fmt_ok_list(buf, sizeof buf, PROTO_TOP, 0), buf,
+	    "OK TOP 0\r\n");
+	format_is(proto_fmt_played(buf, sizeof buf, "17", 2, 1764374400LL,
+	    "alice", "bob", 'X', "B2,A1,B1,C3,B3"), buf,
+	    "PLAYED 17.2 2025-11-29T00:00:00Z alice bob X B2,A1,B1,C3,B3\r\n");
+	format_is(proto_fmt_played(buf, sizeof buf, "3", 1, 0LL, "(deleted)",
+	    "bob", 'T', "A1,B2,C3,B1,A2,A3,C2,C1,B3"), buf,
+	    "PLAYED 3.1 1970-01-01T00:00:00Z (deleted) bob TIE "
+	    "A1,B2,C3,B1,A2,A3,C2,C1,B3\r\n");
+	format_is(proto_fmt_played(buf, sizeof buf, "4", 1, 60LL, "a", "b",
+	    'O', ""), buf, "PLAYED 4.1 1970-01-01T00:01:00Z a b O -\r\n");
+	format_is(proto_fmt_ranked(buf, sizeof buf, 1, "alice", 1702, 64, 31),
+	    buf, "RANKED 1 alice 1702 64 31\r\n");
+	format_is(proto_fmt_info_rating(buf, sizeof buf, 1662, 1, 162), buf,
+	    "INFO Your rating: 1662? (+162).\r\n");
+	format_is(proto_fmt_info_rating(buf, sizeof buf, 1338, 0, -12), buf,
+	    "INFO Your rating: 1338 (-12).\r\n");
+	format_is(proto_fmt_info_rating(buf, sizeof buf, 1500, 0, 0), buf,
+	    "INFO Your rating: 1500 (+0).\r\n");
+	format_is(proto_fmt_ok(buf, sizeof buf, &cmd), buf,
+	    "OK FORGET alice\r\n");
+	cmd.verb = PROTO_REKEY;
+	format_is(proto_fmt_ok(buf, sizeof buf, &cmd), buf, "OK REKEY\r\n");
+	format_is(proto_fmt_error(buf, sizeof buf, PROTO_EBAD_KEY), buf,
+	    "ERR BAD_KEY No account has that key.\r\n");
+	format_is(proto_fmt_error(buf, sizeof buf, PROTO_ENO_ACCOUNTS), buf,
+	    "ERR NO_ACCOUNTS This server keeps no accounts: everyone plays as "
+	    "a guest.\r\n");
+	format_is(proto_fmt_error_text(buf, sizeof buf, PROTO_ENO_NAME,
+	    PROTO_REGISTER_NO_NAME), buf,
+	    "ERR NO_NAME Choose a name with NAME before you REGISTER.\r\n");
+}
+
 int
 main(void)
 {
@@ -1759,6 +1822,7 @@ main(void)
 		cmocka_unit_test(test_format_event_round_trip_rooms_chat),
 		cmocka_unit_test(test_format_round_trip_section9),
 		cmocka_unit_test(test_format_utf8_names_and_chat),
+		cmocka_unit_test(test_format_accounts),
 	};
 
 	return (cmocka_run_group_tests(tests, NULL, NULL));

@@ -1174,6 +1174,79 @@ test_parse_say_length(void **state)
 	}
 }
 
+/* One line parsed: its error, and the command when it is OK. */
+static enum proto_error
+parse_line(const char *line, struct proto_cmd *cmd)
+{
+	return (proto_parse(line, strlen(line), cmd));
+}
+
+/*
+ * The accounts' verbs (issue 25): REGISTER and REKEY take nothing, LOGIN a
+ * key (malformed: "", refused later as a wrong key), FORGET a name,
+ * RATING [name], HISTORY [name] [n], TOP [n] with n 1 to 100 (default 10).
+ */
+static void
+test_parse_accounts(void **state)
+{
+	struct proto_cmd	cmd;
+	char			long_key[80];
+
+	(void)state;
+	assert_int_equal(parse_line("register", &cmd), PROTO_OK);
+	assert_int_equal(cmd.verb, PROTO_REGISTER);
+	assert_int_equal(parse_line("REKEY", &cmd), PROTO_OK);
+	assert_int_equal(cmd.verb, PROTO_REKEY);
+	assert_int_equal(parse_line("LOGIN abcdefghijklmnopqrstuvwxyz", &cmd),
+	    PROTO_OK);
+	assert_int_equal(cmd.verb, PROTO_LOGIN);
+	assert_string_equal(cmd.key, "abcdefghijklmnopqrstuvwxyz");
+	assert_int_equal(parse_line("login", &cmd), PROTO_OK);
+	assert_string_equal(cmd.key, "");
+	assert_int_equal(parse_line("LOGIN a b", &cmd), PROTO_OK);
+	assert_string_equal(cmd.key, "");
+	memset(long_key, 'a', 75);
+	memcpy(long_key, "LOGIN ", 6);
+	long_key[75] = '\0';	/* a 69-byte key */
+	assert_int_equal(parse_line(long_key, &cmd), PROTO_OK);
+	assert_string_equal(cmd.key, "");
+	assert_int_equal(parse_line("FORGET alice", &cmd), PROTO_OK);
+	assert_int_equal(cmd.verb, PROTO_FORGET);
+	assert_string_equal(cmd.name, "alice");
+	assert_int_equal(parse_line("FORGET", &cmd), PROTO_EBAD_NAME);
+	assert_int_equal(parse_line("RATING", &cmd), PROTO_OK);
+	assert_int_equal(cmd.verb, PROTO_RATING);
+	assert_string_equal(cmd.name, "");
+	assert_int_equal(parse_line("rating Bob", &cmd), PROTO_OK);
+	assert_string_equal(cmd.name, "Bob");
+	assert_int_equal(parse_line("RATING a b", &cmd), PROTO_EBAD_NAME);
+	assert_int_equal(parse_line("HISTORY", &cmd), PROTO_OK);
+	assert_int_equal(cmd.verb, PROTO_HISTORY);
+	assert_int_equal(cmd.count, 10);
+	assert_string_equal(cmd.name, "");
+	assert_int_equal(parse_line("HISTORY 5", &cmd), PROTO_OK);
+	assert_int_equal(cmd.count, 5);
+	assert_string_equal(cmd.name, "");
+	assert_int_equal(parse_line("HISTORY bob 100", &cmd), PROTO_OK);
+	assert_int_equal(cmd.count, 100);
+	assert_string_equal(cmd.name, "bob");
+	assert_int_equal(parse_line("HISTORY bob", &cmd), PROTO_OK);
+	assert_int_equal(cmd.count, 10);
+	assert_string_equal(cmd.name, "bob");
+	assert_int_equal(parse_line("HISTORY bob 101", &cmd), PROTO_EBAD_COUNT);
+	assert_int_equal(parse_line("HISTORY bob 0", &cmd), PROTO_EBAD_COUNT);
+	assert_int_equal(parse_line("HISTORY 0010", &cmd), PROTO_EBAD_COUNT);
+	assert_int_equal(parse_line("HISTORY a b", &cmd), PROTO_EBAD_NAME);
+	assert_int_equal(parse_line("HISTORY a 5 6", &cmd), PROTO_EBAD_NAME);
+	assert_int_equal(parse_line("TOP", &cmd), PROTO_OK);
+	assert_int_equal(cmd.verb, PROTO_TOP);
+	assert_int_equal(cmd.count, 10);
+	assert_int_equal(parse_line("TOP 3", &cmd), PROTO_OK);
+	assert_int_equal(cmd.count, 3);
+	assert_int_equal(parse_line("TOP bob", &cmd), PROTO_EBAD_COUNT);
+	assert_int_equal(parse_line("TOP 1000", &cmd), PROTO_EBAD_COUNT);
+}
+
 int
 main(void)
 {
@@ -1203,6 +1276,7 @@ main(void)
 		cmocka_unit_test(test_parse_watch),
 		cmocka_unit_test(test_parse_resume),
 		cmocka_unit_test(test_parse_play),
+		cmocka_unit_test(test_parse_accounts),
 		cmocka_unit_test(test_parse_say),
 		cmocka_unit_test(test_parse_say_length),
 		cmocka_unit_test(test_parse_say_length_characters),

@@ -46,6 +46,7 @@ service 6 mesh
 store 6 mesh
 store-db 6 mesh
 store-key 1 mesh
+accounts 6 mesh
 rlink 6 mesh
 conn 5
 session 4

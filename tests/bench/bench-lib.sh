@@ -6,6 +6,11 @@
 
 bench_pids=
 
+# The servers started keep no accounts (no tttd.db left behind), unless
+# the caller's TTTD_DB says otherwise.
+TTTD_DB=${TTTD_DB-none}
+export TTTD_DB
+
 # bench_start OUT ERR CMD...: run CMD in the background, stdout to OUT and
 # stderr to ERR; its pid in $bench_pid.  The files are emptied here, not
 # by the background job's redirection, which may come after bench_port

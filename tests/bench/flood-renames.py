@@ -7,6 +7,7 @@ prints the PING round trips' p50, p99 and max.  A manual tool (python3), not
 run by ctest.  Run it under `ulimit -n 8192` for thousands of watchers."""
 import socket, subprocess, sys, time, threading, re, statistics, selectors, os
 tttd, nwatch, secs = sys.argv[1], int(sys.argv[2]), float(sys.argv[3])
+os.environ.setdefault("TTTD_DB", "none")  # no tttd.db left behind
 p = subprocess.Popen([tttd, "--port", "0", "--max-per-addr", "0", "--log-level", "error", "--turn-timeout", "0", "--idle-timeout", "0", "--ai-offer", "0"], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
 line = p.stdout.readline(); port = int(re.search(r":(\d+)", line).group(1))
 def conn():

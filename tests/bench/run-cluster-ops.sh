@@ -3,6 +3,9 @@
 # nodes: a redis-server and two tttd --redis on loopback ports, then
 # cluster-ops.py; everything stopped at the end.
 set -eu
+# No accounts: no tttd.db left behind (unless TTTD_DB says).
+TTTD_DB=${TTTD_DB-none}
+export TTTD_DB
 build=${1:?usage: run-cluster-ops.sh BUILD_DIR [MATCHES]}
 n=${2:-20}
 here=$(cd "$(dirname "$0")" && pwd)

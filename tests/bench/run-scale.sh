@@ -5,6 +5,9 @@
 # games with THINK_MS (default 2000) before each move; prints the server's
 # RSS idle and loaded, its CPU, descriptors, and both RESULT lines.
 set -eu
+# No accounts: no tttd.db left behind (unless TTTD_DB says).
+TTTD_DB=${TTTD_DB-none}
+export TTTD_DB
 build=$1
 conns=$2
 think=${3:-2000}

@@ -180,6 +180,7 @@ def masked(b):
     return b
 
 def start(binary, args, tmp, tag):
+    os.environ.setdefault("TTTD_DB", "none")  # no tttd.db left behind
     out = open(os.path.join(tmp, tag + ".out"), "w+")
     err = open(os.path.join(tmp, tag + ".err"), "w")
     p = subprocess.Popen([binary] + args, stdout=out, stderr=err)

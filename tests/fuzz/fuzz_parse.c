@@ -361,6 +361,43 @@ fuzz_cmd_model(const char *line, size_t len, const struct proto_cmd *cmd)
 		    i++)
 			CHECK(line[i] == ' ' || line[i] == '\t');
 		break;
+	case PROTO_REGISTER:
+		CHECK(fuzz_ieq(&w[0], "REGISTER"));
+		break;
+	case PROTO_REKEY:
+		CHECK(fuzz_ieq(&w[0], "REKEY"));
+		break;
+	case PROTO_LOGIN:
+		/* A key: one word of up to PROTO_KEY_MAX bytes, as it is. */
+		CHECK(fuzz_ieq(&w[0], "LOGIN"));
+		CHECK(memchr(cmd->key, '\0', sizeof cmd->key) != NULL);
+		if (cmd->key[0] != '\0')
+			CHECK(n == 2 && w[1].len == strlen(cmd->key) &&
+			    memcmp(w[1].p, cmd->key, w[1].len) == 0);
+		else
+			CHECK(n != 2 || w[1].len > PROTO_KEY_MAX);
+		break;
+	case PROTO_FORGET:
+		CHECK(n == 2 && fuzz_ieq(&w[0], "FORGET"));
+		CHECK(proto_name_valid(cmd->name, strlen(cmd->name)));
+		CHECK(w[1].len == strlen(cmd->name) &&
+		    memcmp(w[1].p, cmd->name, w[1].len) == 0);
+		break;
+	case PROTO_RATING:
+	case PROTO_HISTORY:
+	case PROTO_TOP:
+		/* [name] [n]: n from 1 to 100, a name as NAME's. */
+		CHECK(fuzz_ieq(&w[0], cmd->verb == PROTO_RATING ? "RATING" :
+		    cmd->verb == PROTO_HISTORY ? "HISTORY" : "TOP"));
+		CHECK(cmd->count >= 1 && cmd->count <= PROTO_LIST_MAX);
+		CHECK(n <= 3 && (cmd->verb != PROTO_RATING || n <= 2));
+		CHECK(memchr(cmd->name, '\0', sizeof cmd->name) != NULL);
+		if (cmd->name[0] != '\0')
+			CHECK(cmd->verb != PROTO_TOP && n >= 2 &&
+			    proto_name_valid(cmd->name, strlen(cmd->name)) &&
+			    w[1].len == strlen(cmd->name) &&
+			    memcmp(w[1].p, cmd->name, w[1].len) == 0);
+		break;
 	default:
 		CHECK(!"verb out of range");
 	}
@@ -431,7 +468,8 @@ fuzz_parse(const char *data, size_t len)
 	    e == PROTO_EBAD_CHAR || e == PROTO_EUNKNOWN_COMMAND ||
 	    e == PROTO_EBAD_CELL || e == PROTO_EBAD_NAME ||
 	    e == PROTO_EBAD_ANSWER || e == PROTO_EBAD_ROOM ||
-	    e == PROTO_EBAD_LEVEL || e == PROTO_EBAD_TEXT);
+	    e == PROTO_EBAD_LEVEL || e == PROTO_EBAD_TEXT ||
+	    e == PROTO_EBAD_COUNT);
 
 	eff = (len > 0 && line[len - 1] == '\r') ? len - 1 : len;
 	bad = !fuzz_text_model(line, eff);
@@ -570,7 +608,7 @@ fuzz_event(const char *data, size_t len)
 		CHECK(ev.error >= PROTO_ELINE_TOO_LONG &&
 		    ev.error <= PROTO_NERRORS);
 	if (rc == 0 && ev.kind == PROTO_EV_OK) {
-		CHECK(ev.verb != PROTO_NONE && ev.verb <= PROTO_RESIGN);
+		CHECK(ev.verb != PROTO_NONE && ev.verb < PROTO_NVERBS);
 		if (ev.verb == PROTO_ROOM)
 			CHECK(strlen(ev.code) == PROTO_CODE_LEN + 1 &&
 			    ev.code[PROTO_CODE_LEN / 2] == '-');

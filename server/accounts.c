@@ -1,0 +1,998 @@
+/*
+ * accounts.c -- the accounts beside the world (--db): the store
+ * (server/store/, SQLite on a thread of its own) as a service of the
+ * daemon, its listener to the world's events, and the commands' glue.
+ *
+ * A client's command that asks the store holds the client's lines
+ * (CLIENT_HOLD_STORE) until the answer, so that its lines keep their
+ * order; a client freed meanwhile is forgotten by its requests.  A
+ * signed-in client carries its account (client->account).
+ */
+#include <sys/queue.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "accounts.h"
+#include "cmd.h"
+#include "log.h"
+#include "match.h"
+#include "name.h"
+#include "rating.h"
+#include "store.h"
+
+/* A signed-in player's account, as its connection keeps it. */
+struct accounts_user {
+	int64_t				 id;
+	char				 name[PROTO_NAME_MAX + 1];
+	struct client			*c;
+	TAILQ_ENTRY(accounts_user)	 entry;		/* accounts.users */
+};
+TAILQ_HEAD(accounts_users, accounts_user);
+
+/* A request on its way to the store, for a client (NULL once freed). */
+struct accounts_req {
+	struct accounts			*a;
+	struct client			*c;
+	enum proto_verb			 verb;		/* PROTO_NAME: NAME */
+	char				 name[PROTO_NAME_MAX + 1];
+	char				 key[STORE_KEY_LEN + 1];
+	TAILQ_ENTRY(accounts_req)	 entry;		/* accounts.reqs */
+};
+TAILQ_HEAD(accounts_reqs, accounts_req);
+
+/*
+ * A game that may be rated: both players' accounts read, their new
+ * ratings computed and written with the game, its connected players'
+ * output held (RESULT and what follows) until the write is answered.
+ */
+struct accounts_game {
+	struct accounts			*a;
+	struct client			*c[2];		/* held; NULL: none,
+							   or freed since */
+	struct store_account		 acc[2];
+	int				 found[2];
+	int				 reads;		/* answered, of 2 */
+	struct rating			 before[2];	/* aged to the game */
+	struct store_game		 g;
+	TAILQ_ENTRY(accounts_game)	 entry;		/* accounts.games */
+};
+TAILQ_HEAD(accounts_games, accounts_game);
+
+struct accounts {
+	struct store		*st;
+	struct lobby		*lobby;
+	struct accounts_host	 host;
+	struct lobby_listener	 listener;
+	struct accounts_users	 users;		/* signed in */
+	struct accounts_reqs	 reqs;		/* clients' requests pending */
+	struct accounts_games	 games;		/* rated games on their way */
+	int			 write_failed;	/* logged: rated games are not
+						   written (until one is) */
+	void			(*done)(void *);	/* stopping: called
+							   once none pends */
+	void			*done_arg;
+};
+
+static int	accounts_start(void *);
+static void	accounts_flush(void *);
+static void	accounts_forget(void *, struct client *);
+static int	accounts_shutdown(void *, void (*)(void *), void *);
+static void	accounts_free(void *);
+static int	accounts_command(void *, struct client *,
+		    const struct proto_cmd *);
+static int	accounts_name_claimed(void *, struct client *, const char *);
+static void	accounts_answer(const struct store_result *, void *);
+static void	accounts_game_ended(void *, struct match *, enum ttt_mark,
+		    enum match_end);
+static void	accounts_game_read(const struct store_result *, void *);
+static void	accounts_seat_back(void *, struct match *, int);
+static void	accounts_resumed(struct accounts *, struct client *,
+		    const char *, const struct store_result *);
+static void	accounts_game_written(const struct store_result *, void *);
+static void	accounts_settled(struct accounts *);
+static void	accounts_named(struct accounts *, struct client *,
+		    const char *, const struct store_result *);
+
+/* What the accounts hear of the world. */
+static const struct lobby_events accounts_events = {
+	.name_claimed = accounts_name_claimed,
+	.game_ended = accounts_game_ended,
+	.seat_back = accounts_seat_back,
+	.account = accounts_command
+};
+
+/*
+ * Open the store at path: NULL with the reason in why when the file
+ * cannot be opened, is not tttd's or is of a newer schema.
+ */
+struct accounts *
+accounts_new(struct event_base *base, struct lobby *lobby, const char *path,
+    const struct accounts_host *host, char *why, size_t whylen)
+{
+	struct accounts	*a;
+
+	if ((a = calloc(1, sizeof *a)) == NULL) {
+		snprintf(why, whylen, "out of memory");
+		return (NULL);
+	}
+	if ((a->st = store_open(base, path, why, whylen)) == NULL) {
+		free(a);
+		return (NULL);
+	}
+	a->lobby = lobby;
+	a->host = *host;
+	TAILQ_INIT(&a->users);
+	TAILQ_INIT(&a->reqs);
+	TAILQ_INIT(&a->games);
+	lobby_listen(lobby, &a->listener, &accounts_events, a);
+	log_info("accounts: %s", path);
+	return (a);
+}
+
+/* Now, in Unix seconds (UTC). */
+static int64_t
+accounts_now(void)
+{
+	return ((int64_t)time(NULL));
+}
+
+/* A line to a client: an error. */
+static void
+accounts_error(struct client *c, enum proto_error err)
+{
+	char	buf[PROTO_OUT_MAX];
+
+	client_send(c, buf, proto_fmt_error(buf, sizeof buf, err));
+}
+
+/* A name's folded key, as NAME compares names, into b. */
+static void
+accounts_fold(struct accounts *a, const char *name, char *b)
+{
+	name_keyed(a->lobby, name, b);
+}
+
+/* The signed-in account of a client, or NULL: a guest. */
+static struct accounts_user *
+accounts_user(const struct client *c)
+{
+	return (c->account);
+}
+
+/* Sign a client in as an account (it goes by the account's name). */
+static int
+accounts_sign_in(struct accounts *a, struct client *c,
+    const struct store_account *acc)
+{
+	struct accounts_user	*u;
+
+	if ((u = calloc(1, sizeof *u)) == NULL)
+		return (-1);
+	u->id = acc->id;
+	snprintf(u->name, sizeof u->name, "%.*s", PROTO_NAME_MAX, acc->name);
+	u->c = c;
+	c->account = u;
+	TAILQ_INSERT_TAIL(&a->users, u, entry);
+	return (0);
+}
+
+/* A client is a guest again. */
+static void
+accounts_sign_out(struct accounts *a, struct client *c)
+{
+	struct accounts_user	*u = accounts_user(c);
+
+	if (u == NULL)
+		return;
+	TAILQ_REMOVE(&a->users, u, entry);
+	c->account = NULL;
+	free(u);
+}
+
+/* The connection signed in as this account, or NULL. */
+static struct client *
+accounts_signed_in(struct accounts *a, int64_t id)
+{
+	struct accounts_user	*u;
+
+	TAILQ_FOREACH(u, &a->users, entry) {
+		if (u->id == id)
+			return (u->c);
+	}
+	return (NULL);
+}
+
+/*
+ * A request for a client: its lines wait for the answer
+ * (CLIENT_HOLD_STORE); NULL when memory is short.
+ */
+static struct accounts_req *
+accounts_req_new(struct accounts *a, struct client *c, enum proto_verb verb)
+{
+	struct accounts_req	*r;
+
+	if ((r = calloc(1, sizeof *r)) == NULL)
+		return (NULL);
+	r->a = a;
+	r->c = c;
+	r->verb = verb;
+	TAILQ_INSERT_TAIL(&a->reqs, r, entry);
+	client_hold(c, CLIENT_HOLD_STORE);
+	return (r);
+}
+
+/* The store would not take a request: nothing waits for it. */
+static void
+accounts_req_drop(struct accounts_req *r)
+{
+	TAILQ_REMOVE(&r->a->reqs, r, entry);
+	client_release(r->c, CLIENT_HOLD_STORE);
+	accounts_error(r->c, PROTO_EACCOUNTS_DOWN);
+	free(r);
+}
+
+/* A new key into key (its text) and hash; from the OS random source. */
+static void
+accounts_key(struct accounts *a, char *key, size_t size, uint8_t *hash)
+{
+	uint8_t	b[STORE_KEY_RANDOM];
+
+	a->lobby->ops->random(b, sizeof b);
+	store_key_make(key, size, b, sizeof b);
+	store_key_hash(key, hash);
+}
+
+/* REGISTER: the client's name, if it has its own and nobody has it. */
+static int
+accounts_register(struct accounts *a, struct client *c,
+    struct accounts_req *r)
+{
+	char	fold[NAME_KEY_MAX];
+	uint8_t	hash[STORE_HASH_LEN];
+
+	accounts_fold(a, c->name, fold);
+	snprintf(r->name, sizeof r->name, "%s", c->name);
+	accounts_key(a, r->key, sizeof r->key, hash);
+	return (store_register(a->st, c->name, fold, hash, accounts_now(),
+	    accounts_answer, r));
+}
+
+/* LOGIN <key>: its account, within the limits on wrong keys. */
+static int
+accounts_login(struct accounts *a, const struct proto_cmd *cmd,
+    struct accounts_req *r)
+{
+	uint8_t	hash[STORE_HASH_LEN];
+
+	store_key_hash(cmd->key, hash);
+	return (store_login(a->st, hash, accounts_answer, r));
+}
+
+/* Whether a command can be answered now, and its error if not. */
+static enum proto_error
+accounts_check(struct accounts *a, struct client *c,
+    const struct proto_cmd *cmd)
+{
+	struct accounts_user	*u = accounts_user(c);
+	char			 f1[NAME_KEY_MAX], f2[NAME_KEY_MAX];
+
+	switch (cmd->verb) {
+	case PROTO_REGISTER:
+		if (c->name[0] == '\0')
+			return (PROTO_ENO_NAME);
+		if (u != NULL)
+			return (PROTO_ESIGNED_IN);
+		break;
+	case PROTO_LOGIN:
+		if (!lobby_guess_allowed(a->lobby, LOBBY_KEYS, c))
+			return (PROTO_ERATE_LIMITED);
+		if (!store_key_valid(cmd->key)) {
+			lobby_guess_failed(a->lobby, LOBBY_KEYS, c);
+			return (PROTO_EBAD_KEY);
+		}
+		break;
+	case PROTO_REKEY:
+		if (u == NULL)
+			return (PROTO_ENOT_SIGNED_IN);
+		break;
+	case PROTO_FORGET:
+		if (u == NULL)
+			return (PROTO_ENOT_SIGNED_IN);
+		accounts_fold(a, cmd->name, f1);
+		accounts_fold(a, u->name, f2);
+		if (strcmp(f1, f2) != 0)
+			return (PROTO_EBAD_NAME);	/* its own text */
+		break;
+	case PROTO_RATING:
+	case PROTO_HISTORY:
+		if (cmd->name[0] == '\0' && u == NULL)
+			return (PROTO_ENO_SUCH_PLAYER);
+		break;
+	default:
+		break;
+	}
+	return (PROTO_OK);
+}
+
+/*
+ * An account's command (the world's event): answered later, from the
+ * store; 0 for a client that cannot wait (another node's).
+ */
+static int
+accounts_command(void *arg, struct client *c, const struct proto_cmd *cmd)
+{
+	struct accounts		*a = arg;
+	struct accounts_user	*u = accounts_user(c);
+	struct accounts_req	*r;
+	enum proto_error	 err;
+	char			 fold[NAME_KEY_MAX];
+	uint8_t			 hash[STORE_HASH_LEN];
+	char			 buf[PROTO_OUT_MAX];
+	int			 rc = -1;
+
+	if (c->ops->hold == NULL || (c->flags & CLIENT_REMOTE))
+		return (0);
+	if ((err = accounts_check(a, c, cmd)) != PROTO_OK) {
+		if (err == PROTO_ENO_NAME || err == PROTO_EBAD_NAME)
+			client_send(c, buf, proto_fmt_error_text(buf,
+			    sizeof buf, err, err == PROTO_ENO_NAME ?
+			    PROTO_REGISTER_NO_NAME : PROTO_FORGET_BAD_NAME));
+		else
+			accounts_error(c, err);
+		return (1);
+	}
+	if ((r = accounts_req_new(a, c, cmd->verb)) == NULL) {
+		accounts_error(c, PROTO_EACCOUNTS_DOWN);
+		return (1);
+	}
+	snprintf(r->name, sizeof r->name, "%s", cmd->name[0] != '\0' ?
+	    cmd->name : u != NULL ? u->name : "");
+	accounts_fold(a, r->name, fold);
+	switch (cmd->verb) {
+	case PROTO_REGISTER:
+		rc = accounts_register(a, c, r);
+		break;
+	case PROTO_LOGIN:
+		rc = accounts_login(a, cmd, r);
+		break;
+	case PROTO_REKEY:
+		accounts_key(a, r->key, sizeof r->key, hash);
+		rc = store_rekey(a->st, u->id, hash, accounts_answer, r);
+		break;
+	case PROTO_FORGET:
+		rc = store_forget(a->st, u->id, accounts_answer, r);
+		break;
+	case PROTO_RATING:
+		rc = store_rating(a->st, fold, accounts_answer, r);
+		break;
+	case PROTO_HISTORY:
+		rc = store_history(a->st, fold, cmd->count, accounts_answer, r);
+		break;
+	case PROTO_TOP:
+		rc = store_top(a->st, cmd->count, accounts_answer, r);
+		break;
+	default:
+		break;
+	}
+	if (rc == -1)
+		accounts_req_drop(r);
+	return (1);
+}
+
+/* A rating as stored, grown with the days since its last game. */
+static void
+accounts_shown(const struct store_account *acc, struct rating_shown *sh)
+{
+	struct rating	r = { acc->rating, acc->rd, acc->volatility }, aged;
+	double		days = 0;
+
+	if (acc->last_game > 0 && accounts_now() > acc->last_game)
+		days = (double)(accounts_now() - acc->last_game) / 86400.0;
+	if (rating_age(&r, days, &aged) == 0)
+		r = aged;
+	rating_show(&r, sh);
+}
+
+/*
+ * LOGIN's account came: an older connection signed in as it is a guest
+ * from now on (told so), and this one goes by the account's name.
+ */
+static void
+accounts_logged_in(struct accounts *a, struct client *c,
+    const struct store_account *acc)
+{
+	struct client		*old = accounts_signed_in(a, acc->id);
+	struct rating_shown	 sh;
+	char			 buf[PROTO_OUT_MAX], was[PROTO_NAME_MAX + 1];
+
+	if (old == c) {
+		accounts_error(c, PROTO_ESIGNED_IN);
+		return;
+	}
+	if (old != NULL) {
+		accounts_sign_out(a, old);
+		client_send(old, buf, proto_fmt_info(buf, sizeof buf,
+		    "You signed in on another connection: you are a guest "
+		    "here now."));
+		snprintf(was, sizeof was, "%s", old->match != NULL ?
+		    match_name(old->match, old->seat) : old->name);
+		name_take(old, "");
+		if (old->match != NULL)
+			match_renamed(old, was);
+	}
+	if (!name_allowed(a->lobby, c, acc->name)) {
+		accounts_error(c, PROTO_ENAME_TAKEN);
+		return;
+	}
+	accounts_sign_out(a, c);
+	if (accounts_sign_in(a, c, acc) == -1) {
+		accounts_error(c, PROTO_EACCOUNTS_DOWN);
+		return;
+	}
+	snprintf(was, sizeof was, "%s", c->match != NULL ?
+	    match_name(c->match, c->seat) : c->name);
+	if (strcmp(c->name, acc->name) != 0) {
+		name_take(c, acc->name);
+		if (c->match != NULL)
+			match_renamed(c, was);
+	}
+	accounts_shown(acc, &sh);
+	client_send(c, buf, proto_fmt_ok_login(buf, sizeof buf, acc->name,
+	    sh.r, sh.rd));
+}
+
+/* OK HISTORY and its PLAYED lines. */
+static void
+accounts_history(struct client *c, const struct store_result *res)
+{
+	char	buf[PROTO_OUT_MAX];
+	size_t	i;
+
+	client_send(c, buf, proto_fmt_ok_list(buf, sizeof buf, PROTO_HISTORY,
+	    (unsigned)res->ngames));
+	for (i = 0; i < res->ngames; i++) {
+		const struct store_game	*g = &res->games[i];
+
+		client_send(c, buf, proto_fmt_played(buf, sizeof buf, g->match,
+		    g->number, (long long)g->at, g->x.name, g->o.name,
+		    g->result, g->moves));
+	}
+}
+
+/* OK TOP and its RANKED lines. */
+static void
+accounts_top(struct client *c, const struct store_result *res)
+{
+	struct rating_shown	sh;
+	char			buf[PROTO_OUT_MAX];
+	size_t			i;
+
+	client_send(c, buf, proto_fmt_ok_list(buf, sizeof buf, PROTO_TOP,
+	    (unsigned)res->ntop));
+	for (i = 0; i < res->ntop; i++) {
+		accounts_shown(&res->top[i], &sh);
+		client_send(c, buf, proto_fmt_ranked(buf, sizeof buf,
+		    (unsigned)i + 1, res->top[i].name, sh.r, sh.rd,
+		    res->top[i].games));
+	}
+}
+
+/* A store's error, for the client and, once a kind, for the log. */
+static enum proto_error
+accounts_failed(const struct store_result *res)
+{
+	if (res->err == STORE_ENOTFOUND)
+		return (res->op == STORE_LOGIN ? PROTO_EBAD_KEY :
+		    PROTO_ENO_SUCH_PLAYER);
+	if (res->err == STORE_ETAKEN)
+		return (PROTO_ENAME_TAKEN);
+	log_warn("accounts: %s: %s", store_strerror(res->err), res->why);
+	return (PROTO_EACCOUNTS_DOWN);
+}
+
+/* A store's answer to a command, to its client. */
+static void
+accounts_reply(struct accounts *a, struct accounts_req *r,
+    const struct store_result *res)
+{
+	struct client		*c = r->c;
+	struct rating_shown	 sh;
+	struct proto_cmd	 cmd = { .verb = r->verb };
+	char			 buf[PROTO_OUT_MAX];
+
+	if (r->verb == PROTO_NAME) {
+		accounts_named(a, c, r->name, res);
+		return;
+	}
+	if (r->verb == PROTO_RESUME) {
+		accounts_resumed(a, c, r->name, res);
+		return;
+	}
+	if (res->err != STORE_OK) {
+		if (res->op == STORE_LOGIN && res->err == STORE_ENOTFOUND)
+			lobby_guess_failed(a->lobby, LOBBY_KEYS, c);
+		accounts_error(c, accounts_failed(res));
+		return;
+	}
+	switch (r->verb) {
+	case PROTO_REGISTER:
+		if (accounts_sign_in(a, c, &res->account) == -1)
+			break;
+		client_send(c, buf, proto_fmt_ok_name(buf, sizeof buf,
+		    PROTO_REGISTER, res->account.name));
+		client_send(c, buf, proto_fmt_key(buf, sizeof buf, r->key));
+		break;
+	case PROTO_LOGIN:
+		accounts_logged_in(a, c, &res->account);
+		break;
+	case PROTO_REKEY:
+		client_send(c, buf, proto_fmt_ok(buf, sizeof buf, &cmd));
+		client_send(c, buf, proto_fmt_key(buf, sizeof buf, r->key));
+		break;
+	case PROTO_FORGET:
+		snprintf(cmd.name, sizeof cmd.name, "%s",
+		    accounts_user(c) != NULL ? accounts_user(c)->name :
+		    r->name);
+		accounts_sign_out(a, c);
+		client_send(c, buf, proto_fmt_ok(buf, sizeof buf, &cmd));
+		break;
+	case PROTO_RATING:
+		accounts_shown(&res->account, &sh);
+		client_send(c, buf, proto_fmt_ok_rating(buf, sizeof buf,
+		    res->account.name, sh.r, sh.provisional, sh.rd,
+		    res->account.games, res->account.wins,
+		    res->account.losses, res->account.ties));
+		break;
+	case PROTO_HISTORY:
+		accounts_history(c, res);
+		break;
+	case PROTO_TOP:
+		accounts_top(c, res);
+		break;
+	default:
+		break;
+	}
+}
+
+/* A store's callback came: stopping, the end once none pends. */
+static void
+accounts_settled(struct accounts *a)
+{
+	void	(*done)(void *) = a->done;
+
+	if (done == NULL || store_pending(a->st) != 0)
+		return;
+	a->done = NULL;
+	done(a->done_arg);
+}
+
+/*
+ * A store's answer to a client's request: its reply, then its next lines
+ * go on; nothing for a client freed meanwhile.
+ */
+static void
+accounts_answer(const struct store_result *res, void *arg)
+{
+	struct accounts_req	*r = arg;
+	struct accounts		*a = r->a;
+
+	TAILQ_REMOVE(&a->reqs, r, entry);
+	if (r->c != NULL) {
+		accounts_reply(a, r, res);
+		client_release(r->c, CLIENT_HOLD_STORE);
+	}
+	free(r);
+	a->host.flush(a->host.arg);
+	accounts_settled(a);
+}
+
+/*
+ * NAME, free among the connected: a registered name is its owner's even
+ * while it is away.  1: the store is asked (the client waits), then the
+ * client is renamed or refused (accounts_named).
+ */
+static int
+accounts_name_claimed(void *arg, struct client *c, const char *name)
+{
+	struct accounts		*a = arg;
+	struct accounts_user	*u = accounts_user(c);
+	struct accounts_req	*r;
+	char			 f1[NAME_KEY_MAX], f2[NAME_KEY_MAX];
+
+	if (u != NULL) {
+		accounts_fold(a, name, f1);
+		accounts_fold(a, u->name, f2);
+		if (strcmp(f1, f2) == 0)
+			return (0);	/* its own, in another case */
+		accounts_error(c, PROTO_ESIGNED_IN);
+		return (1);
+	}
+	if ((r = accounts_req_new(a, c, PROTO_NAME)) == NULL) {
+		accounts_error(c, PROTO_EACCOUNTS_DOWN);
+		return (1);
+	}
+	snprintf(r->name, sizeof r->name, "%s", name);
+	accounts_fold(a, name, f1);
+	if (store_rating(a->st, f1, accounts_answer, r) == -1)
+		accounts_req_drop(r);
+	return (1);
+}
+/* The accounts as the daemon drives them (service.h). */
+void
+accounts_service(struct accounts *a, struct service *svc)
+{
+	svc->start = accounts_start;
+	svc->flush = accounts_flush;
+	svc->forget = accounts_forget;
+	svc->shutdown = accounts_shutdown;
+	svc->free = accounts_free;
+	svc->arg = a;
+}
+
+/* Nothing to begin: the store was opened with the daemon. */
+static int
+accounts_start(void *arg)
+{
+	(void)arg;
+	return (0);
+}
+
+/* The end of a callback: nothing of the accounts' waits for it. */
+static void
+accounts_flush(void *arg)
+{
+	(void)arg;
+}
+
+/* A connection is freed: its account, and its requests' client. */
+static void
+accounts_forget(void *arg, struct client *c)
+{
+	struct accounts		*a = arg;
+	struct accounts_req	*r;
+	struct accounts_game	*g;
+
+	accounts_sign_out(a, c);
+	TAILQ_FOREACH(r, &a->reqs, entry) {
+		if (r->c == c)
+			r->c = NULL;
+	}
+	TAILQ_FOREACH(g, &a->games, entry) {
+		if (g->c[0] == c)
+			g->c[0] = NULL;
+		if (g->c[1] == c)
+			g->c[1] = NULL;
+	}
+}
+
+/* The daemon stops: wait for the writes still pending (1), or not (0). */
+static int
+accounts_shutdown(void *arg, void (*done)(void *), void *done_arg)
+{
+	struct accounts	*a = arg;
+
+	if (store_pending(a->st) == 0)
+		return (0);
+	a->done = done;
+	a->done_arg = done_arg;
+	return (1);
+}
+
+/* Close the store (its queued writes land first) and free all. */
+static void
+accounts_free(void *arg)
+{
+	struct accounts		*a = arg;
+	struct accounts_req	*r;
+	struct accounts_game	*g;
+
+	if (a == NULL)
+		return;
+	lobby_unlisten(a->lobby, &a->listener);
+	store_free(a->st);	/* no callback: the requests are ours */
+
+	while ((r = TAILQ_FIRST(&a->reqs)) != NULL) {
+		TAILQ_REMOVE(&a->reqs, r, entry);
+		free(r);
+	}
+	while ((g = TAILQ_FIRST(&a->games)) != NULL) {
+		TAILQ_REMOVE(&a->games, g, entry);
+		free(g);
+	}
+	while (!TAILQ_EMPTY(&a->users))
+		accounts_sign_out(a, TAILQ_FIRST(&a->users)->c);
+	free(a);
+}
+
+/*
+ * The store's answer to a NAME: an account's name is refused; a free one
+ * goes on to the other listeners (a cluster's nodes), then is taken.
+ */
+static void
+accounts_named(struct accounts *a, struct client *c, const char *name,
+    const struct store_result *res)
+{
+	enum proto_error	err;
+
+	if (res->err == STORE_OK) {
+		accounts_error(c, PROTO_ENAME_TAKEN);
+		return;
+	}
+	if (res->err != STORE_ENOTFOUND) {
+		accounts_error(c, accounts_failed(res));
+		return;
+	}
+	if (!name_allowed(a->lobby, c, name)) {
+		accounts_error(c, PROTO_ENAME_TAKEN);
+		return;
+	}
+	if (lobby_name_claimed_after(a->lobby, &a->listener, c, name))
+		return;
+	if ((err = cmd_rename(c, name)) != PROTO_OK)
+		accounts_error(c, err);
+}
+
+/* How a game ended, a word for its record. */
+static const char *
+accounts_ended(enum match_end how)
+{
+	static const char	*words[] = {
+		[MATCH_END_LINE] = "line",
+		[MATCH_END_FULL] = "full",
+		[MATCH_END_EARLY_DRAW] = "early-draw",
+		[MATCH_END_RESIGN] = "resign",
+		[MATCH_END_TIME] = "time",
+		[MATCH_END_QUIT] = "quit",
+		[MATCH_END_DROP] = "drop",
+		[MATCH_END_GONE_TIME] = "time"
+	};
+
+	return ((unsigned)how < sizeof words / sizeof words[0] ?
+	    words[how] : "line");
+}
+
+/*
+ * May this game be rated?  Two people, each either connected and signed
+ * in, or gone (lost, quit) under a name of its own: an account's, as
+ * the store will say, for a registered name is only its owner's.
+ */
+static int
+accounts_rateable(const struct match *m)
+{
+	int	i;
+
+	if (m->ai != MATCH_HUMAN)
+		return (0);
+	for (i = 0; i < 2; i++) {
+		if (m->seat[i].name[0] == '\0')
+			return (0);
+		if (m->player[i] != NULL && (accounts_user(m->player[i]) ==
+		    NULL || (m->player[i]->flags & CLIENT_REMOTE)))
+			return (0);
+	}
+	return (1);
+}
+
+/* The game's record: its match, number, result, how, moves, end. */
+static void
+accounts_game_fill(struct accounts_game *g, const struct match *m,
+    enum ttt_mark w, enum match_end how)
+{
+	char	cell[3];
+	size_t	n = 0;
+	int	i;
+
+	snprintf(g->g.match, sizeof g->g.match, "%llu",
+	    (unsigned long long)m->id);
+	g->g.number = (int)m->games;
+	g->g.result = w == TTT_X ? 'X' : w == TTT_O ? 'O' : 'T';
+	snprintf(g->g.ended, sizeof g->g.ended, "%s", accounts_ended(how));
+	for (i = 0; i < m->nmoves && n + 3 < sizeof g->g.moves; i++) {
+		ttt_cell_name(m->moves[i], cell);
+		n += (size_t)snprintf(g->g.moves + n, sizeof g->g.moves - n,
+		    "%s%s", i > 0 ? "," : "", cell);
+	}
+	g->g.at = accounts_now();
+}
+
+/* A rated game is done with: its players' output goes out. */
+static void
+accounts_game_done(struct accounts *a, struct accounts_game *g)
+{
+	int	i;
+
+	TAILQ_REMOVE(&a->games, g, entry);
+	for (i = 0; i < 2; i++) {
+		if (g->c[i] != NULL)
+			a->host.release_out(a->host.arg, g->c[i]);
+	}
+	free(g);
+	a->host.flush(a->host.arg);
+	accounts_settled(a);
+}
+
+/*
+ * A game ended (the world's event, before its players are told): when it
+ * may be rated, both accounts are read, and its connected players' output
+ * waits (RESULT first) until the game and the new ratings are written.
+ */
+static void
+accounts_game_ended(void *arg, struct match *m, enum ttt_mark w,
+    enum match_end how)
+{
+	struct accounts		*a = arg;
+	struct accounts_game	*g;
+	char			 fold[NAME_KEY_MAX];
+	int			 i;
+
+	if (!accounts_rateable(m) || (g = calloc(1, sizeof *g)) == NULL)
+		return;
+	g->a = a;
+	accounts_game_fill(g, m, w, how);
+	TAILQ_INSERT_TAIL(&a->games, g, entry);
+	for (i = 0; i < 2; i++) {
+		if (m->player[i] == NULL ||
+		    (m->player[i]->flags & CLIENT_CLOSING))
+			continue;
+		g->c[i] = m->player[i];
+		a->host.hold_out(a->host.arg, g->c[i]);
+	}
+	for (i = 0; i < 2; i++) {
+		accounts_fold(a, m->seat[i].name, fold);
+		if (store_rating(a->st, fold, accounts_game_read, g) == -1)
+			g->reads++;	/* not found: not rated */
+	}
+	if (g->reads == 2)
+		accounts_game_done(a, g);
+}
+
+/* An account as a rating, grown with the days since its last game. */
+static void
+accounts_aged(const struct store_account *acc, int64_t at, struct rating *r)
+{
+	struct rating	in = { acc->rating, acc->rd, acc->volatility };
+
+	if (rating_age(&in, acc->last_game > 0 && at > acc->last_game ?
+	    (double)(at - acc->last_game) / 86400.0 : 0, r) == -1)
+		*r = in;
+}
+
+/* Both accounts read: the new ratings, written with the game. */
+static int
+accounts_game_rate(struct accounts *a, struct accounts_game *g)
+{
+	struct store_side	*side[2] = { &g->g.x, &g->g.o };
+	struct rating		 after[2];
+	enum rating_score	 score;
+	int			 i;
+
+	if (!g->found[0] || !g->found[1] || g->acc[0].id == g->acc[1].id)
+		return (-1);
+	for (i = 0; i < 2; i++)
+		accounts_aged(&g->acc[i], g->g.at, &g->before[i]);
+	score = g->g.result == 'X' ? RATING_WIN : g->g.result == 'O' ?
+	    RATING_LOSS : RATING_TIE;
+	if (rating_game(&g->before[0], &g->before[1], score, RATING_TAU,
+	    &after[0], &after[1]) == -1)
+		return (-1);
+	for (i = 0; i < 2; i++) {
+		side[i]->id = g->acc[i].id;
+		snprintf(side[i]->name, sizeof side[i]->name, "%s",
+		    g->acc[i].name);
+		side[i]->before = g->before[i].r;
+		side[i]->rating = after[i].r;
+		side[i]->rd = after[i].rd;
+		side[i]->volatility = after[i].vol;
+	}
+	return (store_record(a->st, &g->g, accounts_game_written, g));
+}
+
+/* One account of a game read (or not: then the game is not rated). */
+static void
+accounts_game_read(const struct store_result *res, void *arg)
+{
+	struct accounts_game	*g = arg;
+	struct accounts		*a = g->a;
+	int			 i = g->reads++;
+
+	if (res->err == STORE_OK) {
+		g->acc[i] = res->account;
+		g->found[i] = 1;
+	}
+	if (g->reads < 2)
+		return;
+	if (accounts_game_rate(a, g) == -1)
+		accounts_game_done(a, g);
+}
+
+/*
+ * The game and the new ratings are written (or not): each player still
+ * here hears its new rating, or that the game is not rated; then its
+ * output goes out, RESULT first.
+ */
+static void
+accounts_game_written(const struct store_result *res, void *arg)
+{
+	struct accounts_game	*g = arg;
+	struct accounts		*a = g->a;
+	struct store_side	*side[2] = { &g->g.x, &g->g.o };
+	struct rating		 after;
+	struct rating_shown	 sh;
+	char			 buf[PROTO_OUT_MAX];
+	int			 i;
+
+	if (res->err != STORE_OK && !a->write_failed) {
+		log_warn("accounts: rated games are not written: %s: %s",
+		    store_strerror(res->err), res->why);
+		a->write_failed = 1;
+	} else if (res->err == STORE_OK && a->write_failed) {
+		log_info("accounts: rated games are written again");
+		a->write_failed = 0;
+	}
+	for (i = 0; i < 2; i++) {
+		if (g->c[i] == NULL)
+			continue;
+		if (res->err != STORE_OK) {
+			client_send(g->c[i], buf, proto_fmt_info(buf,
+			    sizeof buf, "This game is not rated: the "
+			    "accounts cannot be written now."));
+			continue;
+		}
+		after.r = side[i]->rating;
+		after.rd = side[i]->rd;
+		after.vol = side[i]->volatility;
+		rating_show(&after, &sh);
+		client_send(g->c[i], buf, proto_fmt_info_rating(buf,
+		    sizeof buf, sh.r, sh.provisional,
+		    rating_change(&g->before[i], &after)));
+	}
+	accounts_game_done(a, g);
+}
+
+/*
+ * A player took its seat back (RESUME: its token is the proof): under an
+ * account's name it is signed in as the account again, once the store
+ * says the name is one (its lines wait meanwhile).
+ */
+static void
+accounts_seat_back(void *arg, struct match *m, int seat)
+{
+	struct accounts		*a = arg;
+	struct client		*c = m->player[seat];
+	struct accounts_req	*r;
+	char			 fold[NAME_KEY_MAX];
+
+	if (c == NULL || accounts_user(c) != NULL || c->ops->hold == NULL ||
+	    (c->flags & CLIENT_REMOTE) || m->seat[seat].name[0] == '\0' ||
+	    (r = accounts_req_new(a, c, PROTO_RESUME)) == NULL)
+		return;
+	snprintf(r->name, sizeof r->name, "%s", m->seat[seat].name);
+	accounts_fold(a, r->name, fold);
+	if (store_rating(a->st, fold, accounts_answer, r) == -1) {
+		TAILQ_REMOVE(&a->reqs, r, entry);
+		client_release(c, CLIENT_HOLD_STORE);
+		free(r);
+	}
+}
+
+/* The store's answer to a seat taken back under a name: signed in. */
+static void
+accounts_resumed(struct accounts *a, struct client *c, const char *name,
+    const struct store_result *res)
+{
+	char	buf[PROTO_OUT_MAX], text[96], f1[NAME_KEY_MAX];
+	char	f2[NAME_KEY_MAX];
+
+	if (res->err != STORE_OK || accounts_user(c) != NULL ||
+	    accounts_signed_in(a, res->account.id) != NULL)
+		return;
+	accounts_fold(a, c->name, f1);
+	accounts_fold(a, name, f2);
+	if (strcmp(f1, f2) != 0 || accounts_sign_in(a, c, &res->account) == -1)
+		return;
+	snprintf(text, sizeof text, "Signed in as %s again.", c->name);
+	client_send(c, buf, proto_fmt_info(buf, sizeof buf, text));
+}
