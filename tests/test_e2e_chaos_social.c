@@ -1910,8 +1910,16 @@ sc_old_line(struct chaos *ch, struct sc_client *cl, const char *line)
 		cl->takeovers_seen++;
 		return;
 	}
+	/*
+	 * Until the server reads the RESUME, the old connection is the seat's
+	 * and gets what the match sends its players: the moves, the chat, and
+	 * a watcher come in meanwhile ("INFO w is watching.", seen under
+	 * valgrind).
+	 */
 	if (line[0] == ' ' || strncmp(line, "BOARD ", 6) == 0 ||
-	    strncmp(line, "TURN ", 5) == 0 || strncmp(line, "CHAT ", 5) == 0)
+	    strncmp(line, "TURN ", 5) == 0 || strncmp(line, "CHAT ", 5) == 0 ||
+	    (strncmp(line, "INFO ", 5) == 0 && strlen(line) > 18 &&
+	    strcmp(line + strlen(line) - 13, " is watching.") == 0))
 		return;
 	sc_fail(ch, cl, "\"%s\" on the old connection", line);
 }
