@@ -20,7 +20,7 @@
 
 enum options_kind {
 	OPTIONS_NUMBER,		/* whole number within [min, max] */
-	OPTIONS_SECONDS,	/* seconds, up to three decimals */
+	OPTIONS_SECONDS,	/* seconds, up to three decimals, as ms */
 	OPTIONS_TEXT,		/* a string, kept as it is */
 	OPTIONS_LEVEL,		/* a log level name */
 	OPTIONS_SWITCH		/* on when given; 1 or 0 in the environment */
@@ -59,62 +59,107 @@ struct options_spec {
 	const char		*name;		/* --name, TTTD_NAME */
 	const char		*arg;		/* its placeholder in --help */
 	enum options_kind	 kind;
-	unsigned long long	 min, max;	/* OPTIONS_NUMBER */
+	size_t			 off, size;	/* its field in server_config */
+	unsigned long long	 min, max;	/* seconds: in ms; 0, 0: any */
 	const char		*help;
+	const struct options_text *text; /* OPTIONS_TEXT */
 };
 
+struct options_text {
+	const char	*off;		/* what means NULL */
+	const char	*unset;		/* what --help shows for NULL */
+	int		(*valid)(const char *);	/* NULL: anything */
+};
+
+/* An option's field in struct server_config: where, and how wide. */
+#define OPTIONS_AT(f)	offsetof(struct server_config, f),		\
+			sizeof ((struct server_config *)NULL)->f
+
+static int	options_redis_valid(const char *);
+static int	options_not_empty(const char *);
+
+static const struct options_text options_bind = { "", "every address", NULL };
+static const struct options_text options_redis = { "", "none: alone",
+    options_redis_valid };
+static const struct options_text options_node = { NULL, "HOSTNAME:PORT",
+    cluster_valid_name };
+static const struct options_text options_prefix = { NULL, NULL,
+    cluster_valid_prefix };
+static const struct options_text options_db = { "none", "none: no accounts",
+    options_not_empty };
+
 static const struct options_spec options_table[] = {
-	{ OPT_PORT, "port", "N", OPTIONS_NUMBER, 0, 65535,
-	    "TCP port; 0 picks a free one" },
-	{ OPT_HTTP_PORT, "http-port", "N", OPTIONS_NUMBER, 0, 65535,
+	{ OPT_PORT, "port", "N", OPTIONS_NUMBER, OPTIONS_AT(port), 0, 65535,
+	    "TCP port; 0 picks a free one", NULL },
+	{ OPT_HTTP_PORT, "http-port", "N", OPTIONS_NUMBER,
+	    OPTIONS_AT(http_port), 0, 65535,
 	    "HTTP port (the page, /ws, /healthz, /metrics); 0: off; any: a "
-	    "free one" },
-	{ OPT_BIND, "bind", "ADDR", OPTIONS_TEXT, 0, 0,
-	    "address to listen on (\"\": every IPv4 and IPv6 one)" },
-	{ OPT_SEED, "seed", "N", OPTIONS_NUMBER, 0, UINT64_MAX,
-	    "seed of the random first move (reproducible games)" },
-	{ OPT_LOG_LEVEL, "log-level", "LEVEL", OPTIONS_LEVEL, 0, 0,
-	    "error, warn, info or debug" },
-	{ OPT_MAX_CLIENTS, "max-clients", "N", OPTIONS_NUMBER, 1, 1000000,
-	    "players connected at once" },
-	{ OPT_MAX_PER_ADDR, "max-per-addr", "N", OPTIONS_NUMBER, 0, 1000000,
-	    "players from one IPv4 address or IPv6 /64; 0: any" },
-	{ OPT_MAX_OUTPUT, "max-output", "BYTES", OPTIONS_NUMBER, PROTO_OUT_MAX,
-	    1ULL << 30, "unread output that drops a client" },
-	{ OPT_LINE_TIMEOUT, "line-timeout", "SECS", OPTIONS_SECONDS, 0, 0,
-	    "to finish a line once begun; 0: no limit" },
-	{ OPT_TURN_TIMEOUT, "turn-timeout", "SECS", OPTIONS_SECONDS, 0, 0,
-	    "to make a move; 0: no limit" },
-	{ OPT_AGAIN_TIMEOUT, "again-timeout", "SECS", OPTIONS_SECONDS, 0, 0,
-	    "to answer 'Play again?'; 0: no limit" },
-	{ OPT_IDLE_TIMEOUT, "idle-timeout", "SECS", OPTIONS_SECONDS, 0, 0,
-	    "in the queue without a word; 0: no limit" },
-	{ OPT_RATE_LIMIT, "rate-limit", "N", OPTIONS_NUMBER, 0, 1000000,
-	    "commands a second per connection; 0: no limit" },
-	{ OPT_RATE_BURST, "rate-burst", "N", OPTIONS_NUMBER, 1, 1000000,
-	    "... in bursts of up to N" },
-	{ OPT_ROOM_TTL, "room-ttl", "SECS", OPTIONS_SECONDS, 0, 0,
-	    "a private room closes after; 0: never" },
-	{ OPT_RESUME_GRACE, "resume-grace", "SECS", OPTIONS_SECONDS, 0, 0,
-	    "a lost player may RESUME within; 0: forfeit at once" },
-	{ OPT_AI_OFFER, "ai-offer", "SECS", OPTIONS_SECONDS, 0, 0,
-	    "alone in the queue: offer PLAY AI after; 0: never" },
-	{ OPT_EARLY_DRAW, "early-draw", "", OPTIONS_SWITCH, 0, 1,
-	    "end a game that only a tie can end as a tie" },
-	{ OPT_MAX_WATCHERS, "max-watchers", "N", OPTIONS_NUMBER, 0, 1000000,
-	    "watchers of one match; 0: any" },
-	{ OPT_REDIS, "redis", "IP:PORT", OPTIONS_TEXT, 0, 0,
+	    "free one", NULL },
+	{ OPT_BIND, "bind", "ADDR", OPTIONS_TEXT, OPTIONS_AT(bind), 0, 0,
+	    "address to listen on (\"\": every IPv4 and IPv6 one)",
+	    &options_bind },
+	{ OPT_SEED, "seed", "N", OPTIONS_NUMBER, OPTIONS_AT(seed), 0,
+	    UINT64_MAX, "seed of the random first move (reproducible games)",
+	    NULL },
+	{ OPT_LOG_LEVEL, "log-level", "LEVEL", OPTIONS_LEVEL,
+	    OPTIONS_AT(log_level), 0, 0, "error, warn, info or debug", NULL },
+	{ OPT_MAX_CLIENTS, "max-clients", "N", OPTIONS_NUMBER,
+	    OPTIONS_AT(max_clients), 1, 1000000, "players connected at once",
+	    NULL },
+	{ OPT_MAX_PER_ADDR, "max-per-addr", "N", OPTIONS_NUMBER,
+	    OPTIONS_AT(max_per_addr), 0, 1000000,
+	    "players from one IPv4 address or IPv6 /64; 0: any", NULL },
+	{ OPT_MAX_OUTPUT, "max-output", "BYTES", OPTIONS_NUMBER,
+	    OPTIONS_AT(output_max), PROTO_OUT_MAX, 1ULL << 30,
+	    "unread output that drops a client", NULL },
+	{ OPT_LINE_TIMEOUT, "line-timeout", "SECS", OPTIONS_SECONDS,
+	    OPTIONS_AT(limits.line_ms), 0, 0,
+	    "to finish a line once begun; 0: no limit", NULL },
+	{ OPT_TURN_TIMEOUT, "turn-timeout", "SECS", OPTIONS_SECONDS,
+	    OPTIONS_AT(limits.turn_ms), 0, 0, "to make a move; 0: no limit",
+	    NULL },
+	{ OPT_AGAIN_TIMEOUT, "again-timeout", "SECS", OPTIONS_SECONDS,
+	    OPTIONS_AT(limits.again_ms), 0, 0,
+	    "to answer 'Play again?'; 0: no limit", NULL },
+	{ OPT_IDLE_TIMEOUT, "idle-timeout", "SECS", OPTIONS_SECONDS,
+	    OPTIONS_AT(limits.idle_ms), 0, 0,
+	    "in the queue without a word; 0: no limit", NULL },
+	{ OPT_RATE_LIMIT, "rate-limit", "N", OPTIONS_NUMBER,
+	    OPTIONS_AT(limits.rate), 0, 1000000,
+	    "commands a second per connection; 0: no limit", NULL },
+	{ OPT_RATE_BURST, "rate-burst", "N", OPTIONS_NUMBER,
+	    OPTIONS_AT(limits.burst), 1, 1000000, "... in bursts of up to N",
+	    NULL },
+	{ OPT_ROOM_TTL, "room-ttl", "SECS", OPTIONS_SECONDS,
+	    OPTIONS_AT(limits.room_ms), 0, 0,
+	    "a private room closes after; 0: never", NULL },
+	{ OPT_RESUME_GRACE, "resume-grace", "SECS", OPTIONS_SECONDS,
+	    OPTIONS_AT(limits.grace_ms), 0, 0,
+	    "a lost player may RESUME within; 0: forfeit at once", NULL },
+	{ OPT_AI_OFFER, "ai-offer", "SECS", OPTIONS_SECONDS,
+	    OPTIONS_AT(limits.ai_offer_ms), 0, 0,
+	    "alone in the queue: offer PLAY AI after; 0: never", NULL },
+	{ OPT_EARLY_DRAW, "early-draw", "", OPTIONS_SWITCH,
+	    OPTIONS_AT(limits.early_draw), 0, 1,
+	    "end a game that only a tie can end as a tie", NULL },
+	{ OPT_MAX_WATCHERS, "max-watchers", "N", OPTIONS_NUMBER,
+	    OPTIONS_AT(limits.max_watchers), 0, 1000000,
+	    "watchers of one match; 0: any", NULL },
+	{ OPT_REDIS, "redis", "IP:PORT", OPTIONS_TEXT, OPTIONS_AT(redis), 0, 0,
 	    "join the cluster of the nodes sharing this Redis (\"\": "
-	    "alone)" },
-	{ OPT_NODE, "node", "NAME", OPTIONS_TEXT, 0, 0,
-	    "this node's name in the cluster, unique among the live ones" },
-	{ OPT_REDIS_PREFIX, "redis-prefix", "P", OPTIONS_TEXT, 0, 0,
-	    "of the cluster's Redis keys and channels" },
-	{ OPT_NODE_TIMEOUT, "node-timeout", "SECS", OPTIONS_SECONDS, 0, 0,
+	    "alone)", &options_redis },
+	{ OPT_NODE, "node", "NAME", OPTIONS_TEXT, OPTIONS_AT(node), 0, 0,
+	    "this node's name in the cluster, unique among the live ones",
+	    &options_node },
+	{ OPT_REDIS_PREFIX, "redis-prefix", "P", OPTIONS_TEXT,
+	    OPTIONS_AT(redis_prefix), 0, 0,
+	    "of the cluster's Redis keys and channels", &options_prefix },
+	{ OPT_NODE_TIMEOUT, "node-timeout", "SECS", OPTIONS_SECONDS,
+	    OPTIONS_AT(node_timeout), 2000, 60000,
 	    "a dead node's matches are taken up by the others within (2 to "
-	    "60; the same on every node)" },
-	{ OPT_DB, "db", "PATH", OPTIONS_TEXT, 0, 0,
-	    "the accounts' SQLite database; none: no accounts" },
+	    "60; the same on every node)", NULL },
+	{ OPT_DB, "db", "PATH", OPTIONS_TEXT, OPTIONS_AT(db), 0, 0,
+	    "the accounts' SQLite database; none: no accounts", &options_db },
 };
 #define OPTIONS_COUNT	(sizeof options_table / sizeof options_table[0])
 
@@ -122,12 +167,15 @@ static const struct options_spec *options_find(int);
 static int	options_number(const char *, unsigned long long,
 		    unsigned long long, unsigned long long *);
 static int	options_seconds(const char *, int64_t *);
-static int	options_text(struct server_config *,
-		    const struct options_spec *, const char *);
+static void	options_store(struct server_config *,
+		    const struct options_spec *, unsigned long long);
+static unsigned long long options_load(const struct server_config *,
+		    const struct options_spec *);
 static int	options_set(struct server_config *,
 		    const struct options_spec *, const char *);
 static void	options_show(const struct server_config *,
 		    const struct options_spec *, char *, size_t);
+static void	options_show_ms(int64_t, char *, size_t);
 static void	options_env_name(const struct options_spec *, char *, size_t);
 static int	options_from_env(struct server_config *,
 		    const char *const *);
@@ -163,6 +211,24 @@ options_find(int id)
 			return (&options_table[i]);
 	}
 	return (NULL);
+}
+
+/* A Redis address as IP:PORT, or "" for none (a name would block). */
+static int
+options_redis_valid(const char *s)
+{
+	char	ip[64];
+	int	port;
+
+	return (s[0] == '\0' || cluster_parse_addr(s, ip, sizeof ip,
+	    &port) == 0);
+}
+
+/* Anything but "". */
+static int
+options_not_empty(const char *s)
+{
+	return (s[0] != '\0');
 }
 
 /* A whole decimal number in [min, max]; -1 if it is not one. */
@@ -215,40 +281,35 @@ options_seconds(const char *s, int64_t *ms)
 	return (0);
 }
 
-/* A text option: -1 if it is bad. */
-static int
-options_text(struct server_config *cfg, const struct options_spec *o,
-    const char *arg)
+/* Store a whole number in an option's field, as wide as the field is. */
+static void
+options_store(struct server_config *cfg, const struct options_spec *o,
+    unsigned long long v)
 {
-	char	ip[64];
-	int	port;
+	char		*p = (char *)cfg + o->off;
+	uint32_t	 v32 = (uint32_t)v;
+	uint64_t	 v64 = v;
 
-	switch (o->id) {
-	case OPT_REDIS:
-		if (arg[0] != '\0' && cluster_parse_addr(arg, ip, sizeof ip,
-		    &port) == -1)
-			return (-1);	/* a name would block the loop */
-		cfg->redis = arg[0] != '\0' ? arg : NULL;
-		return (0);
-	case OPT_NODE:
-		if (!cluster_valid_name(arg))
-			return (-1);
-		cfg->node = arg;
-		return (0);
-	case OPT_REDIS_PREFIX:
-		if (!cluster_valid_prefix(arg))
-			return (-1);
-		cfg->redis_prefix = arg;
-		return (0);
-	case OPT_DB:
-		if (arg[0] == '\0')
-			return (-1);
-		cfg->db = strcmp(arg, "none") == 0 ? NULL : arg;
-		return (0);
-	default:
-		cfg->bind = arg[0] != '\0' ? arg : NULL;
-		return (0);
+	if (o->size == sizeof v32)
+		memcpy(p, &v32, sizeof v32);
+	else
+		memcpy(p, &v64, sizeof v64);
+}
+
+/* An option's field as a whole number (ms for seconds). */
+static unsigned long long
+options_load(const struct server_config *cfg, const struct options_spec *o)
+{
+	const char	*p = (const char *)cfg + o->off;
+	uint32_t	 v32;
+	uint64_t	 v64;
+
+	if (o->size == sizeof v32) {
+		memcpy(&v32, p, sizeof v32);
+		return (v32);
 	}
+	memcpy(&v64, p, sizeof v64);
+	return (v64);
 }
 
 /* Set one option from its text; -1 if the text is bad. */
@@ -256,10 +317,10 @@ static int
 options_set(struct server_config *cfg, const struct options_spec *o,
     const char *arg)
 {
-	struct lobby_limits	*l = &cfg->limits;
 	unsigned long long	 v = 0;
 	int64_t			 ms = 0;
 	int			 level;
+	const char		*text;
 
 	if (o->id == OPT_HTTP_PORT && strcmp(arg, "any") == 0) {
 		cfg->http_port = SERVER_HTTP_ANY;
@@ -270,80 +331,29 @@ options_set(struct server_config *cfg, const struct options_spec *o,
 	case OPTIONS_SWITCH:
 		if (options_number(arg, o->min, o->max, &v) == -1)
 			return (-1);
+		if (o->id == OPT_SEED)
+			cfg->seed_given = 1;
 		break;
 	case OPTIONS_SECONDS:
-		if (options_seconds(arg, &ms) == -1)
+		if (options_seconds(arg, &ms) == -1 || (o->max != 0 &&
+		    (ms < (int64_t)o->min || ms > (int64_t)o->max)))
 			return (-1);
+		v = (unsigned long long)ms;
 		break;
 	case OPTIONS_LEVEL:
 		if ((level = log_level_parse(arg)) == -1)
 			return (-1);
-		cfg->log_level = level;
-		return (0);
+		v = (unsigned long long)level;
+		break;
 	case OPTIONS_TEXT:
-		return (options_text(cfg, o, arg));
-	}
-	switch (o->id) {
-	case OPT_PORT:
-		cfg->port = (int)v;
-		break;
-	case OPT_HTTP_PORT:
-		cfg->http_port = (int)v;
-		break;
-	case OPT_SEED:
-		cfg->seed = v;
-		cfg->seed_given = 1;
-		break;
-	case OPT_MAX_CLIENTS:
-		cfg->max_clients = (unsigned)v;
-		break;
-	case OPT_MAX_PER_ADDR:
-		cfg->max_per_addr = (unsigned)v;
-		break;
-	case OPT_MAX_OUTPUT:
-		cfg->output_max = (size_t)v;
-		break;
-	case OPT_RATE_LIMIT:
-		l->rate = (unsigned)v;
-		break;
-	case OPT_RATE_BURST:
-		l->burst = (unsigned)v;
-		break;
-	case OPT_LINE_TIMEOUT:
-		l->line_ms = ms;
-		break;
-	case OPT_TURN_TIMEOUT:
-		l->turn_ms = ms;
-		break;
-	case OPT_AGAIN_TIMEOUT:
-		l->again_ms = ms;
-		break;
-	case OPT_IDLE_TIMEOUT:
-		l->idle_ms = ms;
-		break;
-	case OPT_ROOM_TTL:
-		l->room_ms = ms;
-		break;
-	case OPT_RESUME_GRACE:
-		l->grace_ms = ms;
-		break;
-	case OPT_AI_OFFER:
-		l->ai_offer_ms = ms;
-		break;
-	case OPT_EARLY_DRAW:
-		l->early_draw = (int)v;
-		break;
-	case OPT_MAX_WATCHERS:
-		l->max_watchers = (unsigned)v;
-		break;
-	case OPT_NODE_TIMEOUT:
-		if (ms < 2000 || ms > 60000)
+		if (o->text->valid != NULL && !o->text->valid(arg))
 			return (-1);
-		cfg->node_timeout = ms;
-		break;
-	default:
-		break;
+		text = o->text->off != NULL && strcmp(arg, o->text->off) == 0 ?
+		    NULL : arg;
+		memcpy((char *)cfg + o->off, &text, sizeof text);
+		return (0);
 	}
+	options_store(cfg, o, v);
 	return (0);
 }
 
@@ -352,92 +362,31 @@ static void
 options_show(const struct server_config *cfg, const struct options_spec *o,
     char *buf, size_t size)
 {
-	const struct lobby_limits	*l = &cfg->limits;
-	int64_t				 ms = -1;
-	size_t				 n;
+	unsigned long long	 v = options_load(cfg, o);
+	const char		*text;
 
-	switch (o->id) {
-	case OPT_PORT:
-		snprintf(buf, size, "%d", cfg->port);
-		return;
-	case OPT_HTTP_PORT:
-		if (cfg->http_port == SERVER_HTTP_ANY)
-			snprintf(buf, size, "any");
-		else
-			snprintf(buf, size, "%d", cfg->http_port);
-		return;
-	case OPT_BIND:
-		snprintf(buf, size, "%s", cfg->bind != NULL ? cfg->bind :
-		    "every address");
-		return;
-	case OPT_SEED:
-		snprintf(buf, size, "%s", cfg->seed_given ? "given" :
-		    "random");
-		return;
-	case OPT_LOG_LEVEL:
-		snprintf(buf, size, "%s", log_level_name(cfg->log_level));
-		return;
-	case OPT_MAX_CLIENTS:
-		snprintf(buf, size, "%u", cfg->max_clients);
-		return;
-	case OPT_MAX_PER_ADDR:
-		snprintf(buf, size, "%u", cfg->max_per_addr);
-		return;
-	case OPT_MAX_OUTPUT:
-		snprintf(buf, size, "%zu", cfg->output_max);
-		return;
-	case OPT_RATE_LIMIT:
-		snprintf(buf, size, "%u", l->rate);
-		return;
-	case OPT_RATE_BURST:
-		snprintf(buf, size, "%u", l->burst);
-		return;
-	case OPT_LINE_TIMEOUT:
-		ms = l->line_ms;
-		break;
-	case OPT_TURN_TIMEOUT:
-		ms = l->turn_ms;
-		break;
-	case OPT_AGAIN_TIMEOUT:
-		ms = l->again_ms;
-		break;
-	case OPT_IDLE_TIMEOUT:
-		ms = l->idle_ms;
-		break;
-	case OPT_ROOM_TTL:
-		ms = l->room_ms;
-		break;
-	case OPT_RESUME_GRACE:
-		ms = l->grace_ms;
-		break;
-	case OPT_NODE_TIMEOUT:
-		ms = cfg->node_timeout;
-		break;
-	case OPT_AI_OFFER:
-		ms = l->ai_offer_ms;
-		break;
-	case OPT_EARLY_DRAW:
-		snprintf(buf, size, "%s", l->early_draw ? "1" : "0");
-		return;
-	case OPT_MAX_WATCHERS:
-		snprintf(buf, size, "%u", l->max_watchers);
-		return;
-	case OPT_REDIS:
-		snprintf(buf, size, "%s", cfg->redis != NULL ? cfg->redis :
-		    "none: alone");
-		return;
-	case OPT_NODE:
-		snprintf(buf, size, "%s", cfg->node != NULL ? cfg->node :
-		    "HOSTNAME:PORT");
-		return;
-	case OPT_REDIS_PREFIX:
-		snprintf(buf, size, "%s", cfg->redis_prefix);
-		return;
-	case OPT_DB:
-		snprintf(buf, size, "%s", cfg->db != NULL ? cfg->db :
-		    "none: no accounts");
-		return;
+	if (o->id == OPT_SEED)
+		snprintf(buf, size, "%s", cfg->seed_given ? "given" : "random");
+	else if (o->id == OPT_HTTP_PORT && cfg->http_port == SERVER_HTTP_ANY)
+		snprintf(buf, size, "any");
+	else if (o->kind == OPTIONS_SECONDS)
+		options_show_ms((int64_t)v, buf, size);
+	else if (o->kind == OPTIONS_LEVEL)
+		snprintf(buf, size, "%s", log_level_name((int)v));
+	else if (o->kind != OPTIONS_TEXT)
+		snprintf(buf, size, "%llu", v);
+	else {
+		memcpy(&text, (const char *)cfg + o->off, sizeof text);
+		snprintf(buf, size, "%s", text != NULL ? text : o->text->unset);
 	}
+}
+
+/* Milliseconds as seconds with no trailing zeros: "5.5", "120". */
+static void
+options_show_ms(int64_t ms, char *buf, size_t size)
+{
+	size_t	n;
+
 	snprintf(buf, size, "%lld.%03lld", (long long)(ms / 1000),
 	    (long long)(ms % 1000));
 	buf[strcspn(buf, ".") + 4] = '\0';	/* in case it was cut */
