@@ -420,6 +420,8 @@ proto_event_ok(struct proto_cursor *cur, struct proto_event *ev)
 	PROTO_VERBS(PROTO_OK_WORD)
 #undef PROTO_OK_WORD
 		return (-1);
+	if (ev->verb == PROTO_REGISTER)		/* OK REGISTER <name> */
+		return (proto_next_name(cur, ev->name) ? 0 : -1);
 	switch (args) {
 	case PROTO_ARGS_NAME:
 		return (proto_next_name(cur, ev->name) ? 0 : -1);

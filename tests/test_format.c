@@ -1821,6 +1821,11 @@ test_format_accounts_round_trip(void **state)
 	assert_string_equal(ev.acct.key, "q3x7mhd2kzv4lr5bpx6ejwsa4u");
 	assert_true(strncmp(ev.text, "Keep this key: ", 15) == 0);
 
+	proto_fmt_ok_name(buf, sizeof buf, PROTO_REGISTER, "alice");
+	assert_int_equal(format_parse(buf, &ev), 0);
+	assert_int_equal(ev.verb, PROTO_REGISTER);
+	assert_string_equal(ev.name, "alice");
+
 	proto_fmt_ok_login(buf, sizeof buf, "alice", 1662, 290);
 	assert_int_equal(format_parse(buf, &ev), 0);
 	assert_int_equal(ev.verb, PROTO_LOGIN);
@@ -1890,6 +1895,7 @@ test_format_accounts_malformed(void **state)
 		"KEY",
 		"KEY ABC text",
 		"OK LOGIN alice",
+		"OK REGISTER",
 		"OK LOGIN alice 15x0 500",
 		"OK RATING alice 1500? 500 0 0 0",
 		"OK RATING alice ? 500 0 0 0 0",
