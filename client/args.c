@@ -36,6 +36,8 @@ static int	args_mode(int, char **, int *, struct client_opts *,
 		    const char **, const char **, char *, size_t);
 static void	args_missing(const struct client_opts *, int, char *,
 		    size_t);
+static int	args_account(const char *, struct client_opts *, char *,
+		    size_t);
 static enum args_action args_check(struct client_opts *, const char *,
 		    const char *, const char *, char *, size_t);
 
@@ -181,6 +183,30 @@ args_missing(const struct client_opts *opts, int nargs, char *why,
 		snprintf(why, whysize, "missing %s", port);
 }
 
+/*
+ * Is this --register or --guest?  1 if it is (noted in opts), 0 if not,
+ * -1 with why if the other one was given too.
+ */
+static int
+args_account(const char *arg, struct client_opts *opts, char *why,
+    size_t whysize)
+{
+	enum args_account	want;
+
+	if (strcmp(arg, "--register") == 0)
+		want = ARGS_ACCOUNT_REGISTER;
+	else if (strcmp(arg, "--guest") == 0)
+		want = ARGS_ACCOUNT_GUEST;
+	else
+		return (0);
+	if (opts->account != ARGS_ACCOUNT_AUTO && opts->account != want) {
+		snprintf(why, whysize, "--register and --guest cannot be used together");
+		return (-1);
+	}
+	opts->account = want;
+	return (1);
+}
+
 /* Check the values once all are read, in the order of the command line. */
 static enum args_action
 args_check(struct client_opts *opts, const char *value, const char *keys,
@@ -211,6 +237,14 @@ args_check(struct client_opts *opts, const char *value, const char *keys,
 		opts->grace = atoi(grace);
 		if (opts->grace == 0)
 			opts->reconnect = 0;
+	}
+	/* Those modes choose no name to register. */
+	if (opts->account == ARGS_ACCOUNT_REGISTER &&
+	    (opts->mode == CLIENT_MODE_GAMES ||
+	    opts->mode == CLIENT_MODE_RESUME || opts->mode == CLIENT_MODE_PING ||
+	    opts->mode == CLIENT_MODE_HEALTHZ)) {
+		snprintf(why, whysize, "--register cannot be used with --games, --resume, --ping or --healthz");
+		return (ARGS_ERROR);
 	}
 	switch (opts->mode) {
 	case CLIENT_MODE_JOIN:
@@ -278,6 +312,11 @@ args_parse(int argc, char **argv, struct client_opts *opts, char *why,
 			return (ARGS_VERSION);
 		else if (opts_on && strcmp(argv[i], "--no-reconnect") == 0)
 			opts->reconnect = 0;
+		else if (opts_on &&
+		    (r = args_account(argv[i], opts, why, whysize)) != 0) {
+			if (r == -1)
+				return (ARGS_ERROR);
+		}
 		else if (opts_on && ((r = args_mode(argc, argv, &i, opts,
 		    &modeopt, &value, why, whysize)) != 0 ||
 		    (r = args_value(argc, argv, &i, "--name", &opts->name,

@@ -29,6 +29,13 @@ enum client_mode {
 	CLIENT_MODE_HEALTHZ	/* --healthz: the same, over HTTP */
 };
 
+/* What the client does with the account key kept for the server. */
+enum args_account {
+	ARGS_ACCOUNT_AUTO,	/* sign in with it, if there is one */
+	ARGS_ACCOUNT_REGISTER,	/* --register: make one and keep its key */
+	ARGS_ACCOUNT_GUEST	/* --guest: play as a guest */
+};
+
 /* What main does after reading the arguments. */
 enum args_action {
 	ARGS_RUN,		/* connect and run the mode */
@@ -52,6 +59,7 @@ struct client_opts {
 	int		 reconnect;	/* reconnect by itself: not
 					   --no-reconnect */
 	int		 grace;		/* --grace: seconds to reconnect in */
+	enum args_account account;	/* --register, --guest */
 };
 
 enum args_action args_parse(int, char **, struct client_opts *, char *,

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "client-account.h"
 #include "client-event.h"
 
 static int	client_awaited(struct client *, const struct proto_event *);
@@ -82,15 +83,15 @@ client_watch_over(const struct proto_event *ev)
 
 /*
  * The greeting of a connection made again to wait in the queue: the
- * server has put the player there already; its name is told again.
+ * server has put the player there already; its account or name is told
+ * again.
  */
 static void
 client_requeued(struct client *c)
 {
 	c->requeue = 0;
 	c->lost = 0;
-	if (c->name[0] != '\0')
-		out_send(c, "NAME %s", c->name);
+	client_account_requeue(c);
 }
 
 /*
@@ -173,22 +174,16 @@ client_games(struct client *c, const struct proto_event *ev)
 	}
 }
 
-/* The greeting: the name, then the name question or the mode's command. */
+/*
+ * The greeting: sign in, or the name (or the name question), then the
+ * mode's command (client-account.c).
+ */
 static void
 client_hello(struct client *c)
 {
-	enum client_mode	mode = c->opts->mode;
-
 	if (c->quitting)
 		return;		/* quit was piped in before HELLO */
-	if (c->opts->name != NULL)
-		out_send(c, "NAME %s", c->opts->name);
-	else if (c->tty && mode != CLIENT_MODE_WATCH &&
-	    mode != CLIENT_MODE_RESUME) {
-		c->prompt = CLIENT_PROMPT_NAME;
-		return;		/* out_begin follows the answer */
-	}
-	out_begin(c);
+	client_account_hello(c);
 }
 
 /*
@@ -242,6 +237,8 @@ client_event(struct client *c, const struct proto_event *ev)
 		out_fail(c, text);
 		return;
 	}
+	if (client_account_event(c, ev))
+		return;
 	if (c->await != PROTO_NONE && !client_awaited(c, ev))
 		return;
 	if (ev->kind == PROTO_EV_HELLO && c->requeue) {

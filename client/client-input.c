@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "client-account.h"
 #include "client-input.h"
 #include "edit.h"
 #include "slash.h"
@@ -138,6 +139,9 @@ client_kbquit(struct client *c, int slash_too)
 static int
 client_eof_waits(struct client *c)
 {
+	/* Signing in or registering: until it is done. */
+	if (c->acct != CLIENT_ACCT_NONE && c->fd != -1 && !c->lost)
+		return (1);
 	if (c->opts->mode == CLIENT_MODE_QUEUE || c->lost || c->fd == -1)
 		return (0);
 	/* --watch from a pipe (or /dev/null): until the match is over. */
@@ -161,10 +165,15 @@ client_name(struct client *c, char *line, size_t len)
 		out_note(c, RENDER_NOTE_BAD_NAME);
 		return;
 	}
+	if (len == 0 && c->acct == CLIENT_ACCT_REGISTER) {
+		out_note(c, RENDER_NOTE_NAME_TO_REGISTER);
+		return;
+	}
 	c->prompt = CLIENT_PROMPT_NONE;
 	if (len > 0)
 		out_send(c, "NAME %s", line);
-	out_begin(c);
+	c->named = (len > 0);
+	client_account_begin(c);
 }
 
 /*
@@ -184,6 +193,14 @@ client_slash(struct client *c, const struct slash *sl)
 		[SLASH_BAD_LEVEL] = RENDER_NOTE_BAD_LEVEL,
 		[SLASH_BAD_NAME] = RENDER_NOTE_BAD_NAME,
 		[SLASH_UNKNOWN] = RENDER_NOTE_SLASH_UNKNOWN,
+		[SLASH_BAD_RATING] = RENDER_NOTE_BAD_RATING,
+		[SLASH_BAD_HISTORY] = RENDER_NOTE_BAD_HISTORY,
+		[SLASH_BAD_TOP] = RENDER_NOTE_BAD_TOP,
+	};
+	static const char *const	verbs[] = {
+		[SLASH_RATING] = "RATING",
+		[SLASH_HISTORY] = "HISTORY",
+		[SLASH_TOP] = "TOP",
 	};
 
 	switch (sl->kind) {
@@ -218,6 +235,12 @@ client_slash(struct client *c, const struct slash *sl)
 	case SLASH_NAME:
 		c->renaming++;
 		out_send(c, "NAME %s", sl->arg);
+		break;
+	case SLASH_RATING:
+	case SLASH_HISTORY:
+	case SLASH_TOP:
+		out_send(c, "%s%s%s", verbs[sl->kind],
+		    sl->arg[0] != '\0' ? " " : "", sl->arg);
 		break;
 	default:
 		if ((unsigned)sl->kind < sizeof notes / sizeof notes[0] &&
@@ -317,9 +340,10 @@ client_input(struct client *c)
 		return;		/* the list needs no input, not even its end */
 	while (!c->done && !c->quitting) {
 		if ((!c->tty && c->prompt == CLIENT_PROMPT_NONE) ||
-		    c->await != PROTO_NONE || c->fd == -1) {
+		    c->await != PROTO_NONE || client_account_busy(c) ||
+		    c->fd == -1) {
 			quit = client_kbquit(c, c->await == PROTO_NONE &&
-			    c->fd != -1 && c->hello);
+			    !client_account_busy(c) && c->fd != -1 && c->hello);
 			if (quit == 1 && client_kbline(c, line, &len)) {
 				client_answer(c, line, len);
 				continue;

@@ -31,6 +31,7 @@
 #include <unistd.h>
 
 #include "client.h"
+#include "client-account.h"
 #include "client-event.h"
 #include "client-input.h"
 #include "edit.h"
@@ -98,6 +99,7 @@ client_lost(struct client *c)
 	c->sock_eof = 0;
 	c->inlen = 0;
 	c->await = PROTO_NONE;
+	c->acct = CLIENT_ACCT_NONE;	/* a reply lost: LOGIN again later */
 	c->prompt = CLIENT_PROMPT_NONE;
 	/*
 	 * Refused while reconnecting (SERVER_FULL, or TOO_MANY_CONNECTIONS
@@ -237,14 +239,16 @@ client_run(const struct client_opts *opts)
 	long			bye = 0;
 
 	memset(&c, 0, sizeof c);
+	c.opts = opts;
+	c.tty = isatty(STDIN_FILENO);
+	if (client_account_open(&c) == -1)
+		return (1);
 	c.fd = net_connect(opts->host, opts->port, CLIENT_CONNECT_MS, why,
 	    sizeof why);
 	if (c.fd == -1) {
 		fprintf(stderr, "ttt-client: %s\n", why);
 		return (1);
 	}
-	c.opts = opts;
-	c.tty = isatty(STDIN_FILENO);
 	/* Control-C wakes poll(2) through a pipe: see client_interrupt. */
 	if (pipe(client_sigfd) == -1 ||
 	    fcntl(client_sigfd[0], F_SETFL, O_NONBLOCK) == -1 ||

@@ -21,6 +21,7 @@ static void
 usage(FILE *f)
 {
 	fprintf(f, "usage: ttt-client HOST PORT [--name NAME] [--keys STYLE]\n"
+	    "       ttt-client HOST PORT [...] --register | --guest\n"
 	    "       ttt-client HOST PORT [...] --room | --join CODE | --ai [LEVEL]\n"
 	    "       ttt-client HOST PORT [...] --resume TOKEN\n"
 	    "       ttt-client HOST PORT --watch ID | --games\n"
@@ -36,6 +37,10 @@ usage(FILE *f)
 	    "                  digits  row, then column: 1 3 or 13 is C1\n"
 	    "                every style is accepted at the move prompt whatever\n"
 	    "                STYLE is; 'quit' quits, and y or n answer \"Play again?\"\n"
+	    "  --register    make an account of the name (--name, or asked) and\n"
+	    "                keep its key in $XDG_CONFIG_HOME/ttt-client/HOST_PORT.key\n"
+	    "                (~/.config/...), mode 600; later runs sign in with it\n"
+	    "  --guest       play as a guest: do not sign in with a kept key\n"
 	    "  --room        make a private room and show its code; a friend\n"
 	    "                joins it with --join CODE\n"
 	    "  --join CODE   play in the friend's room CODE (such as K7QX-2M9P)\n"
@@ -57,7 +62,9 @@ usage(FILE *f)
 	    "  --version     show the version\n"
 	    "While playing, /say TEXT sends TEXT to your opponent, /resign gives\n"
 	    "up the game; /games, /watch N, /room, /join CODE, /ai [LEVEL] and\n"
-	    "/name NAME do what the options do; /help lists them all.\n"
+	    "/name NAME do what the options do; /rating [NAME], /history [NAME] [N]\n"
+	    "and /top [N] show ratings, rated games and the best players; /help\n"
+	    "lists them all.\n"
 	    "On a terminal X and O are in colour and the last move is highlighted,\n"
 	    "unless the environment variable NO_COLOR is set and not empty.\n");
 }

@@ -14,6 +14,7 @@
 #define CLIENT_SEND_MS		10000	/* how long a blocked send may wait */
 
 #define CLIENT_IN_MAX	8192	/* server bytes waiting for a newline */
+#define CLIENT_PATH_MAX	4096	/* the key file's path */
 #define CLIENT_KB_MAX	1024	/* input bytes waiting for a newline */
 
 enum client_prompt {
@@ -21,6 +22,21 @@ enum client_prompt {
 	CLIENT_PROMPT_NAME,
 	CLIENT_PROMPT_MOVE,
 	CLIENT_PROMPT_AGAIN
+};
+
+/*
+ * The account's step under way (client-account.c).  The first two wait
+ * for the greeting; from CLIENT_ACCT_SIGNING on a reply is awaited, and
+ * the player's lines wait for it.
+ */
+enum client_acct {
+	CLIENT_ACCT_NONE,
+	CLIENT_ACCT_LOGIN,	/* a kept key: LOGIN at the greeting */
+	CLIENT_ACCT_REGISTER,	/* --register: once the name is chosen */
+	CLIENT_ACCT_SIGNING,	/* LOGIN sent; then the name, the mode */
+	CLIENT_ACCT_RESIGNING,	/* LOGIN sent again, back in the queue */
+	CLIENT_ACCT_NAMING,	/* NAME sent: REGISTER once it is taken */
+	CLIENT_ACCT_REGISTERING	/* REGISTER sent: OK REGISTER, then KEY */
 };
 
 /* One session: the server connection (replaced on reconnection) and input. */
@@ -62,6 +78,12 @@ struct client {
 	int			 requeue;	/* reconnecting to the queue */
 	int			 lost;		/* reconnecting: no seat yet */
 	struct backoff		 backoff;
+
+	enum client_acct	 acct;
+	int			 signed_in;	/* OK LOGIN or KEY came */
+	int			 named;		/* NAME sent at the start */
+	char			 key[PROTO_KEY_MAX + 1];	/* "" if none */
+	char			 keypath[CLIENT_PATH_MAX];	/* "" if none */
 
 	size_t			 inlen;
 	size_t			 kblen;

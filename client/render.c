@@ -68,6 +68,9 @@ static const char *render_notes[] = {
 	    "  /join CODE          play in a friend's room\n"
 	    "  /ai [easy|perfect]  play the computer\n"
 	    "  /name NAME          change your name\n"
+	    "  /rating [NAME]      your rating, or NAME's\n"
+	    "  /history [NAME] [N] your last N rated games (10), or NAME's\n"
+	    "  /top [N]            the N best players (10)\n"
 	    "  /help               this list; quit leaves",
 	[RENDER_NOTE_SLASH_UNKNOWN] =
 	    "Unknown command. Type /help for the list.",
@@ -79,6 +82,11 @@ static const char *render_notes[] = {
 	[RENDER_NOTE_BAD_CODE] =
 	    "Use /join CODE, with your friend's room code, such as K7QX-2M9P.",
 	[RENDER_NOTE_BAD_LEVEL] = "Use /ai, /ai easy or /ai perfect.",
+	[RENDER_NOTE_BAD_RATING] = "Use /rating, or /rating NAME.",
+	[RENDER_NOTE_BAD_HISTORY] =
+	    "Use /history [NAME] [N], with N from 1 to 100, such as /history alice 20.",
+	[RENDER_NOTE_BAD_TOP] = "Use /top [N], with N from 1 to 100.",
+	[RENDER_NOTE_NAME_TO_REGISTER] = "Type the name to register.",
 };
 
 /*
@@ -499,7 +507,15 @@ render_event(char *buf, size_t size, const struct proto_event *ev,
 		render_text(&o, ev->text, ev->textlen, NULL);
 		break;
 	case PROTO_EV_OK:
-		render_ok(&o, ev, v);
+		if (render_account(board, sizeof board, ev) > 0)
+			render_add(&o, "%s", board);
+		else
+			render_ok(&o, ev, v);
+		break;
+	case PROTO_EV_PLAYED:
+	case PROTO_EV_RANKED:
+		render_account(board, sizeof board, ev);
+		render_add(&o, "%s", board);
 		break;
 	case PROTO_EV_CHAT:
 		render_safe(&o, ev->name, strlen(ev->name));

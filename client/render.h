@@ -57,7 +57,11 @@ enum render_note {
 	RENDER_NOTE_LOST,		/* reconnecting */
 	RENDER_NOTE_BAD_GAME,		/* /watch without a game number */
 	RENDER_NOTE_BAD_CODE,		/* /join without a room code */
-	RENDER_NOTE_BAD_LEVEL		/* /ai with another word */
+	RENDER_NOTE_BAD_LEVEL,		/* /ai with another word */
+	RENDER_NOTE_BAD_RATING,		/* /rating with more than a name */
+	RENDER_NOTE_BAD_HISTORY,	/* /history with a bad name or count */
+	RENDER_NOTE_BAD_TOP,		/* /top with a bad count */
+	RENDER_NOTE_NAME_TO_REGISTER	/* --register: an empty name */
 };
 
 int	render_board(char *, size_t, const char *,
@@ -72,5 +76,13 @@ int	render_last(const char *, const char *, int);
 int	render_renamed(char *, size_t, const char *);
 int	render_refusal(char *, size_t, enum proto_verb, const char *,
 	    const struct proto_event *);
+
+/* render-account.c: accounts, ratings, /history and /top. */
+int	render_account(char *, size_t, const struct proto_event *);
+int	render_key_kept(char *, size_t, const char *, const char *);
+int	render_key_unkept(char *, size_t, const char *, const char *,
+	    const char *);
+int	render_key_refused(char *, size_t, const struct proto_event *,
+	    const char *);
 
 #endif /* RENDER_H */

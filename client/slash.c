@@ -5,8 +5,9 @@
  * refused text gets a note and is not sent), /resign gives the game up;
  * /games, /watch N, /leave, /room, /join CODE, /ai [LEVEL] and /name NAME
  * do what the options do (and /leave stops watching), their arguments
- * checked as the options' are; /help lists them.  Command words are
- * case-insensitive.
+ * checked as the options' are; /rating, /history and /top ask for the
+ * accounts' numbers (protocol.md §12), their arguments checked by the
+ * server's parser; /help lists them.  Command words are case-insensitive.
  */
 #include <stdio.h>
 #include <string.h>
@@ -31,6 +32,20 @@ static int	slash_arg(const char *, const char *, const char **,
 		    size_t *);
 static enum slash_kind slash_with_arg(const char *, size_t, const char *,
 		    const char *, struct slash *);
+static enum slash_kind slash_account(const char *, size_t, const char *,
+		    struct slash *);
+
+/* The accounts' commands: the verb each sends, and its kinds. */
+static const struct {
+	const char	*word;
+	enum proto_verb	 verb;
+	enum slash_kind	 kind;
+	enum slash_kind	 bad;
+} slash_accounts[] = {
+	{ "rating",	PROTO_RATING,	SLASH_RATING,	SLASH_BAD_RATING },
+	{ "history",	PROTO_HISTORY,	SLASH_HISTORY,	SLASH_BAD_HISTORY },
+	{ "top",	PROTO_TOP,	SLASH_TOP,	SLASH_BAD_TOP },
+};
 
 /*
  * The one word after the command word (p to end): 1 with it, 0 if there is
@@ -96,6 +111,37 @@ slash_with_arg(const char *cmd, size_t cmdlen, const char *p,
 			return (SLASH_BAD_NAME);
 		snprintf(sl->arg, sizeof sl->arg, "%s", pc.name);
 		return (SLASH_NAME);
+	}
+	return (slash_account(cmd, cmdlen, end, sl));
+}
+
+/*
+ * /rating [NAME], /history [NAME] [N], /top [N], judged as the server
+ * will judge the line they send: the arguments as sent ("alice 5"; a
+ * count of 10, the server's default, is left out).  SLASH_UNKNOWN if the
+ * word is none of them.
+ */
+static enum slash_kind
+slash_account(const char *cmd, size_t cmdlen, const char *end,
+    struct slash *sl)
+{
+	struct proto_cmd	pc;
+	size_t			i;
+
+	for (i = 0; i < sizeof slash_accounts / sizeof slash_accounts[0];
+	    i++) {
+		if (!keys_word(cmd, cmdlen, slash_accounts[i].word))
+			continue;
+		if (proto_parse(cmd, (size_t)(end - cmd), &pc) != PROTO_OK ||
+		    pc.verb != slash_accounts[i].verb)
+			return (slash_accounts[i].bad);
+		snprintf(sl->arg, sizeof sl->arg, "%s%s", pc.name,
+		    pc.name[0] != '\0' && pc.count != PROTO_LIST_DEFAULT ?
+		    " " : "");
+		if (pc.count != PROTO_LIST_DEFAULT)
+			snprintf(sl->arg + strlen(sl->arg), sizeof sl->arg -
+			    strlen(sl->arg), "%d", pc.count);
+		return (slash_accounts[i].kind);
 	}
 	return (SLASH_UNKNOWN);
 }

@@ -2,7 +2,8 @@
  * slash.h -- the lines a player types that are commands to the client
  * rather than answers: /say TEXT, /resign, and what the command line's
  * options do (/games, /watch N, /leave, /room, /join CODE, /ai [LEVEL],
- * /name NAME), and /help.
+ * /name NAME), the accounts' numbers (/rating [NAME], /history [NAME] [N],
+ * /top [N]), and /help.
  *
  * Pure functions: no I/O, no allocation, no globals.
  */
@@ -32,13 +33,19 @@ enum slash_kind {
 	SLASH_BAD_GAME,		/* /watch without a game number */
 	SLASH_BAD_CODE,		/* /join without a room code */
 	SLASH_BAD_LEVEL,	/* /ai with another word */
-	SLASH_BAD_NAME		/* /name with a name the server would refuse */
+	SLASH_BAD_NAME,		/* /name with a name the server would refuse */
+	SLASH_RATING,		/* /rating [NAME]: RATING [NAME] */
+	SLASH_HISTORY,		/* /history [NAME] [N]: HISTORY [NAME] [N] */
+	SLASH_TOP,		/* /top [N]: TOP [N] */
+	SLASH_BAD_RATING,	/* /rating with more than a name */
+	SLASH_BAD_HISTORY,	/* /history with a bad name or count */
+	SLASH_BAD_TOP		/* /top with a bad count */
 };
 
 /*
  * A slash command: for /say the text, pointing into the line; for /watch,
- * /join, /ai and /name the argument as it is sent (4, K7QX-2M9P, easy or
- * "" for none, the name).
+ * /join, /ai, /name, /rating, /history and /top the argument as it is
+ * sent (4, K7QX-2M9P, easy or "" for none, the name, "alice 5").
  */
 struct slash {
 	enum slash_kind	 kind;

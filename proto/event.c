@@ -35,6 +35,9 @@ static const struct proto_kind_entry proto_kinds[] = {
 	{ "GAME",	PROTO_EV_GAME },
 	{ "TOKEN",	PROTO_EV_TOKEN },
 	{ "CHAT",	PROTO_EV_CHAT },
+	{ "KEY",	PROTO_EV_KEY },
+	{ "PLAYED",	PROTO_EV_PLAYED },
+	{ "RANKED",	PROTO_EV_RANKED },
 };
 
 static int	proto_next(struct proto_cursor *, const char **, size_t *);
@@ -51,6 +54,19 @@ static int	proto_event_result(struct proto_cursor *,
 		    struct proto_event *);
 static int	proto_event_game(struct proto_cursor *, struct proto_event *);
 static int	proto_event_token(struct proto_cursor *,
+		    struct proto_event *);
+static int	proto_next_signed(struct proto_cursor *, long *, int *);
+static int	proto_next_count(struct proto_cursor *, unsigned *);
+static int	proto_next_word(struct proto_cursor *, char *, size_t,
+		    const char *);
+static int	proto_next_player(struct proto_cursor *, char *);
+static int	proto_next_when(struct proto_cursor *, char *);
+static int	proto_next_moves(struct proto_cursor *, char *);
+static int	proto_event_rating(struct proto_cursor *,
+		    struct proto_event *);
+static int	proto_event_played(struct proto_cursor *,
+		    struct proto_event *);
+static int	proto_event_ranked(struct proto_cursor *,
 		    struct proto_event *);
 
 /* Take the next space-separated word; 0 if there is none. */
@@ -187,6 +203,196 @@ proto_next_code(struct proto_cursor *cur, char *code, size_t want)
 	return (1);
 }
 
+/*
+ * Take a rating or an rd: an optional '-', 1 to 9 digits and, with
+ * provisional not NULL, an optional '?' (noted in *provisional).
+ */
+static int
+proto_next_signed(struct proto_cursor *cur, long *v, int *provisional)
+{
+	const char	*w;
+	size_t		 len, i = 0;
+	int		 neg;
+
+	if (!proto_next(cur, &w, &len))
+		return (0);
+	if (provisional != NULL &&
+	    (*provisional = (w[len - 1] == '?')) != 0)
+		len--;
+	neg = (len > 0 && w[0] == '-');
+	i = (size_t)neg;
+	if (len == i || len - i > 9)
+		return (0);
+	for (*v = 0; i < len; i++) {
+		if (w[i] < '0' || w[i] > '9')
+			return (0);
+		*v = *v * 10 + (w[i] - '0');
+	}
+	if (neg)
+		*v = -*v;
+	return (1);
+}
+
+/* Take a count: 1 to 9 digits. */
+static int
+proto_next_count(struct proto_cursor *cur, unsigned *n)
+{
+	unsigned long long	v;
+
+	if (!proto_next_number(cur, 9, &v))
+		return (0);
+	*n = (unsigned)v;
+	return (1);
+}
+
+/*
+ * Take a word of at most size - 1 bytes, each one of the allowed ones,
+ * into a buffer of size bytes.
+ */
+static int
+proto_next_word(struct proto_cursor *cur, char *out, size_t size,
+    const char *allowed)
+{
+	const char	*w;
+	size_t		 len, i;
+
+	if (!proto_next(cur, &w, &len) || len >= size)
+		return (0);
+	for (i = 0; i < len; i++) {
+		if (w[i] == '\0' || strchr(allowed, w[i]) == NULL)
+			return (0);
+	}
+	memcpy(out, w, len);
+	out[len] = '\0';
+	return (1);
+}
+
+/* Take a player's name in PLAYED: a name, or that of a deleted account. */
+static int
+proto_next_player(struct proto_cursor *cur, char *name)
+{
+	struct proto_cursor	was = *cur;
+	const char		*w;
+	size_t			 len;
+
+	if (proto_next_name(cur, name))
+		return (1);
+	*cur = was;
+	if (!proto_next(cur, &w, &len) || !proto_is(w, len, PROTO_DELETED))
+		return (0);
+	memcpy(name, w, len);
+	name[len] = '\0';
+	return (1);
+}
+
+/* Take a time in UTC as PLAYED writes it: 2026-11-29T02:15:10Z. */
+static int
+proto_next_when(struct proto_cursor *cur, char *when)
+{
+	static const char	shape[] = "dddd-dd-ddTdd:dd:ddZ";
+	size_t			i;
+
+	if (!proto_next_word(cur, when, PROTO_WHEN_LEN + 1,
+	    "0123456789-:TZ") || strlen(when) != PROTO_WHEN_LEN)
+		return (0);
+	for (i = 0; i < PROTO_WHEN_LEN; i++) {
+		if ((shape[i] == 'd') != (when[i] >= '0' && when[i] <= '9'))
+			return (0);
+		if (shape[i] != 'd' && when[i] != shape[i])
+			return (0);
+	}
+	return (1);
+}
+
+/* Take PLAYED's moves: cells (A1 to C3) joined by commas, or "-". */
+static int
+proto_next_moves(struct proto_cursor *cur, char *moves)
+{
+	size_t	i, len;
+
+	if (!proto_next_word(cur, moves, PROTO_MOVES_MAX + 1,
+	    "ABC123,-"))
+		return (0);
+	len = strlen(moves);
+	if (strcmp(moves, "-") == 0)
+		return (1);
+	if (len % 3 != 2)
+		return (0);
+	for (i = 0; i < len; i += 3) {
+		if (moves[i] < 'A' || moves[i] > 'C' || moves[i + 1] < '1' ||
+		    moves[i + 1] > '3' || (i + 2 < len && moves[i + 2] != ','))
+			return (0);
+	}
+	return (1);
+}
+
+/*
+ * OK LOGIN <name> <rating> <rd>, OK RATING <name> <rating>[?] <rd>
+ * <games> <wins> <losses> <ties>.
+ */
+static int
+proto_event_rating(struct proto_cursor *cur, struct proto_event *ev)
+{
+	struct proto_account	*a = &ev->acct;
+	int			 login = (ev->verb == PROTO_LOGIN);
+
+	if (!proto_next_name(cur, ev->name) ||
+	    !proto_next_signed(cur, &a->rating, login ? NULL :
+	    &a->provisional) || !proto_next_signed(cur, &a->rd, NULL))
+		return (-1);
+	if (login)
+		return (0);
+	if (!proto_next_count(cur, &a->games) ||
+	    !proto_next_count(cur, &a->wins) ||
+	    !proto_next_count(cur, &a->losses) ||
+	    !proto_next_count(cur, &a->ties))
+		return (-1);
+	return (0);
+}
+
+/*
+ * PLAYED <match>.<game> <time> <X name> <O name> X|O|TIE <moves>, then
+ * whatever a newer server adds (the text).
+ */
+static int
+proto_event_played(struct proto_cursor *cur, struct proto_event *ev)
+{
+	struct proto_account	*a = &ev->acct;
+	const char		*w;
+	size_t			 len;
+
+	if (!proto_next_word(cur, a->game, sizeof a->game,
+	    "0123456789abcdefghijklmnopqrstuvwxyz"
+	    "ABCDEFGHIJKLMNOPQRSTUVWXYZ._:-") ||
+	    !proto_next_when(cur, a->when) ||
+	    !proto_next_player(cur, ev->name) ||
+	    !proto_next_player(cur, ev->name2) ||
+	    !proto_next(cur, &w, &len))
+		return (-1);
+	if (proto_is(w, len, "X") || proto_is(w, len, "O"))
+		a->winner = w[0];
+	else if (proto_is(w, len, "TIE"))
+		a->winner = 'T';
+	else
+		return (-1);
+	return (proto_next_moves(cur, a->moves) ? 0 : -1);
+}
+
+/* RANKED <rank> <name> <rating> <rd> <games>. */
+static int
+proto_event_ranked(struct proto_cursor *cur, struct proto_event *ev)
+{
+	struct proto_account	*a = &ev->acct;
+
+	if (!proto_next_count(cur, &a->rank) ||
+	    !proto_next_name(cur, ev->name) ||
+	    !proto_next_signed(cur, &a->rating, NULL) ||
+	    !proto_next_signed(cur, &a->rd, NULL) ||
+	    !proto_next_count(cur, &a->games))
+		return (-1);
+	return (0);
+}
+
 /* The rest of the line is free text. */
 static void
 proto_rest(struct proto_cursor *cur, struct proto_event *ev)
@@ -214,6 +420,8 @@ proto_event_ok(struct proto_cursor *cur, struct proto_event *ev)
 	PROTO_VERBS(PROTO_OK_WORD)
 #undef PROTO_OK_WORD
 		return (-1);
+	if (ev->verb == PROTO_REGISTER)		/* OK REGISTER <name> */
+		return (proto_next_name(cur, ev->name) ? 0 : -1);
 	switch (args) {
 	case PROTO_ARGS_NAME:
 		return (proto_next_name(cur, ev->name) ? 0 : -1);
@@ -233,7 +441,11 @@ proto_event_ok(struct proto_cursor *cur, struct proto_event *ev)
 		    0 : -1);
 	case PROTO_ARGS_COUNT:
 	case PROTO_ARGS_GAME:
+	case PROTO_ARGS_LIST:		/* OK HISTORY k, OK TOP k */
 		return (proto_next_number(cur, 20, &ev->number) ? 0 : -1);
+	case PROTO_ARGS_KEY:		/* OK LOGIN */
+	case PROTO_ARGS_PLAYER:		/* OK RATING */
+		return (proto_event_rating(cur, ev));
 	case PROTO_ARGS_LEVEL:
 		if (!proto_next(cur, &w, &len)) {
 			ev->level = PROTO_LEVEL_QUEUE;	/* OK PLAY */
@@ -396,6 +608,17 @@ proto_event_parse(const char *line, size_t len, struct proto_event *ev)
 		/* A chat line without its text says nothing: malformed. */
 		if (!proto_next_name(&cur, ev->name) || cur.p >= cur.end)
 			rc = -1;
+		break;
+	case PROTO_EV_KEY:
+		if (!proto_next_word(&cur, ev->acct.key, sizeof ev->acct.key,
+		    "0123456789abcdefghijklmnopqrstuvwxyz"))
+			rc = -1;
+		break;
+	case PROTO_EV_PLAYED:
+		rc = proto_event_played(&cur, ev);
+		break;
+	case PROTO_EV_RANKED:
+		rc = proto_event_ranked(&cur, ev);
 		break;
 	default:
 		break;

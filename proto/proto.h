@@ -27,6 +27,11 @@
 #define PROTO_KEY_MAX		64	/* LOGIN's key: bytes, at most */
 #define PROTO_LIST_MAX		100	/* HISTORY, TOP: lines, at most */
 #define PROTO_LIST_DEFAULT	10	/* ... when not said */
+#define PROTO_GAMEID_MAX	80	/* PLAYED's <match>.<game>: bytes */
+#define PROTO_WHEN_LEN		20	/* PLAYED's 2026-11-29T02:15:10Z */
+#define PROTO_MOVES_MAX		26	/* PLAYED's moves: B2,A1,...: bytes */
+#define PROTO_DELETED		"(deleted)"	/* PLAYED: a forgotten
+						   account's name */
 #define PROTO_CHAT_MAX		200	/* SAY text: characters, at most; its
 					   bytes are bounded by the line's */
 #define PROTO_CODE_ALPHABET	"23456789ABCDEFGHJKMNPQRSTUVWXYZ"
@@ -159,13 +164,36 @@ enum proto_kind {
 	PROTO_EV_GAME,		/* GAME <id> <x> <o> <moves> [away=X|O|XO],
 				   after OK GAMES */
 	PROTO_EV_TOKEN,		/* TOKEN <token> <text>: for RESUME */
-	PROTO_EV_CHAT		/* CHAT <name> <text> */
+	PROTO_EV_CHAT,		/* CHAT <name> <text> */
+	PROTO_EV_KEY,		/* KEY <key> <text>: an account's key */
+	PROTO_EV_PLAYED,	/* PLAYED ...: a game, after OK HISTORY */
+	PROTO_EV_RANKED		/* RANKED ...: a place, after OK TOP */
 };
 
 enum proto_result {
 	PROTO_RESULT_WIN,
 	PROTO_RESULT_TIE,
 	PROTO_RESULT_FORFEIT
+};
+
+/*
+ * An account's numbers (protocol.md §12): OK LOGIN (rating, rd), OK RATING
+ * (all but rank), RANKED (rank, rating, rd, games), PLAYED (the game), KEY.
+ */
+struct proto_account {
+	long		 rating;
+	long		 rd;
+	int		 provisional;	/* OK RATING: a '?' after the rating */
+	unsigned	 games;
+	unsigned	 wins;
+	unsigned	 losses;
+	unsigned	 ties;
+	unsigned	 rank;
+	char		 game[PROTO_GAMEID_MAX + 1];	/* PLAYED: 17.2 */
+	char		 when[PROTO_WHEN_LEN + 1];	/* PLAYED: its end */
+	char		 winner;	/* PLAYED: 'X', 'O' or 'T' (a tie) */
+	char		 moves[PROTO_MOVES_MAX + 1];	/* PLAYED: B2,A1 or - */
+	char		 key[PROTO_KEY_MAX + 1];	/* KEY */
 };
 
 /* One server line taken apart; text points into the parsed line. */
@@ -179,11 +207,16 @@ struct proto_event {
 	int			yes;	/* OK AGAIN */
 	int			version;	/* HELLO */
 	char			name[PROTO_NAME_MAX + 1]; /* MATCH, RESULT, OK NAME,
-							   CHAT, GAME */
+							   CHAT, GAME, OK LOGIN,
+							   OK RATING, OK REGISTER,
+							   RANKED, PLAYED (X's) */
 	char			cells[TTT_CELLS + 1];	/* BOARD */
-	char			name2[PROTO_NAME_MAX + 1]; /* GAME: O's name
-							   (name: X's) */
-	unsigned long long	number;	/* GAME id; OK GAMES n; OK WATCH id */
+	char			name2[PROTO_NAME_MAX + 1]; /* GAME, PLAYED: O's
+							   name (name: X's) */
+	unsigned long long	number;	/* GAME id; OK GAMES n; OK WATCH id;
+					   OK HISTORY k; OK TOP k */
+	struct proto_account	acct;	/* OK LOGIN, OK RATING, PLAYED, RANKED,
+					   KEY */
 	int			moves;	/* GAME */
 	int			away;	/* GAME: bit 0 X away, bit 1 O */
 	char			code[PROTO_TOKEN_LEN + 2]; /* OK ROOM; TOKEN,

@@ -244,6 +244,64 @@ test_client_args_errors(void **state)
 	}
 }
 
+/*
+ * The account options: none signs in with a kept key, --register makes an
+ * account, --guest does neither; not both, and --register only where a
+ * name is chosen.
+ */
+static void
+test_client_args_account(void **state)
+{
+	static const struct {
+		const char		*argv[ARGV_MAX];
+		enum args_action	 action;
+		enum args_account	 account;
+		const char		*why;
+	} cases[] = {
+		{ { "h", "1", NULL }, ARGS_RUN, ARGS_ACCOUNT_AUTO, "" },
+		{ { "h", "1", "--register", "--name", "ann", NULL }, ARGS_RUN,
+		    ARGS_ACCOUNT_REGISTER, "" },
+		{ { "--register", "h", "1", NULL }, ARGS_RUN,
+		    ARGS_ACCOUNT_REGISTER, "" },
+		{ { "h", "1", "--guest", NULL }, ARGS_RUN, ARGS_ACCOUNT_GUEST,
+		    "" },
+		{ { "h", "1", "--guest", "--guest", "--ai", NULL }, ARGS_RUN,
+		    ARGS_ACCOUNT_GUEST, "" },
+		{ { "h", "1", "--register", "--room", NULL }, ARGS_RUN,
+		    ARGS_ACCOUNT_REGISTER, "" },
+		{ { "h", "1", "--guest", "--register", NULL }, ARGS_ERROR, 0,
+		    "--register and --guest cannot be used together" },
+		{ { "h", "1", "--register", "--guest", NULL }, ARGS_ERROR, 0,
+		    "--register and --guest cannot be used together" },
+		{ { "h", "1", "--register", "--games", NULL }, ARGS_ERROR, 0,
+		    "--register cannot be used with --games, --resume, --ping or --healthz" },
+		{ { "h", "1", "--register", "--resume", "K7QX-2M9P", NULL },
+		    ARGS_ERROR, 0,
+		    "--register cannot be used with --games, --resume, --ping or --healthz" },
+		{ { "--ping", "h", "1", "--register", NULL }, ARGS_ERROR, 0,
+		    "--register cannot be used with --games, --resume, --ping or --healthz" },
+		{ { "h", "1", "--register=yes", NULL }, ARGS_USAGE, 0,
+		    "unknown option --register=yes" },
+		{ { "h", "1", "--guests", NULL }, ARGS_USAGE, 0,
+		    "unknown option --guests" },
+	};
+	struct client_opts	opts;
+	char			why[256];
+	size_t			i;
+	enum args_action	a;
+
+	(void)state;
+	for (i = 0; i < NCASES(cases); i++) {
+		a = run(cases[i].argv, &opts, why, sizeof why);
+		if (a != cases[i].action)
+			fail_msg("case %zu: action %d, want %d (%s)", i, a,
+			    cases[i].action, why);
+		assert_string_equal(why, cases[i].why);
+		if (a == ARGS_RUN)
+			assert_int_equal(opts.account, cases[i].account);
+	}
+}
+
 /* Reconnection is on by default for 30 s; --no-reconnect and --grace 0. */
 static void
 test_client_args_reconnect(void **state)
@@ -316,6 +374,29 @@ test_client_slash_options(void **state)
 		{ "/name a b", SLASH_BAD_NAME, "", 1 },
 		{ "/name 12345678901234567", SLASH_BAD_NAME, "", 1 },
 		{ "/help", SLASH_HELP, "", 1 },
+		{ "/rating", SLASH_RATING, "", 1 },
+		{ "/RATING  alice ", SLASH_RATING, "alice", 1 },
+		{ "/rating 42", SLASH_RATING, "42", 1 },
+		{ "/rating alice bob", SLASH_BAD_RATING, "", 1 },
+		{ "/rating a!", SLASH_BAD_RATING, "", 1 },
+		{ "/history", SLASH_HISTORY, "", 1 },
+		{ "/history alice", SLASH_HISTORY, "alice", 1 },
+		{ "/history 20", SLASH_HISTORY, "20", 1 },
+		{ "/history alice 5", SLASH_HISTORY, "alice 5", 1 },
+		{ "/History 5 5", SLASH_HISTORY, "5 5", 1 },
+		{ "/history alice 10", SLASH_HISTORY, "alice", 1 },
+		{ "/history 100", SLASH_HISTORY, "100", 1 },
+		{ "/history 101", SLASH_BAD_HISTORY, "", 1 },
+		{ "/history 0", SLASH_BAD_HISTORY, "", 1 },
+		{ "/history alice bob", SLASH_BAD_HISTORY, "", 1 },
+		{ "/history a b 5", SLASH_BAD_HISTORY, "", 1 },
+		{ "/top", SLASH_TOP, "", 1 },
+		{ "/top 3", SLASH_TOP, "3", 1 },
+		{ "/TOP 100", SLASH_TOP, "100", 1 },
+		{ "/top 0", SLASH_BAD_TOP, "", 1 },
+		{ "/top alice", SLASH_BAD_TOP, "", 1 },
+		{ "/top 3 4", SLASH_BAD_TOP, "", 1 },
+		{ "/toppers", SLASH_UNKNOWN, "", 1 },
 		{ "/nope", SLASH_UNKNOWN, "", 1 },
 		{ "/say hi", SLASH_SAY, "", 0 },
 		{ "/say", SLASH_BAD_TEXT, "", 0 },
@@ -477,6 +558,7 @@ main(void)
 		cmocka_unit_test(test_client_args_command_verbs),
 		cmocka_unit_test(test_client_args_errors),
 		cmocka_unit_test(test_client_args_reconnect),
+		cmocka_unit_test(test_client_args_account),
 		cmocka_unit_test(test_client_slash),
 		cmocka_unit_test(test_client_slash_options),
 		cmocka_unit_test(test_client_slash_length),

@@ -1797,6 +1797,128 @@ test_format_accounts(void **state)
 	    "ERR NO_NAME Choose a name with NAME before you REGISTER.\r\n");
 }
 
+/* Parse a formatted line (its CR LF dropped) as a client does: 0 or -1. */
+static int
+format_parse(const char *buf, struct proto_event *ev)
+{
+	return (proto_event_parse(buf, strcspn(buf, "\r\n"), ev));
+}
+
+/*
+ * The accounts' lines taken apart again (proto_event_parse of
+ * proto_fmt_*): every number, name and word comes back as formatted.
+ */
+static void
+test_format_accounts_round_trip(void **state)
+{
+	struct proto_event	ev;
+	char			buf[PROTO_OUT_MAX];
+
+	(void)state;
+	proto_fmt_key(buf, sizeof buf, "q3x7mhd2kzv4lr5bpx6ejwsa4u");
+	assert_int_equal(format_parse(buf, &ev), 0);
+	assert_int_equal(ev.kind, PROTO_EV_KEY);
+	assert_string_equal(ev.acct.key, "q3x7mhd2kzv4lr5bpx6ejwsa4u");
+	assert_true(strncmp(ev.text, "Keep this key: ", 15) == 0);
+
+	proto_fmt_ok_name(buf, sizeof buf, PROTO_REGISTER, "alice");
+	assert_int_equal(format_parse(buf, &ev), 0);
+	assert_int_equal(ev.verb, PROTO_REGISTER);
+	assert_string_equal(ev.name, "alice");
+
+	proto_fmt_ok_login(buf, sizeof buf, "alice", 1662, 290);
+	assert_int_equal(format_parse(buf, &ev), 0);
+	assert_int_equal(ev.verb, PROTO_LOGIN);
+	assert_string_equal(ev.name, "alice");
+	assert_int_equal(ev.acct.rating, 1662);
+	assert_int_equal(ev.acct.rd, 290);
+
+	proto_fmt_ok_rating(buf, sizeof buf, "alice", 1662, 1, 290, 7, 4, 2,
+	    1);
+	assert_int_equal(format_parse(buf, &ev), 0);
+	assert_int_equal(ev.verb, PROTO_RATING);
+	assert_string_equal(ev.name, "alice");
+	assert_int_equal(ev.acct.rating, 1662);
+	assert_int_equal(ev.acct.provisional, 1);
+	assert_int_equal(ev.acct.rd, 290);
+	assert_int_equal(ev.acct.games, 7);
+	assert_int_equal(ev.acct.wins, 4);
+	assert_int_equal(ev.acct.losses, 2);
+	assert_int_equal(ev.acct.ties, 1);
+	proto_fmt_ok_rating(buf, sizeof buf, "bob", 1400, 0, 79, 30, 10, 15,
+	    5);
+	assert_int_equal(format_parse(buf, &ev), 0);
+	assert_int_equal(ev.acct.provisional, 0);
+	assert_int_equal(ev.acct.rating, 1400);
+
+	proto_fmt_ok_list(buf, sizeof buf, PROTO_HISTORY, 2);
+	assert_int_equal(format_parse(buf, &ev), 0);
+	assert_int_equal(ev.verb, PROTO_HISTORY);
+	assert_int_equal(ev.number, 2);
+	proto_fmt_ok_list(buf, sizeof buf, PROTO_TOP, 100);
+	assert_int_equal(format_parse(buf, &ev), 0);
+	assert_int_equal(ev.verb, PROTO_TOP);
+	assert_int_equal(ev.number, 100);
+
+	proto_fmt_played(buf, sizeof buf, "17", 2, 1764374400LL, "alice",
+	    "bob", 'X', "B2,A1,B1,C3,B3");
+	assert_int_equal(format_parse(buf, &ev), 0);
+	assert_int_equal(ev.kind, PROTO_EV_PLAYED);
+	assert_string_equal(ev.acct.game, "17.2");
+	assert_string_equal(ev.acct.when, "2025-11-29T00:00:00Z");
+	assert_string_equal(ev.name, "alice");
+	assert_string_equal(ev.name2, "bob");
+	assert_int_equal(ev.acct.winner, 'X');
+	assert_string_equal(ev.acct.moves, "B2,A1,B1,C3,B3");
+	proto_fmt_played(buf, sizeof buf, "3", 1, 0LL, "(deleted)", "bob",
+	    'T', "");
+	assert_int_equal(format_parse(buf, &ev), 0);
+	assert_string_equal(ev.name, "(deleted)");
+	assert_int_equal(ev.acct.winner, 'T');
+	assert_string_equal(ev.acct.moves, "-");
+
+	proto_fmt_ranked(buf, sizeof buf, 3, "alice", 1702, 64, 31);
+	assert_int_equal(format_parse(buf, &ev), 0);
+	assert_int_equal(ev.kind, PROTO_EV_RANKED);
+	assert_int_equal(ev.acct.rank, 3);
+	assert_string_equal(ev.name, "alice");
+	assert_int_equal(ev.acct.rating, 1702);
+	assert_int_equal(ev.acct.rd, 64);
+	assert_int_equal(ev.acct.games, 31);
+}
+
+/* Account lines that are not well formed are refused, not half read. */
+static void
+test_format_accounts_malformed(void **state)
+{
+	static const char *const bad[] = {
+		"KEY",
+		"KEY ABC text",
+		"OK LOGIN alice",
+		"OK REGISTER",
+		"OK LOGIN alice 15x0 500",
+		"OK RATING alice 1500? 500 0 0 0",
+		"OK RATING alice ? 500 0 0 0 0",
+		"OK HISTORY",
+		"OK TOP many",
+		"PLAYED 1.1 2026-11-29 alice bob X B2",
+		"PLAYED 1.1 2026-11-29T02:24:26Z alice bob Y B2",
+		"PLAYED 1.1 2026-11-29T02:24:26Z alice bob X B2,D1",
+		"PLAYED 1.1 2026-11-29T02:24:26Z alice bob X B2A1",
+		"PLAYED 1.1 2026-11-29T02:24:26Z (gone) bob X B2",
+		"RANKED 1 alice 1702 64",
+		"RANKED one alice 1702 64 31",
+	};
+	struct proto_event	ev;
+	size_t			i;
+
+	(void)state;
+	for (i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		if (proto_event_parse(bad[i], strlen(bad[i]), &ev) != -1)
+			fail_msg("\"%s\" was taken as well formed", bad[i]);
+	}
+}
+
 int
 main(void)
 {
@@ -1823,6 +1945,8 @@ main(void)
 		cmocka_unit_test(test_format_round_trip_section9),
 		cmocka_unit_test(test_format_utf8_names_and_chat),
 		cmocka_unit_test(test_format_accounts),
+		cmocka_unit_test(test_format_accounts_round_trip),
+		cmocka_unit_test(test_format_accounts_malformed),
 	};
 
 	return (cmocka_run_group_tests(tests, NULL, NULL));

@@ -1032,6 +1032,9 @@ test_render_notes_chat(void **state)
 		    "  /join CODE          play in a friend's room\n"
 		    "  /ai [easy|perfect]  play the computer\n"
 		    "  /name NAME          change your name\n"
+		    "  /rating [NAME]      your rating, or NAME's\n"
+		    "  /history [NAME] [N] your last N rated games (10), or NAME's\n"
+		    "  /top [N]            the N best players (10)\n"
 		    "  /help               this list; quit leaves\n" },
 		{ RENDER_NOTE_BAD_GAME,
 		    "Use /watch N, with a game number from /games.\n" },
@@ -1044,6 +1047,11 @@ test_render_notes_chat(void **state)
 		    "You are watching; type 'quit' to leave.\n" },
 		{ RENDER_NOTE_LOST, "The connection to the server was lost; "
 		    "reconnecting...\n" },
+		{ RENDER_NOTE_BAD_RATING, "Use /rating, or /rating NAME.\n" },
+		{ RENDER_NOTE_BAD_HISTORY, "Use /history [NAME] [N], with N "
+		    "from 1 to 100, such as /history alice 20.\n" },
+		{ RENDER_NOTE_BAD_TOP, "Use /top [N], with N from 1 to 100.\n" },
+		{ RENDER_NOTE_NAME_TO_REGISTER, "Type the name to register.\n" },
 	};
 	char	buf[RENDER_MAX];
 	size_t	i;
@@ -1053,6 +1061,103 @@ test_render_notes_chat(void **state)
 		render_note(buf, sizeof buf, cases[i].which, NULL);
 		assert_string_equal(buf, cases[i].want);
 	}
+}
+
+/*
+ * The accounts' lines (protocol.md §12) as the player sees them, through
+ * render_event: signing in, a rating, /history's and /top's tables with
+ * their columns lined up (a name of 16 characters, one in another
+ * script, a deleted account), and the lines that show nothing.
+ */
+static void
+test_render_accounts(void **state)
+{
+	static const struct event_case	cases[] = {
+		{ "OK LOGIN alice 1500 500", TTT_EMPTY,
+		    "Signed in as alice (rating 1500, provisional).\n" },
+		{ "OK LOGIN bob 1742 109", TTT_EMPTY,
+		    "Signed in as bob (rating 1742).\n" },
+		{ "OK REGISTER alice", TTT_EMPTY, "Registered alice.\n" },
+		{ "OK RATING alice 1741? 397 1 1 0 0", TTT_EMPTY,
+		    "alice: rating 1741? (provisional), RD 397\n"
+		    "  1 game: 1 won, 0 lost, 0 tied\n" },
+		{ "OK RATING bob 1400 79 30 10 15 5", TTT_EMPTY,
+		    "bob: rating 1400, RD 79\n"
+		    "  30 games: 10 won, 15 lost, 5 tied\n" },
+		{ "OK HISTORY 0", TTT_EMPTY, "No rated games yet.\n" },
+		{ "OK HISTORY 2", TTT_EMPTY, "Rated games, newest first:\n"
+		    "  ended (UTC)       X                 O                 "
+		    "winner  moves\n" },
+		{ "PLAYED 1.1 2026-11-29T02:24:26Z alice bob X B1,A1,B2,A2,B3",
+		    TTT_EMPTY, "  2026-11-29 02:24  alice             bob  "
+		    "             X       B1,A1,B2,A2,B3\n" },
+		{ "PLAYED 17.2 2026-01-02T23:59:59Z abcdefghijklmnop "
+		    "(deleted) TIE A1,B2,C3,B1,A2,A3,C2,C1,B3", TTT_EMPTY,
+		    "  2026-01-02 23:59  abcdefghijklmnop  (deleted)         "
+		    "tie     A1,B2,C3,B1,A2,A3,C2,C1,B3\n" },
+		{ "PLAYED 3.1 2026-11-29T02:24:26Z \xc3\xa9mile bob O -",
+		    TTT_EMPTY, "  2026-11-29 02:24  \xc3\xa9mile             "
+		    "bob               O       -\n" },
+		{ "OK TOP 0", TTT_EMPTY, "Nobody is ranked yet: a player is "
+		    "ranked once its rating is no longer provisional.\n" },
+		{ "OK TOP 2", TTT_EMPTY,
+		    "  rank  name              rating    RD  games\n" },
+		{ "RANKED 1 alice 1702 64 31", TTT_EMPTY,
+		    "     1  alice               1702    64     31\n" },
+		{ "RANKED 100 abcdefghijklmnop 987 45 12345", TTT_EMPTY,
+		    "   100  abcdefghijklmnop     987    45  12345\n" },
+		{ "KEY q3x7mhd2kzv4lr5bpx6ejwsa4u Keep this key.", TTT_EMPTY,
+		    "" },
+		{ "OK REKEY", TTT_EMPTY, "" },
+	};
+	struct proto_event	ev;
+	char			buf[RENDER_MAX];
+	size_t			i;
+
+	(void)state;
+	for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		assert_int_equal(proto_event_parse(cases[i].line,
+		    strlen(cases[i].line), &ev), 0);
+		render_event(buf, sizeof buf, &ev, NULL);
+		if (strcmp(buf, cases[i].want) != 0)
+			fail_msg("\"%s\":\n\"%s\", want\n\"%s\"", cases[i].line,
+			    buf, cases[i].want);
+	}
+}
+
+/* What became of a key: kept, not kept (shown), refused by the server. */
+static void
+test_render_key_notes(void **state)
+{
+	static const char	path[] = "/home/ann/.config/ttt-client/h_1.key";
+	struct proto_event	ev;
+	char			buf[RENDER_MAX];
+	const char		*bad = "ERR BAD_KEY No account has that key.";
+	const char		*none = "ERR NO_ACCOUNTS This server keeps no "
+				    "accounts: everyone plays as a guest.";
+
+	(void)state;
+	render_key_kept(buf, sizeof buf, "ann", path);
+	assert_string_equal(buf, "Your key is kept in "
+	    "/home/ann/.config/ttt-client/h_1.key\n"
+	    "It is the only copy: the server cannot show it again. Copy that "
+	    "file to play as ann on another computer.\n");
+	render_key_unkept(buf, sizeof buf, "k3y", path, "No space left on "
+	    "device");
+	assert_string_equal(buf, "Your key could not be kept in "
+	    "/home/ann/.config/ttt-client/h_1.key: No space left on device\n"
+	    "Your key is k3y -- write it down: it is the only copy. To sign "
+	    "in with it, put it alone in that file, readable by you only "
+	    "(chmod 600).\n");
+	assert_int_equal(proto_event_parse(bad, strlen(bad), &ev), 0);
+	render_key_refused(buf, sizeof buf, &ev, path);
+	assert_string_equal(buf, "The server refused the key kept in "
+	    "/home/ann/.config/ttt-client/h_1.key: No account has that key.\n"
+	    "You play as a guest; the key file is kept.\n");
+	assert_int_equal(proto_event_parse(none, strlen(none), &ev), 0);
+	render_key_refused(buf, sizeof buf, &ev, path);
+	assert_string_equal(buf, "Not signed in: This server keeps no "
+	    "accounts: everyone plays as a guest.\nYou play as a guest.\n");
 }
 
 /* The bad chat note says what the server's BAD_TEXT says (§9.10). */
@@ -1154,6 +1259,8 @@ main(void)
 		cmocka_unit_test(test_render_notes_chat),
 		cmocka_unit_test(test_render_notes_match_server_chat),
 		cmocka_unit_test(test_render_refusal),
+		cmocka_unit_test(test_render_accounts),
+		cmocka_unit_test(test_render_key_notes),
 	};
 
 	return (cmocka_run_group_tests(tests, NULL, NULL));

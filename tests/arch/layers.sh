@@ -80,11 +80,15 @@ client 8 mesh
 ping 8 mesh
 client-event 6 mesh
 client-input 6 mesh
+client-account 6 mesh
 out 4
 net 3
 edit 3
+account 3
 args 2 mesh
 render 2 mesh
+render-account 2 mesh
+keyfile 2 mesh
 slash 2 mesh
 backoff 2 mesh
 keys 1

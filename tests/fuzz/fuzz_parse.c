@@ -582,14 +582,27 @@ fuzz_event(const char *data, size_t len)
 	line = fuzz_dup(data, len);
 	rc = proto_event_parse(line, len, &ev);
 	CHECK(rc == 0 || rc == -1);
-	CHECK((unsigned)ev.kind <= PROTO_EV_CHAT);
+	CHECK((unsigned)ev.kind <= PROTO_EV_RANKED);
 	CHECK(memchr(ev.name, '\0', sizeof ev.name) != NULL);
-	if (ev.name[0] != '\0')
+	/* PLAYED names a deleted account "(deleted)" (§12). */
+	if (ev.name[0] != '\0' && !(ev.kind == PROTO_EV_PLAYED &&
+	    strcmp(ev.name, PROTO_DELETED) == 0))
 		CHECK(proto_name_valid(ev.name, strlen(ev.name)) &&
 		    fuzz_is_name_text(ev.name, strlen(ev.name)));
 	CHECK(memchr(ev.name2, '\0', sizeof ev.name2) != NULL);
-	if (ev.name2[0] != '\0')
+	if (ev.name2[0] != '\0' && !(ev.kind == PROTO_EV_PLAYED &&
+	    strcmp(ev.name2, PROTO_DELETED) == 0))
 		CHECK(proto_name_valid(ev.name2, strlen(ev.name2)));
+	CHECK(memchr(ev.acct.game, '\0', sizeof ev.acct.game) != NULL);
+	CHECK(memchr(ev.acct.when, '\0', sizeof ev.acct.when) != NULL);
+	CHECK(memchr(ev.acct.moves, '\0', sizeof ev.acct.moves) != NULL);
+	CHECK(memchr(ev.acct.key, '\0', sizeof ev.acct.key) != NULL);
+	if (rc == 0 && ev.kind == PROTO_EV_PLAYED)
+		CHECK(strlen(ev.acct.when) == PROTO_WHEN_LEN &&
+		    strchr("XOT", ev.acct.winner) != NULL &&
+		    ev.acct.winner != '\0' && ev.acct.moves[0] != '\0');
+	if (rc == 0 && ev.kind == PROTO_EV_KEY)
+		CHECK(ev.acct.key[0] != '\0');
 	CHECK(memchr(ev.code, '\0', sizeof ev.code) != NULL);
 	CHECK(ev.text != NULL);
 	if (ev.textlen > 0)
