@@ -93,7 +93,7 @@ enum proto_error {
 	PROTO_ENAME_TAKEN,
 	PROTO_EWATCHERS_FULL,
 	PROTO_ENO_NAME,
-	/* Accounts (protocol.md §11). */
+	/* Accounts (protocol.md §12). */
 	PROTO_ENO_ACCOUNTS,
 	PROTO_EBAD_KEY,
 	PROTO_ENO_SUCH_PLAYER,

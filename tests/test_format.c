@@ -1742,7 +1742,7 @@ format_is(int n, const char *buf, const char *want)
 	assert_int_equal(n, (int)strlen(want));
 }
 
-/* The accounts' lines (issue 25), each as protocol.md §11 has it. */
+/* The accounts' lines (issue 25), each as protocol.md §12 has it. */
 static void
 test_format_accounts(void **state)
 {
