@@ -194,7 +194,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		next2 = http_respond(parts, &fuzz_lobby, out2);
 		CHECK(next1 == next2);
 		CHECK(evbuffer_get_length(out1) == evbuffer_get_length(out2));
-		CHECK(memcmp(evbuffer_pullup(out1, -1), evbuffer_pullup(out2,
+		CHECK(evbuffer_get_length(out1) == 0 ||	/* HTTP_API */
+		    memcmp(evbuffer_pullup(out1, -1), evbuffer_pullup(out2,
 		    -1), evbuffer_get_length(out1)) == 0);
 		if (next1 == HTTP_API) {
 			/* api.c answers: here nothing; its path read. */
