@@ -61,6 +61,18 @@ struct accounts_game {
 };
 TAILQ_HEAD(accounts_games, accounts_game);
 
+/*
+ * A read for one who is no player (the JSON API, api.c): its answer to
+ * cb, unless cancelled (cb NULL) when its asker went first.
+ */
+struct accounts_read {
+	struct accounts			*a;
+	accounts_read_cb		 cb;
+	void				*arg;
+	TAILQ_ENTRY(accounts_read)	 entry;		/* accounts.reads */
+};
+TAILQ_HEAD(accounts_reads, accounts_read);
+
 struct accounts {
 	struct store		*st;
 	struct lobby		*lobby;
@@ -69,6 +81,7 @@ struct accounts {
 	struct accounts_users	 users;		/* signed in */
 	struct accounts_reqs	 reqs;		/* clients' requests pending */
 	struct accounts_games	 games;		/* rated games on their way */
+	struct accounts_reads	 reads;		/* the JSON API's, pending */
 	int			 write_failed;	/* logged: rated games are not
 						   written (until one is) */
 	void			(*done)(void *);	/* stopping: called
@@ -95,6 +108,8 @@ static void	accounts_game_written(const struct store_result *, void *);
 static void	accounts_settled(struct accounts *);
 static void	accounts_named(struct accounts *, struct client *,
 		    const char *, const struct store_result *);
+static void	accounts_read_answer(const struct store_result *, void *);
+static void	accounts_read_free_all(struct accounts *);
 
 /* What the accounts hear of the world. */
 static const struct lobby_events accounts_events = {
@@ -127,6 +142,7 @@ accounts_new(struct event_base *base, struct lobby *lobby, const char *path,
 	TAILQ_INIT(&a->users);
 	TAILQ_INIT(&a->reqs);
 	TAILQ_INIT(&a->games);
+	TAILQ_INIT(&a->reads);
 	lobby_listen(lobby, &a->listener, &accounts_events, a);
 	log_info("accounts: %s", path);
 	return (a);
@@ -702,6 +718,7 @@ accounts_free(void *arg)
 		TAILQ_REMOVE(&a->games, g, entry);
 		free(g);
 	}
+	accounts_read_free_all(a);
 	while (!TAILQ_EMPTY(&a->users))
 		accounts_sign_out(a, TAILQ_FIRST(&a->users)->c);
 	free(a);
@@ -995,4 +1012,81 @@ accounts_resumed(struct accounts *a, struct client *c, const char *name,
 		return;
 	snprintf(text, sizeof text, "Signed in as %s again.", c->name);
 	client_send(c, buf, proto_fmt_info(buf, sizeof buf, text));
+}
+
+/*
+ * A read for one who is no player (the JSON API): RATING (verb
+ * PROTO_RATING) or HISTORY of a name as typed (folded here, as NAME
+ * folds it), or TOP; n lines for HISTORY and TOP.  Its answer comes to
+ * cb later, always, unless cancelled; NULL when the store would not take
+ * it (no callback then).
+ */
+struct accounts_read *
+accounts_read(struct accounts *a, enum proto_verb verb, const char *name,
+    int n, accounts_read_cb cb, void *arg)
+{
+	struct accounts_read	*rd;
+	char			 fold[NAME_KEY_MAX];
+	int			 rc;
+
+	if ((rd = calloc(1, sizeof *rd)) == NULL)
+		return (NULL);
+	rd->a = a;
+	rd->cb = cb;
+	rd->arg = arg;
+	accounts_fold(a, name, fold);
+	if (verb == PROTO_TOP)
+		rc = store_top(a->st, n, accounts_read_answer, rd);
+	else if (verb == PROTO_HISTORY)
+		rc = store_history(a->st, fold, n, accounts_read_answer, rd);
+	else
+		rc = store_rating(a->st, fold, accounts_read_answer, rd);
+	if (rc == -1) {
+		free(rd);
+		return (NULL);
+	}
+	TAILQ_INSERT_TAIL(&a->reads, rd, entry);
+	return (rd);
+}
+
+/* Its asker is gone: the read's answer goes nowhere. */
+void
+accounts_read_cancel(struct accounts_read *rd)
+{
+	rd->cb = NULL;
+	rd->arg = NULL;
+}
+
+/* An account's rating as RATING shows it: aged to now, rounded. */
+void
+accounts_read_shown(const struct store_account *acc, struct rating_shown *sh)
+{
+	accounts_shown(acc, sh);
+}
+
+/* The store answered a read: to its asker, unless cancelled. */
+static void
+accounts_read_answer(const struct store_result *res, void *arg)
+{
+	struct accounts_read	*rd = arg;
+	struct accounts		*a = rd->a;
+
+	TAILQ_REMOVE(&a->reads, rd, entry);
+	if (rd->cb != NULL)
+		rd->cb(res, rd->arg);
+	free(rd);
+	a->host.flush(a->host.arg);
+	accounts_settled(a);
+}
+
+/* The reads never answered (the store closed first): freed. */
+static void
+accounts_read_free_all(struct accounts *a)
+{
+	struct accounts_read	*rd;
+
+	while ((rd = TAILQ_FIRST(&a->reads)) != NULL) {
+		TAILQ_REMOVE(&a->reads, rd, entry);
+		free(rd);
+	}
 }

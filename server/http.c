@@ -28,6 +28,7 @@
 #include "page.h"
 
 #define HTTP_PATH_MAX		256	/* longer paths are 404 anyway */
+#define HTTP_QUERY_MAX		128	/* and so are longer queries */
 #define HTTP_FIELD_MAX		32	/* the names of the headers we read */
 #define HTTP_VALUE_MAX		256	/* and their values */
 
@@ -50,8 +51,11 @@ struct http_req {
 	int			 bad;		/* refused as it stands: 400 */
 	char			 path[HTTP_PATH_MAX + 1];
 	size_t			 path_len;
-	int			 path_long;	/* over HTTP_PATH_MAX */
+	int			 path_long;	/* over HTTP_PATH_MAX, or its
+						   query over HTTP_QUERY_MAX */
 	int			 query;		/* the '?' has come */
+	char			 args[HTTP_QUERY_MAX + 1];	/* after it */
+	size_t			 args_len;
 	char			 field[HTTP_FIELD_MAX + 1];
 	size_t			 field_len;
 	int			 in_value;
@@ -61,6 +65,7 @@ struct http_req {
 };
 
 static int	http_on_url(http_parser *, const char *, size_t);
+static int	http_keep(char *, size_t *, size_t, const char *, size_t);
 static int	http_on_field(http_parser *, const char *, size_t);
 static int	http_on_value(http_parser *, const char *, size_t);
 static int	http_on_headers(http_parser *);
@@ -103,25 +108,44 @@ http_req_free(struct http_req *r)
 	free(r);
 }
 
-/* Part of the request target; only its path (no query) is kept. */
+/* Bytes onto a bounded string: 0, or -1 when they do not fit. */
+static int
+http_keep(char *buf, size_t *len, size_t max, const char *at, size_t n)
+{
+	if (n > max - *len)
+		return (-1);
+	memcpy(buf + *len, at, n);
+	*len += n;
+	buf[*len] = '\0';
+	return (0);
+}
+
+/* Part of the request target: its path, then its query, are kept. */
 static int
 http_on_url(http_parser *p, const char *at, size_t len)
 {
 	struct http_req	*r = p->data;
-	const char	*q = memchr(at, '?', len);
+	const char	*q;
+	size_t		 n = len;
 
-	if (r->path_long || r->query)
+	if (r->path_long)
 		return (0);
-	if (q != NULL)
-		len = (size_t)(q - at);
-	if (len > HTTP_PATH_MAX - r->path_len) {
-		r->path_long = 1;
-		return (0);
+	if (!r->query) {
+		if ((q = memchr(at, '?', len)) != NULL)
+			n = (size_t)(q - at);
+		if (http_keep(r->path, &r->path_len, HTTP_PATH_MAX, at,
+		    n) == -1) {
+			r->path_long = 1;
+			return (0);
+		}
+		if (q == NULL)
+			return (0);
+		r->query = 1;
+		at = q + 1;
+		n = len - n - 1;
 	}
-	memcpy(r->path + r->path_len, at, len);
-	r->path_len += len;
-	r->path[r->path_len] = '\0';
-	r->query = q != NULL;
+	if (http_keep(r->args, &r->args_len, HTTP_QUERY_MAX, at, n) == -1)
+		r->path_long = 1;
 	return (0);
 }
 
@@ -270,6 +294,13 @@ http_req_path(const struct http_req *r)
 	return (r->path);
 }
 
+/* The request's query (after '?'), or "". */
+const char *
+http_req_query(const struct http_req *r)
+{
+	return (r->args);
+}
+
 /* The reason phrase of a status we send. */
 static const char *
 http_reason(int status)
@@ -299,6 +330,22 @@ http_reply(struct evbuffer *out, int status, const char *type,
 	    "%s"
 	    "Connection: close\r\n\r\n", status, http_reason(status), type,
 	    len, extra != NULL ? extra : "");
+	evbuffer_add(out, body, len);
+}
+
+/*
+ * A JSON API's response (protocol.md §10.3): never cached, readable by
+ * any site's scripts (read-only, no credentials: no cookie is ever set).
+ */
+void
+http_json(struct evbuffer *out, int status, const char *body, size_t len)
+{
+	evbuffer_add_printf(out, "HTTP/1.1 %d %s\r\n"
+	    "Content-Type: application/json; charset=utf-8\r\n"
+	    "Content-Length: %zu\r\n"
+	    "Cache-Control: no-store\r\n"
+	    "Access-Control-Allow-Origin: *\r\n"
+	    "Connection: close\r\n\r\n", status, http_reason(status), len);
 	evbuffer_add(out, body, len);
 }
 
@@ -435,7 +482,10 @@ http_upgrade(struct http_req *r, struct evbuffer *out)
 	return (HTTP_UPGRADE);
 }
 
-/* Answer a whole request into out: what the connection does next. */
+/*
+ * Answer a whole request into out: what the connection does next
+ * (HTTP_API: nothing is written, the JSON API answers).
+ */
 enum http_next
 http_respond(struct http_req *r, const struct lobby *lobby,
     struct evbuffer *out)
@@ -462,6 +512,8 @@ http_respond(struct http_req *r, const struct lobby *lobby,
 		http_metrics(lobby, out);
 	else if (strcmp(path, "/ws") == 0)
 		return (http_upgrade(r, out));
+	else if (strncmp(path, "/api/", 5) == 0)
+		return (HTTP_API);	/* api.c answers */
 	else
 		http_status(out, 404);
 	return (HTTP_CLOSE);

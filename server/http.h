@@ -27,7 +27,8 @@ enum http_state {
 /* What the connection does once the response is written. */
 enum http_next {
 	HTTP_CLOSE,		/* close (no keep-alive) */
-	HTTP_UPGRADE		/* speak WebSocket from now on */
+	HTTP_UPGRADE,		/* speak WebSocket from now on */
+	HTTP_API		/* a path of the JSON API: api.c answers */
 };
 
 struct http_req	*http_req_new(void);
@@ -35,9 +36,11 @@ void		 http_req_free(struct http_req *);
 enum http_state	 http_req_feed(struct http_req *, const char *, size_t,
 		    size_t *);
 const char	*http_req_path(const struct http_req *);
+const char	*http_req_query(const struct http_req *);
 enum http_next	 http_respond(struct http_req *, const struct lobby *,
 		    struct evbuffer *);
 void		 http_status(struct evbuffer *, int);
+void		 http_json(struct evbuffer *, int, const char *, size_t);
 int		 http_ws_accept(const char *, size_t,
 		    char [HTTP_WS_ACCEPT_LEN + 1]);
 

@@ -19,6 +19,7 @@
 #include <event2/buffer.h>
 #include <event2/event.h>
 
+#include "api.h"
 #include "conn.h"
 #include "http.h"
 #include "log.h"
@@ -28,6 +29,7 @@
 
 static void	server_web_open(struct server_client *, enum proto_error);
 static void	server_web_http_read(struct server_client *);
+static void	server_web_http_wait(struct server_client *);
 static void	server_web_http_due(struct server_client *);
 static void	server_web_discard(struct server_client *);
 static void	server_web_http_end(struct server_client *, int);
@@ -110,10 +112,11 @@ server_web_http_due(struct server_client *sc)
 	server_web_http_end(sc, 408);
 }
 
-/* Free the request being read, or the WebSocket. */
+/* Free the request being read (its API read cancelled), or the WebSocket. */
 static void
 server_web_discard(struct server_client *sc)
 {
+	api_forget(sc);
 	http_req_free(sc->http);
 	ws_free(sc->ws);
 }
@@ -131,7 +134,12 @@ server_web_http_read(struct server_client *sc)
 	char		 buf[SERVER_HTTP_READ];
 	ssize_t		 n;
 	size_t		 used, before;
+	enum http_next	 next;
 
+	if (sc->api != NULL) {
+		server_web_http_wait(sc);
+		return;
+	}
 	n = read(event_get_fd(sc->rev), buf, sizeof buf);
 	if (n == -1 && (errno == EAGAIN || errno == EINTR))
 		return;
@@ -153,7 +161,8 @@ server_web_http_read(struct server_client *sc)
 		break;
 	}
 	before = evbuffer_get_length(sc->out);
-	if (http_respond(sc->http, &s->lobby, sc->out) == HTTP_UPGRADE) {
+	if ((next = http_respond(sc->http, &s->lobby, sc->out)) ==
+	    HTTP_UPGRADE) {
 		log_debug("client %llu: GET /ws: a WebSocket",
 		    (unsigned long long)sc->c.id);
 		server_web_http_reply(sc, before);
@@ -162,9 +171,32 @@ server_web_http_read(struct server_client *sc)
 	}
 	log_info("client %llu: %s GET %s", (unsigned long long)sc->c.id,
 	    sc->c.addr, http_req_path(sc->http));
+	if (next == HTTP_API && api_ask(sc))
+		return;		/* answered when the store answers */
 	sc->c.flags |= CLIENT_CLOSING;
 	server_web_http_reply(sc, before);
 	server_client_shut(sc);
+}
+
+/*
+ * Bytes after a JSON API request, while its answer is awaited: dropped
+ * (one request per connection).  The peer's end of writing leaves the
+ * answer to come (reading stops); a reset frees the connection, its
+ * read cancelled (api_forget).
+ */
+static void
+server_web_http_wait(struct server_client *sc)
+{
+	char	buf[SERVER_HTTP_READ];
+	ssize_t	n;
+
+	n = read(event_get_fd(sc->rev), buf, sizeof buf);
+	if (n == -1 && (errno == EAGAIN || errno == EINTR))
+		return;
+	if (n == 0)
+		event_del(sc->rev);
+	else if (n == -1)
+		server_client_free(sc);
 }
 
 /* A response is in the output (from before on): count it, write it. */

@@ -66,6 +66,7 @@ struct http_req;
 struct ws;
 struct cluster;
 struct accounts;
+struct accounts_read;
 
 struct server_client;
 
@@ -103,6 +104,8 @@ struct server_client {
 	struct http_req		*http;		/* --http-port: the request
 						   being read */
 	struct ws		*ws;		/* after GET /ws */
+	struct accounts_read	*api;		/* a JSON API request's read,
+						   until answered (api.c) */
 	struct event		*timer;		/* the next deadline */
 	int64_t			 close_by;	/* ms, closing */
 	int64_t			 linger_until;	/* ms, SERVER_CLIENT_LINGER */

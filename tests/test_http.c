@@ -90,6 +90,73 @@ test_http_req_whole(void **state)
 	http_req_free(r);
 }
 
+/*
+ * A path under /api/ is the JSON API's: http_respond writes nothing and
+ * says so (HTTP_API), its path and query kept apart, whole or fed byte
+ * by byte; a query over 128 bytes is 404 as a path too long is.
+ */
+static void
+test_http_api_routed(void **state)
+{
+	static const char	req[] = "GET /api/player/%C3%A9lo/games?n=5&x=1 "
+				    "HTTP/1.1\r\nHost: a\r\n\r\n";
+	struct http_req		*r;
+	struct evbuffer		*out;
+	char			 big[512];
+	size_t			 n;
+
+	(void)state;
+	assert_non_null(out = evbuffer_new());
+	for (n = 1; n <= sizeof req; n += sizeof req - 1) {
+		assert_non_null(r = http_req_new());
+		assert_int_equal(feed(r, req, n), HTTP_DONE);
+		assert_string_equal(http_req_path(r),
+		    "/api/player/%C3%A9lo/games");
+		assert_string_equal(http_req_query(r), "n=5&x=1");
+		assert_int_equal(http_respond(r, NULL, out), HTTP_API);
+		assert_int_equal(evbuffer_get_length(out), 0);
+		http_req_free(r);
+	}
+	assert_non_null(r = http_req_new());
+	assert_int_equal(feed(r, "GET /api/top HTTP/1.1\r\n\r\n", 1),
+	    HTTP_DONE);
+	assert_string_equal(http_req_query(r), "");
+	http_req_free(r);
+	snprintf(big, sizeof big, "GET /api/top?n=1&%0129d HTTP/1.1\r\n\r\n",
+	    7);
+	assert_non_null(r = http_req_new());
+	assert_int_equal(feed(r, big, 7), HTTP_DONE);
+	assert_int_equal(http_respond(r, NULL, out), HTTP_CLOSE);
+	assert_int_equal(evbuffer_copyout(out, big, 12), 12);
+	assert_memory_equal(big, "HTTP/1.1 404", 12);
+	http_req_free(r);
+	evbuffer_free(out);
+}
+
+/*
+ * A JSON API's response: its status, JSON in UTF-8, never cached, open
+ * to any site's scripts, the connection closed, the body as given.
+ */
+static void
+test_http_json_head(void **state)
+{
+	static const char	want[] = "HTTP/1.1 404 Not Found\r\n"
+				    "Content-Type: application/json; "
+				    "charset=utf-8\r\n"
+				    "Content-Length: 3\r\n"
+				    "Cache-Control: no-store\r\n"
+				    "Access-Control-Allow-Origin: *\r\n"
+				    "Connection: close\r\n\r\n{}\n";
+	struct evbuffer		*out;
+
+	(void)state;
+	assert_non_null(out = evbuffer_new());
+	http_json(out, 404, "{}\n", 3);
+	assert_int_equal(evbuffer_get_length(out), sizeof want - 1);
+	assert_memory_equal(evbuffer_pullup(out, -1), want, sizeof want - 1);
+	evbuffer_free(out);
+}
+
 /* Headers over HTTP_HEADERS_MAX: 431; not HTTP at all: 400. */
 static void
 test_http_req_bounds(void **state)
@@ -292,6 +359,8 @@ main(void)
 		cmocka_unit_test(test_http_ws_accept_bad_keys),
 		cmocka_unit_test(test_http_req_whole),
 		cmocka_unit_test(test_http_req_bounds),
+		cmocka_unit_test(test_http_api_routed),
+		cmocka_unit_test(test_http_json_head),
 		cmocka_unit_test(test_http_ws_tokens),
 		cmocka_unit_test(test_http_ws_value_bound),
 		cmocka_unit_test(test_http_upgrade_with_body_refused),

@@ -47,6 +47,7 @@ store 6 mesh
 store-db 6 mesh
 store-key 1 mesh
 accounts 6 mesh
+api 6 mesh
 rlink 6 mesh
 conn 5
 session 4

@@ -6,9 +6,10 @@
 //
 // Exit status: 0 all passed, 1 a test failed, 77 (skip) when chromium or
 // playwright-core is not installed (.ci/install-deps installs both).
-import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync } from 'node:fs';
+import { execFileSync, spawn } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import net from 'node:net';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -772,11 +773,104 @@ async function testDrainReconnects(browser) {
   }
 }
 
+// Accounts on the page (issue 25): register after choosing a name, the
+// key shown and kept, sign out, sign in again with the key; a rated game
+// against an nc player signed in too; the ratings beside the names, the
+// leaderboard (/api/top) and a history (/api/player/<name>/games).  The
+// database has one established account (dave), written between two runs
+// as years of games would.
+async function testAccounts(browser) {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'tttd-browser-'));
+  const db = path.join(dir, 't.db');
+  let srv = await startTttd(['--db', db]);
+  await srv.stop();
+  execFileSync('sqlite3', [db, 'INSERT INTO accounts (name, fold, key_hash,'
+    + ' rating, rd, volatility, last_game, games, wins, losses, ties, created)'
+    + " VALUES ('dave', 'dave', x'02', 1720.6, 50.0, 0.06, unixepoch(), 90,"
+    + ' 60, 20, 10, 1)']);
+  srv = await startTttd(['--db', db]);
+  const text = (page, sel) => page.evaluate((s) =>
+    document.querySelector(s).textContent, sel);
+  const waitText = (page, sel, re) => page.waitForFunction(([s, src]) =>
+    new RegExp(src).test(document.querySelector(s).textContent),
+  [sel, re.source], { timeout: STEP_MS });
+  try {
+    const page = await newPage(browser);
+    await page.goto(srv.url);
+    await join(page, 'alice');
+    await page.waitForSelector('#account:not([hidden])', { timeout: STEP_MS });
+    await page.click('#acct-register');
+    await waitText(page, '#acct-key-text', /^[a-z2-7]{26}$/);
+    const key = await text(page, '#acct-key-text');
+    if (await page.evaluate(() => localStorage.getItem('tttd.key')) !== key)
+      throw new Error('the key is not kept in localStorage');
+    await waitText(page, '#acct-status', /^Signed in as alice\.$/);
+    // Signed out: the key forgotten, a name asked for again.
+    await page.click('#acct-sign-out');
+    await page.waitForSelector('#join-login:not([hidden])', { timeout: STEP_MS });
+    if (await page.evaluate(() => localStorage.getItem('tttd.key')) !== null)
+      throw new Error('the key is still kept after signing out');
+    // Signed in again with the key, as on another device.
+    await page.fill('#join-key', key);
+    await page.click('#join-login button');
+    await waitText(page, '#acct-status', /^Signed in as alice/);
+    await waitText(page, '#log', /Signed in as alice\./);
+    await page.click('#acct-show-key');
+    await waitText(page, '#acct-key-text', new RegExp(`^${key}$`));
+    if (!(await page.isVisible('#acct-key'))) throw new Error('key not shown');
+    // A rated game against a signed-in nc player.
+    const nc = new NcPlayer(srv.game);
+    await nc.want('WAIT ');
+    nc.send('NAME bob');
+    nc.send('REGISTER');
+    await nc.want('KEY ');
+    await waitMatch(page, /You play [XO] against bob/);
+    const r = await playOut(page, nc, ['C1', 'C2', 'C3'], ['A1', 'A2', 'A3']);
+    const pageWon = / alice wins!/.test(r);
+    await nc.want('INFO Your rating: ');
+    const mine = pageWon ? '1741?' : '1259?';
+    const theirs = pageWon ? '1259?' : '1741?';
+    await page.waitForFunction(([a, b]) => {
+      const got = ['X', 'O'].map((m) => [
+        document.getElementById(`name-${m}`).textContent,
+        document.getElementById(`rating-${m}`).textContent]);
+      return got.some(([n, v]) => n === 'alice' && v === a)
+        && got.some(([n, v]) => n === 'bob' && v === b);
+    }, [mine, theirs], { timeout: STEP_MS });
+    await waitText(page, '#acct-status', new RegExp(
+      `^Signed in as alice \\(rating ${mine.replace('?', '\\?')}\\)\\.$`));
+    // The leaderboard: dave alone (both new accounts are provisional).
+    await page.click('#top-load');
+    await waitText(page, '#top', /^dave 1721 \(RD 50, 90 games\)$/);
+    // alice's history: the game, its moves and both ratings.
+    await page.fill('#hist-name', 'ALICE');
+    await page.click('#hist-form button');
+    await waitText(page, '#hist-title', /^alice's last rated games, newest first:$/);
+    const game = await text(page, '#hist li');
+    const [x, o] = (pageWon === /^RESULT WIN X /.test(r)) ? ['alice', 'bob'] : ['bob', 'alice'];
+    const winner = pageWon ? 'alice' : 'bob';
+    const rx = (n) => (n === winner ? '1500 to 1741 \\(\\+241\\)' : '1500 to 1259 \\(-241\\)');
+    const want = new RegExp(`^\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\d UTC: ${x} \\(X\\) `
+      + `against ${o} \\(O\\), ${winner} won; moves [ABC][123]( [ABC][123]){4}\\. `
+      + `${x} ${rx(x)}, ${o} ${rx(o)}\\.$`);
+    if (!want.test(game)) throw new Error(`history: "${game}", not ${want}`);
+    if (await page.locator('#hist li').count() !== 1) throw new Error('not one game');
+    // A name on the leaderboard shows its games: dave has none.
+    await page.click('#top button');
+    await waitText(page, '#hist-title', /^dave has played no rated game yet\.$/);
+    await page.screenshot({ path: path.join(shotDir, 'accounts.png'), fullPage: true });
+    nc.close();
+  } finally {
+    await srv.stop();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 const tests = [testTwoPagesPlayToAWin, testPageAgainstNc,
   testTapOnTouchScreen, testLastMove, testOpponentLeavesAfterGame,
   testNameFirst, testFavicon, testRoomLink,
   testReloadKeepsSeat, testKeyboardOnly, testListAndWatch,
-  testDropReconnects, testDrainReconnects];
+  testDropReconnects, testDrainReconnects, testAccounts];
 // BROWSER_TEST=pattern runs only the tests whose names match it.
 const only = process.env.BROWSER_TEST ? new RegExp(process.env.BROWSER_TEST) : null;
 const run = tests.filter((t) => !only || only.test(t.name));
