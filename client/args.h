@@ -52,6 +52,9 @@ struct client_opts {
 	int		 reconnect;	/* reconnect by itself: not
 					   --no-reconnect */
 	int		 grace;		/* --grace: seconds to reconnect in */
+	int		 tls;		/* --tls: the connection inside TLS */
+	const char	*cafile;	/* --cafile: the CAs to trust, or
+					   NULL for the system's */
 };
 
 enum args_action args_parse(int, char **, struct client_opts *, char *,

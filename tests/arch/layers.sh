@@ -83,6 +83,7 @@ client-input 6 mesh
 out 4
 net 3
 edit 3
+tls 2
 args 2 mesh
 render 2 mesh
 slash 2 mesh
