@@ -228,6 +228,11 @@ args_check(struct client_opts *opts, const char *value, const char *keys,
 		    keys);
 		return (ARGS_ERROR);
 	}
+	if (opts->cafile != NULL && !opts->tls) {
+		snprintf(why, whysize, "--cafile %s without --tls: it names the authorities --tls trusts",
+		    opts->cafile);
+		return (ARGS_ERROR);
+	}
 	if (grace != NULL) {
 		if (!args_digits(grace, 4) || atoi(grace) > ARGS_GRACE_MAX) {
 			snprintf(why, whysize, "bad time %s: --grace takes 0 to %d seconds",
@@ -316,7 +321,8 @@ args_parse(int argc, char **argv, struct client_opts *opts, char *why,
 		    (r = args_account(argv[i], opts, why, whysize)) != 0) {
 			if (r == -1)
 				return (ARGS_ERROR);
-		}
+		} else if (opts_on && strcmp(argv[i], "--tls") == 0)
+			opts->tls = 1;
 		else if (opts_on && ((r = args_mode(argc, argv, &i, opts,
 		    &modeopt, &value, why, whysize)) != 0 ||
 		    (r = args_value(argc, argv, &i, "--name", &opts->name,
@@ -324,7 +330,9 @@ args_parse(int argc, char **argv, struct client_opts *opts, char *why,
 		    (r = args_value(argc, argv, &i, "--keys", &keys, why,
 		    whysize)) != 0 ||
 		    (r = args_value(argc, argv, &i, "--grace", &grace, why,
-		    whysize)) != 0)) {
+		    whysize)) != 0 ||
+		    (r = args_value(argc, argv, &i, "--cafile", &opts->cafile,
+		    why, whysize)) != 0)) {
 			if (r == -1)
 				return (ARGS_ERROR);
 			if (opts->mode == CLIENT_MODE_AI && value == NULL)

@@ -60,6 +60,9 @@ struct client_opts {
 					   --no-reconnect */
 	int		 grace;		/* --grace: seconds to reconnect in */
 	enum args_account account;	/* --register, --guest */
+	int		 tls;		/* --tls: the connection inside TLS */
+	const char	*cafile;	/* --cafile: the CAs to trust, or
+					   NULL for the system's */
 };
 
 enum args_action args_parse(int, char **, struct client_opts *, char *,

@@ -94,8 +94,9 @@ client_lost(struct client *c)
 {
 	long	now = net_now_ms();
 
-	close(c->fd);
+	net_close(c->fd, c->tls);
 	c->fd = -1;
+	c->tls = NULL;
 	c->sock_eof = 0;
 	c->inlen = 0;
 	c->await = PROTO_NONE;
@@ -138,8 +139,7 @@ client_reconnect(struct client *c)
 	left = backoff_left(&c->backoff, now);
 	if (left > CLIENT_CONNECT_MS)
 		left = CLIENT_CONNECT_MS;
-	c->fd = net_connect(c->opts->host, c->opts->port, (int)left, why,
-	    sizeof why);
+	c->fd = net_connect(c->opts, (int)left, &c->tls, why, sizeof why);
 	if (c->fd == -1) {
 		if (backoff_failed(&c->backoff, net_now_ms()) == -1) {
 			snprintf(text, sizeof text, "connection to the server was lost; reconnecting failed: %s",
@@ -171,7 +171,7 @@ client_wait(struct client *c, long deadline)
 		timeout = (int)backoff_wait(&c->backoff, net_now_ms());
 	else if (c->inlen < sizeof c->in) {
 		pfd[n].fd = c->fd;
-		pfd[n].events = POLLIN;
+		pfd[n].events = net_events(c->tls);
 		sock = (int)n++;
 	}
 	if (deadline != 0 && (timeout == -1 ||
@@ -179,6 +179,8 @@ client_wait(struct client *c, long deadline)
 		timeout = (int)(deadline - net_now_ms());
 	if (deadline != 0 && timeout < 0)
 		timeout = 0;
+	if (sock != -1 && net_pending(c->tls))
+		timeout = 0;	/* read inside TLS already */
 	if (!c->in_eof && !c->quitting && c->kblen < sizeof c->kb &&
 	    c->opts->mode != CLIENT_MODE_GAMES) {
 		pfd[n].fd = STDIN_FILENO;
@@ -201,9 +203,9 @@ client_wait(struct client *c, long deadline)
 	if (pfd[n - 1].revents != 0)
 		while (read(client_sigfd[0], drain, sizeof drain) > 0)
 			continue;
-	if (sock != -1 && pfd[sock].revents != 0) {
-		r = recv(c->fd, c->in + c->inlen, sizeof c->in - c->inlen,
-		    MSG_DONTWAIT);
+	if (sock != -1 && (pfd[sock].revents != 0 || net_pending(c->tls))) {
+		r = net_recv(c->fd, c->tls, c->in + c->inlen,
+		    sizeof c->in - c->inlen);
 		if (r > 0)
 			c->inlen += (size_t)r;
 		else if (r == 0 || (errno != EAGAIN && errno != EWOULDBLOCK &&
@@ -243,8 +245,7 @@ client_run(const struct client_opts *opts)
 	c.tty = isatty(STDIN_FILENO);
 	if (client_account_open(&c) == -1)
 		return (1);
-	c.fd = net_connect(opts->host, opts->port, CLIENT_CONNECT_MS, why,
-	    sizeof why);
+	c.fd = net_connect(opts, CLIENT_CONNECT_MS, &c.tls, why, sizeof why);
 	if (c.fd == -1) {
 		fprintf(stderr, "ttt-client: %s\n", why);
 		return (1);
@@ -256,7 +257,7 @@ client_run(const struct client_opts *opts)
 	    fcntl(client_sigfd[0], F_SETFD, FD_CLOEXEC) == -1 ||
 	    fcntl(client_sigfd[1], F_SETFD, FD_CLOEXEC) == -1) {
 		fprintf(stderr, "ttt-client: %s\n", strerror(errno));
-		close(c.fd);
+		net_close(c.fd, c.tls);
 		return (1);
 	}
 	memset(&sa, 0, sizeof sa);
@@ -302,7 +303,7 @@ client_run(const struct client_opts *opts)
 	if (c.status != 0)
 		fprintf(stderr, "ttt-client: %s\n", c.why);
 	if (c.fd != -1)
-		close(c.fd);
+		net_close(c.fd, c.tls);
 	signal(SIGINT, SIG_DFL);
 	close(client_sigfd[0]);
 	close(client_sigfd[1]);

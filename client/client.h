@@ -9,7 +9,7 @@
 #include "args.h"
 
 int	client_run(const struct client_opts *);
-int	ping_run(const char *, const char *);
-int	ping_healthz(const char *, const char *);
+int	ping_run(const struct client_opts *);
+int	ping_healthz(const struct client_opts *);
 
 #endif /* CLIENT_H */

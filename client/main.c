@@ -26,6 +26,7 @@ usage(FILE *f)
 	    "       ttt-client HOST PORT [...] --resume TOKEN\n"
 	    "       ttt-client HOST PORT --watch ID | --games\n"
 	    "       ttt-client --ping HOST PORT | --healthz HOST HTTP-PORT\n"
+	    "       ttt-client --tls [--cafile FILE] HOST PORT [...]\n"
 	    "       ttt-client --help | --version\n"
 	    "Play Tic Tac Toe on the tttd server at HOST:PORT.\n"
 	    "  --name NAME   play as NAME (1-16 letters, digits, _ or -);\n"
@@ -54,6 +55,11 @@ usage(FILE *f)
 	    "                lost during a match\n"
 	    "  --grace SECS  try to reconnect for SECS seconds (default 30: the\n"
 	    "                server's --resume-grace); 0 is --no-reconnect\n"
+	    "  --tls         connect inside TLS (a TLS port of the balancer, such\n"
+	    "                as 4443); the server's certificate must be signed by\n"
+	    "                a CA the system trusts and name HOST\n"
+	    "  --cafile FILE  with --tls, trust the CA certificates in FILE\n"
+	    "                (PEM) instead of the system's\n"
 	    "  --ping        check that the server answers PING within 5 seconds:\n"
 	    "                exit 0 if it does, else 1 with the reason on stderr\n"
 	    "  --healthz     the same over HTTP: GET /healthz on tttd's HTTP port\n"
@@ -109,9 +115,9 @@ main(int argc, char **argv)
 	/* What the player types and the names shown, in the terminal's encoding. */
 	setlocale(LC_CTYPE, "");
 	if (opts.mode == CLIENT_MODE_PING)
-		return (ping_run(opts.host, opts.port));
+		return (ping_run(&opts));
 	if (opts.mode == CLIENT_MODE_HEALTHZ)
-		return (ping_healthz(opts.host, opts.port));
+		return (ping_healthz(&opts));
 	opts.colour = colour_wanted();
 	return (client_run(&opts));
 }

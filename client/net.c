@@ -1,6 +1,7 @@
 /*
- * net.c -- the client's socket: resolving and connecting with a time limit,
- * and sending whole lines on a nonblocking socket.
+ * net.c -- the client's connection: resolving and connecting with a time
+ * limit (with --tls, the TLS handshake too: tls.c), and reading and
+ * sending on a nonblocking socket, in plain TCP or inside TLS.
  */
 #include <sys/socket.h>
 #include <sys/types.h>
@@ -15,7 +16,9 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "args.h"
 #include "net.h"
+#include "tls.h"
 
 static int	net_try(const struct addrinfo *, int);
 
@@ -70,25 +73,27 @@ fail:
 }
 
 /*
- * Resolve host and port (IPv4 or IPv6) and connect to the first address
- * that answers, all within timeout_ms.  Returns a nonblocking socket, or -1
- * with the reason in why.
+ * Resolve the options' host and port (IPv4 or IPv6) and connect to the
+ * first address that answers, all within timeout_ms; with --tls, the TLS
+ * handshake too, its session in *tls (else NULL).  Returns a nonblocking
+ * socket, or -1 with the reason in why.
  */
 int
-net_connect(const char *host, const char *port, int timeout_ms, char *why,
-    size_t whysize)
+net_connect(const struct client_opts *opts, int timeout_ms, struct tls **tls,
+    char *why, size_t whysize)
 {
 	struct addrinfo	 hints, *res, *ai;
 	long		 deadline = net_now_ms() + timeout_ms, left;
 	int		 fd = -1, rc;
 
+	*tls = NULL;
 	memset(&hints, 0, sizeof hints);
 	hints.ai_family = AF_UNSPEC;
 	hints.ai_socktype = SOCK_STREAM;
 	hints.ai_flags = AI_NUMERICSERV;
-	rc = getaddrinfo(host, port, &hints, &res);
+	rc = getaddrinfo(opts->host, opts->port, &hints, &res);
 	if (rc != 0) {
-		snprintf(why, whysize, "cannot resolve %s: %s", host,
+		snprintf(why, whysize, "cannot resolve %s: %s", opts->host,
 		    rc == EAI_SYSTEM ? strerror(errno) : gai_strerror(rc));
 		return (-1);
 	}
@@ -101,18 +106,61 @@ net_connect(const char *host, const char *port, int timeout_ms, char *why,
 		fd = net_try(ai, (int)left);
 	}
 	if (fd == -1)
-		snprintf(why, whysize, "cannot connect to %s:%s: %s", host,
-		    port, strerror(errno));
+		snprintf(why, whysize, "cannot connect to %s:%s: %s",
+		    opts->host, opts->port, strerror(errno));
 	freeaddrinfo(res);
+	if (fd != -1 && opts->tls && (*tls = tls_connect(fd, opts->host,
+	    opts->cafile, deadline, why, whysize)) == NULL) {
+		close(fd);
+		fd = -1;
+	}
 	return (fd);
 }
 
 /*
- * Send all of a buffer on a nonblocking socket, waiting up to timeout_ms
- * for room; 0, or -1 when the connection is gone or stuck.
+ * Read what has come, as recv(2) does (a count, 0 at the end, -1 with
+ * errno EAGAIN when there is nothing yet), from TLS when tls is not NULL.
+ */
+ssize_t
+net_recv(int fd, struct tls *tls, char *buf, size_t len)
+{
+	if (tls != NULL)
+		return (tls_read(tls, buf, len));
+	return (recv(fd, buf, len, MSG_DONTWAIT));
+}
+
+/*
+ * What poll(2) waits for before reading: POLLIN, or POLLOUT when TLS must
+ * write before it can read.
+ */
+short
+net_events(const struct tls *tls)
+{
+	return (tls != NULL ? tls_events(tls) : POLLIN);
+}
+
+/* 1 if bytes already read are waiting inside TLS, where poll(2) sees none. */
+int
+net_pending(const struct tls *tls)
+{
+	return (tls != NULL && tls_pending(tls));
+}
+
+/* End the connection: TLS's close_notify if it can go at once, the socket. */
+void
+net_close(int fd, struct tls *tls)
+{
+	tls_free(tls);
+	close(fd);
+}
+
+/*
+ * Send all of a buffer on a nonblocking socket (inside TLS when tls is not
+ * NULL), waiting up to timeout_ms for room; 0, or -1 when the connection
+ * is gone or stuck.
  */
 int
-net_send(int fd, const char *p, size_t len, int timeout_ms)
+net_send(int fd, struct tls *tls, const char *p, size_t len, int timeout_ms)
 {
 	long	deadline = net_now_ms() + timeout_ms;
 	ssize_t	n;
@@ -121,7 +169,10 @@ net_send(int fd, const char *p, size_t len, int timeout_ms)
 		struct pollfd	pfd = { fd, POLLOUT, 0 };
 		long		left = deadline - net_now_ms();
 
-		n = send(fd, p, len, MSG_NOSIGNAL);
+		if (tls != NULL)
+			n = tls_write(tls, p, len);
+		else
+			n = send(fd, p, len, MSG_NOSIGNAL);
 		if (n > 0) {
 			p += n;
 			len -= (size_t)n;
@@ -130,6 +181,8 @@ net_send(int fd, const char *p, size_t len, int timeout_ms)
 		if (n == -1 && errno != EAGAIN && errno != EWOULDBLOCK &&
 		    errno != EINTR)
 			return (-1);
+		if (tls != NULL)
+			pfd.events = tls_events(tls);	/* may be POLLIN */
 		if (left <= 0 || (poll(&pfd, 1, (int)left) == -1 &&
 		    errno != EINTR))
 			return (-1);

@@ -63,7 +63,7 @@ out_send(struct client *c, const char *fmt, ...)
 	if (n < 0 || (size_t)n >= sizeof line - 1)
 		return;
 	line[n++] = '\n';
-	if (net_send(c->fd, line, (size_t)n, CLIENT_SEND_MS) == -1)
+	if (net_send(c->fd, c->tls, line, (size_t)n, CLIENT_SEND_MS) == -1)
 		shutdown(c->fd, SHUT_WR);
 }
 

@@ -42,6 +42,7 @@ enum client_acct {
 /* One session: the server connection (replaced on reconnection) and input. */
 struct client {
 	int			 fd;		/* -1 while reconnecting */
+	struct tls		*tls;		/* --tls: its session, or NULL */
 	int			 tty;		/* standard input is a terminal */
 	int			 edit;		/* its line kept by libedit */
 	const struct client_opts *opts;

@@ -24,6 +24,7 @@
 
 struct ping {
 	int		 fd;
+	struct tls	*tls;		/* --tls: its session, or NULL */
 	long		 deadline;
 	size_t		 len;		/* bytes in buf */
 	size_t		 used;		/* the last line's bytes */
@@ -64,13 +65,14 @@ ping_line(struct ping *p, const char **line, size_t *len)
 			return (-1);
 		}
 		pfd.fd = p->fd;
-		pfd.events = POLLIN;
-		if (poll(&pfd, 1, (int)left) == -1 && errno != EINTR) {
+		pfd.events = net_events(p->tls);
+		if (!net_pending(p->tls) && poll(&pfd, 1, (int)left) == -1 &&
+		    errno != EINTR) {
 			snprintf(p->why, sizeof p->why, "%s", strerror(errno));
 			return (-1);
 		}
-		r = recv(p->fd, p->buf + p->len, sizeof p->buf - p->len,
-		    MSG_DONTWAIT);
+		r = net_recv(p->fd, p->tls, p->buf + p->len,
+		    sizeof p->buf - p->len);
 		if (r > 0)
 			p->len += (size_t)r;
 		else if (r == 0 || (errno != EAGAIN && errno != EWOULDBLOCK &&
@@ -149,7 +151,7 @@ ping_talk(struct ping *p, const char *host)
 		    PROTO_VERSION);
 		return (-1);
 	}
-	if (net_send(p->fd, "PING\n", 5, PING_TIMEOUT_MS) == -1) {
+	if (net_send(p->fd, p->tls, "PING\n", 5, PING_TIMEOUT_MS) == -1) {
 		snprintf(p->why, sizeof p->why, "the server closed the connection without answering");
 		return (-1);
 	}
@@ -164,7 +166,7 @@ ping_talk(struct ping *p, const char *host)
 		}
 	}
 	/* Leave politely, and wait for BYE so the server sees a quit. */
-	if (net_send(p->fd, "QUIT\n", 5, PING_TIMEOUT_MS) == 0) {
+	if (net_send(p->fd, p->tls, "QUIT\n", 5, PING_TIMEOUT_MS) == 0) {
 		while (ping_event(p, &ev) == 0 && ev.kind != PROTO_EV_BYE)
 			continue;
 	}
@@ -172,12 +174,12 @@ ping_talk(struct ping *p, const char *host)
 }
 
 /*
- * Connect to host:port and hold the conversation talk, all within
- * PING_TIMEOUT_MS.  Returns the exit status: 0 if it went well, 1 with a
- * one-line reason on stderr if not.
+ * Connect to the options' host and port (with --tls, inside TLS) and hold
+ * the conversation talk, all within PING_TIMEOUT_MS.  Returns the exit
+ * status: 0 if it went well, 1 with a one-line reason on stderr if not.
  */
 static int
-ping_check(const char *host, const char *port, int (*talk)(struct ping *,
+ping_check(const struct client_opts *opts, int (*talk)(struct ping *,
     const char *))
 {
 	static struct ping	p;
@@ -185,25 +187,26 @@ ping_check(const char *host, const char *port, int (*talk)(struct ping *,
 
 	memset(&p, 0, sizeof p);
 	p.deadline = net_now_ms() + PING_TIMEOUT_MS;
-	p.fd = net_connect(host, port, PING_TIMEOUT_MS, p.why, sizeof p.why);
+	p.fd = net_connect(opts, PING_TIMEOUT_MS, &p.tls, p.why, sizeof p.why);
 	if (p.fd == -1) {
 		fprintf(stderr, "ttt-client: %s\n", p.why);
 		return (1);
 	}
-	rc = talk(&p, host);
-	close(p.fd);
+	rc = talk(&p, opts->host);
+	net_close(p.fd, p.tls);
 	if (rc == -1) {
-		fprintf(stderr, "ttt-client: %s:%s: %s\n", host, port, p.why);
+		fprintf(stderr, "ttt-client: %s:%s: %s\n", opts->host,
+		    opts->port, p.why);
 		return (1);
 	}
 	return (0);
 }
 
-/* --ping: the server at host:port answers PING within PING_TIMEOUT_MS. */
+/* --ping: the server of the options answers PING within PING_TIMEOUT_MS. */
 int
-ping_run(const char *host, const char *port)
+ping_run(const struct client_opts *opts)
 {
-	return (ping_check(host, port, ping_talk));
+	return (ping_check(opts, ping_talk));
 }
 
 /*
@@ -224,7 +227,7 @@ ping_http(struct ping *p, const char *host)
 		snprintf(p->why, sizeof p->why, "host name too long");
 		return (-1);
 	}
-	if (net_send(p->fd, req, (size_t)n, PING_TIMEOUT_MS) == -1) {
+	if (net_send(p->fd, p->tls, req, (size_t)n, PING_TIMEOUT_MS) == -1) {
 		snprintf(p->why, sizeof p->why, "the server closed the connection without answering");
 		return (-1);
 	}
@@ -237,9 +240,9 @@ ping_http(struct ping *p, const char *host)
 	return (-1);
 }
 
-/* --healthz: tttd's HTTP port at host:port answers GET /healthz with 200. */
+/* --healthz: tttd's HTTP port of the options answers GET /healthz, 200. */
 int
-ping_healthz(const char *host, const char *port)
+ping_healthz(const struct client_opts *opts)
 {
-	return (ping_check(host, port, ping_http));
+	return (ping_check(opts, ping_http));
 }

@@ -202,6 +202,12 @@ test_client_args_errors(void **state)
 		    NULL, "bad time x: --grace takes 0 to 3600 seconds" },
 		{ { "h", "4000", "--grace", "3601", NULL }, ARGS_ERROR, 0,
 		    NULL, NULL, "bad time 3601: --grace takes 0 to 3600 seconds" },
+		{ { "h", "4000", "--cafile", "ca.pem", NULL }, ARGS_ERROR, 0,
+		    NULL, NULL, "--cafile ca.pem without --tls: it names the authorities --tls trusts" },
+		{ { "h", "4000", "--tls", "--cafile", NULL }, ARGS_ERROR, 0,
+		    NULL, NULL, "--cafile needs a value" },
+		{ { "h", "4000", "--tls=1", NULL }, ARGS_USAGE, 0, NULL, NULL,
+		    "unknown option --tls=1" },
 		{ { "h", "4000", "--roomy", NULL }, ARGS_USAGE, 0, NULL, NULL,
 		    "unknown option --roomy" },
 		{ { "h", "4000", "--room=1", NULL }, ARGS_USAGE, 0, NULL,
@@ -329,6 +335,42 @@ test_client_args_reconnect(void **state)
 		    ARGS_RUN);
 		assert_int_equal(opts.reconnect, cases[i].reconnect);
 		assert_int_equal(opts.grace, cases[i].grace);
+	}
+}
+
+/* Plain TCP by default; --tls, with the system's CAs or --cafile's. */
+static void
+test_client_args_tls(void **state)
+{
+	static const struct {
+		const char	*argv[ARGV_MAX];
+		int		 tls;
+		const char	*cafile;
+		enum client_mode mode;
+	} cases[] = {
+		{ { "h", "1", NULL }, 0, NULL, CLIENT_MODE_QUEUE },
+		{ { "--tls", "h", "4443", NULL }, 1, NULL, CLIENT_MODE_QUEUE },
+		{ { "h", "4443", "--tls", "--cafile", "ca.pem", NULL }, 1,
+		    "ca.pem", CLIENT_MODE_QUEUE },
+		{ { "--cafile=/etc/x.pem", "--tls", "--ping", "h", "4443",
+		    NULL }, 1, "/etc/x.pem", CLIENT_MODE_PING },
+		{ { "--tls", "--healthz", "h", "8443", NULL }, 1, NULL,
+		    CLIENT_MODE_HEALTHZ },
+	};
+	struct client_opts	opts;
+	char			why[256];
+	size_t			i;
+
+	(void)state;
+	for (i = 0; i < NCASES(cases); i++) {
+		assert_int_equal(run(cases[i].argv, &opts, why, sizeof why),
+		    ARGS_RUN);
+		assert_int_equal(opts.tls, cases[i].tls);
+		if (cases[i].cafile == NULL)
+			assert_null(opts.cafile);
+		else
+			assert_string_equal(opts.cafile, cases[i].cafile);
+		assert_int_equal(opts.mode, cases[i].mode);
 	}
 }
 
@@ -559,6 +601,7 @@ main(void)
 		cmocka_unit_test(test_client_args_errors),
 		cmocka_unit_test(test_client_args_reconnect),
 		cmocka_unit_test(test_client_args_account),
+		cmocka_unit_test(test_client_args_tls),
 		cmocka_unit_test(test_client_slash),
 		cmocka_unit_test(test_client_slash_options),
 		cmocka_unit_test(test_client_slash_length),

@@ -136,7 +136,7 @@ for k in 1 2 3; do
 	grep -q "\${TTTD_NODE${k}_HTTP-tttd$k:8080}" "$haproxy_cfg" ||
 	    fail "haproxy.cfg: TTTD_NODE${k}_HTTP does not default to tttd$k:8080"
 done
-for port in 4000 8080; do
+for port in 4000 8080 4443 8443; do
 	grep -q "\"$port:$port\"" "$cluster" ||
 	    fail "compose.cluster.yml: HAProxy does not publish $port"
 	grep -q "bind \"\${TTTD_LB_[A-Z_]*-:$port}\"" "$haproxy_cfg" ||
@@ -150,6 +150,22 @@ if [ -x "$haproxy" ]; then
 	if ! "$haproxy" -c -q -f "$haproxy_cfg"; then
 		"$haproxy" -c -f "$haproxy_cfg" >&2 || true
 		fail "haproxy -c -f docker/haproxy.cfg failed"
+	fi
+	# And with TLS on: a certificate of the test's own, as compose mounts.
+	grep -q 'TTTD_LB_CERT: /etc/haproxy/certs/tttd.pem' "$cluster" ||
+	    fail "compose.cluster.yml: TTTD_LB_CERT is not the mounted certificate"
+	grep -q -- '- ./certs:/etc/haproxy/certs:ro' "$cluster" ||
+	    fail "compose.cluster.yml: docker/certs is not mounted"
+	certdir=$(mktemp -d)
+	trap 'rm -rf "$certdir"' EXIT
+	openssl req -x509 -newkey rsa:2048 -nodes -days 1 -subj /CN=localhost \
+	    -keyout "$certdir/key.pem" -out "$certdir/cert.pem" 2>/dev/null ||
+	    fail "openssl cannot make a certificate"
+	cat "$certdir/cert.pem" "$certdir/key.pem" > "$certdir/tttd.pem"
+	if ! TTTD_LB_CERT=$certdir/tttd.pem "$haproxy" -c -q -f "$haproxy_cfg"
+	then
+		TTTD_LB_CERT=$certdir/tttd.pem "$haproxy" -c -f "$haproxy_cfg" >&2
+		fail "haproxy -c -f docker/haproxy.cfg failed with TLS on"
 	fi
 else
 	echo "test_docker: haproxy not installed: haproxy.cfg not checked by it"

@@ -86,6 +86,7 @@ out 4
 net 3
 edit 3
 account 3
+tls 2
 args 2 mesh
 render 2 mesh
 render-account 2 mesh

@@ -1,13 +1,15 @@
-// test_browser.mjs TTTD_BIN -- tttd's own web page in a real browser:
-// Debian's chromium, headless, driven by playwright-core.  Each test starts
-// the real tttd on free loopback ports (its game port and its HTTP port)
-// and stops it.  Screenshots of the board go to $SHOT_DIR (default
+// test_browser.mjs TTTD_BIN [TTT_CLIENT_BIN] -- tttd's own web page in a
+// real browser: Debian's chromium, headless, driven by playwright-core.
+// Each test starts the real tttd on free loopback ports (its game port and
+// its HTTP port) and stops it; the https test also runs HAProxy from
+// docker/haproxy.cfg with TLS on, and ttt-client --tls.  Screenshots of the board go to $SHOT_DIR (default
 // ./browser-shots) for a person to look at.
 //
 // Exit status: 0 all passed, 1 a test failed, 77 (skip) when chromium or
 // playwright-core is not installed (.ci/install-deps installs both).
 import { execFileSync, spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync,
+  readFileSync } from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -15,6 +17,9 @@ import { fileURLToPath } from 'node:url';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const tttd = process.argv[2];
+const tttClient = process.argv[3];
+const haproxyPath = process.env.HAPROXY || '/usr/sbin/haproxy';
+const haproxyCfg = path.join(here, '..', '..', 'docker', 'haproxy.cfg');
 const chromiumPath = process.env.CHROMIUM || '/usr/bin/chromium';
 const shotDir = process.env.SHOT_DIR || path.resolve('browser-shots');
 const STEP_MS = 10000;		// any one wait
@@ -866,11 +871,126 @@ async function testAccounts(browser) {
   }
 }
 
+// A self-signed certificate for localhost made by openssl in a new
+// folder, and HAProxy from docker/haproxy.cfg with TLS on in front of one
+// tttd (its three servers all that one): the https frontend's port.
+async function startHaproxyTls(srv) {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'tttd-browser-tls-'));
+  execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes',
+    '-days', '2', '-subj', '/CN=localhost', '-addext',
+    'subjectAltName=DNS:localhost', '-keyout', path.join(dir, 'key.pem'),
+    '-out', path.join(dir, 'cert.pem')], { stdio: 'ignore' });
+  writeFileSync(path.join(dir, 'tttd.pem'),
+    readFileSync(path.join(dir, 'cert.pem')) + readFileSync(path.join(dir, 'key.pem')));
+  const ports = {};
+  for (const k of ['game', 'http', 'tls', 'https']) ports[k] = await freePort();
+  const at = (p) => `127.0.0.1:${p}`;
+  const env = { ...process.env, TTTD_LB_BIND: at(ports.game),
+    TTTD_LB_HTTP_BIND: at(ports.http), TTTD_LB_TLS_BIND: at(ports.tls),
+    TTTD_LB_HTTPS_BIND: at(ports.https), TTTD_LB_MAXCONN: '1000',
+    TTTD_LB_CERT: path.join(dir, 'tttd.pem') };
+  for (const i of [1, 2, 3]) {
+    env[`TTTD_NODE${i}`] = at(srv.game);
+    env[`TTTD_NODE${i}_HTTP`] = at(srv.http);
+  }
+  const proc = spawn(haproxyPath, ['-db', '-f', haproxyCfg],
+    { env, stdio: ['ignore', 'ignore', 'pipe'] });
+  let log = '';
+  proc.stderr.on('data', (d) => { log += d; });
+  const stop = () => {
+    proc.kill('SIGTERM');
+    rmSync(dir, { recursive: true, force: true });
+  };
+  try {
+    await connectable(ports.https);
+  } catch (e) {
+    stop();
+    throw new Error(`HAProxy serves no https: ${e.message}; its log:\n${log}`);
+  }
+  return { ...ports, ca: path.join(dir, 'cert.pem'), stop };
+}
+
+// ttt-client with args, its moves written to it one at a time as it asks:
+// the number of move prompts in its output so far, its output, its end.
+function startClient(args) {
+  const proc = spawn(tttClient, args, { stdio: ['pipe', 'pipe', 'pipe'] });
+  const c = { out: '', err: '', proc };
+  proc.stdout.setEncoding('utf8');
+  proc.stderr.setEncoding('utf8');
+  proc.stdout.on('data', (d) => { c.out += d; });
+  proc.stderr.on('data', (d) => { c.err += d; });
+  c.exited = new Promise((resolve) => proc.on('exit', (code, sig) =>
+    resolve(sig ? `signal ${sig}` : code)));
+  c.prompts = () => c.out.split('Enter your move (A1, B2, C3)').length - 1;
+  c.want = async (text) => {
+    for (let t = 0; t < STEP_MS; t += 50) {
+      if (c.out.includes(text)) return;
+      await sleep(50);
+    }
+    throw new Error(`ttt-client: no "${text}" in:\n${c.out}\nstderr:\n${c.err}`);
+  };
+  return c;
+}
+
+// The page over https (issue 26), through HAProxy's TLS frontend, plays a
+// whole game against ttt-client --tls on the TLS game frontend: the page
+// opens wss:// on its own host and port; the client checks the test's
+// certificate (--cafile) for localhost.  Each plays its column, whoever
+// is X wins; the client then says no and ends with status 0.
+async function testHttpsPageAgainstTlsClient(browser) {
+  if (!tttClient || !existsSync(tttClient) || !existsSync(haproxyPath)) {
+    console.log('ttt-client or haproxy missing: testHttpsPageAgainstTlsClient skipped');
+    return;
+  }
+  const srv = await startTttd(['--max-per-addr', '0']);
+  let lb;
+  try {
+    lb = await startHaproxyTls(srv);
+    const cl = startClient(['--tls', '--cafile', lb.ca, '--name', 'tom',
+      'localhost', String(lb.tls)]);
+    await cl.want('Waiting for an opponent');
+    const page = await openPage(browser, `https://localhost:${lb.https}/`,
+      'pip', { ...PHONE, ignoreHTTPSErrors: true });
+    const wsUrl = await page.evaluate(() => st.ws.url);
+    if (wsUrl !== `wss://localhost:${lb.https}/ws`)
+      throw new Error(`the page over https opened ${wsUrl}`);
+    await waitMatch(page, /You play [XO] against tom/);
+    await cl.want('playing against pip.');
+    const pageX = /You play X/.test(await page.textContent('#match-line'));
+    const mine = ['C1', 'C2', 'C3'];
+    const theirs = ['A1', 'A2', 'A3'];
+    let asked = 0;
+    while (!/wins/.test(await page.textContent('#status'))) {
+      if (cl.prompts() > asked) {
+        cl.proc.stdin.write(`${theirs[asked++]}\n`);
+      } else if (await myTurn(page)) {
+        await click(page, mine.shift());
+      } else {
+        await sleep(50);
+      }
+    }
+    await waitStatus(page, pageX ? /^You win!$/ : /^tom wins\.$/);
+    await cl.want(pageX ? 'pip wins! better luck next time tom!'
+      : 'tom wins! better luck next time pip!');
+    await cl.want('Play again?');
+    cl.proc.stdin.end('n\n');
+    const code = await Promise.race([cl.exited, sleep(STEP_MS).then(() => 'timeout')]);
+    if (code !== 0) throw new Error(`ttt-client exited with ${code}: ${cl.err}`);
+    if (!cl.out.includes('Thank you for playing!') || cl.err !== '')
+      throw new Error(`ttt-client printed:\n${cl.out}\nstderr:\n${cl.err}`);
+    await page.screenshot({ path: path.join(shotDir, 'https-vs-tls-client.png') });
+  } finally {
+    if (lb) lb.stop();
+    await srv.stop();
+  }
+}
+
 const tests = [testTwoPagesPlayToAWin, testPageAgainstNc,
   testTapOnTouchScreen, testLastMove, testOpponentLeavesAfterGame,
   testNameFirst, testFavicon, testRoomLink,
   testReloadKeepsSeat, testKeyboardOnly, testListAndWatch,
-  testDropReconnects, testDrainReconnects, testAccounts];
+  testDropReconnects, testDrainReconnects, testAccounts,
+  testHttpsPageAgainstTlsClient];
 // BROWSER_TEST=pattern runs only the tests whose names match it.
 const only = process.env.BROWSER_TEST ? new RegExp(process.env.BROWSER_TEST) : null;
 const run = tests.filter((t) => !only || only.test(t.name));
