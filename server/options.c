@@ -51,7 +51,8 @@ enum options_id {
 	OPT_NODE,
 	OPT_REDIS_PREFIX,
 	OPT_NODE_TIMEOUT,
-	OPT_DB
+	OPT_DB,
+	OPT_PROXY_FROM
 };
 
 struct options_spec {
@@ -115,6 +116,9 @@ static const struct options_spec options_table[] = {
 	    "60; the same on every node)" },
 	{ OPT_DB, "db", "PATH", OPTIONS_TEXT, 0, 0,
 	    "the accounts' SQLite database; none: no accounts" },
+	{ OPT_PROXY_FROM, "proxy-from", "CIDR,...", OPTIONS_TEXT, 0, 0,
+	    "balancers whose connections begin with a PROXY header (\"\": "
+	    "none)" },
 };
 #define OPTIONS_COUNT	(sizeof options_table / sizeof options_table[0])
 
@@ -245,6 +249,9 @@ options_text(struct server_config *cfg, const struct options_spec *o,
 			return (-1);
 		cfg->db = strcmp(arg, "none") == 0 ? NULL : arg;
 		return (0);
+	case OPT_PROXY_FROM:
+		cfg->proxy_from = arg[0] != '\0' ? arg : NULL;
+		return (0);	/* checked by server_init: exit status 1 */
 	default:
 		cfg->bind = arg[0] != '\0' ? arg : NULL;
 		return (0);
@@ -436,6 +443,10 @@ options_show(const struct server_config *cfg, const struct options_spec *o,
 	case OPT_DB:
 		snprintf(buf, size, "%s", cfg->db != NULL ? cfg->db :
 		    "none: no accounts");
+		return;
+	case OPT_PROXY_FROM:
+		snprintf(buf, size, "%s", cfg->proxy_from != NULL ?
+		    cfg->proxy_from : "none");
 		return;
 	}
 	snprintf(buf, size, "%lld.%03lld", (long long)(ms / 1000),
