@@ -51,7 +51,8 @@ enum options_id {
 	OPT_NODE,
 	OPT_REDIS_PREFIX,
 	OPT_NODE_TIMEOUT,
-	OPT_DB
+	OPT_DB,
+	OPT_PROXY_FROM
 };
 
 struct options_spec {
@@ -87,6 +88,8 @@ static const struct options_text options_prefix = { NULL, NULL,
     cluster_valid_prefix };
 static const struct options_text options_db = { "none", "none: no accounts",
     options_not_empty };
+/* The list is checked by server_init, which exits 1 with the reason. */
+static const struct options_text options_proxy_from = { "", "none", NULL };
 
 static const struct options_spec options_table[] = {
 	{ OPT_PORT, "port", "N", OPTIONS_NUMBER, OPTIONS_AT(port), 0, 65535,
@@ -160,6 +163,9 @@ static const struct options_spec options_table[] = {
 	    "60; the same on every node)", NULL },
 	{ OPT_DB, "db", "PATH", OPTIONS_TEXT, OPTIONS_AT(db), 0, 0,
 	    "the accounts' SQLite database; none: no accounts", &options_db },
+	{ OPT_PROXY_FROM, "proxy-from", "CIDR,...", OPTIONS_TEXT,
+	    OPTIONS_AT(proxy_from), 0, 0, "balancers whose connections begin "
+	    "with a PROXY header (\"\": none)", &options_proxy_from },
 };
 #define OPTIONS_COUNT	(sizeof options_table / sizeof options_table[0])
 

@@ -87,7 +87,6 @@ static void	server_client_drain(struct server_client *);
 static void	server_client_release_seat(struct server_client *);
 static void	server_client_discard(struct server_client *);
 static void	server_client_tune(int);
-static void	server_client_addr(struct sockaddr *, char *, size_t);
 static enum proto_error server_client_admit(struct server *,
 		    const struct addrkey *);
 static void	server_client_refuse_fast(struct server *, int,
@@ -117,19 +116,19 @@ static const struct timeval server_client_linger_tv = {
 };
 
 /* Print a peer address as ADDR:PORT or [ADDR]:PORT. */
-static void
-server_client_addr(struct sockaddr *sa, char *out, size_t size)
+void
+server_client_addr(const struct sockaddr *sa, char *out, size_t size)
 {
 	char	host[INET6_ADDRSTRLEN];
 
 	if (sa->sa_family == AF_INET6) {
-		struct sockaddr_in6	*sin6 = (struct sockaddr_in6 *)sa;
+		const struct sockaddr_in6 *sin6 = (const void *)sa;
 
 		evutil_inet_ntop(AF_INET6, &sin6->sin6_addr, host, sizeof host);
 		snprintf(out, size, "[%s]:%d",
 		    host, (int)ntohs(sin6->sin6_port));
 	} else if (sa->sa_family == AF_INET) {
-		struct sockaddr_in	*sin = (struct sockaddr_in *)sa;
+		const struct sockaddr_in *sin = (const void *)sa;
 
 		evutil_inet_ntop(AF_INET, &sin->sin_addr, host, sizeof host);
 		snprintf(out, size, "%s:%d", host, (int)ntohs(sin->sin_port));
@@ -226,13 +225,26 @@ server_client_accept(struct server *s, int fd, struct sockaddr *sa, int len,
 		server_client_refuse_fast(s, fd, why, io->busy);
 		return;
 	}
+	if ((sc = server_client_new(s, fd, sa)) != NULL)
+		server_client_start(sc, io);
+}
+
+/*
+ * A connection accepted, reading, under its peer's address, but holding
+ * no player slot yet (SERVER_CLIENT_NOSEAT) and of no kind; NULL when out
+ * of memory (the socket closed).
+ */
+struct server_client *
+server_client_new(struct server *s, int fd, const struct sockaddr *sa)
+{
+	struct server_client	*sc;
+
 	server_client_tune(fd);
 	if ((sc = calloc(1, sizeof *sc)) == NULL) {
 		log_error("out of memory: refusing a connection");
 		evutil_closesocket(fd);
-		return;
+		return (NULL);
 	}
-	sc->io = io;
 	sc->timer = evtimer_new(s->base, server_client_timer_cb, sc);
 	sc->rev = event_new(s->base, fd, EV_READ | EV_PERSIST,
 	    server_client_read_cb, sc);
@@ -245,26 +257,43 @@ server_client_accept(struct server *s, int fd, struct sockaddr *sa, int len,
 		log_error("out of memory: refusing a connection");
 		server_client_discard(sc);
 		evutil_closesocket(fd);
-		return;
+		return (NULL);
 	}
+	sc->flags = SERVER_CLIENT_NOSEAT;
 	sc->c.id = s->next_client_id++;
 	sc->c.ops = &server_client_client_ops;
 	sc->server = s;
 	server_client_addr(sa, sc->c.addr, sizeof sc->c.addr);
-	sc->c.addrkey = key;
+	addrkey_from(&sc->c.addrkey, sa);
 	TAILQ_INSERT_TAIL(&s->clients, sc, entry);
 	s->nclients++;
-	s->lobby.stats.connections_total++;
-
 	event_add(sc->rev, NULL);
-	if (why == PROTO_OK && addrtab_add(&s->peers, &key) == -1)
+	return (sc);
+}
+
+/*
+ * A connection begins as the kind io reads, under its address (the
+ * peer's, or the one its PROXY header named): it takes a player slot, or
+ * is refused.
+ */
+void
+server_client_start(struct server_client *sc, const struct server_client_io *io)
+{
+	struct server		*s = sc->server;
+	enum proto_error	 why = server_client_admit(s, &sc->c.addrkey);
+
+	sc->io = io;
+	s->lobby.stats.connections_total++;
+	if (why == PROTO_OK && addrtab_add(&s->peers, &sc->c.addrkey) == -1)
 		why = PROTO_ESERVER_FULL;	/* out of memory */
 	if (why != PROTO_OK) {
 		sc->flags |= SERVER_CLIENT_NOSEAT | SERVER_CLIENT_REFUSED;
 		s->nrefused++;
 		s->lobby.stats.connections_rejected++;
-	} else
+	} else {
+		sc->flags &= ~SERVER_CLIENT_NOSEAT;
 		s->lobby.stats.connections_current++;	/* the players counted */
+	}
 	io->open(sc, why);
 }
 

@@ -69,16 +69,25 @@ static const struct lobby_host server_host = {
 	server_wake
 };
 
-/* A new connection, game (http 0) or HTTP: to server-client.c, of its kind. */
+/*
+ * A new connection, game (http 0) or HTTP: to server-client.c, of its
+ * kind; from a balancer of --proxy-from, its PROXY header first
+ * (server-proxy.c).
+ */
 static void
 server_accept(struct server *s, evutil_socket_t fd, struct sockaddr *sa,
     int len, int http)
 {
+	const struct server_client_io	*io = http ? &server_web_io :
+					    &server_client_tcp_io;
+
 	if (s->accept_starved)
 		log_info("accepting connections again");
 	s->accept_starved = 0;
-	server_client_accept(s, fd, sa, len, http ? &server_web_io :
-	    &server_client_tcp_io);
+	if (s->proxy_from.n > 0 && proxy_nets_match(&s->proxy_from, sa))
+		server_proxy_accept(s, fd, sa, io);
+	else
+		server_client_accept(s, fd, sa, len, io);
 	server_client_flush_all(s);
 }
 
@@ -470,8 +479,9 @@ server_lobby_cb(evutil_socket_t fd, short what, void *arg)
 int
 server_init(struct server *s, const struct server_config *cfg)
 {
-	struct timespec	ts;
-	int		i;
+	struct timespec	 ts;
+	const char	*why;
+	int		 i;
 
 	memset(s, 0, sizeof *s);
 	TAILQ_INIT(&s->clients);
@@ -482,6 +492,11 @@ server_init(struct server *s, const struct server_config *cfg)
 	s->max_clients = cfg->max_clients;
 	s->max_per_addr = cfg->max_per_addr;
 	s->output_max = cfg->output_max;
+	if (cfg->proxy_from != NULL && proxy_nets_parse(&s->proxy_from,
+	    cfg->proxy_from, &why) == -1) {
+		log_error("bad --proxy-from \"%s\": %s", cfg->proxy_from, why);
+		return (-1);
+	}
 	if (lobby_init(&s->lobby, &server_host, &cfg->limits,
 	    cfg->seed) == -1 || addrtab_init(&s->peers, server_random()) == -1) {
 		log_error("out of memory");

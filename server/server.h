@@ -12,6 +12,7 @@
 #include "addrtab.h"
 #include "client.h"
 #include "lobby.h"
+#include "proxy.h"
 #include "service.h"
 
 /* A connection's own state, apart from the client inside it. */
@@ -112,6 +113,9 @@ struct server_client {
 	size_t			 linger_drained; /* bytes, lingering */
 	TAILQ_ENTRY(server_client) entry;	/* all connections */
 	TAILQ_ENTRY(server_client) dirty_entry;	/* output to flush */
+	const struct server_client_io *proxied;	/* --proxy-from: the kind
+						   it is once its PROXY
+						   header is read */
 	uint64_t		 cork_seq;	/* corked until this save is
 						   answered */
 	unsigned		 out_holds;	/* output held until the
@@ -146,6 +150,7 @@ struct server_config {
 	const char	*redis_prefix;
 	int64_t		 node_timeout;	/* ms: --node-timeout */
 	const char	*db;		/* --db PATH; NULL: no accounts */
+	const char	*proxy_from;	/* --proxy-from CIDR,...; NULL: none */
 };
 
 struct server {
@@ -184,6 +189,7 @@ struct server {
 	unsigned		 max_per_addr;
 	size_t			 output_max;
 	struct addrtab		 peers;		/* players per address */
+	struct proxy_nets	 proxy_from;	/* balancers: PROXY headers */
 	uint64_t		 next_client_id;
 };
 
@@ -197,6 +203,11 @@ void	server_drain(struct server *);
 extern const struct server_client_io server_client_tcp_io;
 void	server_client_accept(struct server *, int, struct sockaddr *, int,
 	    const struct server_client_io *);
+struct server_client *server_client_new(struct server *, int,
+	    const struct sockaddr *);
+void	server_client_start(struct server_client *,
+	    const struct server_client_io *);
+void	server_client_addr(const struct sockaddr *, char *, size_t);
 void	server_client_out(struct server_client *, const char *, size_t);
 void	server_client_out_cb(void *, const char *, size_t);
 void	server_client_shut(struct server_client *);
@@ -218,5 +229,9 @@ void	server_client_release_out(struct client *);
 
 /* server-web.c */
 extern const struct server_client_io server_web_io;
+
+/* server-proxy.c */
+void	server_proxy_accept(struct server *, int, const struct sockaddr *,
+	    const struct server_client_io *);
 
 #endif /* SERVER_H */

@@ -116,15 +116,29 @@ for t in $(sed -n 's/^ *target: *//p' "$cluster"); do
 	grep -q "^FROM .* AS $t\$" "$cluster_dockerfile" ||
 	    fail "compose.cluster.yml: no stage $t in Dockerfile.cluster"
 done
+# A service's fixed address on the network (none: empty).
+service_ip() {
+	awk -v s="  $1:" '$0 == s { in_s = 1; next }
+	    /^  [a-z]/ { in_s = 0 }
+	    in_s && $1 == "ipv4_address:" { print $2 }' "$cluster"
+}
 # tttd wants a numeric --redis: Redis's fixed address, in the subnet.
-redis_ip=$(sed -n 's/^ *ipv4_address: *//p' "$cluster")
+redis_ip=$(service_ip redis)
 [ -n "$redis_ip" ] || fail "compose.cluster.yml: Redis has no ipv4_address"
 grep -q "TTTD_REDIS: \"$redis_ip:6379\"" "$cluster" ||
     fail "compose.cluster.yml: TTTD_REDIS is not $redis_ip:6379"
 grep -q "subnet: ${redis_ip%.*}.0/24" "$cluster" ||
     fail "compose.cluster.yml: $redis_ip is not in the network's subnet"
-grep -q 'TTTD_MAX_PER_ADDR: "0"' "$cluster" ||
-    fail "compose.cluster.yml: behind HAProxy, TTTD_MAX_PER_ADDR must be 0"
+# Behind HAProxy (issue 26): its PROXY v2 headers believed from its fixed
+# address alone, and the per-address cap at its default.
+lb_ip=$(service_ip haproxy)
+[ -n "$lb_ip" ] || fail "compose.cluster.yml: HAProxy has no ipv4_address"
+grep -q "TTTD_PROXY_FROM: \"$lb_ip/32\"" "$cluster" ||
+    fail "compose.cluster.yml: TTTD_PROXY_FROM is not HAProxy's $lb_ip/32"
+! grep -q 'TTTD_MAX_PER_ADDR' "$cluster" ||
+    fail "compose.cluster.yml: behind HAProxy, --max-per-addr stays at its default"
+grep -q '^ *default-server .* send-proxy-v2' "$haproxy_cfg" ||
+    fail "haproxy.cfg: the servers are not sent PROXY v2 headers"
 # Each node: a service, a name of its own, and HAProxy's default for it.
 for k in 1 2 3; do
 	grep -q "^  tttd$k:\$" "$cluster" ||

@@ -4,9 +4,14 @@
  * three tttd nodes sharing it, and haproxy -db, the config's addresses
  * given by its environment variables.  Players connect to the balancer
  * only; they land on all three nodes, are paired across them, and play
- * whole matches with the lines one node sends.  Exits 77 (skipped) when
- * haproxy is not installed.
+ * whole matches with the lines one node sends.  The config sends each
+ * node a PROXY v2 header (send-proxy-v2), and the nodes run with
+ * --proxy-from 127.0.0.1/32 (HAProxy's address here): players from
+ * 127.0.0.2 and 127.0.0.3 are each their own address on every node (the
+ * test asks the nodes directly from 127.0.0.9, not trusted).  Exits 77
+ * (skipped) when haproxy is not installed.
  */
+#define _GNU_SOURCE		/* memmem */
 #include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/types.h>
@@ -49,6 +54,9 @@ struct lb_fix {
 	pid_t			 haproxy;	/* also e->child[0] */
 	int			 port;		/* the game frontend */
 	int			 http_port;	/* the HTTP frontend */
+	const char		*max_per_addr;	/* the nodes' */
+	char			 log[LB_NODES][65536]; /* each node's, so far */
+	size_t			 loglen[LB_NODES];
 };
 
 static const char *const lb_names[LB_PLAYERS] = {
@@ -160,11 +168,28 @@ lb_stop(struct lb_fix *f)
 	f->haproxy = f->e->child[0] = 0;
 }
 
+/*
+ * A connection straight to a node from 127.0.0.9, an address not in its
+ * --proxy-from: no PROXY header.
+ */
+static struct conn *
+lb_direct(int ln, struct lb_fix *f, int i)
+{
+	struct conn	*c = e2e_conn(f->e);
+
+	if (conn_open_from(c, f->node[i]->port, "127.0.0.9",
+	    HARNESS_TIMEOUT_MS) != 0)
+		fail_msg("line %d: cannot connect to node n%d from 127.0.0.9",
+		    ln, i + 1);
+	line_greeted_at(ln, c);
+	return (c);
+}
+
 /* STAT <name> of a node, on a connection of its own (QUIT at once). */
 static long
 lb_node_stat(int ln, struct lb_fix *f, int i, const char *name)
 {
-	struct conn	*c = e2e_connect_at(ln, f->e, f->node[i]);
+	struct conn	*c = lb_direct(ln, f, i);
 	long		 v;
 
 	v = line_stat_at(ln, c, name);
@@ -206,12 +231,12 @@ lb_sum_stat(int ln, struct lb_fix *f, const char *name)
 }
 
 /*
- * Redis, three nodes n1-n3 on it (--max-per-addr 0, as behind any
- * balancer, and each with an HTTP port), the cluster whole (each counts
- * three nodes), then HAProxy in front of them.
+ * Redis, three nodes n1-n3 on it (trusting HAProxy's PROXY headers, the
+ * per-address cap at max_per_addr, and each with an HTTP port), the
+ * cluster whole (each counts three nodes), then HAProxy in front of them.
  */
 static int
-lb_setup(void **state)
+lb_setup_cap(void **state, const char *max_per_addr)
 {
 	struct lb_fix	*f;
 	const char	*names[LB_NODES] = { "n1", "n2", "n3" };
@@ -220,6 +245,7 @@ lb_setup(void **state)
 	if ((f = calloc(1, sizeof *f)) == NULL)
 		return (-1);
 	*state = f;
+	f->max_per_addr = max_per_addr;
 	if (e2e_setup((void **)&f->e) != 0)
 		return (-1);
 	if (redis_proc_start(&f->redis) == -1) {
@@ -229,8 +255,9 @@ lb_setup(void **state)
 	for (i = 0; i < LB_NODES; i++) {
 		const char *const	args[] = { "--redis", f->redis.addr,
 					    "--node", names[i], "--http-port",
-					    "any", "--max-per-addr", "0",
-					    NULL };
+					    "any", "--proxy-from",
+					    "127.0.0.1/32", "--max-per-addr",
+					    f->max_per_addr, NULL };
 
 		if (harness_start(&f->e->srv[i], args) != 0) {
 			f->e->srv[i].pid = 0;
@@ -249,6 +276,20 @@ lb_setup(void **state)
 	fprintf(stderr, "cannot start %s -f %s\n", TTTD_HAPROXY_PATH,
 	    TTTD_HAPROXY_CFG);
 	return (-1);
+}
+
+/* The cluster as deployed: the per-address cap at its default. */
+static int
+lb_setup(void **state)
+{
+	return (lb_setup_cap(state, "64"));
+}
+
+/* The cluster with one player per address on each node. */
+static int
+lb_setup_cap1(void **state)
+{
+	return (lb_setup_cap(state, "1"));
 }
 
 /* HAProxy, then the nodes (e2e_teardown), then Redis. */
@@ -471,6 +512,174 @@ test_haproxy_matches_through_balancer(void **state)
 		e2e_stop(f->e, f->node[i]);
 }
 
+/* A player through the balancer from the source address src. */
+static struct conn *
+lb_player_from(int ln, struct lb_fix *f, const char *src)
+{
+	struct conn	*c = e2e_conn(f->e);
+
+	if (conn_open_from(c, f->port, src, HARNESS_TIMEOUT_MS) != 0)
+		fail_msg("line %d: cannot connect to HAProxy from %s", ln, src);
+	return (c);
+}
+
+/* The lines up to one that begins with prefix (a match's go by). */
+static void
+lb_skip_to(int ln, struct conn *c, const char *prefix, const char *want)
+{
+	char	line[LINE_SIZE];
+	int	n = 0;
+
+	do {
+		if (line_read(c, line, sizeof line, HARNESS_TIMEOUT_MS) < 0 ||
+		    ++n > 100)
+			fail_msg("line %d: %s: no \"%s\"", ln, line_label(c),
+			    prefix);
+	} while (strncmp(line, prefix, strlen(prefix)) != 0);
+	if (want != NULL && strcmp(line, want) != 0)
+		fail_msg("line %d: %s: \"%s\", not \"%s\"", ln,
+		    line_label(c), line, want);
+}
+
+/* How many of the nodes' logs (read on until then) hold text. */
+static int
+lb_logged(struct lb_fix *f, const char *text, int want)
+{
+	long	deadline = harness_now_ms() + LB_WAIT_MS;
+	int	i, n;
+
+	for (;;) {
+		for (i = n = 0; i < LB_NODES; i++) {
+			f->loglen[i] += harness_log(f->node[i],
+			    f->log[i] + f->loglen[i],
+			    sizeof f->log[i] - f->loglen[i]);
+			n += harness_count(f->log[i], text);
+		}
+		if (n >= want || harness_now_ms() >= deadline)
+			return (n);
+		usleep(50000);
+	}
+}
+
+/* How many lines of the nodes' logs (read on until then) hold a and b. */
+static int
+lb_logged_pair(struct lb_fix *f, const char *a, const char *b, int want)
+{
+	const char	*p, *nl;
+	int		 i, n = 0;
+
+	lb_logged(f, b, want);
+	for (i = 0; i < LB_NODES; i++) {
+		for (p = f->log[i]; *p != '\0'; p = *nl != '\0' ? nl + 1 : nl) {
+			if ((nl = strchr(p, '\n')) == NULL)
+				nl = p + strlen(p);
+			if (memmem(p, (size_t)(nl - p), a, strlen(a)) != NULL &&
+			    memmem(p, (size_t)(nl - p), b, strlen(b)) != NULL)
+				n++;
+		}
+	}
+	return (n);
+}
+
+/*
+ * A player through the balancer from src, greeted, then at once in a
+ * private room of its own (never paired: its lines stay on its node).
+ */
+static struct conn *
+lb_roomed(int ln, struct lb_fix *f, const char *src)
+{
+	struct conn	*c = lb_player_from(ln, f, src);
+
+	line_greeted_at(ln, c);
+	line_send_at(ln, c, "ROOM NEW");
+	lb_skip_to(ln, c, "WAIT ", NULL);
+	return (c);
+}
+
+/* RESUME with a wrong token: the ERR line it gets must be want. */
+static void
+lb_guess(int ln, struct conn *c, const char *want)
+{
+	line_send_at(ln, c, "RESUME 2222-2222");
+	lb_skip_to(ln, c, "ERR ", want);
+}
+
+/*
+ * Players from 127.0.0.2 and 127.0.0.3 through HAProxy, which reaches
+ * every node from 127.0.0.1 with a PROXY v2 header, are each their own
+ * address (--max-per-addr 1 on each node).  The first from 127.0.0.2
+ * spends its wrong RESUME tokens on its node (5, then RATE_LIMITED);
+ * two more land one on each other node (leastconn), a fourth is refused
+ * where it lands; then one from 127.0.0.3 on each node is greeted beside
+ * them, and has its own allowance of wrong tokens there.  The nodes'
+ * logs name both addresses; the HTTP frontend's requests (from 127.0.0.4)
+ * are logged with theirs.
+ */
+static void
+test_haproxy_players_own_addresses(void **state)
+{
+	static const char	 bad_token[] = "ERR BAD_TOKEN That code does "
+				    "not match a seat you can resume.";
+	static const char	 req[] = "GET /healthz HTTP/1.1\r\n"
+				    "Host: tttd\r\nConnection: close\r\n\r\n";
+	struct lb_fix		*f = *state;
+	struct conn		*two[LB_NODES], *three[LB_NODES], *c;
+	char			 line[LINE_SIZE];
+	int			 i;
+
+	two[0] = lb_roomed(__LINE__, f, "127.0.0.2");
+	for (i = 0; i < 5; i++)
+		lb_guess(__LINE__, two[0], bad_token);
+	lb_guess(__LINE__, two[0], "ERR RATE_LIMITED Too many commands. "
+	    "Please slow down.");
+	for (i = 1; i < LB_NODES; i++)
+		two[i] = lb_roomed(__LINE__, f, "127.0.0.2");
+	assert_int_equal(lb_logged(f, "connect from 127.0.0.2:", LB_NODES),
+	    LB_NODES);
+	for (i = 0; i < LB_NODES; i++)
+		assert_int_equal(harness_count(f->log[i],
+		    "connect from 127.0.0.2:"), 1);
+	c = lb_player_from(__LINE__, f, "127.0.0.2");
+	if (line_read(c, line, sizeof line, HARNESS_TIMEOUT_MS) < 0)
+		fail_msg("the fourth from 127.0.0.2: nothing");
+	assert_string_equal(line, "ERR TOO_MANY_CONNECTIONS Too many "
+	    "connections from your address. Please try again later.");
+	line_want_eof_at(__LINE__, c);
+	assert_int_equal(lb_logged(f, "refused 127.0.0.2:", 1), 1);
+
+	for (i = 0; i < LB_NODES; i++)
+		three[i] = lb_roomed(__LINE__, f, "127.0.0.3");
+	assert_int_equal(lb_logged(f, "connect from 127.0.0.3:", LB_NODES),
+	    LB_NODES);
+	for (i = 0; i < LB_NODES; i++) {
+		assert_int_equal(harness_count(f->log[i],
+		    "connect from 127.0.0.3:"), 1);
+		lb_guess(__LINE__, three[i], bad_token);
+	}
+	assert_int_equal(lb_logged_pair(f, " 127.0.0.2:",
+	    " through the balancer 127.0.0.1:", 0), LB_NODES + 1);
+	assert_int_equal(lb_logged_pair(f, " 127.0.0.3:",
+	    " through the balancer 127.0.0.1:", 0), LB_NODES);
+
+	/*
+	 * The HTTP frontend: /healthz asked from 127.0.0.4 (127.0.0.3 holds
+	 * its one slot on each node: an HTTP connection holds one too, and
+	 * would get 503), logged so.
+	 */
+	for (i = 0; i < LB_NODES; i++) {
+		c = e2e_conn(f->e);
+		assert_int_equal(conn_open_from(c, f->http_port, "127.0.0.4",
+		    HARNESS_TIMEOUT_MS), 0);
+		assert_int_equal(conn_write(c, req, sizeof req - 1), 0);
+		assert_true(conn_line(c, line, sizeof line,
+		    HARNESS_TIMEOUT_MS) > 0);
+		assert_string_equal(line, "HTTP/1.1 200 OK");
+		conn_close(c);
+	}
+	assert_int_equal(lb_logged_pair(f, "127.0.0.4:", " GET /healthz",
+	    LB_NODES), LB_NODES);
+}
+
 int
 main(void)
 {
@@ -479,6 +688,9 @@ main(void)
 		    lb_setup, lb_teardown),
 		cmocka_unit_test_setup_teardown(
 		    test_haproxy_matches_through_balancer, lb_setup,
+		    lb_teardown),
+		cmocka_unit_test_setup_teardown(
+		    test_haproxy_players_own_addresses, lb_setup_cap1,
 		    lb_teardown),
 	};
 

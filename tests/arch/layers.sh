@@ -29,6 +29,7 @@ options 7
 server 6 mesh
 server-client 6 mesh
 server-web 6 mesh
+server-proxy 6 mesh
 telnet 6 mesh
 http 6 mesh
 ws 6 mesh
