@@ -202,7 +202,7 @@ static int
 tls_setup(void **state)
 {
 	const char *const	args[] = { "--http-port", "any",
-				    "--max-per-addr", "0", NULL };
+				    "--proxy-from", "127.0.0.1/32", NULL };
 	int			tries;
 
 	(void)state;

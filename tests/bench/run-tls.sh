@@ -1,6 +1,7 @@
 #!/bin/sh
-# run-tls.sh [BUILD_DIR] -- what TLS at the balancer costs (issue 26): one
-# tttd; HAProxy from docker/haproxy.cfg in front of it with TLS on (a
+# run-tls.sh [BUILD_DIR] -- what TLS at the balancer costs (issue 26): a
+# tttd for the direct runs and one alike behind HAProxy from
+# docker/haproxy.cfg (which sends it PROXY headers) with TLS on (a
 # certificate made here by openssl, RSA 2048 unless CERT_KEY=ec); and a
 # second HAProxy on the client's side, since ttt-bench speaks no TLS: it
 # listens in plain TCP and connects on to the balancer either in plain TCP
@@ -45,11 +46,19 @@ openssl req -x509 $key -nodes -days 1 -subj /CN=localhost \
     -keyout "$tmp/key.pem" -out "$tmp/cert.pem" 2>/dev/null || exit 1
 cat "$tmp/cert.pem" "$tmp/key.pem" >"$tmp/tttd.pem"
 
+# Two tttds alike: one for the direct runs, one behind the balancer, which
+# sends each connection's PROXY header (send-proxy-v2) from 127.0.0.1.  All
+# of ttt-bench's players come from 127.0.0.1: --max-per-addr 0 on both.
 bench_start "$tmp/tttd.out" "$tmp/tttd.log" "$tttd" --port 0 \
     --http-port 0 --bind 127.0.0.1 --rate-limit 0 --max-per-addr 0 \
     --max-clients 20000 --turn-timeout 0
 tpid=$bench_pid
 port=$(bench_port "$tmp/tttd.out" "$tpid") || exit 1
+bench_start "$tmp/tttd2.out" "$tmp/tttd2.log" "$tttd" --port 0 \
+    --http-port 0 --bind 127.0.0.1 --rate-limit 0 --max-per-addr 0 \
+    --max-clients 20000 --turn-timeout 0 --proxy-from 127.0.0.1/32
+tpid2=$bench_pid
+port2=$(bench_port "$tmp/tttd2.out" "$tpid2") || exit 1
 
 # lb CPUS: the balancer from docker/haproxy.cfg, its pid in $lpid.
 lb() {
@@ -58,8 +67,8 @@ lb() {
 	TTTD_LB_BIND=127.0.0.1:$lb_plain TTTD_LB_TLS_BIND=127.0.0.1:$lb_tls \
 	TTTD_LB_HTTP_BIND=127.0.0.1:$(bench_free_port) \
 	TTTD_LB_HTTPS_BIND=127.0.0.1:$(bench_free_port) \
-	TTTD_NODE1=127.0.0.1:$port TTTD_NODE2=127.0.0.1:$port \
-	TTTD_NODE3=127.0.0.1:$port TTTD_NODE1_HTTP=127.0.0.1:1 \
+	TTTD_NODE1=127.0.0.1:$port2 TTTD_NODE2=127.0.0.1:$port2 \
+	TTTD_NODE3=127.0.0.1:$port2 TTTD_NODE1_HTTP=127.0.0.1:1 \
 	TTTD_NODE2_HTTP=127.0.0.1:1 TTTD_NODE3_HTTP=127.0.0.1:1 \
 	TTTD_LB_MAXCONN=4000 TTTD_LB_CERT=$tmp/tttd.pem \
 	    bench_start "$tmp/lb.out" "$tmp/lb.err" taskset -c "$1" \
@@ -91,7 +100,7 @@ bench_start "$tmp/c.out" "$tmp/c.err" "$haproxy" -db -f "$tmp/client.cfg"
 cpid=$bench_pid
 bench_wait_ping "$cpid" "$bench" "$tmp/probe.out" "$c_tls" ||
     { cat "$tmp/c.err" >&2; exit 1; }
-echo "run-tls: tttd $port, balancer $lb_plain (TLS $lb_tls), client side $c_plain (TLS $c_tls); load $(cut -d ' ' -f 1-3 /proc/loadavg)"
+echo "run-tls: tttd $port (behind the balancer $port2), balancer $lb_plain (TLS $lb_tls), client side $c_plain (TLS $c_tls); load $(cut -d ' ' -f 1-3 /proc/loadavg)"
 
 r=0
 while [ $r -lt "$rounds" ]; do
@@ -130,3 +139,4 @@ grep -h 'connections in [0-9]* real' "$tmp"/st.* | awk \
 	}'
 bench_stop "$lpid" >/dev/null
 bench_stop "$tpid" >/dev/null
+bench_stop "$tpid2" >/dev/null

@@ -942,7 +942,7 @@ async function testHttpsPageAgainstTlsClient(browser) {
     console.log('ttt-client or haproxy missing: testHttpsPageAgainstTlsClient skipped');
     return;
   }
-  const srv = await startTttd(['--max-per-addr', '0']);
+  const srv = await startTttd(['--proxy-from', '127.0.0.1/32']);
   let lb;
   try {
     lb = await startHaproxyTls(srv);
