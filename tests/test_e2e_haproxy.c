@@ -561,6 +561,28 @@ lb_logged(struct lb_fix *f, const char *text, int want)
 	}
 }
 
+/*
+ * HAProxy's health checks pass through the PROXY header too: each node
+ * logs a check that read its LOCAL header, was greeted and sent QUIT, and
+ * none that closed before its header was whole (a check that sent no
+ * header: every node marked down after three, nine seconds on).
+ */
+static void
+test_haproxy_checks_send_proxy(void **state)
+{
+	struct lb_fix	*f = *state;
+	int		 i;
+
+	assert_int_equal(lb_logged(f, "quit from 127.0.0.1:", LB_NODES),
+	    LB_NODES);
+	for (i = 0; i < LB_NODES; i++) {
+		assert_int_not_equal(harness_count(f->log[i],
+		    "quit from 127.0.0.1:"), 0);
+		assert_int_equal(harness_count(f->log[i],
+		    "before its PROXY header was whole"), 0);
+	}
+}
+
 /* How many lines of the nodes' logs (read on until then) hold a and b. */
 static int
 lb_logged_pair(struct lb_fix *f, const char *a, const char *b, int want)
@@ -684,6 +706,8 @@ int
 main(void)
 {
 	const struct CMUnitTest	tests[] = {
+		cmocka_unit_test_setup_teardown(test_haproxy_checks_send_proxy,
+		    lb_setup, lb_teardown),
 		cmocka_unit_test_setup_teardown(test_haproxy_each_node_greets,
 		    lb_setup, lb_teardown),
 		cmocka_unit_test_setup_teardown(
