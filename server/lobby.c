@@ -423,12 +423,13 @@ lobby_rated(struct lobby *lobby, struct client *c, int rated, int rating)
 	rating = rated ? rating : 0;
 	if (c->rated == rated && c->rating == rating)
 		return;
-	c->rated = rated;
-	c->rating = rating;
+	/* Taken back as it was posted. */
 	if (c->place == PLACE_QUEUE && (c->flags & CLIENT_POSTED)) {
 		c->flags &= ~CLIENT_POSTED;
 		LOBBY_RAISE(lobby, left_queue, c);
 	}
+	c->rated = rated;
+	c->rating = rating;
 }
 
 /* Room in lobby->cands for the whole queue, if memory allows. */
