@@ -178,7 +178,22 @@ accounts_user(const struct client *c)
 	return (c->account);
 }
 
-/* Sign a client in as an account (it goes by the account's name). */
+/* What the world pairs a signed-in client by: its rating, as shown. */
+static void
+accounts_rate(struct accounts *a, struct client *c, double rating)
+{
+	struct rating		r = { rating, RATING_START_RD,
+				    RATING_START_VOL };
+	struct rating_shown	sh;
+
+	rating_show(&r, &sh);
+	lobby_rated(a->lobby, c, 1, (int)sh.r);
+}
+
+/*
+ * Sign a client in as an account (it goes by the account's name, and
+ * is paired by its rating).
+ */
 static int
 accounts_sign_in(struct accounts *a, struct client *c,
     const struct store_account *acc)
@@ -192,10 +207,11 @@ accounts_sign_in(struct accounts *a, struct client *c,
 	u->c = c;
 	c->account = u;
 	TAILQ_INSERT_TAIL(&a->users, u, entry);
+	accounts_rate(a, c, acc->rating);
 	return (0);
 }
 
-/* A client is a guest again. */
+/* A client is a guest again (paired as one). */
 static void
 accounts_sign_out(struct accounts *a, struct client *c)
 {
@@ -206,6 +222,7 @@ accounts_sign_out(struct accounts *a, struct client *c)
 	TAILQ_REMOVE(&a->users, u, entry);
 	c->account = NULL;
 	free(u);
+	lobby_rated(a->lobby, c, 0, 0);
 }
 
 /* The connection signed in as this account, or NULL. */
@@ -598,7 +615,12 @@ accounts_answer(const struct store_result *res, void *arg)
 	TAILQ_REMOVE(&a->reqs, r, entry);
 	if (r->c != NULL) {
 		accounts_reply(a, r, res);
-		client_release(r->c, CLIENT_HOLD_STORE);
+		/*
+		 * The queue weighed again: the client may be paired now, as
+		 * who it is now (and one a LOGIN made a guest).
+		 */
+		if (client_release(r->c, CLIENT_HOLD_STORE))
+			lobby_unheld(a->lobby);
 	}
 	free(r);
 	a->host.flush(a->host.arg);
@@ -962,6 +984,9 @@ accounts_game_written(const struct store_result *res, void *arg)
 		after.rd = side[i]->rd;
 		after.vol = side[i]->volatility;
 		rating_show(&after, &sh);
+		if (accounts_user(g->c[i]) != NULL &&
+		    accounts_user(g->c[i])->id == side[i]->id)
+			accounts_rate(a, g->c[i], after.r);
 		client_send(g->c[i], buf, proto_fmt_info_rating(buf,
 		    sizeof buf, sh.r, sh.provisional,
 		    rating_change(&g->before[i], &after)));

@@ -147,6 +147,10 @@ struct client {
 	void			*account;	/* signed in: the accounts'
 						   own (accounts.c); NULL: a
 						   guest */
+	int			 rated;		/* signed in: paired by
+						   rating (set by the accounts,
+						   lobby_rated) */
+	int			 rating;	/* then its rating, rounded */
 };
 TAILQ_HEAD(client_list, client);
 

@@ -120,6 +120,9 @@ struct cluster {
 	char			 key_node[CLUSTER_PREFIX_MAX + CLUSTER_NODE_MAX + 8];
 	char			 key_nodes[CLUSTER_PREFIX_MAX + 8];
 	char			 key_queue[CLUSTER_PREFIX_MAX + 8];
+	char			 key_since[CLUSTER_PREFIX_MAX + 16]; /* a
+						   signed-in entry's start of
+						   wait, Redis's ms */
 	int			 joined;	/* holds its name in Redis */
 	int64_t			 joined_at;	/* ms: since then */
 	int			 beating;	/* a beat awaits its answer */
@@ -192,6 +195,7 @@ struct cluster_local *cluster_base_local_find(struct cluster *, uint64_t);
 struct cluster_local *cluster_base_local_add(struct cluster *, struct client *);
 void	cluster_base_local_del(struct cluster *, struct cluster_local *);
 void	cluster_queue_repost(struct cluster *, struct client *);
+void	cluster_queue_widen(struct cluster *);
 struct cluster_remote *cluster_seat_remote_find(struct cluster *, const char *,
 		    uint64_t);
 struct cluster_remote *cluster_seat_remote_new(struct cluster *, const char *,

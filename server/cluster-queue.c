@@ -1,8 +1,10 @@
 /*
- * cluster-queue.c -- one queue for every node: a ripe player waiting
- * alone takes the oldest player waiting on another node, or is queued for
- * the others to take (one Lua script); the offer (O) and the hand-over of
- * the player (S), or why not (N, B).
+ * cluster-queue.c -- one queue for every node: a ripe player with nobody
+ * to meet on its node takes the player on another node the queue's rule
+ * gives it (protocol.md §6.1: a guest the oldest guest, a signed-in
+ * player the nearest in rating in range), or is queued for the others
+ * to take (one Lua script); signed-in players weighed again each beat;
+ * the offer (O) and the hand-over of the player (S), or why not (N, B).
  */
 #include <sys/queue.h>
 
@@ -23,31 +25,95 @@
 static void	cluster_entry(struct cluster *, const struct client *, char *,
 		    size_t);
 static void	cluster_pair_cb(void *, redisReply *);
+static int	cluster_queue_post(struct cluster *, struct client *, int);
 
 /*
- * The oldest player waiting on another live node, taken; or else this
- * node's player queued (ARGV[3]) and nil.  An entry of a dead node (its
- * name no longer its instance's) is dropped on the way.
+ * The player on another live node this node's player (ARGV[3]) meets,
+ * taken; or else this node's player queued, and nil.  An entry of a
+ * dead node (its name no longer its instance's) is dropped on the way.
+ * A guest's entry is "<node> <instance> <id>" and takes the oldest
+ * guest's, or else the oldest signed-in player's.  A signed-in player's
+ * ends in " <rating>", and the time it began to wait (Redis's clock, in
+ * ms: now less ARGV[4], the ms it has waited) is kept in KEYS[2]; it
+ * takes the signed-in player nearest in rating whose range and its own
+ * hold each other (|a - b| - 100 <= ms / 20, ms waited by the later to
+ * come; ties: who came first), or else the oldest guest.  ARGV[5] "1":
+ * weighed again (a beat), only if its entry is still there.
  */
 static const char cluster_pair_lua[] =
     "local q = redis.call('LRANGE', KEYS[1], 0, -1) "
+    "local t = redis.call('TIME') "
+    "local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000) "
+    "local pat = '^%S+ %S+ %S+ (%-?%d+)$' "
+    "local me = ARGV[3] "
+    "local mr = tonumber(string.match(me, pat)) "
+    "local ms = now - tonumber(ARGV[4]) "
+    "local mine, guest, rated, take, bd, bs = false "
+    "local cands = {} "
     "for _, e in ipairs(q) do "
     "  local name, inst = string.match(e, '^(%S+) (%S+) ') "
-    "  if inst ~= ARGV[2] then "
-    "    redis.call('LREM', KEYS[1], 1, e) "
+    "  if e == me then "
+    "    mine = true "
+    "    ms = tonumber(redis.call('HGET', KEYS[2], e)) or ms "
+    "  elseif inst ~= ARGV[2] then "
     "    if name and redis.call('GET', ARGV[1] .. 'node:' .. name) == inst "
-    "    then return e end "
+    "    then "
+    "      local r = tonumber(string.match(e, pat)) "
+    "      if r == nil then guest = guest or e "
+    "      else "
+    "        rated = rated or e "
+    "        cands[#cands + 1] = { e, r, "
+    "            tonumber(redis.call('HGET', KEYS[2], e)) or now } "
+    "      end "
+    "    else "
+    "      redis.call('LREM', KEYS[1], 1, e) "
+    "      redis.call('HDEL', KEYS[2], e) "
+    "    end "
     "  end "
     "end "
-    "redis.call('RPUSH', KEYS[1], ARGV[3]) "
+    "if ARGV[5] == '1' and not mine then return false end "
+    "if mr == nil then take = guest or rated "
+    "else "
+    "  for _, c in ipairs(cands) do "
+    "    local d = math.abs(c[2] - mr) "
+    "    if (d - 100) * 20 <= now - math.max(c[3], ms) and (bd == nil or "
+    "        d < bd or (d == bd and c[3] < bs)) then "
+    "      take, bd, bs = c[1], d, c[3] "
+    "    end "
+    "  end "
+    "  take = take or guest "
+    "end "
+    "if take then "
+    "  redis.call('LREM', KEYS[1], 1, take) "
+    "  redis.call('HDEL', KEYS[2], take) "
+    "  if mine then "
+    "    redis.call('LREM', KEYS[1], 1, me) "
+    "    redis.call('HDEL', KEYS[2], me) "
+    "  end "
+    "  return take "
+    "end "
+    "if not mine then "
+    "  redis.call('RPUSH', KEYS[1], me) "
+    "  if mr then redis.call('HSET', KEYS[2], me, ms) end "
+    "end "
     "return false";
 
-/* A player's entry in the shared queue. */
+/* A signed-in player's entry out of the shared queue, with its time. */
+static const char cluster_unqueue_lua[] =
+    "redis.call('LREM', KEYS[1], 0, ARGV[1]) "
+    "redis.call('HDEL', KEYS[2], ARGV[1])";
+
+/* A player's entry in the shared queue (a signed-in one's: its rating). */
 static void
 cluster_entry(struct cluster *cl, const struct client *c, char *buf,
     size_t len)
 {
-	snprintf(buf, len, "%s %s %" PRIu64, cl->node, cl->inst, c->id);
+	if (c->rated)
+		snprintf(buf, len, "%s %s %" PRIu64 " %d", cl->node, cl->inst,
+		    c->id, c->rating);
+	else
+		snprintf(buf, len, "%s %s %" PRIu64, cl->node, cl->inst,
+		    c->id);
 }
 
 /* A script's reply is for this player of this node. */
@@ -56,26 +122,45 @@ struct cluster_ask {
 	uint64_t	 id;
 };
 
-/* A ripe player waits alone here: take one waiting elsewhere, or queue. */
+/*
+ * Run the pairing script for a player (again: a beat, only if its entry
+ * is still queued); 0, or -1 if it could not be sent.
+ */
+static int
+cluster_queue_post(struct cluster *cl, struct client *c, int again)
+{
+	struct cluster_ask	*ask;
+	char			 entry[CLUSTER_NODE_MAX + 64], waited[24];
+	const char		*argv[] = { "EVAL", cluster_pair_lua, "2",
+				    cl->key_queue, cl->key_since, cl->prefix,
+				    cl->inst, entry, waited, again ? "1" : "0" };
+	int64_t			 ms = cl->lobby->ops->now() - c->queued_at;
+
+	if (!cl->joined || !rlink_up(cl->link) ||
+	    (ask = malloc(sizeof *ask)) == NULL)
+		return (-1);
+	ask->cl = cl;
+	ask->id = c->id;
+	cluster_entry(cl, c, entry, sizeof entry);
+	snprintf(waited, sizeof waited, "%" PRId64, ms > 0 ? ms : 0);
+	if (rlink_cmd(cl->link, cluster_pair_cb, ask, 10, argv, NULL) == -1) {
+		free(ask);
+		return (-1);
+	}
+	return (0);
+}
+
+/*
+ * A ripe player has nobody to meet here: take one waiting elsewhere, or
+ * queue.
+ */
 void
 cluster_queue_alone(void *arg, struct client *c)
 {
 	struct cluster		*cl = arg;
-	struct cluster_ask	*ask;
-	char			 entry[CLUSTER_NODE_MAX + 64];
-	const char		*argv[] = { "EVAL", cluster_pair_lua, "1",
-				    cl->key_queue, cl->prefix, cl->inst, entry };
 
-	if (!cl->joined || !rlink_up(cl->link) ||
-	    (ask = malloc(sizeof *ask)) == NULL)
+	if (cluster_queue_post(cl, c, 0) == -1)
 		return;
-	ask->cl = cl;
-	ask->id = c->id;
-	cluster_entry(cl, c, entry, sizeof entry);
-	if (rlink_cmd(cl->link, cluster_pair_cb, ask, 7, argv, NULL) == -1) {
-		free(ask);
-		return;
-	}
 	c->flags |= CLIENT_POSTED;	/* until it leaves the queue */
 	if (cluster_base_local_add(cl, c) == NULL)
 		log_warn("out of memory: client %llu waits on this node only",
@@ -129,6 +214,8 @@ cluster_queue_unqueued(void *arg, struct client *c)
 	struct cluster_local	*l;
 	char			 entry[CLUSTER_NODE_MAX + 64];
 	const char		*argv[] = { "LREM", cl->key_queue, "0", entry };
+	const char		*rated[] = { "EVAL", cluster_unqueue_lua, "2",
+				    cl->key_queue, cl->key_since, entry };
 
 	if ((l = cluster_base_local_find(cl, c->id)) != NULL &&
 	    l->owner[0] == '\0') {
@@ -139,7 +226,10 @@ cluster_queue_unqueued(void *arg, struct client *c)
 	if (!rlink_up(cl->link))
 		return;
 	cluster_entry(cl, c, entry, sizeof entry);
-	(void)rlink_cmd(cl->link, NULL, NULL, 4, argv, NULL);
+	if (c->rated)
+		(void)rlink_cmd(cl->link, NULL, NULL, 6, rated, NULL);
+	else
+		(void)rlink_cmd(cl->link, NULL, NULL, 4, argv, NULL);
 }
 
 /* Post a player again, if it still waits alone (an offer fell through). */
@@ -156,8 +246,34 @@ cluster_queue_repost(struct cluster *cl, struct client *c)
 		if (!l->asking)
 			cluster_base_local_del(cl, l);
 	}
-	if (cl->lobby->nqueued == 1 && TAILQ_FIRST(&cl->lobby->queue) == c)
+	if (c->rated)
+		lobby_unheld(cl->lobby);	/* weighed here first */
+	else if (cl->lobby->nqueued == 1 && TAILQ_FIRST(&cl->lobby->queue) == c)
 		cluster_queue_alone(cl, c);
+}
+
+/*
+ * A beat: the signed-in players waiting here for nobody in range are
+ * weighed again against the other nodes' (the ranges widened), but
+ * those with an offer on its way; those not posted yet are.
+ */
+void
+cluster_queue_widen(struct cluster *cl)
+{
+	struct client		*c;
+	struct cluster_local	*l;
+
+	TAILQ_FOREACH(c, &cl->lobby->queue, queue_entry) {
+		if (!c->rated || (c->flags & (CLIENT_HOLDS | CLIENT_CLOSING)))
+			continue;
+		if (!(c->flags & CLIENT_POSTED)) {
+			cluster_queue_alone(cl, c);
+			continue;
+		}
+		if ((l = cluster_base_local_find(cl, c->id)) != NULL &&
+		    l->owner[0] == '\0' && !l->asking && l->offer_until == 0)
+			(void)cluster_queue_post(cl, c, 1);
+	}
 }
 
 /* O: a node offers this node's waiting player id a match against qid. */

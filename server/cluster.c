@@ -385,6 +385,8 @@ cluster_new(struct event_base *base, struct lobby *lobby,
 	    cl->node);
 	snprintf(cl->key_nodes, sizeof cl->key_nodes, "%snodes", cl->prefix);
 	snprintf(cl->key_queue, sizeof cl->key_queue, "%squeue", cl->prefix);
+	snprintf(cl->key_since, sizeof cl->key_since, "%squeue:since",
+	    cl->prefix);
 	TAILQ_INIT(&cl->all_remotes);
 	TAILQ_INIT(&cl->dirty);
 	LIST_INIT(&cl->all_locals);
@@ -841,6 +843,7 @@ cluster_beat_reply(void *arg, redisReply *r)
 		    !(TAILQ_FIRST(&lobby->queue)->flags & CLIENT_POSTED))
 			cluster_queue_alone(cl, TAILQ_FIRST(&lobby->queue));
 	}
+	cluster_queue_widen(cl);	/* ranges widened */
 	cl->host.flush(cl->host.arg);
 }
 

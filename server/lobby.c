@@ -1,7 +1,8 @@
 /*
- * lobby.c -- the queue of waiting players and first-come, first-served
- * pairing.
+ * lobby.c -- the queue of waiting players and its pairing: guests first
+ * come, first served, signed-in players by rating (common/pairing.c).
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "clock.h"
@@ -9,6 +10,7 @@
 #include "match.h"
 #include "mix.h"
 #include "name.h"
+#include "pairing.h"
 #include "place.h"
 #include "ratelimit.h"
 
@@ -16,6 +18,8 @@ static void	lobby_pair(struct lobby *);
 static void	lobby_enqueue(struct lobby *, struct client *, int);
 static void	lobby_ripen(struct lobby *, int64_t);
 static void	lobby_freshen(struct lobby *, struct client *, int);
+static size_t	lobby_weigh(struct lobby *);
+static void	lobby_room(struct lobby *);
 static uint64_t	lobby_next(uint64_t *);
 
 /* The limits tttd starts with when no flag says otherwise. */
@@ -90,6 +94,13 @@ lobby_init(struct lobby *lobby, const struct lobby_host *ops,
 		lobby_free(lobby);
 		return (-1);
 	}
+	lobby->cands = calloc(LOBBY_CANDS, sizeof *lobby->cands);
+	lobby->cand_c = calloc(LOBBY_CANDS, sizeof *lobby->cand_c);
+	if (lobby->cands == NULL || lobby->cand_c == NULL) {
+		lobby_free(lobby);
+		return (-1);
+	}
+	lobby->cands_max = LOBBY_CANDS;
 	return (0);
 }
 
@@ -109,6 +120,8 @@ lobby_free(struct lobby *lobby)
 	name_free(lobby);
 	for (i = 0; i < LOBBY_NSECRETS; i++)
 		addrlimit_free(&lobby->guessers[i]);
+	free(lobby->cands);
+	free(lobby->cand_c);
 }
 
 /* One step of xorshift64*: the next 64-bit draw of a generator. */
@@ -188,26 +201,32 @@ lobby_guess_failed(struct lobby *lobby, enum lobby_secret what,
 }
 
 /*
- * The lobby's next deadline in ms, 0 when none: a grace period's end, or
- * the oldest new connection's time to be paired.
+ * The lobby's next deadline in ms, 0 when none: a grace period's end,
+ * the oldest new connection's time to be paired, or two signed-in
+ * players' ranges wide enough for them to meet.
  */
 int64_t
 lobby_next_deadline(const struct lobby *lobby)
 {
 	const struct match_absence	*a = TAILQ_FIRST(&lobby->away);
 	const struct client		*c = TAILQ_FIRST(&lobby->fresh);
-	int64_t				 away, ripe;
+	int64_t				 at[3], next = 0;
+	int				 i;
 
-	away = a != NULL ? a->until : 0;
-	ripe = c != NULL ? c->queued_at + lobby->limits.fresh_ms : 0;
-	if (away == 0 || (ripe != 0 && ripe < away))
-		return (ripe);
-	return (away);
+	at[0] = a != NULL ? a->until : 0;
+	at[1] = c != NULL ? c->queued_at + lobby->limits.fresh_ms : 0;
+	at[2] = lobby->widen_at;
+	for (i = 0; i < 3; i++) {
+		if (at[i] != 0 && (next == 0 || at[i] < next))
+			next = at[i];
+	}
+	return (next);
 }
 
 /*
  * The lobby's deadline may have come: grace periods that ran out, new
- * connections old enough to be paired.
+ * connections old enough to be paired, ranges that widened (the queue
+ * is weighed again).
  */
 void
 lobby_expire(struct lobby *lobby)
@@ -392,16 +411,89 @@ lobby_unheld(struct lobby *lobby)
 	lobby_pair(lobby);
 }
 
-/* Pair the two players who have waited longest, while there are two. */
+/*
+ * The accounts say who a client is from now on: signed in (rated) with
+ * a rating, or a guest.  Waiting in the queue, it is taken back from
+ * other nodes, to be weighed (and posted) again as it is now at the
+ * next pairing: the accounts call lobby_unheld once its lines go on.
+ */
+void
+lobby_rated(struct lobby *lobby, struct client *c, int rated, int rating)
+{
+	rating = rated ? rating : 0;
+	if (c->rated == rated && c->rating == rating)
+		return;
+	/* Taken back as it was posted. */
+	if (c->place == PLACE_QUEUE && (c->flags & CLIENT_POSTED)) {
+		c->flags &= ~CLIENT_POSTED;
+		LOBBY_RAISE(lobby, left_queue, c);
+	}
+	c->rated = rated;
+	c->rating = rating;
+}
+
+/* Room in lobby->cands for the whole queue, if memory allows. */
+static void
+lobby_room(struct lobby *lobby)
+{
+	size_t	 n = lobby->cands_max;
+	void	*p;
+
+	while (n < lobby->nqueued && n < SIZE_MAX / 2 / sizeof (void *))
+		n *= 2;
+	if (n == lobby->cands_max)
+		return;
+	if ((p = realloc(lobby->cands, n * sizeof *lobby->cands)) == NULL)
+		return;
+	lobby->cands = p;
+	if ((p = realloc(lobby->cand_c, n * sizeof *lobby->cand_c)) == NULL)
+		return;
+	lobby->cand_c = p;
+	lobby->cands_max = n;
+}
+
+/*
+ * The queue as the rule weighs it (pairing.h), in its order, but for the
+ * held (who keep their place); short of memory, its front only.  Their
+ * number.
+ */
+static size_t
+lobby_weigh(struct lobby *lobby)
+{
+	struct client	*c;
+	size_t		 n = 0;
+
+	lobby_room(lobby);
+	c = lobby_pairable(TAILQ_FIRST(&lobby->queue));
+	for (; c != NULL && n < lobby->cands_max;
+	    c = lobby_pairable(TAILQ_NEXT(c, queue_entry))) {
+		lobby->cand_c[n] = c;
+		lobby->cands[n].rated = c->rated;
+		lobby->cands[n].rating = c->rating;
+		lobby->cands[n].since = c->queued_at;
+		n++;
+	}
+	return (n);
+}
+
+/*
+ * Pair the players the rule pairs (pairing_choose), while it pairs any;
+ * then note when ranges will have widened, and tell the host of those
+ * left with nobody to meet here.
+ */
 static void
 lobby_pair(struct lobby *lobby)
 {
 	struct client	*p1, *p2;
+	int64_t		 now = lobby->ops->now(), widen;
+	size_t		 n, a, b, i;
 
-	while (lobby->nqueued >= 2) {
-		if ((p1 = lobby_pairable(TAILQ_FIRST(&lobby->queue))) == NULL ||
-		    (p2 = lobby_pairable(TAILQ_NEXT(p1, queue_entry))) == NULL)
+	for (;;) {
+		n = lobby_weigh(lobby);
+		if (!pairing_choose(lobby->cands, n, now, &a, &b))
 			break;
+		p1 = lobby->cand_c[a];
+		p2 = lobby->cand_c[b];
 		/*
 		 * One being closed by the transport (unread output) is
 		 * leaving: it goes, and is never paired.
@@ -418,11 +510,16 @@ lobby_pair(struct lobby *lobby)
 		lobby_leave(lobby, p2);
 		match_new(lobby, p1, p2);
 	}
-	/* One left, ready: the host may know of an opponent elsewhere. */
-	p1 = lobby_pairable(TAILQ_FIRST(&lobby->queue));
-	if (p1 != NULL && lobby_pairable(TAILQ_NEXT(p1, queue_entry)) == NULL &&
-	    !(p1->flags & (CLIENT_POSTED | CLIENT_CLOSING)))
-		LOBBY_RAISE(lobby, waits_alone, p1);
+	if ((widen = pairing_next(lobby->cands, n, now)) != lobby->widen_at) {
+		lobby->widen_at = widen;
+		lobby->ops->wake(lobby);
+	}
+	/* Left, ready: the host may know of an opponent elsewhere. */
+	for (i = 0; i < n; i++) {
+		p1 = lobby->cand_c[i];
+		if (!(p1->flags & (CLIENT_POSTED | CLIENT_CLOSING)))
+			LOBBY_RAISE(lobby, waits_alone, p1);
+	}
 }
 
 /* A service listens to the world's events from now on (l is its own). */

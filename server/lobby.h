@@ -56,7 +56,10 @@ enum match_end {
  * name_claimed): the first listener that answers 1 takes it.
  */
 struct lobby_events {
-	/* A player ready to pair waits alone in the queue. */
+	/*
+	 * A player ready to pair has nobody to meet in the queue: it waits
+	 * alone, or signed in with nobody in range here (pairing.h).
+	 */
 	void	(*waits_alone)(void *, struct client *);
 	/* A player posted elsewhere (CLIENT_POSTED) left the queue. */
 	void	(*left_queue)(void *, struct client *);
@@ -175,6 +178,8 @@ struct lobby_limits {
 #define LOBBY_GRACE_MS		30000
 #define LOBBY_AI_OFFER_MS	30000
 #define LOBBY_MAX_WATCHERS	100
+#define LOBBY_CANDS		64	/* players lobby_pair weighs, at
+					   first (it grows) */
 
 /*
  * A new connection is paired only once it is this old: a port probe, a
@@ -219,6 +224,7 @@ enum lobby_secret {
 #define LOBBY_SEAT_KEY		8
 
 struct namecheck;
+struct pairing_cand;
 
 struct lobby {
 	const struct lobby_host	*ops;
@@ -261,6 +267,12 @@ struct lobby {
 	int			 keep;		/* the host keeps matches: it
 						   takes lobby->touched */
 	struct match_list	 touched;	/* changed since it took them */
+	struct pairing_cand	*cands;		/* the queue as lobby_pair
+						   weighs it ... */
+	struct client		**cand_c;	/* ... and its players */
+	size_t			 cands_max;	/* room in both */
+	int64_t			 widen_at;	/* ms: two signed-in players
+						   may meet; 0: none */
 };
 
 int	lobby_init(struct lobby *, const struct lobby_host *,
@@ -273,6 +285,7 @@ void	lobby_join_front(struct lobby *, struct client *);
 void	lobby_join_again(struct lobby *, struct client *);
 void	lobby_leave(struct lobby *, struct client *);
 void	lobby_unheld(struct lobby *);
+void	lobby_rated(struct lobby *, struct client *, int, int);
 int	lobby_coin(struct lobby *);
 uint64_t lobby_ai_random(struct lobby *);
 void	lobby_code(struct lobby *, char *, size_t);

@@ -757,6 +757,68 @@ test_accounts_top(void **state)
 	e2e_stop(e, tp);
 }
 
+/* A player signed in with a key: greeted, waiting, OK LOGIN. */
+static struct conn *
+acc_login_at(int ln, struct e2e *e, struct tttd_proc *tp, const char *key,
+    const char *ok)
+{
+	struct conn	*c = e2e_connect_at(ln, e, tp);
+
+	line_send_at(ln, c, "LOGIN %s", key);
+	line_want_at(ln, 0, c, "%s", ok);
+	return (c);
+}
+
+/*
+ * Pairing by rating (protocol.md §6.1, issue 27), ratings written into
+ * the file between two runs: alice 1500 and bob 2300 wait (400 ms
+ * apart, never in each other's range for 14 s); carol 1520 comes and
+ * meets alice, not bob; dave 2100 comes and meets bob once dave has
+ * waited 2 s (the ranges widened: the lobby's timer); erin 2900 waits
+ * and a guest meets her at once.  In each pair the one who waited
+ * longer plays X.
+ */
+static void
+test_accounts_pairing_by_rating(void **state)
+{
+	static const char	*names[] = { "alice", "bob", "carol", "dave",
+				    "erin" };
+	struct e2e		*e = *state;
+	struct tttd_proc	*tp = e2e_server(e, acc_args("t.db"));
+	struct conn		*c[5], *g;
+	char			 key[5][64], path[128];
+	int			 i;
+
+	for (i = 0; i < 5; i++) {
+		c[i] = PARKED(e, tp);
+		REGISTER(c[i], names[i], key[i]);
+	}
+	e2e_stop(e, tp);
+	acc_sql(acc_path(path, sizeof path, "t.db"),
+	    "UPDATE accounts SET rating = CASE fold WHEN 'alice' THEN 1500"
+	    " WHEN 'bob' THEN 2300 WHEN 'carol' THEN 1520"
+	    " WHEN 'dave' THEN 2100 ELSE 2900 END");
+	tp = e2e_server(e, acc_args("t.db"));
+	c[0] = acc_login_at(__LINE__, e, tp, key[0], "OK LOGIN alice 1500 500");
+	c[1] = acc_login_at(__LINE__, e, tp, key[1], "OK LOGIN bob 2300 500");
+	WANT_QUIET(c[0], 800);		/* both ripe: not paired */
+	c[2] = acc_login_at(__LINE__, e, tp, key[2], "OK LOGIN carol 1520 500");
+	WANT(c[0], "MATCH X carol You play X against carol.");
+	WANT(c[2], "MATCH O alice You play O against alice.");
+	WANT_QUIET(c[1], 100);
+	c[3] = acc_login_at(__LINE__, e, tp, key[3], "OK LOGIN dave 2100 500");
+	/* 200 apart: dave's range holds bob after 2 s (not 1.5 s). */
+	WANT_QUIET(c[1], 1500);
+	WANT(c[1], "MATCH X dave You play X against dave.");
+	WANT(c[3], "MATCH O bob You play O against bob.");
+	c[4] = acc_login_at(__LINE__, e, tp, key[4], "OK LOGIN erin 2900 500");
+	WANT_QUIET(c[4], 700);
+	g = CONNECT(e, tp);
+	WANT(c[4], "MATCH X p2 You play X against p2.");
+	WANT(g, "MATCH O erin You play O against erin.");
+	e2e_stop(e, tp);
+}
+
 /* The test's directory, made before and removed after. */
 static int
 acc_setup(void **state)
@@ -814,6 +876,8 @@ main(void)
 		    test_accounts_takeover_in_match, acc_setup, acc_teardown),
 		cmocka_unit_test_setup_teardown(test_accounts_resume_signs_in,
 		    acc_setup, acc_teardown),
+		cmocka_unit_test_setup_teardown(
+		    test_accounts_pairing_by_rating, acc_setup, acc_teardown),
 		cmocka_unit_test_setup_teardown(test_accounts_top, acc_setup,
 		    acc_teardown),
 	};

@@ -21,6 +21,8 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <sqlite3.h>
+
 #include "harness.h"
 #include "e2e_fix.h"
 #include "e2e_game.h"
@@ -953,6 +955,106 @@ test_cluster_name_of_dead_node(void **state)
 	print_message("the name free %ld ms after the kill\n", took);
 }
 
+/* Register a name on a node (parked in a room): its key into key. */
+static void
+cl_register_at(int ln, struct cl_fix *f, struct tttd_proc *tp,
+    const char *name, char *key)
+{
+	struct conn	*c = e2e_connect_at(ln, f->e, tp);
+	char		 line[LINE_SIZE];
+
+	line_send_at(ln, c, "ROOM NEW");
+	line_want_prefix_at(ln, c, "OK ROOM ", line, sizeof line);
+	line_want_prefix_at(ln, c, "WAIT ", line, sizeof line);
+	line_send_at(ln, c, "NAME %s", name);
+	line_want_at(ln, 0, c, "OK NAME %s", name);
+	line_send_at(ln, c, "REGISTER");
+	line_want_at(ln, 0, c, "OK REGISTER %s", name);
+	line_want_prefix_at(ln, c, "KEY ", line, sizeof line);
+	if (sscanf(line, "KEY %63s", key) != 1)
+		fail_msg("line %d: no key in \"%s\"", ln, line);
+}
+
+/* Run SQL on a node's --db file. */
+static void
+cl_sql(const char *path, const char *sql)
+{
+	sqlite3	*db;
+
+	assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+	assert_int_equal(sqlite3_exec(db, sql, NULL, NULL, NULL), SQLITE_OK);
+	sqlite3_close(db);
+}
+
+/* A player signed in on a node with its key: greeted, OK LOGIN. */
+static struct conn *
+cl_login_at(int ln, struct cl_fix *f, struct tttd_proc *tp, const char *key,
+    const char *ok)
+{
+	struct conn	*c = e2e_connect_at(ln, f->e, tp);
+
+	line_send_at(ln, c, "LOGIN %s", key);
+	line_want_at(ln, 0, c, "%s", ok);
+	return (c);
+}
+
+/*
+ * Pairing by rating across nodes (protocol.md §6.1, issue 27): alice
+ * 1500 waits on node a, bob 2300 on node b (both posted, with their
+ * ratings); carol 1520 comes to node b and meets alice on node a, the
+ * nearest in rating, not bob on her own node; bob waits on.  A guest on
+ * node a then meets bob, on node b, at once.  Each node has a --db file
+ * of its own, its ratings written between two runs.
+ */
+static void
+test_cluster_pairing_by_rating(void **state)
+{
+	struct cl_fix		*f = *state;
+	struct tttd_proc	*a, *b;
+	struct conn		*al, *bo, *ca, *g;
+	char			 dir[64], pa[96], pb[96], key[3][64];
+	char			 cmd[128];
+	const char		*args[] = { "--db", pa, NULL };
+	const char		*brgs[] = { "--db", pb, NULL };
+
+	snprintf(dir, sizeof dir, "%s/tttd-clr.XXXXXX",
+	    getenv("TMPDIR") != NULL ? getenv("TMPDIR") : "/tmp");
+	assert_non_null(mkdtemp(dir));
+	snprintf(pa, sizeof pa, "%s/a.db", dir);
+	snprintf(pb, sizeof pb, "%s/b.db", dir);
+	a = e2e_server(f->e, args);
+	b = e2e_server(f->e, brgs);
+	cl_register_at(__LINE__, f, a, "alice", key[0]);
+	cl_register_at(__LINE__, f, b, "bob", key[1]);
+	cl_register_at(__LINE__, f, b, "carol", key[2]);
+	e2e_stop(f->e, a);
+	e2e_stop(f->e, b);
+	cl_sql(pa, "UPDATE accounts SET rating = 1500");
+	cl_sql(pb, "UPDATE accounts SET rating = CASE fold WHEN 'bob' THEN"
+	    " 2300 ELSE 1520 END");
+	a = cl_node_with(f, "a", args);
+	b = cl_node_with(f, "b", brgs);
+	cl_wait_stat(__LINE__, f, a, "cluster_nodes", 2);
+	cl_wait_stat(__LINE__, f, b, "cluster_nodes", 2);
+	al = cl_login_at(__LINE__, f, a, key[0], "OK LOGIN alice 1500 500");
+	cl_wait_redis_at(__LINE__, f, "LLEN tttd:queue", 1);
+	bo = cl_login_at(__LINE__, f, b, key[1], "OK LOGIN bob 2300 500");
+	cl_wait_redis_at(__LINE__, f, "LLEN tttd:queue", 2);
+	cl_wait_redis_at(__LINE__, f, "HLEN tttd:queue:since", 2);
+	ca = cl_login_at(__LINE__, f, b, key[2], "OK LOGIN carol 1520 500");
+	WANT_RAW(ca, "MATCH O alice You play O against alice.");
+	WANT_RAW(al, "MATCH X carol You play X against carol.");
+	cl_wait_redis_at(__LINE__, f, "LLEN tttd:queue", 1);
+	WANT_QUIET(bo, 200);
+	g = e2e_connect_at(__LINE__, f->e, a);
+	WANT_RAW(g, "MATCH O bob You play O against bob.");
+	WANT_RAW(bo, "MATCH X p2 You play X against p2.");
+	cl_wait_redis_at(__LINE__, f, "LLEN tttd:queue", 0);
+	cl_wait_redis_at(__LINE__, f, "HLEN tttd:queue:since", 0);
+	snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+	assert_int_equal(system(cmd), 0);
+}
+
 int
 main(void)
 {
@@ -986,6 +1088,8 @@ main(void)
 		cmocka_unit_test_setup_teardown(
 		    test_cluster_resume_guesses_charged, cl_setup, cl_teardown),
 		cmocka_unit_test_setup_teardown(test_cluster_name_of_dead_node,
+		    cl_setup, cl_teardown),
+		cmocka_unit_test_setup_teardown(test_cluster_pairing_by_rating,
 		    cl_setup, cl_teardown),
 	};
 

@@ -1043,6 +1043,89 @@ test_fresh_paired_after_half_second(void **state)
 	assert_int_equal(lobby_next_deadline(&w->lobby), 0);
 }
 
+/* Client i signed in with a rating (as the accounts say it), then open. */
+static struct fake *
+world_open_rated(struct world *w, int i, int rating)
+{
+	lobby_rated(&w->lobby, &w->f[i].c, 1, rating);
+	return (world_open(w, i));
+}
+
+/*
+ * Signed-in players by rating (protocol.md §6.1): 1500 and 1900 wait,
+ * 1520 meets 1500; 1900 and 1750, 150 apart, meet when the later one
+ * has waited 1 s (the lobby's timer aimed there), not 1 ms before; a
+ * guest meets a signed-in player left alone at once.
+ */
+static void
+test_rated_pairing(void **state)
+{
+	struct world	*w = *state = world_new(NULL);
+	struct fake	*a, *b, *c, *d, *e;
+
+	a = world_open_rated(w, 0, 1500);
+	b = world_open_rated(w, 1, 1900);
+	assert_int_equal(w->lobby.nqueued, 2);
+	assert_int_equal(lobby_next_deadline(&w->lobby), 1000000 + 6000);
+	at(w, 100);
+	c = world_open_rated(w, 2, 1520);
+	assert_int_equal(a->c.place, PLACE_MATCH);
+	assert_ptr_equal(a->c.match, c->c.match);
+	assert_int_equal(b->c.place, PLACE_QUEUE);
+	want_no(b, "MATCH");
+	at(w, 2000);
+	d = world_open_rated(w, 3, 1750);
+	assert_int_equal(d->c.place, PLACE_QUEUE);
+	assert_int_equal(lobby_next_deadline(&w->lobby), 1000000 + 3000);
+	at(w, 2999);
+	lobby_expire(&w->lobby);
+	assert_int_equal(b->c.place, PLACE_QUEUE);
+	at(w, 3000);
+	lobby_expire(&w->lobby);
+	assert_int_equal(b->c.place, PLACE_MATCH);
+	assert_ptr_equal(b->c.match, d->c.match);
+	want(b, "MATCH X p2 ");		/* b waited longer */
+	assert_int_equal(lobby_next_deadline(&w->lobby), 0);
+	e = world_open_rated(w, 4, 2400);
+	assert_int_equal(e->c.place, PLACE_QUEUE);
+	e = world_open(w, 5);		/* a guest */
+	assert_int_equal(e->c.place, PLACE_MATCH);
+	assert_ptr_equal(e->c.match, w->f[4].c.match);
+}
+
+/*
+ * A guest meets a signed-in player alone at once; one who signs out
+ * while it waits is weighed again as a guest and meets the signed-in
+ * player who waited longest; guests meet first come, first served.
+ */
+static void
+test_rated_guests(void **state)
+{
+	struct world	*w = *state = world_new(NULL);
+	struct fake	*g;
+
+	(void)world_open_rated(w, 0, 1500);
+	g = world_open(w, 1);			/* with 1500 at once */
+	assert_ptr_equal(g->c.match, w->f[0].c.match);
+	(void)world_open_rated(w, 2, 1500);
+	(void)world_open_rated(w, 3, 2500);
+	(void)world_open_rated(w, 4, 1000);
+	assert_int_equal(w->lobby.nqueued, 3);	/* none in range */
+	lobby_rated(&w->lobby, &w->f[4].c, 0, 0);	/* 1000 signs out */
+	assert_int_equal(w->lobby.nqueued, 3);
+	lobby_unheld(&w->lobby);
+	assert_int_equal(w->lobby.nqueued, 1);
+	assert_ptr_equal(w->f[4].c.match, w->f[2].c.match);
+	assert_int_equal(w->f[2].c.seat, 0);	/* 1500 waited longer */
+	g = world_open(w, 5);			/* with 2500 at once */
+	assert_ptr_equal(g->c.match, w->f[3].c.match);
+	g = world_open(w, 6);
+	assert_int_equal(g->c.place, PLACE_QUEUE);
+	(void)world_open(w, 7);
+	assert_ptr_equal(g->c.match, w->f[7].c.match);
+	assert_int_equal(g->c.seat, 0);		/* the first come plays X */
+}
+
 /*
  * A player whose opponent left before the first move waits half a second
  * too before it is paired again (then first, as X): its MOVE sent before
@@ -3630,6 +3713,8 @@ main(void)
 		cmocka_unit_test_teardown(test_http_first_line, world_free),
 		cmocka_unit_test_teardown(test_fresh_abort_requeue_waits,
 		    world_free),
+		cmocka_unit_test_teardown(test_rated_pairing, world_free),
+		cmocka_unit_test_teardown(test_rated_guests, world_free),
 		cmocka_unit_test_teardown(test_fresh_paired_after_half_second,
 		    world_free),
 		cmocka_unit_test_teardown(test_fresh_probe_never_paired,
