@@ -144,7 +144,7 @@ accounts_new(struct event_base *base, struct lobby *lobby, const char *path,
 	TAILQ_INIT(&a->games);
 	TAILQ_INIT(&a->reads);
 	lobby_listen(lobby, &a->listener, &accounts_events, a);
-	log_info("accounts: %s", path);
+	log_info("accounts: %s", store_name(a->st));
 	return (a);
 }
 
