@@ -117,12 +117,19 @@ for t in $(sed -n 's/^ *target: *//p' "$cluster"); do
 	    fail "compose.cluster.yml: no stage $t in Dockerfile.cluster"
 done
 # tttd wants a numeric --redis: Redis's fixed address, in the subnet.
-redis_ip=$(sed -n 's/^ *ipv4_address: *//p' "$cluster")
+redis_ip=$(sed -n '/^  redis:$/,/^  [a-z0-9]*:$/s/^ *ipv4_address: *//p' \
+    "$cluster")
 [ -n "$redis_ip" ] || fail "compose.cluster.yml: Redis has no ipv4_address"
 grep -q "TTTD_REDIS: \"$redis_ip:6379\"" "$cluster" ||
     fail "compose.cluster.yml: TTTD_REDIS is not $redis_ip:6379"
 grep -q "subnet: ${redis_ip%.*}.0/24" "$cluster" ||
     fail "compose.cluster.yml: $redis_ip is not in the network's subnet"
+# The accounts on PostgreSQL (issue 27): TTTD_DB at its fixed address.
+pg_ip=$(sed -n '/^  postgres:$/,/^  [a-z0-9]*:$/s/^ *ipv4_address: *//p' \
+    "$cluster")
+[ -n "$pg_ip" ] || fail "compose.cluster.yml: postgres has no ipv4_address"
+grep -q "TTTD_DB: \"postgresql://[^@]*@$pg_ip:5432/" "$cluster" ||
+    fail "compose.cluster.yml: TTTD_DB does not point at $pg_ip:5432"
 grep -q 'TTTD_MAX_PER_ADDR: "0"' "$cluster" ||
     fail "compose.cluster.yml: behind HAProxy, TTTD_MAX_PER_ADDR must be 0"
 # Each node: a service, a name of its own, and HAProxy's default for it.
