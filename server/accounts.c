@@ -54,6 +54,7 @@ struct accounts_game {
 							   or freed since */
 	struct store_account		 acc[2];
 	int				 found[2];
+	int				 failed;	/* a read failed */
 	int				 reads;		/* answered, of 2 */
 	struct rating			 before[2];	/* aged to the game */
 	struct store_game		 g;
@@ -105,6 +106,7 @@ static void	accounts_seat_back(void *, struct match *, int);
 static void	accounts_resumed(struct accounts *, struct client *,
 		    const char *, const struct store_result *);
 static void	accounts_game_written(const struct store_result *, void *);
+static void	accounts_game_unrated(struct accounts_game *);
 static void	accounts_settled(struct accounts *);
 static void	accounts_named(struct accounts *, struct client *,
 		    const char *, const struct store_result *);
@@ -144,7 +146,7 @@ accounts_new(struct event_base *base, struct lobby *lobby, const char *path,
 	TAILQ_INIT(&a->games);
 	TAILQ_INIT(&a->reads);
 	lobby_listen(lobby, &a->listener, &accounts_events, a);
-	log_info("accounts: %s", path);
+	log_info("accounts: %s", store_name(a->st));
 	return (a);
 }
 
@@ -940,11 +942,34 @@ accounts_game_read(const struct store_result *res, void *arg)
 	if (res->err == STORE_OK) {
 		g->acc[i] = res->account;
 		g->found[i] = 1;
+	} else if (res->err != STORE_ENOTFOUND) {
+		g->failed = 1;
+		if (!a->write_failed)
+			log_warn("accounts: rated games are not written: "
+			    "%s: %s", store_strerror(res->err), res->why);
+		a->write_failed = 1;
 	}
 	if (g->reads < 2)
 		return;
-	if (accounts_game_rate(a, g) == -1)
+	if (g->failed)
+		accounts_game_unrated(g);
+	if (g->failed || accounts_game_rate(a, g) == -1)
 		accounts_game_done(a, g);
+}
+
+/* Each player still here hears that the game is not rated. */
+static void
+accounts_game_unrated(struct accounts_game *g)
+{
+	char	buf[PROTO_OUT_MAX];
+	int	i;
+
+	for (i = 0; i < 2; i++) {
+		if (g->c[i] != NULL)
+			client_send(g->c[i], buf, proto_fmt_info(buf,
+			    sizeof buf, "This game is not rated: the "
+			    "accounts cannot be written now."));
+	}
 }
 
 /*
@@ -971,15 +996,14 @@ accounts_game_written(const struct store_result *res, void *arg)
 		log_info("accounts: rated games are written again");
 		a->write_failed = 0;
 	}
+	if (res->err != STORE_OK) {
+		accounts_game_unrated(g);
+		accounts_game_done(a, g);
+		return;
+	}
 	for (i = 0; i < 2; i++) {
 		if (g->c[i] == NULL)
 			continue;
-		if (res->err != STORE_OK) {
-			client_send(g->c[i], buf, proto_fmt_info(buf,
-			    sizeof buf, "This game is not rated: the "
-			    "accounts cannot be written now."));
-			continue;
-		}
 		after.r = side[i]->rating;
 		after.rd = side[i]->rd;
 		after.vol = side[i]->volatility;

@@ -139,6 +139,11 @@ grep -q "TTTD_PROXY_FROM: \"$lb_ip/32\"" "$cluster" ||
     fail "compose.cluster.yml: behind HAProxy, --max-per-addr stays at its default"
 grep -q '^ *default-server .* send-proxy-v2' "$haproxy_cfg" ||
     fail "haproxy.cfg: the servers are not sent PROXY v2 headers"
+# The accounts on PostgreSQL (issue 27): TTTD_DB at its fixed address.
+pg_ip=$(service_ip postgres)
+[ -n "$pg_ip" ] || fail "compose.cluster.yml: postgres has no ipv4_address"
+grep -q "TTTD_DB: \"postgresql://[^@]*@$pg_ip:5432/" "$cluster" ||
+    fail "compose.cluster.yml: TTTD_DB does not point at $pg_ip:5432"
 # Each node: a service, a name of its own, and HAProxy's default for it.
 for k in 1 2 3; do
 	grep -q "^  tttd$k:\$" "$cluster" ||

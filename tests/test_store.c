@@ -29,6 +29,35 @@
 #include <sqlite3.h>
 
 #include "store.h"
+#ifdef STORE_TEST_PG
+#include <libpq-fe.h>
+
+#include "pg_proc.h"
+
+/*
+ * Built as test_store_pg: the same tests of requests on PostgreSQL, one
+ * server for the whole run and a database of its own for each test.
+ */
+static struct pg_proc	pg;
+static int		pg_dbs;
+
+/* The run's PostgreSQL, started once. */
+static int
+pg_group_setup(void **state)
+{
+	(void)state;
+	return (pg_proc_start(&pg));
+}
+
+/* The run's PostgreSQL stopped, its directory removed. */
+static int
+pg_group_teardown(void **state)
+{
+	(void)state;
+	pg_proc_destroy(&pg);
+	return (0);
+}
+#endif
 
 /* One test's directory, loop and store. */
 struct fix {
@@ -119,6 +148,16 @@ setup(void **state)
 	snprintf(f->dir, sizeof f->dir, "/tmp/test_store.XXXXXX");
 	assert_non_null(mkdtemp(f->dir));
 	snprintf(f->path, sizeof f->path, "%s/tttd.db", f->dir);
+#ifdef STORE_TEST_PG
+	{
+		char	db[32], sql[64];
+
+		snprintf(db, sizeof db, "t%d", ++pg_dbs);
+		snprintf(sql, sizeof sql, "CREATE DATABASE %s", db);
+		assert_int_equal(pg_proc_exec(&pg, "postgres", sql), 0);
+		pg_proc_uri(&pg, db, f->path, sizeof f->path);
+	}
+#endif
 	assert_non_null(f->base = event_base_new());
 	f->store = store_open(f->base, f->path, why, sizeof why);
 	if (f->store == NULL)
@@ -140,6 +179,7 @@ teardown(void **state)
 	return (0);
 }
 
+#ifndef STORE_TEST_PG
 /* A directory and loop without a store. */
 static int
 setup_bare(void **state)
@@ -154,6 +194,7 @@ setup_bare(void **state)
 	*state = f;
 	return (0);
 }
+#endif
 
 /* A key's hash from a word, for the tests' accounts. */
 static void
@@ -231,6 +272,20 @@ do_record(struct fix *f, const struct store_game *g, struct seen *s)
 static int
 file_int(const char *path, const char *sql)
 {
+#ifdef STORE_TEST_PG
+	PGconn		*c = PQconnectdb(path);
+	PGresult	*r;
+	int		 v;
+
+	assert_int_equal(PQstatus(c), CONNECTION_OK);
+	r = PQexec(c, sql);
+	assert_int_equal(PQresultStatus(r), PGRES_TUPLES_OK);
+	assert_int_equal(PQntuples(r), 1);
+	v = atoi(PQgetvalue(r, 0, 0));
+	PQclear(r);
+	PQfinish(c);
+	return (v);
+#else
 	sqlite3		*db;
 	sqlite3_stmt	*st;
 	int		 v;
@@ -244,8 +299,10 @@ file_int(const char *path, const char *sql)
 	sqlite3_finalize(st);
 	sqlite3_close(db);
 	return (v);
+#endif
 }
 
+#ifndef STORE_TEST_PG
 /* Run statements on a file of the tests' own making. */
 static void
 file_exec(const char *path, const char *sql)
@@ -257,6 +314,7 @@ file_exec(const char *path, const char *sql)
 	sqlite3_close(db);
 }
 
+#endif
 /* A key: 26 characters of RFC 4648's base32 from 16 bytes; its SHA-256. */
 static void
 test_store_key(void **state)
@@ -631,6 +689,7 @@ test_store_order(void **state)
 	}
 }
 
+#ifndef STORE_TEST_PG
 /* A new file: WAL, tttd's application_id, the schema's version. */
 static void
 test_store_schema(void **state)
@@ -859,6 +918,229 @@ test_store_kill9(void **state)
 	assert_int_equal(s.account.games, 25);
 }
 
+#endif /* !STORE_TEST_PG */
+
+#ifdef STORE_TEST_PG
+/* Wait for s's callback while also running the loop of another store. */
+static void
+wait_both(struct event_base *b1, struct event_base *b2, struct seen *s)
+{
+	while (s->calls == 0) {
+		assert_int_equal(event_base_loop(b1, EVLOOP_NONBLOCK), 0);
+		assert_int_equal(event_base_loop(b2, EVLOOP_NONBLOCK), 0);
+		usleep(1000);
+	}
+}
+
+/*
+ * The schema made at the first connection (tttd_schema says version 1);
+ * a newer one refused (every request fails saying so); a connection
+ * string that does not parse refused at once.
+ */
+static void
+test_store_pg_schema(void **state)
+{
+	struct fix		*f = *state;
+	struct store		*st;
+	struct seen		 s;
+	char			 why[512], sql[64];
+
+	do_rating(f, "nobody", &s);
+	assert_int_equal(s.err, STORE_ENOTFOUND);
+	assert_int_equal(file_int(f->path, "SELECT version FROM tttd_schema"),
+	    STORE_SCHEMA);
+	assert_int_equal(file_int(f->path, "SELECT count(*) FROM tttd_schema"),
+	    1);
+	assert_non_null(strstr(store_name(f->store), "dbname="));
+	assert_null(strstr(store_name(f->store), "password"));
+
+	snprintf(sql, sizeof sql, "UPDATE tttd_schema SET version = %d",
+	    STORE_SCHEMA + 1);
+	assert_int_equal(pg_proc_exec(&pg, strrchr(f->path, '/') + 1, sql),
+	    0);
+	store_free(f->store);
+	assert_non_null(f->store = store_open(f->base, f->path, why,
+	    sizeof why));
+	do_rating(f, "nobody", &s);
+	assert_int_equal(s.err, STORE_EDB);
+	if (strstr(s.why, "is newer than this tttd's") == NULL)
+		fail_msg("why: %s", s.why);
+
+	st = store_open(f->base, "postgresql://[::1", why, sizeof why);
+	assert_null(st);
+	if (strstr(why, "not a PostgreSQL connection string") == NULL)
+		fail_msg("why: %s", why);
+	st = store_open(f->base, "host=127.0.0.1 nosuchword=1", why,
+	    sizeof why);
+	assert_null(st);
+}
+
+/*
+ * Two stores (two tttd on one database) at once: the same game recorded
+ * by both is written once; games of the same two players, each store
+ * giving them the other way round, never deadlock and none is lost.
+ */
+static void
+test_store_pg_concurrent(void **state)
+{
+	struct fix		*f = *state;
+	struct event_base	*b2;
+	struct store		*s2;
+	static struct seen	 s[2][40];
+	struct seen		 one;
+	struct store_game	 g;
+	char			 why[512], m[16];
+	int64_t			 a, b;
+	int			 i, j, written = 0;
+
+	do_register(f, "Alice", "alice", "key-of-alice-0123456789012", &one);
+	a = one.account.id;
+	do_register(f, "Bob", "bob", "key-of-bob-012345678901234", &one);
+	b = one.account.id;
+	assert_non_null(b2 = event_base_new());
+	assert_non_null(s2 = store_open(b2, f->path, why, sizeof why));
+
+	memset(s, 0, sizeof s);
+	game_of(&g, "same", 1, a, b, 'X', 10);
+	assert_int_equal(store_record(f->store, &g, seen_cb, &s[0][0]), 0);
+	assert_int_equal(store_record(s2, &g, seen_cb, &s[1][0]), 0);
+	wait_both(f->base, b2, &s[0][0]);
+	wait_both(f->base, b2, &s[1][0]);
+	assert_int_equal(s[0][0].err, STORE_OK);
+	assert_int_equal(s[1][0].err, STORE_OK);
+	assert_int_equal(s[0][0].written + s[1][0].written, 1);
+
+	for (i = 1; i < 40; i++) {
+		snprintf(m, sizeof m, "m%d", i);
+		game_of(&g, m, 1, a, b, 'X', 10 + i);
+		assert_int_equal(store_record(f->store, &g, seen_cb, &s[0][i]),
+		    0);
+		game_of(&g, m, 2, b, a, 'T', 10 + i);
+		assert_int_equal(store_record(s2, &g, seen_cb, &s[1][i]), 0);
+	}
+	for (i = 1; i < 40; i++) {
+		for (j = 0; j < 2; j++) {
+			wait_both(f->base, b2, &s[j][i]);
+			if (s[j][i].err != STORE_OK)
+				fail_msg("game %d.%d: %s", i, j + 1,
+				    s[j][i].why);
+			written += s[j][i].written;
+		}
+	}
+	assert_int_equal(written, 78);
+	store_free(s2);
+	event_base_free(b2);
+	do_rating(f, "alice", &one);
+	assert_int_equal(one.account.games, 79);
+	assert_int_equal(one.account.wins, 40);
+	assert_int_equal(one.account.ties, 39);
+	do_rating(f, "bob", &one);
+	assert_int_equal(one.account.games, 79);
+	assert_int_equal(one.account.losses, 40);
+}
+
+/* Ask for alice's rating until it comes (the store back): its error. */
+static enum store_err
+rating_until_ok(struct fix *f, int tries)
+{
+	struct seen	s;
+
+	while (tries-- > 0) {
+		do_rating(f, "alice", &s);
+		if (s.err == STORE_OK)
+			return (STORE_OK);
+		assert_int_equal(s.err, STORE_EDOWN);
+		usleep(100 * 1000);
+	}
+	return (s.err);
+}
+
+/*
+ * PostgreSQL stopped: what was asked fails (STORE_EDOWN), what is asked
+ * meanwhile fails at once, nothing waits for it; started again, the
+ * store reconnects by itself and a game is recorded.
+ */
+static void
+test_store_pg_down(void **state)
+{
+	struct fix		*f = *state;
+	struct seen		 s;
+	struct store_game	 g;
+	int64_t			 a, b;
+	int			 i;
+
+	do_register(f, "Alice", "alice", "key-of-alice-0123456789012", &s);
+	a = s.account.id;
+	do_register(f, "Bob", "bob", "key-of-bob-012345678901234", &s);
+	b = s.account.id;
+	pg_proc_stop(&pg);
+	for (i = 0; i < 3; i++) {
+		do_rating(f, "alice", &s);
+		assert_int_equal(s.err, STORE_EDOWN);
+		assert_true(s.why[0] != '\0');
+	}
+	game_of(&g, "d", 1, a, b, 'X', 10);
+	do_record(f, &g, &s);
+	assert_int_equal(s.err, STORE_EDOWN);
+	assert_int_equal(store_pending(f->store), 0);
+
+	assert_int_equal(pg_proc_restart(&pg), 0);
+	/* 300 tries 0.1 s apart: far more than the 5 s backoff at most. */
+	assert_int_equal(rating_until_ok(f, 300), STORE_OK);
+	do_record(f, &g, &s);
+	assert_int_equal(s.err, STORE_OK);
+	assert_int_equal(s.written, 1);
+	do_rating(f, "alice", &s);
+	assert_int_equal(s.account.games, 1);
+}
+
+/*
+ * PostgreSQL slow: a table locked by another session holds a request
+ * until the server's statement_timeout cancels it (STORE_EBUSY); its
+ * backend stopped (SIGSTOP), a request fails at its deadline
+ * (STORE_EDOWN) rather than waiting forever, and once it runs again
+ * the store reconnects.
+ */
+static void
+test_store_pg_slow(void **state)
+{
+	struct fix	*f = *state;
+	struct seen	 s;
+	PGconn		*c;
+	PGresult	*r;
+	long		 pid;
+	char		 sql[160];
+
+	do_register(f, "Alice", "alice", "key-of-alice-0123456789012", &s);
+	c = PQconnectdb(f->path);
+	assert_int_equal(PQstatus(c), CONNECTION_OK);
+	r = PQexec(c, "BEGIN; LOCK TABLE accounts IN ACCESS EXCLUSIVE MODE");
+	assert_int_equal(PQresultStatus(r), PGRES_COMMAND_OK);
+	PQclear(r);
+	do_rating(f, "alice", &s);
+	assert_int_equal(s.err, STORE_EBUSY);
+	if (strstr(s.why, "statement timeout") == NULL)
+		fail_msg("why: %s", s.why);
+	PQfinish(c);
+	do_rating(f, "alice", &s);
+	assert_int_equal(s.err, STORE_OK);
+
+	snprintf(sql, sizeof sql, "SELECT pid FROM pg_stat_activity WHERE "
+	    "application_name = 'tttd' AND datname = '%s'",
+	    strrchr(f->path, '/') + 1);
+	pid = pg_proc_int(&pg, "postgres", sql);
+	assert_true(pid > 0);
+	assert_int_equal(kill((pid_t)pid, SIGSTOP), 0);
+	do_rating(f, "alice", &s);
+	kill((pid_t)pid, SIGCONT);
+	assert_int_equal(s.err, STORE_EDOWN);
+	if (strstr(s.why, "no answer within") == NULL)
+		fail_msg("why: %s", s.why);
+	assert_int_equal(rating_until_ok(f, 300), STORE_OK);
+}
+#endif
+
+
 int
 main(void)
 {
@@ -878,6 +1160,16 @@ main(void)
 		    teardown),
 		cmocka_unit_test_setup_teardown(test_store_order, setup,
 		    teardown),
+#ifdef STORE_TEST_PG
+		cmocka_unit_test_setup_teardown(test_store_pg_schema, setup,
+		    teardown),
+		cmocka_unit_test_setup_teardown(test_store_pg_concurrent,
+		    setup, teardown),
+		cmocka_unit_test_setup_teardown(test_store_pg_down, setup,
+		    teardown),
+		cmocka_unit_test_setup_teardown(test_store_pg_slow, setup,
+		    teardown),
+#else
 		cmocka_unit_test_setup_teardown(test_store_schema, setup,
 		    teardown),
 		cmocka_unit_test_setup_teardown(test_store_open_errors,
@@ -888,7 +1180,13 @@ main(void)
 		    teardown),
 		cmocka_unit_test_setup_teardown(test_store_kill9, setup,
 		    teardown),
+#endif
 	};
 
+#ifdef STORE_TEST_PG
+	return (cmocka_run_group_tests(tests, pg_group_setup,
+	    pg_group_teardown));
+#else
 	return (cmocka_run_group_tests(tests, NULL, NULL));
+#endif
 }

@@ -1,6 +1,7 @@
 /*
- * store-int.h -- what store.c (the queue, the thread, the loop's side) and
- * store-db.c (SQLite, on the thread) share; private to server/store/.
+ * store-int.h -- what store.c (the queue, the thread, the loop's side),
+ * store-db.c (SQLite, on the thread) and store-pg.c (PostgreSQL, on the
+ * loop) share; private to server/store/.
  */
 #ifndef STORE_INT_H
 #define STORE_INT_H
@@ -23,6 +24,7 @@ struct store_req {
 	uint8_t			 hash[STORE_HASH_LEN];
 	int64_t			 id;		/* rekey, forget */
 	int64_t			 now;		/* register */
+	long			 deadline;	/* store-pg.c: ms, monotonic */
 	int			 n;		/* history, top */
 	struct store_game	 game;		/* record */
 
@@ -30,6 +32,22 @@ struct store_req {
 	char			 why[256];
 };
 TAILQ_HEAD(store_reqs, store_req);
+
+/*
+ * A back end on the loop (PostgreSQL): store.c hands it each request, and
+ * it calls each back in order from the loop, then frees it.
+ */
+struct store_ops {
+	void		*(*open)(struct event_base *, const char *, char *,
+			    size_t);
+	int		 (*submit)(void *, struct store_req *);
+	size_t		 (*pending)(void *);
+	const char	*(*name)(void *);
+	void		 (*free)(void *);
+};
+
+extern const struct store_ops store_pg_ops;
+int		 store_pg_match(const char *);
 
 struct sqlite3	*store_db_open(const char *, char *, size_t);
 void		 store_db_close(struct sqlite3 *);

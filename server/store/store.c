@@ -18,6 +18,8 @@
 #include "store-int.h"
 
 struct store {
+	const struct store_ops	*ops;	/* a back end on the loop, or NULL */
+	void			*be;
 	struct event_base	*base;
 	struct event		*ev;
 	int			 efd;
@@ -92,6 +94,13 @@ store_open(struct event_base *base, const char *path, char *why,
 		snprintf(why, whylen, "out of memory");
 		return (NULL);
 	}
+	if (store_pg_match(path)) {
+		st->ops = &store_pg_ops;
+		if ((st->be = st->ops->open(base, path, why, whylen)) != NULL)
+			return (st);
+		free(st);
+		return (NULL);
+	}
 	st->base = base;
 	st->path = path;
 	st->why = why;
@@ -138,6 +147,11 @@ store_free(struct store *st)
 
 	if (st == NULL)
 		return;
+	if (st->ops != NULL) {
+		st->ops->free(st->be);
+		free(st);
+		return;
+	}
 	pthread_mutex_lock(&st->lock);
 	st->stop = 1;
 	pthread_cond_broadcast(&st->cond);
@@ -158,7 +172,14 @@ store_free(struct store *st)
 size_t
 store_pending(struct store *st)
 {
-	return (st->pending);
+	return (st->ops != NULL ? st->ops->pending(st->be) : st->pending);
+}
+
+/* The database for a log line: the file, or PostgreSQL's, no password. */
+const char *
+store_name(struct store *st)
+{
+	return (st->ops != NULL ? st->ops->name(st->be) : st->path);
 }
 
 /* The eventfd is readable: call back every result done, in order. */
@@ -205,6 +226,8 @@ store_req_new(enum store_op op, store_cb cb, void *arg)
 static int
 store_submit(struct store *st, struct store_req *req)
 {
+	if (st->ops != NULL)
+		return (st->ops->submit(st->be, req));
 	pthread_mutex_lock(&st->lock);
 	TAILQ_INSERT_TAIL(&st->todo, req, entry);
 	pthread_cond_signal(&st->cond);
@@ -376,6 +399,8 @@ store_strerror(enum store_err err)
 		return ("the database is corrupt (run PRAGMA integrity_check)");
 	case STORE_EBUSY:
 		return ("the database is locked");
+	case STORE_EDOWN:
+		return ("the database cannot be reached");
 	case STORE_EDB:
 		break;
 	}

@@ -1,6 +1,7 @@
 /*
  * store.h -- the accounts, their ratings and their rated games, in SQLite
- * on a thread of its own (docs/architecture.md, "Storage").
+ * on a thread of its own, or in PostgreSQL on the loop (store-pg.c)
+ * (docs/architecture.md, "Storage").
  *
  * The loop hands the store a request (its arguments copied) and goes on;
  * the store's thread runs it as one transaction and the loop gets its
@@ -45,7 +46,8 @@ enum store_err {
 	STORE_EWRITE,		/* the file cannot be written (I/O, rights) */
 	STORE_ECORRUPT,		/* a corrupt page: PRAGMA integrity_check */
 	STORE_EBUSY,		/* locked by another process too long */
-	STORE_EDB		/* any other error of SQLite */
+	STORE_EDOWN,		/* PostgreSQL: not reached, lost, or silent */
+	STORE_EDB		/* any other error of the database */
 };
 
 enum store_op {
@@ -119,9 +121,15 @@ typedef void (*store_cb)(const struct store_result *, void *);
 /*
  * Open (or create, or migrate) the database at path, start its thread and
  * read its results on base; NULL with the reason in why when the file
- * cannot be opened, is not tttd's or is of a newer schema.
+ * cannot be opened, is not tttd's or is of a newer schema.  A path that
+ * is a PostgreSQL connection string (postgresql://, postgres:// or
+ * key=value words) is PostgreSQL's, on the loop without a thread: NULL
+ * only when it does not parse; the database is reached (and its schema
+ * made) in the background, its requests failing STORE_EDOWN until then.
  */
 struct store	*store_open(struct event_base *, const char *, char *, size_t);
+/* The database for a log line: the file, or PostgreSQL's, no password. */
+const char	*store_name(struct store *);
 /*
  * Finish the requests queued (their writes land), stop the thread, free
  * all; no callback is called.  Not from within a callback.

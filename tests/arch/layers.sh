@@ -46,6 +46,7 @@ cluster-int 6 mesh
 service 6 mesh
 store 6 mesh
 store-db 6 mesh
+store-pg 6 mesh
 store-key 1 mesh
 accounts 6 mesh
 api 6 mesh
