@@ -55,6 +55,7 @@ struct accounts_game {
 	struct store_account		 acc[2];
 	int				 found[2];
 	int				 reads;		/* answered, of 2 */
+	int				 fault;		/* a read failed */
 	struct rating			 before[2];	/* aged to the game */
 	struct store_game		 g;
 	TAILQ_ENTRY(accounts_game)	 entry;		/* accounts.games */
@@ -92,6 +93,8 @@ static void	accounts_seat_back(void *, struct match *, int);
 static void	accounts_resumed(struct accounts *, struct client *,
 		    const char *, const struct store_result *);
 static void	accounts_game_written(const struct store_result *, void *);
+static void	accounts_game_unrated(struct accounts *,
+		    struct accounts_game *, const struct store_result *);
 static void	accounts_settled(struct accounts *);
 static void	accounts_named(struct accounts *, struct client *,
 		    const char *, const struct store_result *);
@@ -901,11 +904,39 @@ accounts_game_read(const struct store_result *res, void *arg)
 	if (res->err == STORE_OK) {
 		g->acc[i] = res->account;
 		g->found[i] = 1;
+	} else if (res->err != STORE_ENOTFOUND) {
+		if (!g->fault)			/* told once */
+			accounts_game_unrated(a, g, res);
+		g->fault = 1;
 	}
 	if (g->reads < 2)
 		return;
-	if (accounts_game_rate(a, g) == -1)
+	if (g->fault || accounts_game_rate(a, g) == -1)
 		accounts_game_done(a, g);
+}
+
+/*
+ * The store failed a rated game (res): logged once until a game is
+ * written again, and each player still here told the game is not rated.
+ */
+static void
+accounts_game_unrated(struct accounts *a, struct accounts_game *g,
+    const struct store_result *res)
+{
+	char	buf[PROTO_OUT_MAX];
+	int	i;
+
+	if (!a->write_failed) {
+		log_warn("accounts: rated games are not written: %s: %s",
+		    store_strerror(res->err), res->why);
+		a->write_failed = 1;
+	}
+	for (i = 0; i < 2; i++) {
+		if (g->c[i] != NULL)
+			client_send(g->c[i], buf, proto_fmt_info(buf,
+			    sizeof buf, "This game is not rated: the "
+			    "accounts cannot be written now."));
+	}
 }
 
 /*
@@ -924,23 +955,18 @@ accounts_game_written(const struct store_result *res, void *arg)
 	char			 buf[PROTO_OUT_MAX];
 	int			 i;
 
-	if (res->err != STORE_OK && !a->write_failed) {
-		log_warn("accounts: rated games are not written: %s: %s",
-		    store_strerror(res->err), res->why);
-		a->write_failed = 1;
-	} else if (res->err == STORE_OK && a->write_failed) {
+	if (res->err != STORE_OK) {
+		accounts_game_unrated(a, g, res);
+		accounts_game_done(a, g);
+		return;
+	}
+	if (a->write_failed) {
 		log_info("accounts: rated games are written again");
 		a->write_failed = 0;
 	}
 	for (i = 0; i < 2; i++) {
 		if (g->c[i] == NULL)
 			continue;
-		if (res->err != STORE_OK) {
-			client_send(g->c[i], buf, proto_fmt_info(buf,
-			    sizeof buf, "This game is not rated: the "
-			    "accounts cannot be written now."));
-			continue;
-		}
 		after.r = side[i]->rating;
 		after.rd = side[i]->rd;
 		after.vol = side[i]->volatility;
