@@ -103,7 +103,7 @@ fault_register_at(int ln, struct conn *c, const char *name, char *key)
 /*
  * One game of a and b's match, from its START: whoever moves first wins
  * down column B; both read RESULT, the score and AGAIN?, then the winner
- * must hear won and the loser lost (exact lines).
+ * must hear won and the loser lost (exact lines; NULL: a new rating).
  */
 static void
 fault_game(struct conn *a, struct conn *b, const char *na, const char *won,
@@ -128,7 +128,10 @@ fault_game(struct conn *a, struct conn *b, const char *na, const char *won,
 		expect_skip_to(p[i], "RESULT WIN ", NULL, 0);
 		WANT_PREFIX(p[i], "INFO Score: ", line);
 		WANT_PREFIX(p[i], "AGAIN? ", line);
-		WANT(p[i], "%s", i == 0 ? won : lost);
+		if (won == NULL)
+			WANT_PREFIX(p[i], "INFO Your rating: ", line);
+		else
+			WANT(p[i], "%s", i == 0 ? won : lost);
 	}
 }
 
@@ -459,6 +462,109 @@ test_accounts_fault_corrupt_read(void **state)
 	free(fp.saved);
 }
 
+/* Whether a process is traced now (its TracerPid), after at most ms. */
+static int
+fault_traced(pid_t pid, int ms)
+{
+	char	path[64], line[256];
+	FILE	*f;
+	long	deadline = harness_now_ms() + ms, tracer = 0;
+
+	snprintf(path, sizeof path, "/proc/%ld/status", (long)pid);
+	while (tracer == 0 && harness_now_ms() < deadline) {
+		if ((f = fopen(path, "r")) == NULL)
+			return (0);
+		while (fgets(line, sizeof line, f) != NULL)
+			sscanf(line, "TracerPid: %ld", &tracer);
+		fclose(f);
+		if (tracer == 0)
+			usleep(20000);
+	}
+	return (tracer != 0);
+}
+
+/* strace -f attached to a running tttd, writing to out: its pid. */
+static pid_t
+fault_strace(struct e2e *e, struct tttd_proc *tp, const char *out)
+{
+	char	pid[32];
+	pid_t	child;
+
+	snprintf(pid, sizeof pid, "%ld", (long)tp->pid);
+	if ((child = fork()) == -1)
+		fail_msg("fork: %s", strerror(errno));
+	if (child == 0) {
+		execlp("strace", "strace", "-f", "-qq", "-o", out, "-e",
+		    "trace=fsync,fdatasync,pwrite64,pwritev,pwritev2,"
+		    "sync_file_range", "-p", pid, (char *)NULL);
+		_exit(127);
+	}
+	e->child[0] = child;
+	if (!fault_traced(tp->pid, HARNESS_TIMEOUT_MS))
+		fail_msg("strace did not attach to tttd (pid %s)", pid);
+	return (child);
+}
+
+/*
+ * The loop never waits on the disk: strace -f attached to a running tttd
+ * (after its start, which opens the file on the main thread) while two
+ * accounts are made and two rated games written; every fsync, fdatasync
+ * and pwrite comes from another thread than the main one (tttd's pid),
+ * at least one sync for each of the four commits (synchronous=FULL).
+ */
+static void
+test_accounts_strace_by_thread(void **state)
+{
+	struct e2e		*e = *state;
+	struct tttd_proc	*tp;
+	struct conn		*a, *b;
+	char			 path[128], key[64], line[512], call[64];
+	FILE			*f;
+	long			 tid;
+	int			 status, n, onmain = 0, syncs = 0;
+	int			 writes = 0;
+	pid_t			 st;
+
+	if (system("strace -V >/dev/null 2>&1") != 0) {
+		fprintf(stderr, "strace by thread: skipped (no strace)\n");
+		skip();
+	}
+	tp = fault_server(e, fault_dir);
+	st = fault_strace(e, tp, fault_path(path, sizeof path, "trace"));
+	a = CONNECT(e, tp);
+	b = CONNECT(e, tp);
+	REGISTER(a, "alice", key);
+	REGISTER(b, "bob", key);
+	fault_game(a, b, "alice", T_WON, T_LOST);
+	fault_again(a, b);
+	fault_game(a, b, "alice", NULL, NULL);
+	kill(st, SIGTERM);			/* strace detaches */
+	assert_int_equal(waitpid(st, &status, 0), st);
+	e->child[0] = 0;
+	e2e_stop(e, tp);
+	if ((f = fopen(path, "r")) == NULL)
+		fail_msg("%s: %s", path, strerror(errno));
+	while (fgets(line, sizeof line, f) != NULL) {
+		/* "TID call(...": "TID <... call resumed>" counted before. */
+		if ((n = sscanf(line, "%ld %63[a-z0-9_]", &tid, call)) == 0)
+			fail_msg("%s: no thread in \"%s\"", path, line);
+		if (n != 2)
+			continue;
+		if (tid == (long)tp->pid) {
+			fprintf(stderr, "the main thread: %s", line);
+			onmain++;
+		} else if (strncmp(call, "f", 1) == 0)
+			syncs++;
+		else
+			writes++;
+	}
+	fclose(f);
+	fprintf(stderr, "strace by thread: the store's %d syncs and %d "
+	    "writes, the main thread's %d\n", syncs, writes, onmain);
+	assert_int_equal(onmain, 0);
+	assert_true(syncs >= 4 && writes >= 4);
+}
+
 /* The test's directory, made before and removed after. */
 static int
 fault_setup(void **state)
@@ -494,6 +600,8 @@ main(void)
 		cmocka_unit_test_setup_teardown(
 		    test_accounts_fault_corrupt_read, fault_setup,
 		    fault_teardown),
+		cmocka_unit_test_setup_teardown(test_accounts_strace_by_thread,
+		    fault_setup, fault_teardown),
 		/* Last: it leaves this process in a mount namespace. */
 		cmocka_unit_test_setup_teardown(test_accounts_fault_disk_full,
 		    fault_setup, fault_teardown),
