@@ -13,6 +13,7 @@
 #include <sys/types.h>
 #include <sys/wait.h>
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <sched.h>
@@ -523,7 +524,7 @@ test_accounts_strace_by_thread(void **state)
 	long			 tid;
 	int			 status, n, onmain = 0, syncs = 0;
 	int			 writes = 0;
-	pid_t			 st;
+	pid_t			 st, pid;
 
 	if (system("strace -V >/dev/null 2>&1") != 0) {
 		fprintf(stderr, "strace by thread: skipped (no strace)\n");
@@ -538,6 +539,7 @@ test_accounts_strace_by_thread(void **state)
 	fault_game(a, b, "alice", T_WON, T_LOST);
 	fault_again(a, b);
 	fault_game(a, b, "alice", NULL, NULL);
+	pid = tp->pid;				/* the main thread's id */
 	kill(st, SIGTERM);			/* strace detaches */
 	assert_int_equal(waitpid(st, &status, 0), st);
 	e->child[0] = 0;
@@ -550,7 +552,7 @@ test_accounts_strace_by_thread(void **state)
 			fail_msg("%s: no thread in \"%s\"", path, line);
 		if (n != 2)
 			continue;
-		if (tid == (long)tp->pid) {
+		if (tid == (long)pid) {
 			fprintf(stderr, "the main thread: %s", line);
 			onmain++;
 		} else if (strncmp(call, "f", 1) == 0)
@@ -563,6 +565,47 @@ test_accounts_strace_by_thread(void **state)
 	    "writes, the main thread's %d\n", syncs, writes, onmain);
 	assert_int_equal(onmain, 0);
 	assert_true(syncs >= 4 && writes >= 4);
+}
+
+/* The threads of a process (/proc/PID/task). */
+static int
+fault_threads(pid_t pid)
+{
+	char		 path[64];
+	DIR		*d;
+	struct dirent	*de;
+	int		 n = 0;
+
+	snprintf(path, sizeof path, "/proc/%ld/task", (long)pid);
+	if ((d = opendir(path)) == NULL)
+		fail_msg("%s: %s", path, strerror(errno));
+	while ((de = readdir(d)) != NULL)
+		n += de->d_name[0] != '.';
+	closedir(d);
+	return (n);
+}
+
+/*
+ * The store's thread starts with the first request that needs it: a tttd
+ * with a store whose players are guests (a whole game) has one thread,
+ * as with --db none (glibc's system calls stay single-threaded); the
+ * first REGISTER makes it two.  The file is opened at the start all the
+ * same (a bad one ends it: test_accounts_db_refused).
+ */
+static void
+test_accounts_thread_lazy(void **state)
+{
+	struct e2e		*e = *state;
+	struct tttd_proc	*tp = fault_server(e, fault_dir);
+	struct conn		*a = CONNECT(e, tp), *b = CONNECT(e, tp);
+	struct conn		*p[2];
+	char			 key[64];
+
+	harness_play_to_result(a, b, p);
+	assert_int_equal(fault_threads(tp->pid), 1);
+	REGISTER(a, "alice", key);
+	assert_int_equal(fault_threads(tp->pid), 2);
+	e2e_stop(e, tp);
 }
 
 /* The test's directory, made before and removed after. */
@@ -601,6 +644,8 @@ main(void)
 		    test_accounts_fault_corrupt_read, fault_setup,
 		    fault_teardown),
 		cmocka_unit_test_setup_teardown(test_accounts_strace_by_thread,
+		    fault_setup, fault_teardown),
+		cmocka_unit_test_setup_teardown(test_accounts_thread_lazy,
 		    fault_setup, fault_teardown),
 		/* Last: it leaves this process in a mount namespace. */
 		cmocka_unit_test_setup_teardown(test_accounts_fault_disk_full,
