@@ -78,7 +78,6 @@ struct accounts {
 };
 
 static int	accounts_start(void *);
-static void	accounts_flush(void *);
 static void	accounts_forget(void *, struct client *);
 static int	accounts_shutdown(void *, void (*)(void *), void *);
 static void	accounts_free(void *);
@@ -628,7 +627,7 @@ void
 accounts_service(struct accounts *a, struct service *svc)
 {
 	svc->start = accounts_start;
-	svc->flush = accounts_flush;
+	svc->flush = NULL;	/* nothing waits for the end of a callback */
 	svc->forget = accounts_forget;
 	svc->shutdown = accounts_shutdown;
 	svc->free = accounts_free;
@@ -641,13 +640,6 @@ accounts_start(void *arg)
 {
 	(void)arg;
 	return (0);
-}
-
-/* The end of a callback: nothing of the accounts' waits for it. */
-static void
-accounts_flush(void *arg)
-{
-	(void)arg;
 }
 
 /* A connection is freed: its account, and its requests' client. */
