@@ -619,6 +619,7 @@ fault_setup(void **state)
 	return (e2e_setup(state));
 }
 
+/* The servers and connections closed, the tmpfs let go, the files gone. */
 static int
 fault_teardown(void **state)
 {
