@@ -10,10 +10,11 @@
 # both at once on one tttd, the signed-in players' 1,000 matches first,
 # then 1,000 matches of guests (a second ttt-bench, started once the
 # first's players are paired), measured over the same seconds: the
-# guests' moves beside 500 rated results a second.  Prints each round's
-# moves/s, games/s, rated results/s and the move latency (p50, p99),
-# then the medians of each and the ratios of the p99s (R over G; M's
-# guests over G).
+# guests' moves beside 500 rated results a second; and its control (D):
+# the same two runs at once, the first's players guests too.  Prints each
+# round's moves/s, games/s, rated results/s and the move latency (p50,
+# p99), then the medians of each and the ratios of the p99s (R over G;
+# M's guests over D's).
 #
 # Each round starts a fresh tttd of BUILD_DIR on a free loopback port with
 # a new --db file of its own (--port 0 --bind 127.0.0.1, no rate limit,
@@ -31,7 +32,7 @@
 #   RATED_SECONDS   measured seconds a run (default 10)
 #   RATED_DIR       where the --db files go (default a temporary
 #                   directory: the disk it is on is the disk measured)
-#   RATED_MIXED     1 (default): the M run too; 0: G and R only
+#   RATED_MIXED     1 (default): the M and D runs too; 0: G and R only
 #
 # Exit status 0 when every run completed without a connect error, drop,
 # ERR or bad line, and every game of R was rated.
@@ -99,12 +100,15 @@ one() {
 		return
 	fi
 	_rpid=
-	if [ "$_label" = M ]; then
-		# The signed-in players first, measured over the same seconds
-		# as the guests who come 4 s later (ramps of 2 s).
+	if [ "$_label" = M ] || [ "$_label" = D ]; then
+		# The signed-in players (D: guests) first, measured over the
+		# same seconds as the guests who come 4 s later (ramps of 2 s).
+		_first=
+		[ "$_label" = M ] && _first="--register rated"
+		# shellcheck disable=SC2086
 		"$bench" 127.0.0.1 "$_port" --conns "$conns" --ramp 1000 \
 		    --duration "$secs" --warmup 7 --mode game \
-		    --think "$think" --think-jitter 10 --register rated \
+		    --think "$think" --think-jitter 10 $_first \
 		    >"$tmp/MR.bench" 2>&1 &
 		_rpid=$!
 		sleep 4
@@ -119,7 +123,7 @@ one() {
 	bench_stop "$_pid"
 	bench_pids=
 	_line=$(fields "$_label" "$tmp/$_label.bench")
-	if [ "$_label" = M ]; then
+	if [ -n "$_rpid" ]; then
 		_rated=$(fields MR "$tmp/MR.bench")
 		[ -n "$_rated" ] && [ "${_rated##* }" = 0 ] || _line=
 		# shellcheck disable=SC2086
@@ -136,14 +140,14 @@ one() {
 	echo "$_line" | awk -v r="$r" '{
 		printf "run-rated: round %d %s: %s moves/s, %s games/s, %s rated/s, p50 %s us, p99 %s us\n", r, $1, $2, $3, $4, $5, $6
 	}'
-	if [ "$_label" = M ]; then
-		echo "run-rated: round $r M: the guests' figures above; the signed-in players' $_beside"
+	if [ -n "$_rpid" ]; then
+		echo "run-rated: round $r $_label: the guests' figures above; the first players' $_beside"
 	fi
 	results="$results${_line% *}
 "
 }
 
-echo "run-rated: $tttd ($(git -C "$here" describe --always --dirty 2>/dev/null)), $matches matches ($conns players), think $think ms, $secs s a run, $rounds rounds; G guests, R signed in (every game rated), M both at once ($((conns * 2)) players); files in $tmp"
+echo "run-rated: $tttd ($(git -C "$here" describe --always --dirty 2>/dev/null)), $matches matches ($conns players), think $think ms, $secs s a run, $rounds rounds; G guests, R signed in (every game rated), M both at once ($((conns * 2)) players), D its control (all guests); files in $tmp"
 r=1
 while [ "$r" -le "$rounds" ]; do
 	if [ $((r % 2)) = 1 ]; then
@@ -153,7 +157,10 @@ while [ "$r" -le "$rounds" ]; do
 		one R
 		one G
 	fi
-	[ "$mixed" = 1 ] && one M
+	if [ "$mixed" = 1 ]; then
+		one M
+		one D
+	fi
 	r=$((r + 1))
 done
 printf '%s' "$results" | awk '
@@ -171,8 +178,8 @@ function median(a, n,    i, j, t) {
 END {
 	if (n["G"] == 0 || n["R"] == 0)
 		exit 1
-	for (l = 1; l <= 3; l++) {
-		x = l == 1 ? "G" : l == 2 ? "R" : "M"
+	for (l = 1; l <= 4; l++) {
+		x = substr("GRMD", l, 1)
 		if (n[x] == 0)
 			continue
 		for (k = 2; k <= 6; k++) {
@@ -184,7 +191,7 @@ END {
 	}
 	printf "RATED g_p99_us=%d r_p99_us=%d p99_ratio=%.2f g_p50_us=%d r_p50_us=%d r_rated_per_s=%.1f runs=%d", m["G", 6], m["R", 6], m["R", 6] / m["G", 6], m["G", 5], m["R", 5], m["R", 4], n["G"]
 	if (n["M"] > 0)
-		printf " m_guest_p99_us=%d m_guest_p99_ratio=%.2f m_rated_per_s=%.1f", m["M", 6], m["M", 6] / m["G", 6], m["M", 4]
+		printf " m_guest_p99_us=%d d_guest_p99_us=%d m_over_d_p99=%.2f m_rated_per_s=%.1f", m["M", 6], m["D", 6], m["M", 6] / m["D", 6], m["M", 4]
 	printf "\n"
 }' || status=1
 exit $status
