@@ -54,8 +54,8 @@ struct accounts_game {
 							   or freed since */
 	struct store_account		 acc[2];
 	int				 found[2];
-	int				 failed;	/* a read failed */
 	int				 reads;		/* answered, of 2 */
+	int				 fault;		/* a read failed */
 	struct rating			 before[2];	/* aged to the game */
 	struct store_game		 g;
 	TAILQ_ENTRY(accounts_game)	 entry;		/* accounts.games */
@@ -91,7 +91,6 @@ struct accounts {
 };
 
 static int	accounts_start(void *);
-static void	accounts_flush(void *);
 static void	accounts_forget(void *, struct client *);
 static int	accounts_shutdown(void *, void (*)(void *), void *);
 static void	accounts_free(void *);
@@ -106,7 +105,8 @@ static void	accounts_seat_back(void *, struct match *, int);
 static void	accounts_resumed(struct accounts *, struct client *,
 		    const char *, const struct store_result *);
 static void	accounts_game_written(const struct store_result *, void *);
-static void	accounts_game_unrated(struct accounts_game *);
+static void	accounts_game_unrated(struct accounts *,
+		    struct accounts_game *, const struct store_result *);
 static void	accounts_settled(struct accounts *);
 static void	accounts_named(struct accounts *, struct client *,
 		    const char *, const struct store_result *);
@@ -665,7 +665,7 @@ void
 accounts_service(struct accounts *a, struct service *svc)
 {
 	svc->start = accounts_start;
-	svc->flush = accounts_flush;
+	svc->flush = NULL;	/* nothing waits for the end of a callback */
 	svc->forget = accounts_forget;
 	svc->shutdown = accounts_shutdown;
 	svc->free = accounts_free;
@@ -678,13 +678,6 @@ accounts_start(void *arg)
 {
 	(void)arg;
 	return (0);
-}
-
-/* The end of a callback: nothing of the accounts' waits for it. */
-static void
-accounts_flush(void *arg)
-{
-	(void)arg;
 }
 
 /* A connection is freed: its account, and its requests' client. */
@@ -943,27 +936,32 @@ accounts_game_read(const struct store_result *res, void *arg)
 		g->acc[i] = res->account;
 		g->found[i] = 1;
 	} else if (res->err != STORE_ENOTFOUND) {
-		g->failed = 1;
-		if (!a->write_failed)
-			log_warn("accounts: rated games are not written: "
-			    "%s: %s", store_strerror(res->err), res->why);
-		a->write_failed = 1;
+		if (!g->fault)			/* told once */
+			accounts_game_unrated(a, g, res);
+		g->fault = 1;
 	}
 	if (g->reads < 2)
 		return;
-	if (g->failed)
-		accounts_game_unrated(g);
-	if (g->failed || accounts_game_rate(a, g) == -1)
+	if (g->fault || accounts_game_rate(a, g) == -1)
 		accounts_game_done(a, g);
 }
 
-/* Each player still here hears that the game is not rated. */
+/*
+ * The store failed a rated game (res): logged once until a game is
+ * written again, and each player still here told the game is not rated.
+ */
 static void
-accounts_game_unrated(struct accounts_game *g)
+accounts_game_unrated(struct accounts *a, struct accounts_game *g,
+    const struct store_result *res)
 {
 	char	buf[PROTO_OUT_MAX];
 	int	i;
 
+	if (!a->write_failed) {
+		log_warn("accounts: rated games are not written: %s: %s",
+		    store_strerror(res->err), res->why);
+		a->write_failed = 1;
+	}
 	for (i = 0; i < 2; i++) {
 		if (g->c[i] != NULL)
 			client_send(g->c[i], buf, proto_fmt_info(buf,
@@ -988,18 +986,14 @@ accounts_game_written(const struct store_result *res, void *arg)
 	char			 buf[PROTO_OUT_MAX];
 	int			 i;
 
-	if (res->err != STORE_OK && !a->write_failed) {
-		log_warn("accounts: rated games are not written: %s: %s",
-		    store_strerror(res->err), res->why);
-		a->write_failed = 1;
-	} else if (res->err == STORE_OK && a->write_failed) {
-		log_info("accounts: rated games are written again");
-		a->write_failed = 0;
-	}
 	if (res->err != STORE_OK) {
-		accounts_game_unrated(g);
+		accounts_game_unrated(a, g, res);
 		accounts_game_done(a, g);
 		return;
+	}
+	if (a->write_failed) {
+		log_info("accounts: rated games are written again");
+		a->write_failed = 0;
 	}
 	for (i = 0; i < 2; i++) {
 		if (g->c[i] == NULL)

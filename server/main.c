@@ -74,9 +74,12 @@ main(int argc, char **argv)
 	 * A write to a vanished peer is an ordinary error.  SIGHUP, SIGUSR1
 	 * and SIGUSR2 are the server's to handle (server.c); until it does,
 	 * and after, they are ignored rather than fatal: closing the terminal
-	 * must not end the games.
+	 * must not end the games.  A write past a file size limit (ulimit
+	 * -f) is the store's error (EFBIG: the game is not rated), not the
+	 * end of every game.
 	 */
 	signal(SIGPIPE, SIG_IGN);
+	signal(SIGXFSZ, SIG_IGN);
 	signal(SIGHUP, SIG_IGN);
 	signal(SIGUSR1, SIG_IGN);
 	signal(SIGUSR2, SIG_IGN);

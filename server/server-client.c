@@ -482,8 +482,8 @@ server_client_flush_all(struct server *s)
 	unsigned		 i;
 
 	/* The services first: they may cork players, or write to them. */
-	for (i = 0; i < s->nservices; i++)
-		s->services[i].flush(s->services[i].arg);
+	for (i = 0; i < s->nflush; i++)
+		s->flush[i](s->flush_arg[i]);
 	while ((sc = TAILQ_FIRST(&s->dirty)) != NULL)
 		server_client_flush(sc);
 }

@@ -56,6 +56,7 @@ static void	server_flush_cb(void *);
 static void	server_drained_cb(void *, int);
 static void	server_left_cb(void *);
 static int	server_services_start(struct server *);
+static void	server_service_added(struct server *);
 static void	server_services_shutdown(struct server *);
 static int64_t	server_now(void);
 static void	server_entropy(void *, size_t);
@@ -574,6 +575,7 @@ server_join(struct server *s, const struct server_config *cfg)
 	if ((s->cluster = cluster_new(s->base, &s->lobby, &cc, &host)) == NULL)
 		return (-1);
 	cluster_service(s->cluster, &s->services[s->nservices++]);
+	server_service_added(s);
 	return (0);
 }
 
@@ -591,7 +593,23 @@ server_accounts(struct server *s, const struct server_config *cfg)
 		return (-1);
 	}
 	accounts_service(s->accounts, &s->services[s->nservices++]);
+	server_service_added(s);
 	return (0);
+}
+
+/*
+ * The service just added: its flush, if it has one, is listed for the
+ * end of each callback (a service without one costs that nothing).
+ */
+static void
+server_service_added(struct server *s)
+{
+	struct service	*svc = &s->services[s->nservices - 1];
+
+	if (svc->flush == NULL)
+		return;
+	s->flush[s->nflush] = svc->flush;
+	s->flush_arg[s->nflush++] = svc->arg;
 }
 
 /* The accounts' hold: a player's output waits for a commit. */
@@ -736,6 +754,7 @@ server_free(struct server *s)
 
 	while ((sc = TAILQ_FIRST(&s->clients)) != NULL)
 		server_client_free(sc);
+	s->nflush = 0;
 	while (s->nservices > 0) {
 		s->nservices--;
 		s->services[s->nservices].free(s->services[s->nservices].arg);

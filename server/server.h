@@ -174,6 +174,11 @@ struct server {
 	struct accounts		*accounts;	/* --db; NULL = none */
 	struct service		 services[SERVER_MAX_SERVICES];
 	unsigned		 nservices;
+	/* The services' flushes that are not NULL, called at each
+	   callback's end (server_client_flush_all). */
+	void			(*flush[SERVER_MAX_SERVICES])(void *);
+	void			*flush_arg[SERVER_MAX_SERVICES];
+	unsigned		 nflush;
 	unsigned		 nleaving;	/* services stopping, not done */
 	struct server_client_list clients;
 	struct server_client_list dirty;	/* output to write out */

@@ -11,7 +11,7 @@ struct client;
 struct service {
 	/* Begin (connect, arm its timers): 0, or -1 when it cannot. */
 	int	(*start)(void *);
-	/* The end of a callback: what the world changed, out. */
+	/* The end of a callback: what the world changed, out; or NULL. */
 	void	(*flush)(void *);
 	/* A connection is freed: forget what was kept of its client. */
 	void	(*forget)(void *, struct client *);

@@ -4,8 +4,10 @@
  *   store_drive kill PATH N    records games 1, 2, ... one after another,
  *                              prints "committed I" on each callback, and
  *                              kills itself (SIGKILL) right after the N-th
- *   store_drive strace PATH    prints "main TID", then runs every request
- *                              (20 games among them)
+ *   store_drive strace PATH    prints "main TID", opens the file, calls
+ *                              getppid(2) once (a mark in the trace: the
+ *                              open is before it), then runs every
+ *                              request (20 games among them)
  *                              (for strace -f: which thread writes)
  *   store_drive bench PATH N   records N games queued at once, then
  *                              prints how many were committed a second
@@ -244,6 +246,7 @@ main(int argc, char **argv)
 		printf("error open: %s\n", why);
 		return (1);
 	}
+	(void)getppid();	/* the mark: the open is done */
 	store_key_hash("key-of-alice-0123456789012", hash);
 	store_register(d.store, "Alice", "alice", hash, 1, drive_registered_cb,
 	    &d);

@@ -110,7 +110,8 @@ acc_refused(const char *path, const char *why)
 
 /*
  * Files tttd will not run on: one it cannot open (its directory is
- * missing), one that is not SQLite, another program's SQLite, and one of a
+ * missing), one that is not SQLite, another program's SQLite (with an
+ * application_id, and without: tables that are not tttd's), and one of a
  * newer schema than this tttd's.
  */
 static void
@@ -130,6 +131,10 @@ test_accounts_db_refused(void **state)
 	acc_sql(acc_path(p, sizeof p, "other.db"),
 	    "PRAGMA application_id = 42; CREATE TABLE t (x)");
 	acc_refused(p, "application_id 42");
+	acc_sql(acc_path(p, sizeof p, "plain.db"),
+	    "CREATE TABLE notes (x); CREATE INDEX notes_x ON notes (x)");
+	acc_refused(p, "not a tttd database (another application's SQLite "
+	    "file: application_id 0, 2 tables and indexes)");
 	acc_sql(acc_path(p, sizeof p, "newer.db"),
 	    "PRAGMA application_id = 1953789028; PRAGMA user_version = 99;"
 	    "CREATE TABLE t (x)");

@@ -278,6 +278,12 @@ store_db_run(sqlite3 *db, struct store_req *req)
 		store_db_error(db, rc, req);
 		sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
 	}
+	/*
+	 * A page found corrupt is not kept in the cache: read again from
+	 * the disk it may be right (a passing fault, a file put back).
+	 */
+	if (req->res.err == STORE_ECORRUPT)
+		sqlite3_db_release_memory(db);
 }
 
 /* An account's columns (STORE_DB_ACCOUNT) into a. */

@@ -20,47 +20,37 @@
 struct store {
 	const struct store_ops	*ops;	/* a back end on the loop, or NULL */
 	void			*be;
+	const char		*path;	/* the file, for log lines */
 	struct event_base	*base;
 	struct event		*ev;
 	int			 efd;
+	struct sqlite3		*db;	/* the thread's once it runs */
 	pthread_t		 thread;
+	int			 running;	/* the thread was started */
 	pthread_mutex_t		 lock;
 	pthread_cond_t		 cond;
 	struct store_reqs	 todo;	/* the loop's, for the thread */
 	struct store_reqs	 done;	/* the thread's, for the loop */
 	int			 stop;
 	size_t			 pending;	/* the loop's count */
-
-	/* Opening: the thread's answer to store_open. */
-	const char		*path;
-	int			 opened;	/* 0 not yet, 1 open, -1 failed */
-	char			*why;
-	size_t			 whylen;
 };
 
 static void	*store_main(void *);
+static int	 store_start(struct store *);
 static void	 store_done_cb(int, short, void *);
 static struct store_req *store_req_new(enum store_op, store_cb, void *);
 static int	 store_submit(struct store *, struct store_req *);
 static void	 store_req_free(struct store_req *);
 static int	 store_copy(char *, size_t, const char *);
 
-/* The thread: open the database, then run requests until told to stop. */
+/* The thread: run requests until told to stop, then close the file. */
 static void *
 store_main(void *arg)
 {
 	struct store		*st = arg;
-	struct sqlite3		*db;
 	struct store_req	*req;
 	uint64_t		 one = 1;
 
-	db = store_db_open(st->path, st->why, st->whylen);
-	pthread_mutex_lock(&st->lock);
-	st->opened = db != NULL ? 1 : -1;
-	pthread_cond_broadcast(&st->cond);
-	pthread_mutex_unlock(&st->lock);
-	if (db == NULL)
-		return (NULL);
 	for (;;) {
 		pthread_mutex_lock(&st->lock);
 		while (TAILQ_EMPTY(&st->todo) && !st->stop)
@@ -71,24 +61,28 @@ store_main(void *arg)
 		pthread_mutex_unlock(&st->lock);
 		if (req == NULL)
 			break;
-		store_db_run(db, req);
+		store_db_run(st->db, req);
 		pthread_mutex_lock(&st->lock);
 		TAILQ_INSERT_TAIL(&st->done, req, entry);
 		pthread_mutex_unlock(&st->lock);
 		while (write(st->efd, &one, sizeof one) == -1 && errno == EINTR)
 			continue;
 	}
-	store_db_close(db);
+	store_db_close(st->db);
 	return (NULL);
 }
 
-/* Open the store: the thread opens the file while this one waits. */
+/*
+ * Open the store: the file opened, checked and migrated here, before the
+ * loop runs.  Its thread starts with the first request (store_start): a
+ * tttd whose players are all guests has one thread, and glibc's system
+ * calls stay on their single-threaded path.
+ */
 struct store *
 store_open(struct event_base *base, const char *path, char *why,
     size_t whylen)
 {
 	struct store	*st;
-	int		 opened;
 
 	if ((st = calloc(1, sizeof *st)) == NULL) {
 		snprintf(why, whylen, "out of memory");
@@ -103,8 +97,6 @@ store_open(struct event_base *base, const char *path, char *why,
 	}
 	st->base = base;
 	st->path = path;
-	st->why = why;
-	st->whylen = whylen;
 	TAILQ_INIT(&st->todo);
 	TAILQ_INIT(&st->done);
 	pthread_mutex_init(&st->lock, NULL);
@@ -116,18 +108,9 @@ store_open(struct event_base *base, const char *path, char *why,
 		snprintf(why, whylen, "eventfd: %s", strerror(errno));
 		goto fail;
 	}
-	if ((errno = pthread_create(&st->thread, NULL, store_main, st)) != 0) {
-		snprintf(why, whylen, "pthread_create: %s", strerror(errno));
+	if ((st->db = store_db_open(path, why, whylen)) == NULL)
 		goto fail;
-	}
-	pthread_mutex_lock(&st->lock);
-	while (st->opened == 0)
-		pthread_cond_wait(&st->cond, &st->lock);
-	opened = st->opened;
-	pthread_mutex_unlock(&st->lock);
-	if (opened == 1)
-		return (st);
-	pthread_join(st->thread, NULL);
+	return (st);
 fail:
 	if (st->ev != NULL)
 		event_free(st->ev);
@@ -137,6 +120,18 @@ fail:
 	pthread_mutex_destroy(&st->lock);
 	free(st);
 	return (NULL);
+}
+
+/* Start the thread, which owns the file from now on: 0, or -1. */
+static int
+store_start(struct store *st)
+{
+	if (st->running)
+		return (0);
+	if (pthread_create(&st->thread, NULL, store_main, st) != 0)
+		return (-1);
+	st->running = 1;
+	return (0);
 }
 
 /* Finish what is queued, stop the thread and free all, calling nothing. */
@@ -152,11 +147,14 @@ store_free(struct store *st)
 		free(st);
 		return;
 	}
-	pthread_mutex_lock(&st->lock);
-	st->stop = 1;
-	pthread_cond_broadcast(&st->cond);
-	pthread_mutex_unlock(&st->lock);
-	pthread_join(st->thread, NULL);
+	if (st->running) {
+		pthread_mutex_lock(&st->lock);
+		st->stop = 1;
+		pthread_cond_broadcast(&st->cond);
+		pthread_mutex_unlock(&st->lock);
+		pthread_join(st->thread, NULL);	/* it closed the file */
+	} else
+		store_db_close(st->db);
 	while ((req = TAILQ_FIRST(&st->done)) != NULL) {
 		TAILQ_REMOVE(&st->done, req, entry);
 		store_req_free(req);
@@ -222,12 +220,16 @@ store_req_new(enum store_op op, store_cb cb, void *arg)
 	return (req);
 }
 
-/* Queue a request for the thread. */
+/* Queue a request for the thread (started if it is not yet). */
 static int
 store_submit(struct store *st, struct store_req *req)
 {
 	if (st->ops != NULL)
 		return (st->ops->submit(st->be, req));
+	if (store_start(st) == -1) {
+		free(req);
+		return (-1);
+	}
 	pthread_mutex_lock(&st->lock);
 	TAILQ_INSERT_TAIL(&st->todo, req, entry);
 	pthread_cond_signal(&st->cond);

@@ -7,7 +7,8 @@
  * the store's thread runs it as one transaction and the loop gets its
  * result back, in the order asked, one callback each, on its own thread
  * (an eventfd the loop reads).  The loop never waits on the disk but in
- * store_open and store_free.
+ * store_open (which opens the file on the caller's thread, before the
+ * loop runs) and store_free.  The thread starts with the first request.
  */
 #ifndef STORE_H
 #define STORE_H
@@ -119,13 +120,14 @@ struct store_result {
 typedef void (*store_cb)(const struct store_result *, void *);
 
 /*
- * Open (or create, or migrate) the database at path, start its thread and
- * read its results on base; NULL with the reason in why when the file
- * cannot be opened, is not tttd's or is of a newer schema.  A path that
- * is a PostgreSQL connection string (postgresql://, postgres:// or
- * key=value words) is PostgreSQL's, on the loop without a thread: NULL
- * only when it does not parse; the database is reached (and its schema
- * made) in the background, its requests failing STORE_EDOWN until then.
+ * Open (or create, or migrate) the database at path, here, and read its
+ * results on base (its thread starts with the first request); NULL with
+ * the reason in why when the file cannot be opened, is not tttd's or is
+ * of a newer schema.  A path that is a PostgreSQL connection string
+ * (postgresql://, postgres:// or key=value words) is PostgreSQL's, on the
+ * loop without a thread: NULL only when it does not parse; the database
+ * is reached (and its schema made) in the background, its requests
+ * failing STORE_EDOWN until then.
  */
 struct store	*store_open(struct event_base *, const char *, char *, size_t);
 /* The database for a log line: the file, or PostgreSQL's, no password. */
@@ -140,7 +142,8 @@ size_t		 store_pending(struct store *);
 
 /*
  * The requests: 0 when queued (its callback comes later, always), -1 when
- * an argument is out of bounds or memory is short (no callback).  A name
+ * an argument is out of bounds, memory is short or the thread cannot
+ * start (no callback).  A name
  * is looked up by its folded key (the caller folds it, as NAME does); a
  * key is given as its hash (store_key_hash).  Each is one transaction.
  */

@@ -25,6 +25,11 @@
  * of bench_play_names in turn, each followed by "-" and the connection's
  * number so that no two connections ever want one name; an "OK NAME"
  * reply counts, and goes with the next NAME.
+ *
+ * With --register PREFIX, a game-mode player first signs in: NAME
+ * PREFIX<its number>, then REGISTER (its KEY line is skipped), so that its
+ * games against another such player are rated; X counts each game's
+ * INFO with its new rating (rated), or that it is not rated.
  */
 #include <stdio.h>
 #include <string.h>
@@ -52,6 +57,7 @@ static void	bench_play_ask(struct bench *, struct bconn *);
 static void	bench_play_next(struct bench *, struct bconn *);
 static void	bench_play_reply(struct bench *, struct bconn *, int);
 static void	bench_play_move(struct bench *, struct bconn *);
+static void	bench_play_register(struct bench *, struct bconn *);
 static int64_t	bench_play_think(struct bench *);
 static void	bench_play_pong(struct bench *, struct bconn *, const char *,
 		    size_t);
@@ -59,6 +65,8 @@ static void	bench_play_named(struct bench *, struct bconn *, const char *,
 		    size_t);
 static void	bench_play_event(struct bench *, struct bconn *,
 		    const struct proto_event *);
+static int	bench_play_account(struct bench *, struct bconn *,
+		    const char *, size_t);
 
 /* Does a line start with this string? */
 static int
@@ -184,6 +192,41 @@ bench_play_think(struct bench *b)
 	return (think - span + (int64_t)(x % (uint64_t)(2 * span + 1)));
 }
 
+/* --register: sign in as PREFIX and the connection's number. */
+static void
+bench_play_register(struct bench *b, struct bconn *c)
+{
+	char	line[BCONN_OUT_MAX];
+	int	n;
+
+	n = snprintf(line, sizeof line, "NAME %s%d\nREGISTER\n",
+	    b->opts->reg, (int)(c - b->conns));
+	bench_loop_send(b, c, line, (size_t)n);
+}
+
+/*
+ * --register: the lines of an account (OK REGISTER, KEY, and the INFO
+ * after a game of two players signed in): 1 when taken, 0 for others.
+ */
+static int
+bench_play_account(struct bench *b, struct bconn *c, const char *line,
+    size_t len)
+{
+	if (bench_play_prefix(line, len, "OK REGISTER ")) {
+		b->st.registered++;
+		return (1);
+	}
+	if (bench_play_prefix(line, len, "KEY "))
+		return (1);
+	if (c->mark != TTT_X || !b->measuring)
+		return (0);
+	if (bench_play_prefix(line, len, "INFO Your rating: "))
+		b->st.rated++;
+	else if (bench_play_prefix(line, len, "INFO This game is not rated"))
+		b->st.unrated++;
+	return (0);
+}
+
 /* A connection is up: ping mode sends its first PING, name mode its room. */
 void
 bench_play_open(struct bench *b, struct bconn *c)
@@ -195,6 +238,8 @@ bench_play_open(struct bench *b, struct bconn *c)
 		bench_loop_send(b, c, "ROOM NEW\n", 9);
 	else if (b->res != NULL)
 		bench_resume_open(b, c);
+	else if (b->opts->reg != NULL)
+		bench_play_register(b, c);
 }
 
 /* A think time is over: play the move (if still our turn), or PING. */
@@ -326,6 +371,8 @@ bench_play_line(struct bench *b, struct bconn *c, const char *line,
 	}
 	if (len > 0 && line[0] == ' ')
 		return;		/* for people: the board art */
+	if (b->opts->reg != NULL && bench_play_account(b, c, line, len))
+		return;
 	if (proto_event_parse(line, len, &ev) == -1) {
 		b->st.bad++;	/* not tttd/1 */
 		return;

@@ -189,6 +189,13 @@ bench_report_human(const struct bench *b, const struct bench_summary *s)
 		printf("games: %llu finished, %llu forfeits\n",
 		    (unsigned long long)st->games,
 		    (unsigned long long)st->forfeits);
+	if (o->reg != NULL)
+		printf("accounts: %llu registered; games %llu rated, %llu "
+		    "not rated (%.1f rated/s)\n",
+		    (unsigned long long)st->registered,
+		    (unsigned long long)st->rated,
+		    (unsigned long long)st->unrated,
+		    s->seconds > 0 ? (double)st->rated / s->seconds : 0.0);
 	printf("%s: %llu acknowledged, %.1f/s, %llu ERR lines, %llu bad lines\n",
 	    s->what, (unsigned long long)st->ops, s->ops_per_s,
 	    (unsigned long long)st->errs, (unsigned long long)st->bad);
@@ -209,6 +216,11 @@ bench_report_human(const struct bench *b, const struct bench_summary *s)
 	    (unsigned long long)s->p999, (unsigned long long)s->max,
 	    s->seconds);
 	bench_report_resume_fields(b, 0);
+	if (o->reg != NULL)
+		printf(" registered=%llu rated=%llu unrated=%llu",
+		    (unsigned long long)st->registered,
+		    (unsigned long long)st->rated,
+		    (unsigned long long)st->unrated);
 	printf("\n");
 	bench_report_ports_result(b, s);
 }
@@ -298,6 +310,11 @@ bench_report_json(const struct bench *b, const struct bench_summary *s)
 	    (unsigned long long)s->p90, (unsigned long long)s->p99,
 	    (unsigned long long)s->p999, (unsigned long long)s->max);
 	bench_report_resume_fields(b, 1);
+	if (b->opts->reg != NULL)
+		printf(",\"registered\":%llu,\"rated\":%llu,\"unrated\":%llu",
+		    (unsigned long long)st->registered,
+		    (unsigned long long)st->rated,
+		    (unsigned long long)st->unrated);
 	if (b->ports != NULL)
 		bench_report_ports_json(b, s);
 	printf("}\n");

@@ -64,6 +64,9 @@ struct bench_opts {
 						   Nth move; 0: never */
 	double			 reconnect_for;	/* --resume: seconds from a
 						   loss to giving up */
+	const char		*reg;		/* --register: each player
+						   signs in as this and its
+						   number; NULL: guests */
 	/* PORT's ports, resolved: connection i goes to dst[i % ndst]. */
 	struct sockaddr_storage	 dst[BENCH_DST_MAX];
 	socklen_t		 dstlen[BENCH_DST_MAX];
@@ -146,6 +149,11 @@ struct bench_stats {
 	uint64_t	forfeits;	/* RESULT FORFEIT lines */
 	uint64_t	ops;		/* moves or pings acknowledged */
 	uint64_t	held;		/* open at the end */
+	/* --register, counted over the whole run (ramp included): */
+	uint64_t	registered;	/* OK REGISTER */
+	/* --register, while measuring, each game once (X counts it): */
+	uint64_t	rated;		/* INFO Your rating: ... */
+	uint64_t	unrated;	/* INFO This game is not rated ... */
 	struct hist	lat;		/* nanoseconds, request to reply */
 	/* --resume, counted over the whole run (ramp included): */
 	uint64_t	losses;		/* connections lost: episodes */

@@ -9,7 +9,8 @@
 # own connections reconnect and take their seats back with RESUME: no game
 # lost, no RESUME refused, every resume timed.  When tttd has an HTTP port
 # (--http-port), games, resumes and PINGs over WebSocket (--ws) too, and
-# --ws against the line port is refused.  No timing is asserted.
+# --ws against the line port is refused.  With --register, every player
+# signs in and every game is rated.  No timing is asserted.
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 build=$1
@@ -62,6 +63,23 @@ port=$(bench_port "$tmp/tttd.out" "$tttd") || fail "tttd did not start"
 grep '^RESULT' "$tmp/game.out"
 check game games
 check game ops
+# --register: every player signs in (a tttd with a --db file of its own),
+# games are rated and none is not.
+bench_start "$tmp/tttdr.out" "$tmp/tttdr.log" "$build/server/tttd" --port 0 \
+    --http-port 0 --bind 127.0.0.1 --rate-limit 0 --max-per-addr 0 \
+    --db "$tmp/r.db"
+tttdr=$bench_pid
+portr=$(bench_port "$tmp/tttdr.out" "$tttdr") || fail "tttd r did not start"
+"$bench" 127.0.0.1 "$portr" --mode game --conns 20 --duration 2 \
+    --warmup 1 --register b >"$tmp/rated.out" 2>&1 ||
+    fail "rated: ttt-bench exited $?"
+grep '^RESULT' "$tmp/rated.out"
+check rated games
+check rated rated
+[ "$(bench_field "$tmp/rated.out" registered)" = 20 ] ||
+    fail "rated: not 20 registered"
+[ "$(bench_field "$tmp/rated.out" unrated)" = 0 ] ||
+    fail "rated: games not rated"
 # Two ports: connection i to the (i mod 2)th, so 10 players each; and a
 # warm-up before the measured time.
 bench_start "$tmp/tttd2.out" "$tmp/tttd2.log" "$build/server/tttd" --port 0 \

@@ -57,6 +57,7 @@ enum bench_opt {
 	OPT_RESUME,
 	OPT_RECONNECT_FOR,
 	OPT_DROP_EVERY,
+	OPT_REGISTER,
 	OPT_PROGRESS,
 	OPT_JSON,
 	OPT_HELP
@@ -82,6 +83,7 @@ static const struct option bench_longopts[] = {
 	{ "reconnect-for",	required_argument,	NULL,
 	    OPT_RECONNECT_FOR },
 	{ "drop-every",		required_argument,	NULL, OPT_DROP_EVERY },
+	{ "register",		required_argument,	NULL, OPT_REGISTER },
 	{ "progress",		no_argument,		NULL, OPT_PROGRESS },
 	{ "json",		no_argument,		NULL, OPT_JSON },
 	{ "help",		no_argument,		NULL, OPT_HELP },
@@ -102,9 +104,10 @@ static uint64_t	ws_seed(void);
 static void
 usage(FILE *f)
 {
-	fprintf(f, "usage: ttt-bench HOST PORT[,PORT...] --conns N --duration SECS [--games N] [--ops N] [--ramp CONNS_PER_SEC] [--think MS] [--think-jitter PCT] [--mode game|ping|relay|name] [--src ADDR,ADDR,...] [--connect-timeout SECS] [--warmup SECS] [--ws] [--busy-poll] [--kstamp] [--resume [--reconnect-for SECS] [--drop-every N]] [--progress] [--json]\n"
+	fprintf(f, "usage: ttt-bench HOST PORT[,PORT...] --conns N --duration SECS [--games N] [--ops N] [--ramp CONNS_PER_SEC] [--think MS] [--think-jitter PCT] [--mode game|ping|relay|name] [--src ADDR,ADDR,...] [--connect-timeout SECS] [--warmup SECS] [--ws] [--busy-poll] [--kstamp] [--resume [--reconnect-for SECS] [--drop-every N]] [--register PREFIX] [--progress] [--json]\n"
 	    "PORT,PORT,...: connection i goes to the (i mod n)th port (the nodes of a cluster)\n"
-	    "--resume: a lost player reconnects (to the next port first) and sends RESUME <token>\n");
+	    "--resume: a lost player reconnects (to the next port first) and sends RESUME <token>\n"
+	    "--register PREFIX: each player sends NAME PREFIX<its number> and REGISTER first (its games rated)\n");
 }
 
 /* The long name of an option. */
@@ -316,6 +319,14 @@ parse_args(int argc, char **argv, struct bench_opts *o, const char **src)
 				goto bad;
 			o->drop_every = (int)v;
 			break;
+		case OPT_REGISTER:
+			if (strlen(optarg) == 0 || strlen(optarg) > 16 ||
+			    strspn(optarg, "abcdefghijklmnopqrstuvwxyz"
+			    "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-") !=
+			    strlen(optarg))
+				goto bad;
+			o->reg = optarg;
+			break;
 		case OPT_PROGRESS:
 			o->progress = 1;
 			break;
@@ -355,6 +366,11 @@ check_args(const struct bench_opts *o)
 	}
 	if (o->resume && o->mode != BENCH_GAME) {
 		fprintf(stderr, "ttt-bench: --resume is for --mode game\n");
+		return (-1);
+	}
+	if (o->reg != NULL && (o->mode != BENCH_GAME || o->resume)) {
+		fprintf(stderr, "ttt-bench: --register is for --mode game, "
+		    "without --resume\n");
 		return (-1);
 	}
 	if (o->drop_every > 0 && !o->resume) {
