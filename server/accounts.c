@@ -53,6 +53,8 @@ struct accounts_game {
 	struct client			*c[2];		/* held; NULL: none,
 							   or freed since */
 	struct store_account		 acc[2];
+	int64_t				 want[2];	/* a connected seat's
+							   account id; 0: any */
 	int				 found[2];
 	int				 reads;		/* answered, of 2 */
 	int				 fault;		/* a read failed */
@@ -102,6 +104,7 @@ static void	accounts_game_ended(void *, struct match *, enum ttt_mark,
 		    enum match_end);
 static void	accounts_game_read(const struct store_result *, void *);
 static void	accounts_seat_back(void *, struct match *, int);
+static void	accounts_player_left(void *, struct client *);
 static void	accounts_resumed(struct accounts *, struct client *,
 		    const char *, const struct store_result *);
 static void	accounts_game_written(const struct store_result *, void *);
@@ -118,6 +121,7 @@ static const struct lobby_events accounts_events = {
 	.name_claimed = accounts_name_claimed,
 	.game_ended = accounts_game_ended,
 	.seat_back = accounts_seat_back,
+	.player_left = accounts_player_left,
 	.account = accounts_command
 };
 
@@ -208,6 +212,7 @@ accounts_sign_in(struct accounts *a, struct client *c,
 	snprintf(u->name, sizeof u->name, "%.*s", PROTO_NAME_MAX, acc->name);
 	u->c = c;
 	c->account = u;
+	c->account_id = acc->id;
 	TAILQ_INSERT_TAIL(&a->users, u, entry);
 	accounts_rate(a, c, acc->rating);
 	return (0);
@@ -223,6 +228,7 @@ accounts_sign_out(struct accounts *a, struct client *c)
 		return;
 	TAILQ_REMOVE(&a->users, u, entry);
 	c->account = NULL;
+	c->account_id = 0;
 	free(u);
 	lobby_rated(a->lobby, c, 0, 0);
 }
@@ -701,6 +707,17 @@ accounts_forget(void *arg, struct client *c)
 	}
 }
 
+/*
+ * A player leaves the world: a remote seat is freed soon after, and no
+ * daemon's forget tells of it (its connection is another node's).
+ */
+static void
+accounts_player_left(void *arg, struct client *c)
+{
+	if (c->flags & CLIENT_REMOTE)
+		accounts_forget(arg, c);
+}
+
 /* The daemon stops: wait for the writes still pending (1), or not (0). */
 static int
 accounts_shutdown(void *arg, void (*done)(void *), void *done_arg)
@@ -789,9 +806,22 @@ accounts_ended(enum match_end how)
 }
 
 /*
+ * The account a connected player is signed in as: here, or on its own
+ * node (a remote seat: as that node said, cluster-seat.c); 0: a guest.
+ */
+static int64_t
+accounts_id_of(const struct client *c)
+{
+	if (c->flags & CLIENT_REMOTE)
+		return (c->account_id);
+	return (accounts_user(c) != NULL ? accounts_user(c)->id : 0);
+}
+
+/*
  * May this game be rated?  Two people, each either connected and signed
- * in, or gone (lost, quit) under a name of its own: an account's, as
- * the store will say, for a registered name is only its owner's.
+ * in (on this node, or on its own for a remote seat), or gone (lost,
+ * quit) under a name of its own: an account's, as the store will say,
+ * for a registered name is only its owner's.
  */
 static int
 accounts_rateable(const struct match *m)
@@ -803,8 +833,7 @@ accounts_rateable(const struct match *m)
 	for (i = 0; i < 2; i++) {
 		if (m->seat[i].name[0] == '\0')
 			return (0);
-		if (m->player[i] != NULL && (accounts_user(m->player[i]) ==
-		    NULL || (m->player[i]->flags & CLIENT_REMOTE)))
+		if (m->player[i] != NULL && accounts_id_of(m->player[i]) == 0)
 			return (0);
 	}
 	return (1);
@@ -868,6 +897,8 @@ accounts_game_ended(void *arg, struct match *m, enum ttt_mark w,
 	accounts_game_fill(g, m, w, how);
 	TAILQ_INSERT_TAIL(&a->games, g, entry);
 	for (i = 0; i < 2; i++) {
+		if (m->player[i] != NULL)
+			g->want[i] = accounts_id_of(m->player[i]);
 		if (m->player[i] == NULL ||
 		    (m->player[i]->flags & CLIENT_CLOSING))
 			continue;
@@ -894,34 +925,58 @@ accounts_aged(const struct store_account *acc, int64_t at, struct rating *r)
 		*r = in;
 }
 
-/* Both accounts read: the new ratings, written with the game. */
+/*
+ * A rated game's new ratings (store_rate_fn), from both accounts as the
+ * store's transaction reads them, each aged to the game's end.
+ */
 static int
-accounts_game_rate(struct accounts *a, struct accounts_game *g)
+accounts_rate_game(const struct store_account *x,
+    const struct store_account *o, struct store_game *g)
 {
-	struct store_side	*side[2] = { &g->g.x, &g->g.o };
-	struct rating		 after[2];
-	enum rating_score	 score;
-	int			 i;
+	const struct store_account	*acc[2] = { x, o };
+	struct store_side		*side[2] = { &g->x, &g->o };
+	struct rating			 before[2], after[2];
+	enum rating_score		 score;
+	int				 i;
 
-	if (!g->found[0] || !g->found[1] || g->acc[0].id == g->acc[1].id)
-		return (-1);
 	for (i = 0; i < 2; i++)
-		accounts_aged(&g->acc[i], g->g.at, &g->before[i]);
-	score = g->g.result == 'X' ? RATING_WIN : g->g.result == 'O' ?
+		accounts_aged(acc[i], g->at, &before[i]);
+	score = g->result == 'X' ? RATING_WIN : g->result == 'O' ?
 	    RATING_LOSS : RATING_TIE;
-	if (rating_game(&g->before[0], &g->before[1], score, RATING_TAU,
+	if (rating_game(&before[0], &before[1], score, RATING_TAU,
 	    &after[0], &after[1]) == -1)
 		return (-1);
 	for (i = 0; i < 2; i++) {
-		side[i]->id = g->acc[i].id;
 		snprintf(side[i]->name, sizeof side[i]->name, "%s",
-		    g->acc[i].name);
-		side[i]->before = g->before[i].r;
+		    acc[i]->name);
+		side[i]->before = before[i].r;
 		side[i]->rating = after[i].r;
 		side[i]->rd = after[i].rd;
 		side[i]->volatility = after[i].vol;
 	}
-	return (store_record(a->st, &g->g, accounts_game_written, g));
+	return (0);
+}
+
+/*
+ * Both accounts found by name, each a connected seat's own: the game
+ * written with the new ratings the store computes inside its transaction
+ * (another game of a player, on another node, may land first).
+ */
+static int
+accounts_game_rate(struct accounts *a, struct accounts_game *g)
+{
+	int	i;
+
+	if (!g->found[0] || !g->found[1] || g->acc[0].id == g->acc[1].id)
+		return (-1);
+	for (i = 0; i < 2; i++) {
+		if (g->want[i] != 0 && g->want[i] != g->acc[i].id)
+			return (-1);	/* the name is another's now */
+	}
+	g->g.x.id = g->acc[0].id;
+	g->g.o.id = g->acc[1].id;
+	return (store_record_rated(a->st, &g->g, accounts_rate_game,
+	    accounts_game_written, g));
 }
 
 /* One account of a game read (or not: then the game is not rated). */
@@ -995,9 +1050,15 @@ accounts_game_written(const struct store_result *res, void *arg)
 		log_info("accounts: rated games are written again");
 		a->write_failed = 0;
 	}
+	if (!res->written) {
+		accounts_game_done(a, g);	/* there already: told then */
+		return;
+	}
+	g->g = res->game;
 	for (i = 0; i < 2; i++) {
 		if (g->c[i] == NULL)
 			continue;
+		g->before[i].r = side[i]->before;
 		after.r = side[i]->rating;
 		after.rd = side[i]->rd;
 		after.vol = side[i]->volatility;

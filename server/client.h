@@ -151,6 +151,9 @@ struct client {
 						   rating (set by the accounts,
 						   lobby_rated) */
 	int			 rating;	/* then its rating, rounded */
+	int64_t			 account_id;	/* signed in: its account's id
+						   (a remote seat's, as its
+						   node said); 0: a guest */
 };
 TAILQ_HEAD(client_list, client);
 

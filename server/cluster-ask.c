@@ -77,20 +77,22 @@ cluster_ask_post(struct cluster *cl, struct cluster_local *l)
 	struct client		*c = l->c;
 	const struct proto_cmd	*cmd = &l->ask;
 	char			 msg[256], all[CLUSTER_PREFIX_MAX + 8];
+	char			 who[PROTO_NAME_MAX + 48];
 	int			 n;
 
+	cluster_base_who(c, who, sizeof who);
 	switch (cmd->verb) {
 	case PROTO_RESUME:
 		n = snprintf(msg, sizeof msg, "%s %s\tRESUME %s", c->addr,
-		    c->name, cmd->code);
+		    who, cmd->code);
 		break;
 	case PROTO_ROOM:
 		n = snprintf(msg, sizeof msg, "%s %s\tROOM JOIN %s", c->addr,
-		    c->name, cmd->code);
+		    who, cmd->code);
 		break;
 	case PROTO_WATCH:
 		n = snprintf(msg, sizeof msg, "%s %s\tWATCH %llu", c->addr,
-		    c->name, cmd->game);
+		    who, cmd->game);
 		break;
 	default:
 		n = -1;
@@ -171,8 +173,9 @@ cluster_ask_on_ask(struct cluster *cl, const char *from, uint64_t id,
 	struct cluster_remote	*r;
 	struct proto_cmd	 cmd;
 	struct match		*m;
+	struct cluster_who	 who;
 	const char		*tab, *line;
-	char			 addr[64], name[PROTO_NAME_MAX + 1];
+	char			 addr[64];
 	size_t			 n;
 	int			 here = 0;
 
@@ -200,14 +203,12 @@ cluster_ask_on_ask(struct cluster *cl, const char *from, uint64_t id,
 	}
 	if (!here)
 		return;
-	name[0] = '\0';
 	rest += strlen(addr) + 1;
-	if (rest < tab && (size_t)(tab - rest) <= PROTO_NAME_MAX) {
-		memcpy(name, rest, (size_t)(tab - rest));
-		name[tab - rest] = '\0';
-	}
+	if (rest > tab || cluster_msg_who(rest, (size_t)(tab - rest), &who) !=
+	    CLUSTER_MSG_OK)
+		return;			/* checked before: never */
 	if ((r = cluster_seat_remote_find(cl, from, id)) != NULL ||
-	    (r = cluster_seat_remote_new(cl, from, id, addr, name)) == NULL)
+	    (r = cluster_seat_remote_new(cl, from, id, addr, &who)) == NULL)
 		return;
 	log_info("client %llu: %s (%s) asks: %.*s", (unsigned long long)
 	    r->c.id, r->c.name[0] != '\0' ? r->c.name : "no name", r->c.addr,

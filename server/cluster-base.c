@@ -71,6 +71,19 @@ cluster_base_node_of(const struct cluster *cl, const char *inst)
 	return (buf);
 }
 
+/*
+ * A player as S and X name it (cluster_msg_who): its name, and a signed-in
+ * one's account and rating, so that the match's node rates its games.
+ */
+int
+cluster_base_who(const struct client *c, char *buf, size_t size)
+{
+	if (c->account_id == 0 || c->name[0] == '\0')
+		return (snprintf(buf, size, "%s", c->name));
+	return (snprintf(buf, size, "%s #%lld:%d", c->name,
+	    (long long)c->account_id, c->rating < 0 ? 0 : c->rating));
+}
+
 struct cluster_local *
 cluster_base_local_find(struct cluster *cl, uint64_t id)
 {

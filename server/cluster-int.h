@@ -40,6 +40,8 @@ struct cluster_remote {
 						   nothing more to its node */
 	uint64_t		 in_seq;	/* its node's last item run here */
 	uint64_t		 acked;		/* ... told to its node (in L) */
+	unsigned		 holds;		/* its lines wait (a rated
+						   game's record), counted */
 	TAILQ_ENTRY(cluster_remote) dirty_entry;
 	TAILQ_ENTRY(cluster_remote) all_entry;
 };
@@ -186,7 +188,10 @@ struct cluster {
 	int			 drain_polling;
 };
 
+struct cluster_who;
+
 const char *cluster_base_node_of(const struct cluster *, const char *);
+int	cluster_base_who(const struct client *, char *, size_t);
 void	cluster_base_send_to(struct cluster *, const char *, char, uint64_t,
 		    const char *, size_t);
 void	cluster_base_send(struct cluster *, const char *, char, uint64_t,
@@ -199,7 +204,7 @@ void	cluster_queue_widen(struct cluster *);
 struct cluster_remote *cluster_seat_remote_find(struct cluster *, const char *,
 		    uint64_t);
 struct cluster_remote *cluster_seat_remote_new(struct cluster *, const char *,
-		    uint64_t, const char *, const char *);
+		    uint64_t, const char *, const struct cluster_who *);
 void	cluster_seat_remote_done(struct cluster_remote *);
 void	cluster_seat_remote_free(struct cluster_remote *);
 void	cluster_seat_remote_flush(struct cluster_remote *);

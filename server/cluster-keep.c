@@ -743,7 +743,7 @@ cluster_keep_plug(struct cluster *cl, struct match *m, int seat,
 		return (c);
 	} else {
 		if (cluster_seat_remote_find(cl, inst, id) != NULL ||
-		    (r = cluster_seat_remote_new(cl, inst, id, "-", "")) ==
+		    (r = cluster_seat_remote_new(cl, inst, id, "-", NULL)) ==
 		    NULL)
 			return (NULL);
 		cluster_base_send(cl, inst, 'T', id, dead, CLUSTER_INST_LEN);

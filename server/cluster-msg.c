@@ -2,14 +2,15 @@
  * cluster-msg.c -- a message from another node parsed and checked
  * (cluster-msg.h).  The rest of each type, as its sender writes it:
  *
- *	O <qid>				S <id> <addr> <name>
+ *	O <qid>				S <id> <addr> <who>
  *	L <ack> <line CR LF>...		H <where> <name>
  *	M <name>			I <seq> <line>
  *	E <seq> <error>			D <why> <hold>
- *	X <addr> <name> TAB <line>	T <instance>
+ *	X <addr> <who> TAB <line>	T <instance>
  *
- * (a name may be empty but in M); N, B, C, A, R and G carry nothing their
- * handlers read.
+ * (a name may be empty but in M; a who is a name, then " #<account>:
+ * <rating>" for a signed-in player); N, B, C, A, R and G carry nothing
+ * their handlers read.
  */
 #include <string.h>
 
@@ -143,6 +144,7 @@ static enum cluster_msg_error
 cluster_msg_rest(const struct cluster_msg *m)
 {
 	struct cluster_msg_cur	 cur = { m->rest, m->len };
+	struct cluster_who	 who;
 	enum cluster_msg_error	 e;
 	const char		*tab;
 	uint64_t		 v;
@@ -162,7 +164,7 @@ cluster_msg_rest(const struct cluster_msg *m)
 			return (CLUSTER_MSG_OK);
 		if (cluster_msg_char(&cur, ' ') == -1)
 			return (CLUSTER_MSG_EFORM);
-		return (cluster_msg_name(cur.p, cur.left, 1));
+		return (cluster_msg_who(cur.p, cur.left, &who));
 	case 'L':
 		if (cluster_msg_number(&cur, &v) == -1 ||
 		    cluster_msg_char(&cur, ' ') == -1)
@@ -193,8 +195,8 @@ cluster_msg_rest(const struct cluster_msg *m)
 		if (cluster_msg_char(&cur, ' ') == -1 ||
 		    (tab = memchr(cur.p, '\t', cur.left)) == NULL)
 			return (CLUSTER_MSG_EFORM);
-		if ((e = cluster_msg_name(cur.p, (size_t)(tab - cur.p), 1)) !=
-		    CLUSTER_MSG_OK)
+		if ((e = cluster_msg_who(cur.p, (size_t)(tab - cur.p),
+		    &who)) != CLUSTER_MSG_OK)
 			return (e);
 		tab++;
 		return (cluster_msg_line(tab, cur.left - (size_t)(tab -
@@ -284,6 +286,41 @@ cluster_msg_game_parse(const char *s, size_t len, struct lobby_game *g)
 	g->moves = (int)moves;
 	g->away = (int)away;
 	return (0);
+}
+
+/*
+ * A seat's player, "<name>[ #<account>:<rating>]" (len bytes), into w:
+ * the name NAME's (or none), an account only with a name, its id from 1
+ * and its rating within CLUSTER_RATING_MAX.
+ */
+enum cluster_msg_error
+cluster_msg_who(const char *s, size_t len, struct cluster_who *w)
+{
+	const char		*sp = memchr(s, ' ', len);
+	size_t			 n = sp != NULL ? (size_t)(sp - s) : len;
+	struct cluster_msg_cur	 cur;
+	uint64_t		 id, rating;
+
+	memset(w, 0, sizeof *w);
+	if (cluster_msg_name(s, n, 1) != CLUSTER_MSG_OK)
+		return (CLUSTER_MSG_ENAME);
+	memcpy(w->name, s, n);
+	w->name[n] = '\0';
+	if (sp == NULL)
+		return (CLUSTER_MSG_OK);
+	cur.p = sp + 1;
+	cur.left = len - n - 1;
+	if (cluster_msg_char(&cur, '#') == -1)
+		return (CLUSTER_MSG_ENAME);	/* a space in the name */
+	if (n == 0 ||
+	    cluster_msg_number(&cur, &id) == -1 || id == 0 ||
+	    id > INT64_MAX || cluster_msg_char(&cur, ':') == -1 ||
+	    cluster_msg_number(&cur, &rating) == -1 ||
+	    rating > CLUSTER_RATING_MAX || cur.left != 0)
+		return (CLUSTER_MSG_EFORM);
+	w->account = (int64_t)id;
+	w->rating = (int)rating;
+	return (CLUSTER_MSG_OK);
 }
 
 /* What a refusal says, for the log. */

@@ -28,6 +28,17 @@ enum cluster_msg_error {
 	CLUSTER_MSG_NERRORS
 };
 
+/*
+ * A seat's player as S and X name it: "<name>[ #<account>:<rating>]", the
+ * account and rating a signed-in player's on its node (0: a guest).
+ */
+struct cluster_who {
+	char		 name[PROTO_NAME_MAX + 1];
+	int64_t		 account;
+	int		 rating;
+};
+#define CLUSTER_RATING_MAX	100000	/* a rating's digits, at most */
+
 struct cluster_msg {
 	char		 type;
 	char		 from[CLUSTER_INST_LEN + 1];
@@ -42,5 +53,7 @@ int		 cluster_msg_game_parse(const char *, size_t,
 int		 cluster_msg_parse(const char *, size_t, struct cluster_msg *,
 		     enum cluster_msg_error *);
 const char	*cluster_msg_strerror(enum cluster_msg_error);
+enum cluster_msg_error cluster_msg_who(const char *, size_t,
+		    struct cluster_who *);
 
 #endif /* CLUSTER_MSG_H */

@@ -16,6 +16,7 @@
 #include <hiredis/hiredis.h>
 
 #include "cluster-int.h"
+#include "cluster-msg.h"
 #include "lobby.h"
 #include "log.h"
 #include "match.h"
@@ -283,7 +284,8 @@ cluster_queue_on_offer(struct cluster *cl, const char *from, uint64_t id,
 {
 	struct cluster_local	*l = cluster_base_local_find(cl, id);
 	struct client		*c;
-	char			 more[CLUSTER_INST_LEN + PROTO_NAME_MAX + 96];
+	char			 more[CLUSTER_INST_LEN + PROTO_NAME_MAX + 128];
+	char			 who[PROTO_NAME_MAX + 48];
 	uint64_t		 qid = strtoull(rest, NULL, 10);
 	char			 qs[24];
 
@@ -297,8 +299,8 @@ cluster_queue_on_offer(struct cluster *cl, const char *from, uint64_t id,
 	lobby_leave(cl->lobby, c);
 	place_set(c, PLACE_RELAY);
 	snprintf(l->owner, sizeof l->owner, "%s", from);
-	snprintf(more, sizeof more, "%" PRIu64 " %s %s", c->id, c->addr,
-	    c->name);
+	cluster_base_who(c, who, sizeof who);
+	snprintf(more, sizeof more, "%" PRIu64 " %s %s", c->id, c->addr, who);
 	log_info("client %llu: to a match on node %s",
 	    (unsigned long long)c->id, cluster_base_node_of(cl, from));
 	cluster_base_send(cl, from, 'S', qid, more, strlen(more));
@@ -312,18 +314,20 @@ cluster_queue_on_seat(struct cluster *cl, const char *from, uint64_t id,
 	struct cluster_local	*l = cluster_base_local_find(cl, id);
 	struct cluster_remote	*r;
 	struct client		*c;
-	char			 addr[64], name[PROTO_NAME_MAX + 1];
+	struct cluster_who	 who;
+	char			 addr[64];
 	uint64_t		 wid;
 	int			 n = 0;
 
-	name[0] = '\0';
+	memset(&who, 0, sizeof who);
 	if (sscanf(rest, "%" SCNu64 " %63s %n", &wid, addr, &n) < 2)
 		return;
-	if (n > 0)
-		snprintf(name, sizeof name, "%s", rest + n);
+	if (n > 0 && cluster_msg_who(rest + n, strlen(rest + n), &who) !=
+	    CLUSTER_MSG_OK)
+		return;			/* checked before: never */
 	if (l == NULL || l->owner[0] != '\0' || l->asking || (c = l->c)->place
 	    != PLACE_QUEUE || (c->flags & CLIENT_CLOSING) ||
-	    (r = cluster_seat_remote_new(cl, from, wid, addr, name)) == NULL) {
+	    (r = cluster_seat_remote_new(cl, from, wid, addr, &who)) == NULL) {
 		cluster_base_send(cl, from, 'B', wid, NULL, 0);
 		return;
 	}

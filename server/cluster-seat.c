@@ -19,6 +19,7 @@
 #include <hiredis/hiredis.h>
 
 #include "cluster-int.h"
+#include "cluster-msg.h"
 #include "cmd.h"
 #include "conn.h"
 #include "lobby.h"
@@ -72,11 +73,15 @@ cluster_seat_remote_find(struct cluster *cl, const char *home, uint64_t id)
 	return (r);
 }
 
-/* A seat here for a player of node home (its client id, name, address). */
+/*
+ * A seat here for a player of node home (its client id, address, name and
+ * account: who, NULL for none yet).
+ */
 struct cluster_remote *
 cluster_seat_remote_new(struct cluster *cl, const char *home, uint64_t id,
-    const char *addr, const char *name)
+    const char *addr, const struct cluster_who *who)
 {
+	const char		*name = who != NULL ? who->name : "";
 	struct cluster_remote	*r;
 	struct lobby		*lobby = cl->lobby;
 
@@ -107,6 +112,11 @@ cluster_seat_remote_new(struct cluster *cl, const char *home, uint64_t id,
 		    cluster_base_node_of(cl, home));
 	ratelimit_init(&r->c.rate, lobby->limits.burst, lobby->ops->now());
 	r->c.abuse = r->c.rate;
+	if (who != NULL && who->account != 0) {
+		r->c.account_id = who->account;	/* rated as its node says */
+		r->c.rated = 1;
+		r->c.rating = who->rating;
+	}
 	if (name[0] != '\0') {
 		if (name_allowed(lobby, &r->c, name))
 			name_take(&r->c, name);
@@ -169,6 +179,26 @@ cluster_seat_remote_due(struct cluster_remote *r)
 	TAILQ_INSERT_TAIL(&r->cl->dirty, r, dirty_entry);
 }
 
+/*
+ * A remote seat's lines wait until released (a rated game's RESULT
+ * leaves once its record is committed, as a player's here); counted.
+ */
+void
+cluster_seat_hold_out(struct client *c)
+{
+	((struct cluster_remote *)c)->holds++;
+}
+
+/* Released: its lines go at the callback's end once nothing holds them. */
+void
+cluster_seat_release_out(struct client *c)
+{
+	struct cluster_remote	*r = (struct cluster_remote *)c;
+
+	if (r->holds > 0 && --r->holds == 0)
+		cluster_seat_remote_due(r);
+}
+
 /* Publish one remote seat's lines: to its node, for its connection. */
 void
 cluster_seat_remote_flush(struct cluster_remote *r)
@@ -207,8 +237,9 @@ cluster_seat_flush(struct cluster *cl)
 
 	for (r = TAILQ_FIRST(&cl->dirty); r != NULL; r = next) {
 		next = TAILQ_NEXT(r, dirty_entry);
-		if (rlink_up(cl->link) && (r->save_seq > cl->saves_acked ||
-		    (r->c.match != NULL && r->c.match->touched)))
+		if (r->holds > 0 || (rlink_up(cl->link) &&
+		    (r->save_seq > cl->saves_acked || (r->c.match != NULL &&
+		    r->c.match->touched))))
 			continue;
 		cluster_seat_remote_flush(r);
 		next = TAILQ_FIRST(&cl->dirty);	/* the list may change */

@@ -81,5 +81,7 @@ struct cluster	*cluster_new(struct event_base *, struct lobby *,
 		    const struct cluster_config *, const struct cluster_host *);
 void		 cluster_service(struct cluster *, struct service *);
 void		 cluster_drain(struct cluster *);
+void		 cluster_seat_hold_out(struct client *);
+void		 cluster_seat_release_out(struct client *);
 
 #endif /* CLUSTER_H */

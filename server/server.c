@@ -617,14 +617,20 @@ static void
 server_hold_out_cb(void *arg, struct client *c)
 {
 	(void)arg;
-	server_client_hold_out(c);
+	if (c->flags & CLIENT_REMOTE)
+		cluster_seat_hold_out(c);	/* its lines, to its node */
+	else
+		server_client_hold_out(c);
 }
 
 static void
 server_release_out_cb(void *arg, struct client *c)
 {
 	(void)arg;
-	server_client_release_out(c);
+	if (c->flags & CLIENT_REMOTE)
+		cluster_seat_release_out(c);
+	else
+		server_client_release_out(c);
 }
 
 /* The cluster's flush: what the world sent, out. */

@@ -150,6 +150,50 @@ test_cluster_msg_refuses_bad_names(void **state)
 	}
 }
 
+/*
+ * A signed-in player's account and rating travel after its name in S and
+ * X ("ann #12:1500"): read back; malformed ones refused (EFORM), a name
+ * with a space still a bad name.
+ */
+static void
+test_cluster_msg_who(void **state)
+{
+	static const char *const bad[] = {
+		"S " INST " 12 34 127.0.0.1:5000 ann #0:1500",
+		"S " INST " 12 34 127.0.0.1:5000 ann #12",
+		"S " INST " 12 34 127.0.0.1:5000 ann #12:",
+		"S " INST " 12 34 127.0.0.1:5000 ann #:1500",
+		"S " INST " 12 34 127.0.0.1:5000 ann #12:100001",
+		"S " INST " 12 34 127.0.0.1:5000 ann #12:1500 ",
+		"S " INST " 12 34 127.0.0.1:5000 ann #12:15x0",
+		"S " INST " 12 34 127.0.0.1:5000 ann #9223372036854775808:1",
+		"S " INST " 12 34 127.0.0.1:5000  #12:1500",
+		"X " INST " 7 127.0.0.1:5000 ann #-1:1500\tRESUME ABCD-EFGH",
+	};
+	struct cluster_who	w;
+	struct cluster_msg	m;
+	size_t			i;
+
+	(void)state;
+	assert_int_equal(P("S " INST " 12 34 127.0.0.1:5000 ann #12:1500", &m),
+	    CLUSTER_MSG_OK);
+	assert_int_equal(P("X " INST " 7 127.0.0.1:5000 Zo\xc3\xab "
+	    "#9223372036854775807:0\tROOM JOIN ABCD-EFGH", &m), CLUSTER_MSG_OK);
+	assert_int_equal(cluster_msg_who("ann #12:1500", 12, &w),
+	    CLUSTER_MSG_OK);
+	assert_string_equal(w.name, "ann");
+	assert_true(w.account == 12 && w.rating == 1500);
+	assert_int_equal(cluster_msg_who("ann", 3, &w), CLUSTER_MSG_OK);
+	assert_string_equal(w.name, "ann");
+	assert_true(w.account == 0 && w.rating == 0);
+	assert_int_equal(cluster_msg_who("", 0, &w), CLUSTER_MSG_OK);
+	assert_true(w.name[0] == '\0' && w.account == 0);
+	for (i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		if (parse(bad[i], strlen(bad[i]), &m) != CLUSTER_MSG_EFORM)
+			fail_msg("took the account of \"%s\"", bad[i]);
+	}
+}
+
 /* An address is printable and short; lines are text, whole, short. */
 static void
 test_cluster_msg_refuses_bad_addrs_and_lines(void **state)
@@ -277,6 +321,7 @@ main(void)
 		cmocka_unit_test(test_cluster_msg_takes_what_nodes_send),
 		cmocka_unit_test(test_cluster_msg_refuses_bad_heads),
 		cmocka_unit_test(test_cluster_msg_refuses_bad_names),
+		cmocka_unit_test(test_cluster_msg_who),
 		cmocka_unit_test(test_cluster_msg_refuses_bad_addrs_and_lines),
 		cmocka_unit_test(test_cluster_msg_refuses_bad_forms),
 		cmocka_unit_test(test_cluster_game_parse),

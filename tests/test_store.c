@@ -481,6 +481,116 @@ test_store_record(void **state)
 	    "SELECT count(*) FROM games WHERE match = '17' AND number = 1"), 1);
 }
 
+static int	rate_calls;	/* test_rate's, in this process */
+
+/*
+ * A rating rule for the tests, as the store sees one (store_rate_fn): the
+ * winner 10 up and the loser 10 down from their ratings as read; a
+ * match named "norate" is not rated.
+ */
+static int
+test_rate(const struct store_account *x, const struct store_account *o,
+    struct store_game *g)
+{
+	double	d = g->result == 'X' ? 10 : g->result == 'O' ? -10 : 0;
+
+	rate_calls++;
+	if (strcmp(g->match, "norate") == 0)
+		return (-1);
+	g->x.before = x->rating;
+	g->x.rating = x->rating + d;
+	g->x.rd = x->rd - 1;
+	g->x.volatility = x->volatility;
+	g->o.before = o->rating;
+	g->o.rating = o->rating - d;
+	g->o.rd = o->rd - 1;
+	g->o.volatility = o->volatility;
+	snprintf(g->x.name, sizeof g->x.name, "%s", x->name);
+	snprintf(g->o.name, sizeof g->o.name, "%s", o->name);
+	return (0);
+}
+
+/* Record a game rated inside the store's transaction, and wait. */
+static void
+do_record_rated(struct fix *f, const struct store_game *g, struct seen *s)
+{
+	memset(s, 0, sizeof *s);
+	assert_int_equal(store_record_rated(f->store, g, test_rate, seen_cb,
+	    s), 0);
+	wait_for(f, s);
+}
+
+/*
+ * A rated game whose ratings the store computes from the accounts as its
+ * own transaction reads them: a game written meanwhile counts; written
+ * twice, kept once (rated once); a side missing or not rated: nothing
+ * written, and the store goes on.
+ */
+static void
+test_store_record_rated(void **state)
+{
+	struct fix		*f = *state;
+	struct seen		 s;
+	struct store_game	 g;
+	int64_t			 a, b;
+
+	do_register(f, "Alice", "alice", "key-of-alice-0123456789012", &s);
+	a = s.account.id;
+	do_register(f, "Bob", "bob", "key-of-bob-012345678901234", &s);
+	b = s.account.id;
+	game_of(&g, "17", 1, a, b, 'X', 5000);
+	do_record(f, &g, &s);		/* alice 1662.21, bob 1337.79 */
+	assert_int_equal(s.written, 1);
+
+	game_of(&g, "17", 2, a, b, 'X', 5100);	/* its ratings ignored */
+	rate_calls = 0;
+	do_record_rated(f, &g, &s);
+	assert_int_equal(s.err, STORE_OK);
+	assert_int_equal(s.written, 1);
+	assert_int_equal(rate_calls, 1);
+	do_rating(f, "alice", &s);
+	assert_true(s.account.rating == 1672.21);
+	assert_true(s.account.rd == 289.2305);
+	assert_int_equal(s.account.games, 2);
+	assert_int_equal(s.account.wins, 2);
+	do_rating(f, "bob", &s);
+	assert_true(s.account.rating == 1327.79);
+	assert_int_equal(s.account.losses, 2);
+
+	/* Again (a node that took the match up): nothing, not rated. */
+	rate_calls = 0;
+	do_record_rated(f, &g, &s);
+	assert_int_equal(s.err, STORE_OK);
+	assert_int_equal(s.written, 0);
+	assert_int_equal(rate_calls, 0);
+	do_rating(f, "alice", &s);
+	assert_true(s.account.rating == 1672.21);
+	assert_int_equal(s.account.games, 2);
+
+	game_of(&g, "17", 3, a, b + 1000, 'X', 5200);
+	do_record_rated(f, &g, &s);
+	assert_int_equal(s.err, STORE_ENOTFOUND);
+	assert_int_equal(s.written, 0);
+	game_of(&g, "norate", 1, a, b, 'O', 5300);
+	do_record_rated(f, &g, &s);
+	assert_int_equal(s.err, STORE_ENOTFOUND);
+	assert_int_equal(s.written, 0);
+	/* Its transaction was rolled back: the store answers as before. */
+	do_rating(f, "alice", &s);
+	assert_int_equal(s.err, STORE_OK);
+	assert_true(s.account.rating == 1672.21);
+	assert_int_equal(s.account.games, 2);
+	game_of(&g, "17", 3, b, a, 'T', 5400);
+	do_record_rated(f, &g, &s);
+	assert_int_equal(s.err, STORE_OK);
+	assert_int_equal(s.written, 1);
+	assert_true(s.account.rating == 0);	/* a record fills no account */
+
+	store_free(f->store);
+	f->store = NULL;
+	assert_int_equal(file_int(f->path, "SELECT count(*) FROM games"), 3);
+}
+
 /* History: newest first, at most n, with names, moves and ratings. */
 static void
 test_store_history(void **state)
@@ -1039,6 +1149,84 @@ test_store_pg_concurrent(void **state)
 	assert_int_equal(one.account.losses, 40);
 }
 
+/*
+ * Two stores at once rate games of the same player (alice against bob on
+ * one, against carol on the other): none is lost, and each game's ratings
+ * before are those the one recorded before it left (in the order of the
+ * rows), so alice's rating is the last one's after.
+ */
+static void
+test_store_pg_rated_concurrent(void **state)
+{
+	struct fix		*f = *state;
+	struct event_base	*b2;
+	struct store		*s2;
+	static struct seen	 s[2][30];
+	struct seen		 one;
+	struct store_game	 g;
+	char			 why[512], m[16], sql[256];
+	int64_t			 a, b, c;
+	int			 i, j, n = 30;
+	PGconn			*pc;
+	PGresult		*r;
+	double			 last, before, after;
+
+	do_register(f, "Alice", "alice", "key-of-alice-0123456789012", &one);
+	a = one.account.id;
+	do_register(f, "Bob", "bob", "key-of-bob-012345678901234", &one);
+	b = one.account.id;
+	do_register(f, "Carol", "carol", "key-of-carol-0123456789012", &one);
+	c = one.account.id;
+	assert_non_null(b2 = event_base_new());
+	assert_non_null(s2 = store_open(b2, f->path, why, sizeof why));
+	memset(s, 0, sizeof s);
+	for (i = 0; i < n; i++) {
+		snprintf(m, sizeof m, "b%d", i);
+		game_of(&g, m, 1, a, b, 'X', 10 + i);
+		assert_int_equal(store_record_rated(f->store, &g, test_rate,
+		    seen_cb, &s[0][i]), 0);
+		snprintf(m, sizeof m, "c%d", i);
+		game_of(&g, m, 1, c, a, i % 2 ? 'O' : 'T', 10 + i);
+		assert_int_equal(store_record_rated(s2, &g, test_rate,
+		    seen_cb, &s[1][i]), 0);
+	}
+	for (i = 0; i < n; i++) {
+		for (j = 0; j < 2; j++) {
+			wait_both(f->base, b2, &s[j][i]);
+			if (s[j][i].err != STORE_OK || !s[j][i].written)
+				fail_msg("game %d of store %d: %s", i, j + 1,
+				    s[j][i].why);
+		}
+	}
+	store_free(s2);
+	event_base_free(b2);
+
+	pc = PQconnectdb(f->path);
+	assert_int_equal(PQstatus(pc), CONNECTION_OK);
+	snprintf(sql, sizeof sql, "SELECT CASE WHEN x_id = %lld THEN"
+	    " x_before ELSE o_before END, CASE WHEN x_id = %lld THEN x_after"
+	    " ELSE o_after END FROM games ORDER BY seq", (long long)a,
+	    (long long)a);
+	r = PQexec(pc, sql);
+	assert_int_equal(PQresultStatus(r), PGRES_TUPLES_OK);
+	assert_int_equal(PQntuples(r), 2 * n);
+	last = 1500;
+	for (i = 0; i < PQntuples(r); i++) {
+		before = strtod(PQgetvalue(r, i, 0), NULL);
+		after = strtod(PQgetvalue(r, i, 1), NULL);
+		if (before != last)
+			fail_msg("game %d (in order): alice's rating before "
+			    "%.2f, not %.2f", i + 1, before, last);
+		last = after;
+	}
+	PQclear(r);
+	PQfinish(pc);
+	do_rating(f, "alice", &one);
+	assert_int_equal(one.account.games, 2 * n);
+	assert_true(one.account.rating == last);
+	assert_true(one.account.rating == 1500 + 10 * n + 10 * (n / 2));
+}
+
 /* Ask for alice's rating until it comes (the store back): its error. */
 static enum store_err
 rating_until_ok(struct fix *f, int tries)
@@ -1152,6 +1340,8 @@ main(void)
 		    teardown),
 		cmocka_unit_test_setup_teardown(test_store_record, setup,
 		    teardown),
+		cmocka_unit_test_setup_teardown(test_store_record_rated, setup,
+		    teardown),
 		cmocka_unit_test_setup_teardown(test_store_history, setup,
 		    teardown),
 		cmocka_unit_test_setup_teardown(test_store_forget, setup,
@@ -1163,6 +1353,8 @@ main(void)
 #ifdef STORE_TEST_PG
 		cmocka_unit_test_setup_teardown(test_store_pg_schema, setup,
 		    teardown),
+		cmocka_unit_test_setup_teardown(test_store_pg_rated_concurrent,
+		    setup, teardown),
 		cmocka_unit_test_setup_teardown(test_store_pg_concurrent,
 		    setup, teardown),
 		cmocka_unit_test_setup_teardown(test_store_pg_down, setup,

@@ -59,6 +59,7 @@ static int	 store_db_account(sqlite3 *, struct store_req *,
 static int	 store_db_register(sqlite3 *, struct store_req *);
 static int	 store_db_rekey(sqlite3 *, struct store_req *);
 static int	 store_db_forget(sqlite3 *, struct store_req *);
+static int	 store_db_rate(sqlite3 *, struct store_req *, int *);
 static int	 store_db_record(sqlite3 *, struct store_req *);
 static int	 store_db_side(sqlite3 *, const struct store_game *,
 		     const struct store_side *, char);
@@ -410,6 +411,48 @@ store_db_forget(sqlite3 *db, struct store_req *req)
 	return (rc == SQLITE_DONE ? SQLITE_OK : rc);
 }
 
+/*
+ * A rated record's ratings from its accounts as this transaction reads
+ * them (BEGIN IMMEDIATE: nobody writes meanwhile): SQLITE_OK (there set
+ * when the game is there already), or an error (a side not found:
+ * ENOTFOUND).
+ */
+static int
+store_db_rate(sqlite3 *db, struct store_req *req, int *there)
+{
+	struct store_game	*g = &req->game;
+	struct store_account	 acc[2];
+	sqlite3_stmt		*st;
+	int64_t			 ids[2] = { g->x.id, g->o.id };
+	int			 rc, i;
+
+	rc = sqlite3_prepare_v2(db, "SELECT 1 FROM games WHERE match = ?"
+	    " AND number = ?", -1, &st, NULL);
+	if (rc != SQLITE_OK)
+		return (rc);
+	sqlite3_bind_text(st, 1, g->match, -1, SQLITE_STATIC);
+	sqlite3_bind_int(st, 2, g->number);
+	rc = sqlite3_step(st);
+	sqlite3_finalize(st);
+	if ((*there = rc == SQLITE_ROW))
+		return (SQLITE_OK);
+	if (rc != SQLITE_DONE)
+		return (rc);
+	for (i = 0; i < 2; i++) {
+		req->id = ids[i];
+		if ((rc = store_db_account(db, req, "id", 1)) != SQLITE_OK ||
+		    req->res.err != STORE_OK)
+			return (rc);
+		acc[i] = req->res.account;
+	}
+	memset(&req->res.account, 0, sizeof req->res.account);
+	if (req->rate(&acc[0], &acc[1], g) == -1) {
+		req->res.err = STORE_ENOTFOUND;
+		snprintf(req->why, sizeof req->why, "not rated");
+	}
+	return (SQLITE_OK);
+}
+
 /* The game, once; then both players' ratings and counts. */
 static int
 store_db_record(sqlite3 *db, struct store_req *req)
@@ -417,8 +460,11 @@ store_db_record(sqlite3 *db, struct store_req *req)
 	const struct store_game	*g = &req->game;
 	sqlite3_stmt		*st;
 	char			 result[2] = { g->result, '\0' };
-	int			 rc;
+	int			 rc, there = 0;
 
+	if (req->rate != NULL && ((rc = store_db_rate(db, req, &there)) !=
+	    SQLITE_OK || req->res.err != STORE_OK || there))
+		return (rc);
 	rc = sqlite3_prepare_v2(db, "INSERT INTO games (match, number, x_id,"
 	    " o_id, result, ended, moves, at, x_before, x_after, o_before,"
 	    " o_after) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
@@ -444,6 +490,7 @@ store_db_record(sqlite3 *db, struct store_req *req)
 	if (sqlite3_changes(db) == 0)
 		return (SQLITE_OK);	/* written before: nothing changes */
 	req->res.written = 1;
+	req->res.game = *g;
 	if ((rc = store_db_side(db, g, &g->x, 'X')) != SQLITE_OK)
 		return (rc);
 	return (store_db_side(db, g, &g->o, 'O'));

@@ -27,6 +27,12 @@ struct store_req {
 	long			 deadline;	/* store-pg.c: ms, monotonic */
 	int			 n;		/* history, top */
 	struct store_game	 game;		/* record */
+	store_rate_fn		 rate;		/* record: rated inside */
+	int			 phase;		/* store-pg.c: rated record's
+						   round trip (0, 1, 2) */
+	struct store_account	 acc[2];	/* ... its accounts locked */
+	int			 found;		/* ... a bit per side */
+	int			 there;		/* ... the game is, already */
 
 	struct store_result	 res;
 	char			 why[256];

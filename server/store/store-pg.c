@@ -50,6 +50,9 @@ struct store_pg {
 	struct store_reqs	 todo;		/* not sent yet */
 	struct store_reqs	 sent;		/* in the pipeline, in order */
 	struct store_reqs	 done;		/* their callbacks to come */
+	struct store_req	*held;		/* a rated record between its
+						   round trips: nothing is
+						   sent after it meanwhile */
 	size_t			 nsent;
 	size_t			 pending;
 	int			 stmt;		/* the head of sent's, so far */
@@ -133,6 +136,14 @@ static const char store_pg_record[] = "WITH g AS (INSERT INTO games"
 	" ties = a.ties + ($5::text = 'T')::int"
 	" FROM s WHERE a.id = s.id AND EXISTS (SELECT 1 FROM g) RETURNING 1)"
 	" SELECT (SELECT count(*) FROM g), (SELECT count(*) FROM u)";
+/*
+ * A rated record's first round trip, in a transaction of its own: both
+ * accounts locked in id order and read, and whether the game is there.
+ */
+static const char store_pg_lock_read[] = "SELECT " STORE_PG_ACCOUNT
+	" FROM accounts WHERE id IN ($1, $2) ORDER BY id FOR UPDATE";
+static const char store_pg_there[] = "SELECT count(*) FROM games"
+	" WHERE match = $1 AND number = $2";
 static const char store_pg_history[] = "WITH me AS (SELECT id FROM accounts"
 	" WHERE fold = $1) SELECT g.match, g.number, coalesce(g.x_id, 0),"
 	" coalesce(g.o_id, 0), coalesce(x.name, '" STORE_DELETED "'),"
@@ -159,6 +170,10 @@ static void	 store_pg_setup(struct store_pg *);
 static void	 store_pg_setup_read(struct store_pg *);
 static void	 store_pg_send_todo(struct store_pg *);
 static int	 store_pg_send(struct store_pg *, struct store_req *);
+static int	 store_pg_send_record(struct store_pg *, struct store_req *);
+static int	 store_pg_rated(struct store_pg *, struct store_req *);
+static void	 store_pg_rated_rows(struct store_req *, int,
+		    const PGresult *);
 static void	 store_pg_flush(struct store_pg *);
 static void	 store_pg_read(struct store_pg *);
 static void	 store_pg_result(struct store_pg *, PGresult *);
@@ -305,6 +320,7 @@ store_pg_down(struct store_pg *pg, enum store_err err, const char *why)
 	}
 	pg->nsent = 0;
 	pg->stmt = 0;
+	pg->held = NULL;
 	while ((req = TAILQ_FIRST(&pg->todo)) != NULL) {
 		TAILQ_REMOVE(&pg->todo, req, entry);
 		req->res.err = err;
@@ -531,7 +547,7 @@ store_pg_send_todo(struct store_pg *pg)
 	int			 sent = 0;
 
 	while (pg->state == STORE_PG_READY && pg->nsent < STORE_PG_INFLIGHT &&
-	    (req = TAILQ_FIRST(&pg->todo)) != NULL) {
+	    pg->held == NULL && (req = TAILQ_FIRST(&pg->todo)) != NULL) {
 		TAILQ_REMOVE(&pg->todo, req, entry);
 		TAILQ_INSERT_TAIL(&pg->sent, req, entry);
 		pg->nsent++;
@@ -541,6 +557,8 @@ store_pg_send_todo(struct store_pg *pg)
 			return;
 		}
 		sent = 1;
+		if (req->rate != NULL && req->op == STORE_RECORD)
+			pg->held = req;	/* its second trip comes first */
 	}
 	if (sent)
 		store_pg_flush(pg);
@@ -580,7 +598,6 @@ store_pg_send(struct store_pg *pg, struct store_req *req)
 {
 	const struct store_game	*g = &req->game;
 	char			 h[2 + 2 * STORE_HASH_LEN + 1], b[16][32];
-	char			 mark[2] = { g->result, '\0' };
 	int			 rc = 0;
 
 	switch (req->op) {
@@ -610,25 +627,22 @@ store_pg_send(struct store_pg *pg, struct store_req *req)
 		rc = store_pg_query(pg, store_pg_forget, 1, p);
 		break;
 	}
-	case STORE_RECORD: {
-		const char *l[] = { STORE_PG_INT(b[0], g->x.id),
-		    STORE_PG_INT(b[1], g->o.id) };
-		const char *p[] = { g->match, STORE_PG_INT(b[2], g->number),
-		    b[0], b[1], mark, g->ended, g->moves,
-		    STORE_PG_INT(b[3], g->at),
-		    STORE_PG_DBL(b[4], g->x.before),
-		    STORE_PG_DBL(b[5], g->x.rating),
-		    STORE_PG_DBL(b[6], g->o.before),
-		    STORE_PG_DBL(b[7], g->o.rating),
-		    STORE_PG_DBL(b[8], g->x.rd),
-		    STORE_PG_DBL(b[9], g->x.volatility),
-		    STORE_PG_DBL(b[10], g->o.rd),
-		    STORE_PG_DBL(b[11], g->o.volatility) };
-		rc = store_pg_query(pg, store_pg_lock, 2, l);
-		if (rc == 0)
-			rc = store_pg_query(pg, store_pg_record, 16, p);
+	case STORE_RECORD:
+		if (req->rate != NULL) {
+			const char *l[] = { STORE_PG_INT(b[0], g->x.id),
+			    STORE_PG_INT(b[1], g->o.id) };
+			const char *t[] = { g->match,
+			    STORE_PG_INT(b[2], g->number) };
+			rc = store_pg_query(pg, "BEGIN", 0, NULL);
+			if (rc == 0)
+				rc = store_pg_query(pg, store_pg_lock_read, 2,
+				    l);
+			if (rc == 0)
+				rc = store_pg_query(pg, store_pg_there, 2, t);
+			break;
+		}
+		rc = store_pg_send_record(pg, req);
 		break;
-	}
 	case STORE_RATING: {
 		const char *p[] = { req->fold };
 		rc = store_pg_query(pg, store_pg_by_fold, 1, p);
@@ -650,6 +664,78 @@ store_pg_send(struct store_pg *pg, struct store_req *req)
 	if (rc == 0 && PQpipelineSync(pg->conn) == 0)
 		rc = -1;
 	return (rc);
+}
+
+/* A record's lock and its write, the ratings as given (or computed). */
+static int
+store_pg_send_record(struct store_pg *pg, struct store_req *req)
+{
+	const struct store_game	*g = &req->game;
+	char			 b[16][32];
+	char			 mark[2] = { g->result, '\0' };
+	const char		*l[] = { STORE_PG_INT(b[0], g->x.id),
+				    STORE_PG_INT(b[1], g->o.id) };
+	const char		*p[] = { g->match,
+				    STORE_PG_INT(b[2], g->number),
+				    b[0], b[1], mark, g->ended, g->moves,
+				    STORE_PG_INT(b[3], g->at),
+				    STORE_PG_DBL(b[4], g->x.before),
+				    STORE_PG_DBL(b[5], g->x.rating),
+				    STORE_PG_DBL(b[6], g->o.before),
+				    STORE_PG_DBL(b[7], g->o.rating),
+				    STORE_PG_DBL(b[8], g->x.rd),
+				    STORE_PG_DBL(b[9], g->x.volatility),
+				    STORE_PG_DBL(b[10], g->o.rd),
+				    STORE_PG_DBL(b[11], g->o.volatility) };
+
+	if (req->rate == NULL && store_pg_query(pg, store_pg_lock, 2, l) == -1)
+		return (-1);
+	return (store_pg_query(pg, store_pg_record, 16, p));
+}
+
+/*
+ * A rated record's first trip answered (its sync): the ratings computed
+ * from the accounts it locked, then the write and COMMIT; or ROLLBACK
+ * (an error, a side missing, the game there already, not rated).  A
+ * transaction left open after the second trip is rolled back in a third.
+ * 1: the request goes on (another trip sent), 0: it is done.
+ */
+static int
+store_pg_rated(struct store_pg *pg, struct store_req *req)
+{
+	int	rc, open = PQtransactionStatus(pg->conn) != PQTRANS_IDLE;
+
+	if (req->phase == 2 || (req->phase == 1 && !open)) {
+		pg->held = NULL;
+		return (0);
+	}
+	if (req->phase == 0 && req->res.err == STORE_OK && !req->there) {
+		if (req->found != 3) {
+			req->res.err = STORE_ENOTFOUND;
+			snprintf(req->why, sizeof req->why, "no such account");
+		} else if (req->rate(&req->acc[0], &req->acc[1],
+		    &req->game) == -1) {
+			req->res.err = STORE_ENOTFOUND;
+			snprintf(req->why, sizeof req->why, "not rated");
+		}
+	}
+	if (req->phase == 0 && req->res.err == STORE_OK && !req->there) {
+		req->phase = 1;
+		rc = store_pg_send_record(pg, req);
+		if (rc == 0)
+			rc = store_pg_query(pg, "COMMIT", 0, NULL);
+	} else {
+		req->phase = 2;
+		rc = store_pg_query(pg, "ROLLBACK", 0, NULL);
+	}
+	if (rc == 0 && PQpipelineSync(pg->conn) == 0)
+		rc = -1;
+	if (rc == -1) {
+		store_pg_down(pg, STORE_EDOWN, PQerrorMessage(pg->conn));
+		return (1);
+	}
+	store_pg_flush(pg);
+	return (1);
 }
 
 /* Send what libpq holds; watch for writing while some is left. */
@@ -676,7 +762,8 @@ store_pg_read(struct store_pg *pg)
 		store_pg_down(pg, STORE_EDOWN, PQerrorMessage(pg->conn));
 		return;
 	}
-	while (pg->nsent > 0 && !PQisBusy(pg->conn) && nulls < 2) {
+	while (pg->conn != NULL && pg->nsent > 0 && !PQisBusy(pg->conn) &&
+	    nulls < 2) {
 		if ((r = PQgetResult(pg->conn)) == NULL) {
 			nulls++;	/* a statement's end */
 			continue;
@@ -685,6 +772,8 @@ store_pg_read(struct store_pg *pg)
 		store_pg_result(pg, r);
 		PQclear(r);
 	}
+	if (pg->conn == NULL)
+		return;		/* down: a rated record's trip not sent */
 	if (PQstatus(pg->conn) == CONNECTION_BAD) {
 		store_pg_down(pg, STORE_EDOWN, PQerrorMessage(pg->conn));
 		return;
@@ -701,9 +790,12 @@ store_pg_result(struct store_pg *pg, PGresult *r)
 
 	switch (PQresultStatus(r)) {
 	case PGRES_PIPELINE_SYNC:
+		pg->stmt = 0;
+		if (req->rate != NULL && req->op == STORE_RECORD &&
+		    store_pg_rated(pg, req))
+			return;
 		TAILQ_REMOVE(&pg->sent, req, entry);
 		pg->nsent--;
-		pg->stmt = 0;
 		store_pg_finish(pg, req);
 		return;
 	case PGRES_TUPLES_OK:
@@ -754,8 +846,14 @@ store_pg_rows(struct store_req *req, int stmt, const PGresult *r)
 
 	switch (req->op) {
 	case STORE_RECORD:
+		if (req->rate != NULL) {
+			store_pg_rated_rows(req, stmt, r);
+			return;
+		}
 		if (stmt == 1 && n == 1)
 			req->res.written = atoi(PQgetvalue(r, 0, 0)) == 1;
+		if (req->res.written)
+			req->res.game = req->game;
 		return;
 	case STORE_TOP:
 		if ((req->res.top = calloc((size_t)n + 1,
@@ -795,6 +893,36 @@ store_pg_rows(struct store_req *req, int stmt, const PGresult *r)
 		return;
 	}
 	store_pg_account(r, 0, &req->res.account);
+}
+
+/*
+ * A rated record's rows: its accounts locked and whether the game is
+ * there (first trip), whether it was written (second).
+ */
+static void
+store_pg_rated_rows(struct store_req *req, int stmt, const PGresult *r)
+{
+	struct store_account	acc;
+	int			i, n = PQntuples(r);
+
+	if (req->phase == 0 && stmt == 1) {
+		for (i = 0; i < n; i++) {
+			store_pg_account(r, i, &acc);
+			if (acc.id == req->game.x.id) {
+				req->acc[0] = acc;
+				req->found |= 1;
+			} else if (acc.id == req->game.o.id) {
+				req->acc[1] = acc;
+				req->found |= 2;
+			}
+		}
+	} else if (req->phase == 0 && stmt == 2 && n == 1)
+		req->there = atoi(PQgetvalue(r, 0, 0)) != 0;
+	else if (req->phase == 1 && stmt == 0 && n == 1 &&
+	    atoi(PQgetvalue(r, 0, 0)) == 1) {
+		req->res.written = 1;
+		req->res.game = req->game;
+	}
 }
 
 /* An account's columns (STORE_PG_ACCOUNT) of row i. */

@@ -42,6 +42,7 @@ static struct store_req *store_req_new(enum store_op, store_cb, void *);
 static int	 store_submit(struct store *, struct store_req *);
 static void	 store_req_free(struct store_req *);
 static int	 store_copy(char *, size_t, const char *);
+static int	 store_game_ok(const struct store_game *);
 
 /* The thread: run requests until told to stop, then close the file. */
 static void *
@@ -316,13 +317,10 @@ store_forget(struct store *st, int64_t id, store_cb cb, void *arg)
 	return (store_submit(st, req));
 }
 
-/* Record a rated game and both players' new ratings, once. */
-int
-store_record(struct store *st, const struct store_game *game, store_cb cb,
-    void *arg)
+/* A record's game within the bounds of its columns: 0, or -1. */
+static int
+store_game_ok(const struct store_game *game)
 {
-	struct store_req	*req;
-
 	if (game->number < 1 || strchr("XOT", game->result) == NULL ||
 	    game->result == '\0' || game->x.id == game->o.id ||
 	    memchr(game->match, '\0', sizeof game->match) == NULL ||
@@ -330,9 +328,33 @@ store_record(struct store *st, const struct store_game *game, store_cb cb,
 	    memchr(game->moves, '\0', sizeof game->moves) == NULL ||
 	    game->match[0] == '\0')
 		return (-1);
+	return (0);
+}
+
+/* Record a rated game and both players' new ratings, once. */
+int
+store_record(struct store *st, const struct store_game *game, store_cb cb,
+    void *arg)
+{
+	return (store_record_rated(st, game, NULL, cb, arg));
+}
+
+/*
+ * Record a rated game once, its new ratings computed by rate (NULL: as
+ * given) from the accounts inside the transaction.
+ */
+int
+store_record_rated(struct store *st, const struct store_game *game,
+    store_rate_fn rate, store_cb cb, void *arg)
+{
+	struct store_req	*req;
+
+	if (store_game_ok(game) == -1)
+		return (-1);
 	if ((req = store_req_new(STORE_RECORD, cb, arg)) == NULL)
 		return (-1);
 	req->game = *game;
+	req->rate = rate;
 	return (store_submit(st, req));
 }
 

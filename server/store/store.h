@@ -102,7 +102,8 @@ struct store_game {
 /*
  * A request's result, valid during its callback only.  register, login,
  * rekey and rating fill account; record says whether the game was
- * written now (1) or was there already (0: nothing changed); history
+ * written now (1) or was there already (0: nothing changed), and the
+ * game as written (game: its sides' ratings before and after); history
  * and top fill their lists, best or newest first.
  */
 struct store_result {
@@ -111,6 +112,7 @@ struct store_result {
 	const char		*why;	/* err's text for a log line, or "" */
 	struct store_account	 account;
 	int			 written;
+	struct store_game	 game;
 	struct store_game	*games;
 	size_t			 ngames;
 	struct store_account	*top;
@@ -118,6 +120,15 @@ struct store_result {
 };
 
 typedef void (*store_cb)(const struct store_result *, void *);
+
+/*
+ * A rated game's new ratings, from its players' accounts (x's, o's) as
+ * they are inside the record's transaction, locked: the game's sides
+ * (before, rating, rd, volatility, name) filled, 0; -1: not rated
+ * (nothing written).  Pure: SQLite's thread may call it.
+ */
+typedef int (*store_rate_fn)(const struct store_account *,
+    const struct store_account *, struct store_game *);
 
 /*
  * Open (or create, or migrate) the database at path, here, and read its
@@ -160,6 +171,13 @@ int	store_forget(struct store *, int64_t, store_cb, void *);
 /* A rated game and both players' new ratings: written once. */
 int	store_record(struct store *, const struct store_game *, store_cb,
 	    void *);
+/*
+ * A rated game (its sides' ids set) whose new ratings rate computes from
+ * the accounts read, locked, in the record's own transaction: written
+ * once, or nothing when the game is there already (written 0).
+ */
+int	store_record_rated(struct store *, const struct store_game *,
+	    store_rate_fn, store_cb, void *);
 /* A folded name: its account. */
 int	store_rating(struct store *, const char *, store_cb, void *);
 /* A folded name and n (1 to 100): its last n games, newest first. */

@@ -1,0 +1,268 @@
+/*
+ * test_e2e_cluster_pg.c -- accounts across the cluster (issue 27): nodes
+ * on a real redis-server (redis_proc.c) sharing a real PostgreSQL
+ * (pg_proc.c).  Signed in on one node, rated on the match's node, read on
+ * a third; two games of one player ending at once on two nodes.
+ */
+#include <sys/types.h>
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <cmocka.h>
+#include <libpq-fe.h>
+
+#include "cluster_fix.h"
+#include "e2e_line.h"
+#include "harness.h"
+#include "pg_proc.h"
+
+#define SEND(c, ...)		line_send_at(__LINE__, (c), __VA_ARGS__)
+#define WANT_PREFIX(c, p, o)	line_want_prefix_at(__LINE__, (c), (p), (o), \
+				    sizeof (o))
+
+static struct pg_proc	pg;
+
+/* A node of the cluster on the run's PostgreSQL. */
+static struct tttd_proc *
+cpg_node(struct cl_fix *f, const char *name)
+{
+	static char		 uri[160];
+	static const char	*args[] = { "--db", uri, NULL };
+
+	pg_proc_uri(&pg, "tttd", uri, sizeof uri);
+	return (cl_node_with(f, name, args));
+}
+
+/* A player in a room of its own on tp (never paired by the queue). */
+static struct conn *
+cpg_parked(struct cl_fix *f, struct tttd_proc *tp, char *code)
+{
+	struct conn	*c = CONNECT(f->e, tp);
+	char		 line[LINE_SIZE];
+
+	SEND(c, "ROOM NEW");
+	WANT_PREFIX(c, "OK ROOM ", line);
+	snprintf(code, 16, "%.15s", line + 8);
+	WANT_PREFIX(c, "WAIT ", line);
+	return (c);
+}
+
+/* NAME n, REGISTER (signed in): its key into key (64 bytes). */
+static void
+cpg_register(struct conn *c, const char *name, char *key)
+{
+	char	line[LINE_SIZE];
+
+	SEND(c, "NAME %s", name);
+	WANT(c, "OK NAME %s", name);
+	SEND(c, "REGISTER");
+	WANT(c, "OK REGISTER %s", name);
+	WANT_PREFIX(c, "KEY ", line);
+	if (sscanf(line, "KEY %63s", key) != 1)
+		fail_msg("no key in \"%s\"", line);
+}
+
+/* o joins x's room code; both at START: p[0] the one who moves first. */
+static void
+cpg_join(struct conn *x, struct conn *o, const char *code, struct conn *p[2])
+{
+	char	line[LINE_SIZE];
+
+	SEND(o, "ROOM JOIN %s", code);
+	expect_skip_to(x, "START ", line, sizeof line);
+	expect_skip_to(o, "START ", NULL, 0);
+	p[0] = strncmp(line, "START X", 7) == 0 ? x : o;
+	p[1] = p[0] == x ? o : x;
+}
+
+/* p[0] wins down column B: all but the last move (B3). */
+static void
+cpg_play_to_last(struct conn *p[2])
+{
+	static const char	*moves[] = { "B1", "A1", "B2", "A2" };
+	int			 i;
+
+	for (i = 0; i < 4; i++) {
+		SEND(p[i % 2], "%s", moves[i]);
+		expect_skip_to(p[i % 2], "OK MOVE", NULL, 0);
+	}
+}
+
+/* After RESULT: the score, AGAIN?, then a line beginning with want. */
+static void
+cpg_after_result(struct conn *c, const char *want, char *line, size_t size)
+{
+	expect_skip_to(c, "RESULT ", NULL, 0);
+	line_want_prefix_at(__LINE__, c, "INFO Score: ", line, size);
+	line_want_prefix_at(__LINE__, c, "AGAIN? ", line, size);
+	line_want_prefix_at(__LINE__, c, want, line, size);
+}
+
+/*
+ * Signed in on node b (REGISTER there), bob plays in alice's room on node
+ * a (a remote seat there): the game is rated on a as both accounts, bob
+ * hears his new rating through b, and RATING on node c reads the same
+ * numbers from PostgreSQL.  (Before, a game with a remote seat was not
+ * rated: no rating line after AGAIN?, nothing written.)
+ */
+static void
+test_cluster_pg_rated_across(void **state)
+{
+	struct cl_fix		*f = *state;
+	struct tttd_proc	*na = cpg_node(f, "a"), *nb = cpg_node(f, "b");
+	struct tttd_proc	*nc = cpg_node(f, "c");
+	struct conn		*a, *b, *c, *p[2];
+	char			 code[16], key[64], line[LINE_SIZE];
+	const char		*win, *lose;
+
+	cl_wait_stat(__LINE__, f, na, "cluster_nodes", 3);
+	a = cpg_parked(f, na, code);
+	cpg_register(a, "alice", key);
+	b = CONNECT(f->e, nb);
+	cpg_register(b, "bob", key);
+	cpg_join(a, b, code, p);
+	cpg_play_to_last(p);
+	SEND(p[0], "B3");
+	win = p[0] == a ? "alice" : "bob";
+	lose = p[0] == a ? "bob" : "alice";
+	cpg_after_result(p[0], "INFO Your rating: ", line, sizeof line);
+	assert_string_equal(line, "INFO Your rating: 1741? (+241).");
+	cpg_after_result(p[1], "INFO Your rating: ", line, sizeof line);
+	assert_string_equal(line, "INFO Your rating: 1259? (-241).");
+
+	c = CONNECT(f->e, nc);
+	SEND(c, "RATING %s", win);
+	WANT(c, "OK RATING %s 1741? 397 1 1 0 0", win);
+	SEND(c, "RATING %s", lose);
+	WANT(c, "OK RATING %s 1259? 397 1 0 1 0", lose);
+	assert_int_equal(pg_proc_int(&pg, "tttd", "SELECT count(*) FROM games"
+	    " WHERE x_id IS NOT NULL AND o_id IS NOT NULL"), 1);
+}
+
+/* Rows of a query on the run's database, or fail. */
+static PGresult *
+cpg_query(PGconn *pc, const char *sql, ExecStatusType want)
+{
+	PGresult	*r = PQexec(pc, sql);
+
+	if (PQresultStatus(r) != want)
+		fail_msg("%s: %s", sql, PQerrorMessage(pc));
+	return (r);
+}
+
+/*
+ * One account (alice) signed in on two nodes plays on both; her row held
+ * locked by the test until both nodes wait on it (the games ended at
+ * once), then let go: both games are rated, one after the other, each
+ * from the rating the other left (before, a rating read before the lock
+ * was used: the second game's "before" was 1500 again).
+ */
+static void
+test_cluster_pg_same_player_two_nodes(void **state)
+{
+	struct cl_fix		*f = *state;
+	struct tttd_proc	*na = cpg_node(f, "a"), *nb = cpg_node(f, "b");
+	struct conn		*a1, *a2, *bob, *carol, *p[2], *q[2];
+	char			 ca[16], cb[16], key[64], kb[64], line[LINE_SIZE];
+	char			 uri[160], sql[512];
+	PGconn			*pc;
+	PGresult		*r;
+	double			 before2, after1, after2, rating;
+	long			 deadline;
+
+	cl_wait_stat(__LINE__, f, na, "cluster_nodes", 2);
+	a1 = cpg_parked(f, na, ca);
+	cpg_register(a1, "alice", key);
+	a2 = cpg_parked(f, nb, cb);
+	SEND(a2, "LOGIN %s", key);
+	WANT_PREFIX(a2, "OK LOGIN alice ", line);
+	bob = CONNECT(f->e, na);
+	cpg_register(bob, "bob", kb);
+	carol = CONNECT(f->e, nb);
+	cpg_register(carol, "carol", kb);
+	cpg_join(a1, bob, ca, p);
+	cpg_join(a2, carol, cb, q);
+	cpg_play_to_last(p);
+	cpg_play_to_last(q);
+
+	pg_proc_uri(&pg, "tttd", uri, sizeof uri);
+	pc = PQconnectdb(uri);
+	assert_int_equal(PQstatus(pc), CONNECTION_OK);
+	PQclear(cpg_query(pc, "BEGIN", PGRES_COMMAND_OK));
+	PQclear(cpg_query(pc, "SELECT id FROM accounts WHERE fold = 'alice'"
+	    " FOR UPDATE", PGRES_TUPLES_OK));
+	SEND(p[0], "B3");
+	SEND(q[0], "B3");
+	/* Both nodes wait on alice's row (their statement_timeout: 2 s). */
+	deadline = harness_now_ms() + 10000;
+	while (pg_proc_int(&pg, "tttd", "SELECT count(*) FROM pg_locks"
+	    " WHERE NOT granted") < 2 && harness_now_ms() < deadline)
+		usleep(5 * 1000);
+	PQclear(cpg_query(pc, "COMMIT", PGRES_COMMAND_OK));
+	cpg_after_result(p[0], "INFO Your rating: ", line, sizeof line);
+	cpg_after_result(q[0], "INFO Your rating: ", line, sizeof line);
+
+	snprintf(sql, sizeof sql, "SELECT CASE WHEN x_id = a.id THEN x_before"
+	    " ELSE o_before END, CASE WHEN x_id = a.id THEN x_after ELSE"
+	    " o_after END, a.rating, a.games FROM games, accounts AS a WHERE"
+	    " a.fold = 'alice' AND (x_id = a.id OR o_id = a.id) ORDER BY seq");
+	r = cpg_query(pc, sql, PGRES_TUPLES_OK);
+	assert_int_equal(PQntuples(r), 2);
+	assert_int_equal(atoi(PQgetvalue(r, 0, 3)), 2);
+	after1 = strtod(PQgetvalue(r, 0, 1), NULL);
+	before2 = strtod(PQgetvalue(r, 1, 0), NULL);
+	after2 = strtod(PQgetvalue(r, 1, 1), NULL);
+	rating = strtod(PQgetvalue(r, 1, 2), NULL);
+	if (before2 != after1)
+		fail_msg("alice's second game began at %.2f, not %.2f (the "
+		    "first's end)", before2, after1);
+	assert_true(rating == after2);
+	PQclear(r);
+	PQfinish(pc);
+}
+
+/* A database of the run's PostgreSQL, emptied for each test. */
+static int
+cpg_setup(void **state)
+{
+	if (pg_proc_exec(&pg, "tttd", "SET client_min_messages = warning;"
+	    " DROP TABLE IF EXISTS games, accounts, tttd_schema") == -1)
+		return (-1);
+	return (cl_setup(state));
+}
+
+static int
+cpg_group_setup(void **state)
+{
+	(void)state;
+	return (pg_proc_start(&pg));
+}
+
+static int
+cpg_group_teardown(void **state)
+{
+	(void)state;
+	pg_proc_destroy(&pg);
+	return (0);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest	tests[] = {
+		cmocka_unit_test_setup_teardown(test_cluster_pg_rated_across,
+		    cpg_setup, cl_teardown),
+		cmocka_unit_test_setup_teardown(
+		    test_cluster_pg_same_player_two_nodes, cpg_setup,
+		    cl_teardown),
+	};
+
+	return (cmocka_run_group_tests(tests, cpg_group_setup,
+	    cpg_group_teardown));
+}
