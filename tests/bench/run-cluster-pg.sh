@@ -294,6 +294,17 @@ pgbytes() {
 	} }
 	END { printf "%d %d %d %d\n", s, r, so, si }'
 }
+# The records still queued at the nodes when F's players left are
+# committed first: until the games table stays still for a second.
+_i=0
+r0=$(sql tttd 'SELECT count(*) FROM games')
+while [ $_i -lt 30 ]; do
+	sleep 1
+	r1=$(sql tttd 'SELECT count(*) FROM games')
+	[ "$r1" = "$r0" ] && break
+	r0=$r1
+	_i=$((_i + 1))
+done
 sql postgres "ALTER SYSTEM SET log_statement = 'all'" >/dev/null &&
     sql postgres 'SELECT pg_reload_conf()' >/dev/null || status=1
 sleep 0.5
