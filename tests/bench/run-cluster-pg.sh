@@ -86,6 +86,9 @@ pgpid=
 cleanup() {
 	set +e
 	bench_stop_all
+	# postgres's pid from its own file too, should $! be another's
+	_pm=$(head -n 1 "$tmp/pg/data/postmaster.pid" 2>/dev/null)
+	[ -n "$_pm" ] && [ "$_pm" != "$pgpid" ] && kill -INT "$_pm" 2>/dev/null
 	if [ -n "$pgpid" ]; then
 		kill -INT "$pgpid" 2>/dev/null
 		_i=0
@@ -107,6 +110,9 @@ die() {
 	exit 1
 }
 
+pg_user=
+[ "$(id -u)" = 0 ] &&
+    pg_user="setpriv --reuid=nobody --regid=nogroup --clear-groups --"
 # as_pg CMD...: CMD as nobody when root (postgres refuses root), else as
 # ourselves.
 as_pg() {
@@ -128,7 +134,9 @@ as_pg "$bindir/initdb" -D "$tmp/pg/data" -U tttd -A trust -E UTF8 \
 t=0
 while :; do
 	pgport=$(bench_free_port)
-	as_pg "$bindir/postgres" -D "$tmp/pg/data" -p "$pgport" -k "$tmp/pg" \
+	# not through as_pg: $! must be postgres's own pid, not a subshell's
+	# shellcheck disable=SC2086
+	$pg_user "$bindir/postgres" -D "$tmp/pg/data" -p "$pgport" -k "$tmp/pg" \
 	    -c listen_addresses=127.0.0.1 -c fsync=on \
 	    -c synchronous_commit=on -c max_connections=30 \
 	    >"$tmp/pg/postgres.log" 2>&1 &
