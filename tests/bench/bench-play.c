@@ -12,6 +12,10 @@
  * Game mode reads every line with proto_event_parse, keeps the board from
  * BOARD lines, and on its own TURN plays the first free cell in a fixed
  * order after --think ms, so games always end; it answers AGAIN? with yes.
+ * A game's last move is also timed to its mover's RESULT (the last
+ * histogram): tttd holds both players' output at a rated game's end (the
+ * mover's OK MOVE, BOARD, RESULT) until the record is committed, so that
+ * move waits for the commit, and among all moves it is one in seven.
  * With --resume, bench-resume.c sees each line first (tokens, the answer
  * to RESUME, the restart BYE) and the moves made (--drop-every).
  *
@@ -319,6 +323,7 @@ bench_play_event(struct bench *b, struct bconn *c,
 		memcpy(c->cells, ev->cells, sizeof c->cells);
 		break;
 	case PROTO_EV_TURN:
+		c->moved = 0;
 		if (ev->mark != (enum ttt_mark)c->mark || c->thinking)
 			break;
 		c->thinking = 1;
@@ -331,6 +336,7 @@ bench_play_event(struct bench *b, struct bconn *c,
 		if (ev->verb != PROTO_MOVE)
 			break;
 		bench_play_reply(b, c, 1);
+		c->moved = 1;
 		if (b->res != NULL)
 			bench_resume_moved(b, c);
 		break;
@@ -339,6 +345,11 @@ bench_play_event(struct bench *b, struct bconn *c,
 		bench_play_reply(b, c, 0);
 		break;
 	case PROTO_EV_RESULT:
+		if (c->moved && ev->result != PROTO_RESULT_FORFEIT &&
+		    b->measuring)
+			hist_record(&b->st.last,
+			    (uint64_t)(bench_loop_rx(b) - c->sent_ns));
+		c->moved = 0;
 		if (ev->result == PROTO_RESULT_FORFEIT)
 			b->st.forfeits++;
 		else if (c->mark == TTT_X && b->measuring) {

@@ -173,7 +173,9 @@ bench_report_human(const struct bench *b, const struct bench_summary *s)
 {
 	const struct bench_opts	*o = b->opts;
 	const struct bench_stats *st = &b->st;
+	struct bench_lat	 l;
 
+	bench_report_lat(&st->last, &l);
 	printf("ttt-bench: %s mode, %d %s connections to %s port%s %s, think %d ms%s%s, %.2f s measured after a %.2f s ramp\n",
 	    s->mode, o->conns, o->ws ? "WebSocket" : "TCP", o->host,
 	    o->ndst > 1 ? "s" : "", o->port, o->think_ms,
@@ -203,6 +205,12 @@ bench_report_human(const struct bench *b, const struct bench_summary *s)
 	    (unsigned long long)s->p50, (unsigned long long)s->p90,
 	    (unsigned long long)s->p99, (unsigned long long)s->p999,
 	    (unsigned long long)s->max);
+	if (o->mode == BENCH_GAME) {
+		bench_report_lat(&st->last, &l);
+		printf("a game's last move to its RESULT (us): p50 %llu, p99 %llu, count %llu\n",
+		    (unsigned long long)l.p50, (unsigned long long)l.p99,
+		    (unsigned long long)st->last.count);
+	}
 	bench_report_resume_human(b);
 	bench_report_ports_human(b, s);
 	printf("RESULT mode=%s transport=%s conns=%d held=%llu connect_errors=%llu drops=%llu games=%llu forfeits=%llu ops=%llu ops_per_s=%.1f errs=%llu bad=%llu p50_us=%llu p90_us=%llu p99_us=%llu p999_us=%llu max_us=%llu seconds=%.2f",
@@ -221,6 +229,10 @@ bench_report_human(const struct bench *b, const struct bench_summary *s)
 		    (unsigned long long)st->registered,
 		    (unsigned long long)st->rated,
 		    (unsigned long long)st->unrated);
+	if (o->mode == BENCH_GAME)
+		printf(" last_count=%llu last_p50_us=%llu last_p99_us=%llu",
+		    (unsigned long long)st->last.count,
+		    (unsigned long long)l.p50, (unsigned long long)l.p99);
 	printf("\n");
 	bench_report_ports_result(b, s);
 }
@@ -297,6 +309,7 @@ static void
 bench_report_json(const struct bench *b, const struct bench_summary *s)
 {
 	const struct bench_stats *st = &b->st;
+	struct bench_lat	 l;
 
 	printf("{\"mode\":\"%s\",\"transport\":\"%s\",\"conns\":%d,\"think_ms\":%d,\"seconds\":%.3f,\"ramp_seconds\":%.3f,\"held\":%llu,\"connect_errors\":%llu,\"drops\":%llu,\"games\":%llu,\"forfeits\":%llu,\"ops\":%llu,\"ops_per_s\":%.1f,\"errs\":%llu,\"bad\":%llu,\"p50_us\":%llu,\"p90_us\":%llu,\"p99_us\":%llu,\"p999_us\":%llu,\"max_us\":%llu",
 	    s->mode, b->opts->ws ? "ws" : "tcp", b->opts->conns,
@@ -315,6 +328,12 @@ bench_report_json(const struct bench *b, const struct bench_summary *s)
 		    (unsigned long long)st->registered,
 		    (unsigned long long)st->rated,
 		    (unsigned long long)st->unrated);
+	if (b->opts->mode == BENCH_GAME) {
+		bench_report_lat(&st->last, &l);
+		printf(",\"last_count\":%llu,\"last_p50_us\":%llu,\"last_p99_us\":%llu",
+		    (unsigned long long)st->last.count,
+		    (unsigned long long)l.p50, (unsigned long long)l.p99);
+	}
 	if (b->ports != NULL)
 		bench_report_ports_json(b, s);
 	printf("}\n");

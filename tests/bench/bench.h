@@ -96,6 +96,9 @@ struct bconn {
 	uint8_t		wantout;	/* EPOLLOUT is on */
 	uint8_t		dst;		/* the port it is connected to */
 	uint8_t		named;		/* name: NAMEs sent (mod 256) */
+	uint8_t		moved;		/* game: OK MOVE in, no TURN since:
+					   a RESULT now ends our move's
+					   game (sent at sent_ns) */
 	char		cells[TTT_CELLS];	/* game: the last BOARD */
 	uint16_t	inlen;
 	uint16_t	outlen;
@@ -155,6 +158,8 @@ struct bench_stats {
 	uint64_t	rated;		/* INFO Your rating: ... */
 	uint64_t	unrated;	/* INFO This game is not rated ... */
 	struct hist	lat;		/* nanoseconds, request to reply */
+	struct hist	last;		/* game: nanoseconds, a game's last
+					   MOVE to its mover's RESULT */
 	/* --resume, counted over the whole run (ramp included): */
 	uint64_t	losses;		/* connections lost: episodes */
 	uint64_t	reconnects;	/* connections up again after one */

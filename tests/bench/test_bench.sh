@@ -39,6 +39,22 @@ check() {
 	[ -n "$v" ] && [ "$v" -gt 0 ] || fail "$1: $2 is not above 0"
 }
 
+# check_last NAME PAIRS: a game's last move timed to its RESULT once a
+# game (games counted by X at its RESULT, last moves by the mover at the
+# same line: at most one apart a pair, at the window's edges), and its
+# percentiles in order.
+check_last() {
+	g=$(bench_field "$tmp/$1.out" games)
+	n=$(bench_field "$tmp/$1.out" last_count)
+	p50=$(bench_field "$tmp/$1.out" last_p50_us)
+	p99=$(bench_field "$tmp/$1.out" last_p99_us)
+	[ -n "$n" ] && [ "$n" -gt 0 ] || fail "$1: last_count is not above 0"
+	[ "$n" -ge $((g - $2)) ] && [ "$n" -le $((g + $2)) ] ||
+	    fail "$1: last_count $n is not games $g"
+	[ "$p50" -gt 0 ] && [ "$p99" -ge "$p50" ] ||
+	    fail "$1: last_p50_us $p50, last_p99_us $p99"
+}
+
 # check_resume NAME: games were played and players resumed, none refused,
 # none gave up, no game lost, and each resume's time is in the histogram.
 check_resume() {
@@ -63,6 +79,7 @@ port=$(bench_port "$tmp/tttd.out" "$tttd") || fail "tttd did not start"
 grep '^RESULT' "$tmp/game.out"
 check game games
 check game ops
+check_last game 10
 # --register: every player signs in (a tttd with a --db file of its own),
 # games are rated and none is not.
 bench_start "$tmp/tttdr.out" "$tmp/tttdr.log" "$build/server/tttd" --port 0 \
@@ -76,6 +93,7 @@ portr=$(bench_port "$tmp/tttdr.out" "$tttdr") || fail "tttd r did not start"
 grep '^RESULT' "$tmp/rated.out"
 check rated games
 check rated rated
+check_last rated 10
 [ "$(bench_field "$tmp/rated.out" registered)" = 20 ] ||
     fail "rated: not 20 registered"
 [ "$(bench_field "$tmp/rated.out" unrated)" = 0 ] ||

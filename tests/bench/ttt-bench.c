@@ -427,6 +427,7 @@ main(int argc, char **argv)
 	memset(&b, 0, sizeof b);
 	b.opts = &o;
 	hist_init(&b.st.lat);
+	hist_init(&b.st.last);
 	hist_init(&b.st.resume_lat);
 	b.conns = calloc((size_t)o.conns, sizeof *b.conns);
 	b.rng = 0x9e3779b97f4a7c15ULL;
