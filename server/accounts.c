@@ -59,6 +59,10 @@ struct accounts_game {
 	int				 reads;		/* answered, of 2 */
 	int				 fault;		/* a read failed */
 	struct rating			 before[2];	/* aged to the game */
+	uint64_t			 match;		/* its id */
+	int				 taken;		/* a record a match taken
+							   up carried: its
+							   players told if here */
 	struct store_game		 g;
 	TAILQ_ENTRY(accounts_game)	 entry;		/* accounts.games */
 };
@@ -103,6 +107,11 @@ static void	accounts_answer(const struct store_result *, void *);
 static void	accounts_game_ended(void *, struct match *, enum ttt_mark,
 		    enum match_end);
 static void	accounts_game_read(const struct store_result *, void *);
+static void	accounts_record_taken(void *, struct match *);
+static void	accounts_game_start(struct accounts *, struct match *,
+		    const struct match_record *, int);
+static void	accounts_game_tell(struct accounts *, struct accounts_game *,
+		    struct client *, int);
 static void	accounts_seat_back(void *, struct match *, int);
 static void	accounts_player_left(void *, struct client *);
 static void	accounts_resumed(struct accounts *, struct client *,
@@ -120,6 +129,7 @@ static void	accounts_read_free_all(struct accounts *);
 static const struct lobby_events accounts_events = {
 	.name_claimed = accounts_name_claimed,
 	.game_ended = accounts_game_ended,
+	.record_taken = accounts_record_taken,
 	.seat_back = accounts_seat_back,
 	.player_left = accounts_player_left,
 	.account = accounts_command
@@ -839,66 +849,123 @@ accounts_rateable(const struct match *m)
 	return (1);
 }
 
-/* The game's record: its match, number, result, how, moves, end. */
+/* A rated game's record (match.h's, kept with the match) as the store's. */
 static void
-accounts_game_fill(struct accounts_game *g, const struct match *m,
-    enum ttt_mark w, enum match_end how)
+accounts_game_fill(struct accounts_game *g, uint64_t id,
+    const struct match_record *r)
 {
 	char	cell[3];
 	size_t	n = 0;
 	int	i;
 
-	snprintf(g->g.match, sizeof g->g.match, "%llu",
-	    (unsigned long long)m->id);
-	g->g.number = (int)m->games;
-	g->g.result = w == TTT_X ? 'X' : w == TTT_O ? 'O' : 'T';
-	snprintf(g->g.ended, sizeof g->g.ended, "%s", accounts_ended(how));
-	for (i = 0; i < m->nmoves && n + 3 < sizeof g->g.moves; i++) {
-		ttt_cell_name(m->moves[i], cell);
+	g->match = id;
+	snprintf(g->g.match, sizeof g->g.match, "%llu", (unsigned long long)id);
+	g->g.number = (int)r->game;
+	g->g.result = r->winner == TTT_X ? 'X' : r->winner == TTT_O ? 'O' :
+	    'T';
+	snprintf(g->g.ended, sizeof g->g.ended, "%s", accounts_ended(r->how));
+	for (i = 0; i < r->nmoves && n + 3 < sizeof g->g.moves; i++) {
+		ttt_cell_name(r->moves[i], cell);
 		n += (size_t)snprintf(g->g.moves + n, sizeof g->g.moves - n,
 		    "%s%s", i > 0 ? "," : "", cell);
 	}
-	g->g.at = accounts_now();
+	g->g.at = r->at;
+	g->want[0] = r->account[0];
+	g->want[1] = r->account[1];
 }
 
 /* A rated game is done with: its players' output goes out. */
 static void
 accounts_game_done(struct accounts *a, struct accounts_game *g)
 {
-	int	i;
+	uint64_t	id;
+	unsigned	number;
+	int		i;
 
 	TAILQ_REMOVE(&a->games, g, entry);
 	for (i = 0; i < 2; i++) {
 		if (g->c[i] != NULL)
 			a->host.release_out(a->host.arg, g->c[i]);
 	}
+	id = g->match;
+	number = (unsigned)g->g.number;
 	free(g);
 	a->host.flush(a->host.arg);
+	/* Cleared in the match's next image (after what was sent here). */
+	match_record_done(a->lobby, id, number);
 	accounts_settled(a);
 }
 
 /*
  * A game ended (the world's event, before its players are told): when it
- * may be rated, both accounts are read, and its connected players' output
- * waits (RESULT first) until the game and the new ratings are written.
+ * may be rated, its record is kept with the match until committed (a
+ * node that takes the match up writes it), both accounts are read, and
+ * its connected players' output waits (RESULT first) until the game and
+ * the new ratings are written.
  */
 static void
 accounts_game_ended(void *arg, struct match *m, enum ttt_mark w,
     enum match_end how)
 {
 	struct accounts		*a = arg;
+	struct match_record	 r;
+	int			 i;
+
+	if (!accounts_rateable(m))
+		return;
+	memset(&r, 0, sizeof r);
+	r.game = m->games;
+	for (i = 0; i < 2; i++) {
+		if (m->player[i] != NULL)
+			r.account[i] = accounts_id_of(m->player[i]);
+	}
+	r.winner = w;
+	r.how = how;
+	memcpy(r.moves, m->moves, sizeof r.moves);
+	r.nmoves = m->nmoves;
+	r.at = accounts_now();
+	match_record_hold(m, &r);
+	accounts_game_start(a, m, &r, 1);
+}
+
+/*
+ * A match taken up from a dead node carries the record of a rated game
+ * that node may not have committed: written now, once (the store keeps
+ * a game once: if it is there, nothing changes and nobody is told).
+ */
+static void
+accounts_record_taken(void *arg, struct match *m)
+{
+	struct accounts		*a = arg;
+	struct match_record	 r = m->pending;
+
+	log_info("match %llu: game %u's rated record taken up",
+	    (unsigned long long)m->id, r.game);
+	accounts_game_start(a, m, &r, 0);
+}
+
+/*
+ * A rated game's record on its way: both accounts read by the seats'
+ * names, then written.  With hold, its connected players' output waits
+ * until then; without (a record taken up), they are told when written.
+ */
+static void
+accounts_game_start(struct accounts *a, struct match *m,
+    const struct match_record *r, int hold)
+{
 	struct accounts_game	*g;
 	char			 fold[NAME_KEY_MAX];
 	int			 i;
 
-	if (!accounts_rateable(m) || (g = calloc(1, sizeof *g)) == NULL)
+	if ((g = calloc(1, sizeof *g)) == NULL) {
+		match_record_done(a->lobby, m->id, r->game);
 		return;
+	}
 	g->a = a;
-	accounts_game_fill(g, m, w, how);
+	g->taken = !hold;
+	accounts_game_fill(g, m->id, r);
 	TAILQ_INSERT_TAIL(&a->games, g, entry);
-	for (i = 0; i < 2; i++) {
-		if (m->player[i] != NULL)
-			g->want[i] = accounts_id_of(m->player[i]);
+	for (i = 0; i < 2 && hold; i++) {
 		if (m->player[i] == NULL ||
 		    (m->player[i]->flags & CLIENT_CLOSING))
 			continue;
@@ -1036,9 +1103,7 @@ accounts_game_written(const struct store_result *res, void *arg)
 	struct accounts_game	*g = arg;
 	struct accounts		*a = g->a;
 	struct store_side	*side[2] = { &g->g.x, &g->g.o };
-	struct rating		 after;
-	struct rating_shown	 sh;
-	char			 buf[PROTO_OUT_MAX];
+	struct match		*m;
 	int			 i;
 
 	if (res->err != STORE_OK) {
@@ -1055,22 +1120,40 @@ accounts_game_written(const struct store_result *res, void *arg)
 		return;
 	}
 	g->g = res->game;
+	if (g->taken)
+		log_info("match %s: game %d written by the node that took it "
+		    "up", g->g.match, g->g.number);
+	m = g->taken ? keytab_find(&a->lobby->ids, g->match) : NULL;
 	for (i = 0; i < 2; i++) {
-		if (g->c[i] == NULL)
-			continue;
-		g->before[i].r = side[i]->before;
-		after.r = side[i]->rating;
-		after.rd = side[i]->rd;
-		after.vol = side[i]->volatility;
-		rating_show(&after, &sh);
-		if (accounts_user(g->c[i]) != NULL &&
-		    accounts_user(g->c[i])->id == side[i]->id)
-			accounts_rate(a, g->c[i], after.r);
-		client_send(g->c[i], buf, proto_fmt_info_rating(buf,
-		    sizeof buf, sh.r, sh.provisional,
-		    rating_change(&g->before[i], &after)));
+		if (g->c[i] != NULL)
+			accounts_game_tell(a, g, g->c[i], i);
+		else if (m != NULL && m->player[i] != NULL &&
+		    !(m->player[i]->flags & CLIENT_CLOSING) &&
+		    accounts_id_of(m->player[i]) == side[i]->id)
+			accounts_game_tell(a, g, m->player[i], i);
 	}
 	accounts_game_done(a, g);
+}
+
+/* A player of a game written (its seat i) hears its new rating. */
+static void
+accounts_game_tell(struct accounts *a, struct accounts_game *g,
+    struct client *c, int i)
+{
+	struct store_side	*side = i == 0 ? &g->g.x : &g->g.o;
+	struct rating		 after;
+	struct rating_shown	 sh;
+	char			 buf[PROTO_OUT_MAX];
+
+	g->before[i].r = side->before;
+	after.r = side->rating;
+	after.rd = side->rd;
+	after.vol = side->volatility;
+	rating_show(&after, &sh);
+	if (accounts_user(c) != NULL && accounts_user(c)->id == side->id)
+		accounts_rate(a, c, after.r);
+	client_send(c, buf, proto_fmt_info_rating(buf, sizeof buf, sh.r,
+	    sh.provisional, rating_change(&g->before[i], &after)));
 }
 
 /*

@@ -698,6 +698,8 @@ cluster_keep_take_up(struct cluster *cl, const char *dead, const char *s,
 		c[i] = cluster_keep_plug(cl, m, i, home[i], dead,
 		    k.seat[i].token != 0 ? k.seat[i].token : k.seat[i].used,
 		    &kept[i]);
+	if (m->pending.game != 0)
+		lobby_record_taken(cl->lobby, m);	/* written once, here */
 	/*
 	 * Both seats back: the lines of this node's players the dead node
 	 * never answered run now, in order, then those held meanwhile.

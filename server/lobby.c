@@ -553,6 +553,13 @@ lobby_not_found(struct lobby *lobby, struct client *c,
 	return (0);
 }
 
+/* A match taken up carries a record to write: its listeners hear of it. */
+void
+lobby_record_taken(struct lobby *lobby, struct match *m)
+{
+	LOBBY_RAISE(lobby, record_taken, m);
+}
+
 /* NAME, free here: 1 if a listener asks whether it is free elsewhere. */
 int
 lobby_name_claimed(struct lobby *lobby, struct client *c, const char *name)

@@ -99,6 +99,11 @@ struct lobby_events {
 	 */
 	void	(*game_ended)(void *, struct match *, enum ttt_mark,
 		    enum match_end);
+	/*
+	 * A match taken up from a dead node carries a rated game's record
+	 * (m->pending) that node may not have committed.
+	 */
+	void	(*record_taken)(void *, struct match *);
 	/* A player's connection was lost: its seat is held for it. */
 	void	(*seat_lost)(void *, struct match *, int);
 	/* A player took its seat back (RESUME). */
@@ -301,6 +306,7 @@ void	lobby_unlisten(struct lobby *, struct lobby_listener *);
 int	lobby_not_found(struct lobby *, struct client *,
 	    const struct proto_cmd *);
 int	lobby_name_claimed(struct lobby *, struct client *, const char *);
+void	lobby_record_taken(struct lobby *, struct match *);
 int	lobby_name_claimed_after(struct lobby *, struct lobby_listener *,
 	    struct client *, const char *);
 int	lobby_account(struct lobby *, struct client *,

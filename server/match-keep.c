@@ -12,6 +12,18 @@
  * written after '=' so that an empty one is "=".  The match's id is the
  * host's to keep with it.
  *
+ * Version 2 (issue 27) begins "2" and adds, after the seats, the accounts
+ * they are signed in as and the rated record of its last game not yet
+ * committed (its number; 0: none, and nothing after it):
+ *
+ *	<account x> <account o> <game> [<account x> <account o> <winner>
+ *	  <how> <at> <moves>]
+ *
+ * how an enum match_end, at in Unix seconds, moves the cells played in
+ * order as digits 0 to 8 ("-": none).  An image with neither accounts nor
+ * a record is written as version 1, which a node of the release before
+ * reads.
+ *
  * A match taken up again has both its players away (resume.c), each for a
  * whole grace period from now, and the clock that ran keeps what was left
  * of it when the image was taken: the time a match spends between two
@@ -31,6 +43,10 @@ static int	match_keep_name_ok(const char *);
 static int	match_keep_token_ok(uint64_t);
 static int	match_keep_tokens_ok(const struct match_keep *);
 static void	match_keep_clock(struct match *, int, int64_t);
+static int	match_keep_is_v2(const struct match_keep *);
+static int	match_keep_fmt_v2(const struct match_keep *, char *, size_t);
+static int	match_keep_parse_v2(const char *, struct match_keep *);
+static int	match_keep_record_ok(const struct match_keep *);
 
 /* What is left of a seat's running clock (its turn, its AGAIN?); 0: all. */
 static int64_t
@@ -73,7 +89,48 @@ match_keep_take(const struct match *m, struct match_keep *k)
 		k->seat[i].left = match_keep_left(m, i, now);
 		snprintf(k->seat[i].name, sizeof k->seat[i].name, "%s",
 		    m->seat[i].name);
+		k->seat[i].account = match_seat_account(m, i);
 	}
+	k->pending = m->pending;
+}
+
+/* Is an image version 2's (an account, or a record)? */
+static int
+match_keep_is_v2(const struct match_keep *k)
+{
+	return (k->seat[0].account != 0 || k->seat[1].account != 0 ||
+	    k->pending.game != 0);
+}
+
+/* Version 2's fields after the seats: their length, or -1. */
+static int
+match_keep_fmt_v2(const struct match_keep *k, char *buf, size_t size)
+{
+	const struct match_record	*r = &k->pending;
+	size_t				 n;
+	int				 w;
+	uint8_t				 i;
+
+	w = snprintf(buf, size, " %" PRId64 " %" PRId64 " %u",
+	    k->seat[0].account, k->seat[1].account, r->game);
+	if (w < 0 || (size_t)w >= size)
+		return (-1);
+	if (r->game == 0)
+		return (w);
+	n = (size_t)w;
+	w = snprintf(buf + n, size - n, " %" PRId64 " %" PRId64 " %d %d %"
+	    PRId64 " %s", r->account[0], r->account[1], (int)r->winner,
+	    (int)r->how, r->at, r->nmoves == 0 ? "-" : "");
+	if (w < 0 || (size_t)w >= size - n)
+		return (-1);
+	n += (size_t)w;
+	for (i = 0; i < r->nmoves; i++) {
+		if (n + 1 >= size)
+			return (-1);
+		buf[n++] = (char)('0' + r->moves[i]);
+	}
+	buf[n] = '\0';
+	return ((int)n);
 }
 
 /* The line of an image: its length, or -1 if it does not fit. */
@@ -83,8 +140,9 @@ match_keep_fmt(const struct match_keep *k, char *buf, size_t size)
 	size_t	n;
 	int	i, w;
 
-	w = snprintf(buf, size, "1 %d %d %u %u %u %u %u %d %d %d %u %u %u %u "
-	    "%d", k->ai, k->state, k->board.x, k->board.o, k->board.turn,
+	w = snprintf(buf, size, "%d %d %d %u %u %u %u %u %d %d %d %u %u %u %u "
+	    "%d", match_keep_is_v2(k) ? 2 : 1, k->ai, k->state, k->board.x,
+	    k->board.o, k->board.turn,
 	    k->board.outcome, k->board.last, k->answer[0], k->answer[1],
 	    k->winner, k->games, k->score[0], k->score[1], k->score[2],
 	    k->tie_told);
@@ -97,6 +155,11 @@ match_keep_fmt(const struct match_keep *k, char *buf, size_t size)
 		    k->seat[i].token, k->seat[i].used, k->seat[i].left,
 		    k->seat[i].name);
 		if (w < 0 || (size_t)w >= size - n)
+			return (-1);
+		n += (size_t)w;
+	}
+	if (match_keep_is_v2(k)) {
+		if ((w = match_keep_fmt_v2(k, buf + n, size - n)) == -1)
 			return (-1);
 		n += (size_t)w;
 	}
@@ -152,6 +215,35 @@ match_keep_tokens_ok(const struct match_keep *k)
 }
 
 /*
+ * The accounts and the record: ids from 1 (or none), a record of a game
+ * played (one of the match's, human), its cells each once.
+ */
+static int
+match_keep_record_ok(const struct match_keep *k)
+{
+	const struct match_record	*r = &k->pending;
+	unsigned			 seen = 0;
+	uint8_t				 i;
+
+	if (k->seat[0].account < 0 || k->seat[1].account < 0)
+		return (0);
+	if (r->game == 0)
+		return (1);
+	if (r->game > k->games || k->ai != MATCH_HUMAN ||
+	    r->account[0] < 0 || r->account[1] < 0 ||
+	    (int)r->winner < TTT_EMPTY || (int)r->winner > TTT_O ||
+	    (int)r->how < MATCH_END_LINE || (int)r->how > MATCH_END_GONE_TIME ||
+	    r->at < 0 || r->nmoves > TTT_CELLS)
+		return (0);
+	for (i = 0; i < r->nmoves; i++) {
+		if (r->moves[i] >= TTT_CELLS || (seen & (1u << r->moves[i])))
+			return (0);
+		seen |= 1u << r->moves[i];
+	}
+	return (1);
+}
+
+/*
  * Does an image make a match the rules could have made?  Its fields in
  * range, its names NAME's, its board one of play (and over while its
  * players are asked AGAIN?, with the winner it says), its tokens good.
@@ -197,6 +289,8 @@ match_keep_valid(const struct match_keep *k)
 		return (MATCH_KEEP_EBOARD);
 	if (!match_keep_tokens_ok(k))
 		return (MATCH_KEEP_ETOKEN);
+	if (!match_keep_record_ok(k))
+		return (MATCH_KEEP_ERANGE);
 	return (MATCH_KEEP_OK);
 }
 
@@ -219,13 +313,48 @@ match_keep_strerror(enum match_keep_error e)
 	return ((unsigned)e < MATCH_KEEP_NERRORS ? why[e] : "?");
 }
 
+/* Version 2's fields after the seats: the bytes read, or -1. */
+static int
+match_keep_parse_v2(const char *p, struct match_keep *k)
+{
+	struct match_record	*r = &k->pending;
+	long long		 a0, a1, r0, r1, at;
+	unsigned		 game;
+	int			 winner, how, n = 0, m = 0;
+
+	if (sscanf(p, " %lld %lld %u%n", &a0, &a1, &game, &n) != 3 || n == 0)
+		return (-1);
+	k->seat[0].account = (int64_t)a0;
+	k->seat[1].account = (int64_t)a1;
+	r->game = game;
+	if (game == 0)
+		return (n);
+	if (sscanf(p + n, " %lld %lld %d %d %lld %n", &r0, &r1, &winner,
+	    &how, &at, &m) != 5 || m == 0)
+		return (-1);
+	n += m;
+	r->account[0] = (int64_t)r0;
+	r->account[1] = (int64_t)r1;
+	r->winner = (enum ttt_mark)winner;
+	r->how = (enum match_end)how;
+	r->at = (int64_t)at;
+	if (p[n] == '-')
+		return (p[n + 1] == '\0' || p[n + 1] == ' ' ? n + 1 : -1);
+	while (p[n] >= '0' && p[n] <= '8') {
+		if (r->nmoves >= TTT_CELLS)
+			return (-1);
+		r->moves[r->nmoves++] = (uint8_t)(p[n++] - '0');
+	}
+	return (r->nmoves > 0 ? n : -1);
+}
+
 /* An image from its line: 0, or -1 if it is not one (why says why). */
 int
 match_keep_parse(const char *line, struct match_keep *k,
     enum match_keep_error *why)
 {
 	unsigned		x, o, turn, outcome, last;
-	int			i, n = 0;
+	int			i, n = 0, version;
 	long long		left;
 	const char		*p;
 	enum match_keep_error	dummy;
@@ -234,10 +363,11 @@ match_keep_parse(const char *line, struct match_keep *k,
 		why = &dummy;
 	*why = MATCH_KEEP_ESYNTAX;
 	memset(k, 0, sizeof *k);
-	if (sscanf(line, "1 %d %d %u %u %u %u %u %d %d %d %u %u %u %u %d%n",
-	    &k->ai, &k->state, &x, &o, &turn, &outcome, &last, &k->answer[0],
+	if (sscanf(line, "%d %d %d %u %u %u %u %u %d %d %d %u %u %u %u %d%n",
+	    &version, &k->ai, &k->state, &x, &o, &turn, &outcome, &last, &k->answer[0],
 	    &k->answer[1], &k->winner, &k->games, &k->score[0], &k->score[1],
-	    &k->score[2], &k->tie_told, &n) != 15)
+	    &k->score[2], &k->tie_told, &n) != 16 ||
+	    (version != 1 && version != 2) || line[0] != '0' + version)
 		return (-1);
 	p = line + n;
 	for (i = 0; i < 2; i++) {
@@ -257,6 +387,10 @@ match_keep_parse(const char *line, struct match_keep *k,
 		k->seat[i].name[n] = '\0';
 		p += n;
 	}
+	if (version == 2 && (n = match_keep_parse_v2(p, k)) == -1)
+		return (-1);
+	if (version == 2)
+		p += n;
 	if (*p != '\0')
 		return (-1);
 	*why = MATCH_KEEP_ERANGE;
@@ -335,10 +469,12 @@ match_keep_restore(struct lobby *lobby, const struct match_keep *k,
 	m->games = k->games;
 	memcpy(m->score, k->score, sizeof m->score);
 	m->tie_told = k->tie_told;
+	m->pending = k->pending;
 	for (i = 0; i < 2; i++) {
 		snprintf(m->seat[i].name, sizeof m->seat[i].name, "%s",
 		    k->seat[i].name);
 		m->seat[i].moved = (uint8_t)k->seat[i].moved;
+		m->seat[i].account = k->seat[i].account;
 		if (!k->seat[i].held) {
 			match_unlive(m);
 			continue;

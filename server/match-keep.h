@@ -3,7 +3,8 @@
  * take it up where it was (a cluster keeps every match so in Redis,
  * docs/cluster.md).  The image holds what the players would miss: the
  * board, whose turn, the score, the game's number, the names, the resume
- * tokens, what is left of the running clock; not who is connected where
+ * tokens, what is left of the running clock, the accounts the seats are
+ * signed in as and a rated record not yet committed; not who is connected where
  * (the host adds that), nor watchers, chat limits or rate limits.
  */
 #ifndef MATCH_KEEP_H
@@ -14,7 +15,7 @@
 
 #include "match.h"
 
-#define MATCH_KEEP_MAX	320	/* bytes of an image, at most */
+#define MATCH_KEEP_MAX	480	/* bytes of an image, at most */
 
 struct match_keep_seat {
 	int		held;		/* 1: a player or the computer has it;
@@ -25,6 +26,7 @@ struct match_keep_seat {
 	int64_t		left;		/* ms of its running clock (its turn,
 					   its AGAIN?); 0: all of it, or none */
 	char		name[PROTO_NAME_MAX + 1];
+	int64_t		account;	/* signed in as; 0: none */
 };
 
 struct match_keep {
@@ -38,6 +40,7 @@ struct match_keep {
 	unsigned		score[3];
 	int			tie_told;
 	struct match_keep_seat	seat[2];
+	struct match_record	pending;	/* game 0: none */
 };
 
 /*

@@ -82,6 +82,38 @@ match_touch(struct match *m)
 	TAILQ_INSERT_TAIL(&lobby->touched, m, touched_entry);
 }
 
+/* The account a seat's player is (or was, away) signed in as; 0: none. */
+int64_t
+match_seat_account(const struct match *m, int seat)
+{
+	if (m->player[seat] != NULL)
+		return (m->player[seat]->account_id);
+	return (m->seat[seat].account);
+}
+
+/* A rated game's record is on its way: kept with the match until done. */
+void
+match_record_hold(struct match *m, const struct match_record *r)
+{
+	m->pending = *r;
+	match_touch(m);
+}
+
+/*
+ * A match's record of game number game is committed (or will never be):
+ * the next image of the match, if it is still here, carries it no more.
+ */
+void
+match_record_done(struct lobby *lobby, uint64_t id, unsigned game)
+{
+	struct match	*m = keytab_find(&lobby->ids, id);
+
+	if (m == NULL || m->pending.game != game)
+		return;
+	memset(&m->pending, 0, sizeof m->pending);
+	match_touch(m);
+}
+
 /* Seat a connected player. */
 static void
 match_sit(struct match *m, int i, struct client *c)

@@ -51,6 +51,24 @@ struct match_seat {
 						   AGAIN?) ends by then, away
 						   or not; 0 = not fixed yet */
 	struct ratelimit	 resumes;	/* RESUMEs of it (LOBBY_SEAT_*) */
+	int64_t			 account;	/* the account its player was
+						   signed in as (while away,
+						   or taken up); 0: none */
+};
+
+/*
+ * A rated game's record not yet committed, kept with the match (its
+ * image) so that the node that takes it up writes it (accounts.c).
+ */
+struct match_record {
+	unsigned		 game;		/* its number; 0: none */
+	int64_t			 account[2];	/* X's, O's; 0: by the seat's
+						   name */
+	enum ttt_mark		 winner;
+	enum match_end		 how;
+	uint8_t			 moves[TTT_CELLS];
+	uint8_t			 nmoves;
+	int64_t			 at;		/* its end, Unix seconds */
 };
 
 struct match {
@@ -70,6 +88,8 @@ struct match {
 	uint8_t			 moves[TTT_CELLS];	/* this game's cells, in
 						   order (a rated game's record) */
 	uint8_t			 nmoves;
+	struct match_record	 pending;	/* the last game's, until
+						   committed */
 	int			 live;		/* both seats taken (lobby->nlive) */
 	struct keytab_entry	 id_entry;	/* lobby->ids */
 	struct client_list	 watchers;
@@ -86,6 +106,9 @@ struct match {
 struct match	*match_alloc(struct lobby *, uint64_t);
 void		 match_unlive(struct match *);
 void		 match_touch(struct match *);
+int64_t		 match_seat_account(const struct match *, int);
+void		 match_record_hold(struct match *, const struct match_record *);
+void		 match_record_done(struct lobby *, uint64_t, unsigned);
 void		 match_new(struct lobby *, struct client *, struct client *);
 void		 match_new_ai(struct lobby *, struct client *,
 		     enum proto_level);

@@ -99,6 +99,7 @@ resume_hold(struct client *c)
 	c->chat = NULL;
 	name_hold(lobby, &a->name_entry, s->name, a);
 	clock_stop(c);
+	s->account = c->account_id;	/* kept while away (match-keep.c) */
 	m->player[c->seat] = NULL;
 	s->away = a;
 	match_touch(m);
@@ -196,6 +197,7 @@ resume_end(struct match *m, int seat, struct chatlog **chat)
 		*chat = old->chat;
 		old->chat = NULL;
 		clock_stop(old);
+		m->seat[seat].account = old->account_id;
 		m->player[seat] = NULL;
 		old->match = NULL;
 		place_set(old, PLACE_GONE);
@@ -223,6 +225,13 @@ resume_take(struct client *c, struct match *m, int seat, uint64_t key)
 	int64_t			 left = resume_end(m, seat, &chat);
 	char			 buf[PROTO_OUT_MAX], text[64];
 
+	/*
+	 * A remote seat its node sent as no account's takes the account the
+	 * seat was signed in as (the token is the proof, as accounts.c's
+	 * seat_back signs a player of this node in again).
+	 */
+	if ((c->flags & CLIENT_REMOTE) && c->account_id == 0)
+		c->account_id = s->account;
 	m->player[seat] = c;
 	match_touch(m);
 	c->match = m;

@@ -2,10 +2,12 @@
  * test_e2e_cluster_pg.c -- accounts across the cluster (issue 27): nodes
  * on a real redis-server (redis_proc.c) sharing a real PostgreSQL
  * (pg_proc.c).  Signed in on one node, rated on the match's node, read on
- * a third; two games of one player ending at once on two nodes.
+ * a third; two games of one player ending at once on two nodes; a rated
+ * game's record written exactly once across a take-up.
  */
 #include <sys/types.h>
 
+#include <signal.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -227,6 +229,183 @@ test_cluster_pg_same_player_two_nodes(void **state)
 	PQfinish(pc);
 }
 
+/* Skip c's lines to one beginning with prefix, within ms (or fail). */
+static void
+cpg_skip_within(int ln, struct conn *c, const char *prefix, char *out,
+    size_t size, int ms)
+{
+	char	line[LINE_SIZE];
+	long	deadline = harness_now_ms() + ms;
+
+	while (harness_now_ms() < deadline) {
+		if (line_read(c, line, sizeof line, ms) < 0)
+			break;
+		if (strncmp(line, prefix, strlen(prefix)) == 0) {
+			if (out != NULL)
+				snprintf(out, size, "%s", line);
+			return;
+		}
+	}
+	fail_msg("line %d: no \"%s...\" within %d ms", ln, prefix, ms);
+}
+
+/* Matches kept in Redis whose image carries a rated record (40 words). */
+#define CPG_KEPT_RECORDS "EVAL \"local c = 0 for _, k in ipairs(" \
+	"redis.call('KEYS', '*match:*')) do if redis.call('TYPE', k).ok == " \
+	"'string' then local n = 0 for _ in string.gmatch(redis.call('GET', " \
+	"k), '%S+') do n = n + 1 end if n == 40 then c = c + 1 end end end " \
+	"return c\" 0"
+
+/*
+ * alice (signed in on node a, her room there) and bob (signed in on node
+ * b, a remote seat on a) play a game to its last move; alice's token.
+ */
+static void
+cpg_takeup_game(struct cl_fix *f, struct tttd_proc *na, struct tttd_proc *nb,
+    struct conn **a, struct conn **b, struct conn *p[2], char *token)
+{
+	char	code[16], key[64], line[LINE_SIZE];
+
+	cl_wait_stat(__LINE__, f, na, "cluster_nodes", 2);
+	*a = cpg_parked(f, na, code);
+	cpg_register(*a, "alice", key);
+	*b = CONNECT(f->e, nb);
+	cpg_register(*b, "bob", key);
+	SEND(*b, "ROOM JOIN %s", code);
+	token[0] = '\0';
+	do {	/* alice's TOKEN comes with her START */
+		cpg_skip_within(__LINE__, *a, "", line, sizeof line,
+		    HARNESS_TIMEOUT_MS);
+		if (strncmp(line, "TOKEN ", 6) == 0 &&
+		    sscanf(line, "TOKEN %15s", token) != 1)
+			fail_msg("no token in \"%s\"", line);
+	} while (strncmp(line, "START ", 6) != 0 || token[0] == '\0');
+	expect_skip_to(*b, "START ", NULL, 0);
+	p[0] = strncmp(line, "START X", 7) == 0 ? *a : *b;
+	p[1] = p[0] == *a ? *b : *a;
+	cpg_play_to_last(p);
+}
+
+/*
+ * After a take-up: alice comes back to node b (signed in again), both
+ * play another game of the match, and it is rated (two games in the
+ * history, each game's "before" the one before's "after").
+ */
+static void
+cpg_takeup_next_game(struct cl_fix *f, struct tttd_proc *nb, struct conn *b,
+    const char *token)
+{
+	struct conn	*a2, *p[2];
+	char		 line[LINE_SIZE];
+
+	a2 = CONNECT(f->e, nb);
+	SEND(a2, "RESUME %s", token);
+	cpg_skip_within(__LINE__, a2, "OK RESUME", NULL, 0, CLUSTER_WAIT_MS);
+	cpg_skip_within(__LINE__, a2, "INFO Signed in as alice again.", NULL,
+	    0, CLUSTER_WAIT_MS);
+	SEND(a2, "AGAIN YES");
+	SEND(b, "AGAIN YES");
+	expect_skip_to(a2, "START ", line, sizeof line);
+	p[0] = strncmp(line, "START X", 7) == 0 ? a2 : b;
+	p[1] = p[0] == a2 ? b : a2;
+	expect_skip_to(b, "START ", NULL, 0);
+	cpg_play_to_last(p);
+	SEND(p[0], "B3");
+	cpg_after_result(p[0], "INFO Your rating: ", line, sizeof line);
+	cpg_after_result(p[1], "INFO Your rating: ", line, sizeof line);
+	assert_int_equal(pg_proc_int(&pg, "tttd", "SELECT count(*) FROM games"),
+	    2);
+	assert_int_equal(pg_proc_int(&pg, "tttd", "SELECT count(*) FROM games"
+	    " AS g2, games AS g1, accounts AS a WHERE g1.number = 1 AND"
+	    " g2.number = 2 AND g1.match = g2.match AND a.games = 2 AND"
+	    " ((a.id = g1.x_id AND g1.x_after = CASE WHEN a.id = g2.x_id THEN"
+	    " g2.x_before ELSE g2.o_before END) OR (a.id = g1.o_id AND"
+	    " g1.o_after = CASE WHEN a.id = g2.x_id THEN g2.x_before ELSE"
+	    " g2.o_before END)) AND a.rating = CASE WHEN a.id = g2.x_id THEN"
+	    " g2.x_after ELSE g2.o_after END"), 2);
+}
+
+/* The one game in the history, its ratings both accounts' own, once. */
+static void
+cpg_rated_once(void)
+{
+	assert_int_equal(pg_proc_int(&pg, "tttd", "SELECT count(*) FROM games"
+	    " WHERE x_id IS NOT NULL AND o_id IS NOT NULL"), 1);
+	assert_int_equal(pg_proc_int(&pg, "tttd", "SELECT count(*) FROM"
+	    " accounts AS a, games AS g WHERE a.games = 1 AND a.rating <> 1500"
+	    " AND ((a.id = g.x_id AND a.rating = g.x_after AND g.x_before ="
+	    " 1500) OR (a.id = g.o_id AND a.rating = g.o_after AND g.o_before"
+	    " = 1500))"), 2);
+}
+
+/*
+ * Node a (the match's) is killed after the game's end is kept in Redis
+ * but before its record is committed (both accounts' rows held locked by
+ * the test): node b takes the match up and writes the game, once; bob,
+ * there, hears his new rating; a later game of the match is rated.
+ * (Before: the kept match carried no record, and the game was never
+ * rated: no row in games.)
+ */
+static void
+test_cluster_pg_takeup_writes_record(void **state)
+{
+	struct cl_fix		*f = *state;
+	struct tttd_proc	*na = cpg_node(f, "a"), *nb = cpg_node(f, "b");
+	struct conn		*a, *b, *p[2];
+	char			 token[16], uri[160], line[LINE_SIZE];
+	PGconn			*pc;
+	long			 deadline;
+
+	cpg_takeup_game(f, na, nb, &a, &b, p, token);
+	pg_proc_uri(&pg, "tttd", uri, sizeof uri);
+	pc = PQconnectdb(uri);
+	assert_int_equal(PQstatus(pc), CONNECTION_OK);
+	PQclear(cpg_query(pc, "BEGIN", PGRES_COMMAND_OK));
+	PQclear(cpg_query(pc, "SELECT id FROM accounts FOR UPDATE",
+	    PGRES_TUPLES_OK));
+	SEND(p[0], "B3");
+	/* Node a waits on the rows (its statement_timeout: 2 s). */
+	deadline = harness_now_ms() + 10000;
+	while (pg_proc_int(&pg, "tttd", "SELECT count(*) FROM pg_locks"
+	    " WHERE NOT granted") < 1 && harness_now_ms() < deadline)
+		usleep(5 * 1000);
+	cl_wait_redis_at(__LINE__, f, CPG_KEPT_RECORDS, 1);
+	kill(na->pid, SIGKILL);
+	PQclear(cpg_query(pc, "COMMIT", PGRES_COMMAND_OK));
+	PQfinish(pc);
+
+	cpg_skip_within(__LINE__, b, "INFO Your rating: ", line, sizeof line,
+	    CLUSTER_WAIT_MS);
+	cpg_rated_once();
+	cl_wait_redis_at(__LINE__, f, CPG_KEPT_RECORDS, 0);
+	(void)a;
+	cpg_takeup_next_game(f, nb, b, token);
+}
+
+/*
+ * Node a is killed right after its commit (both players heard their new
+ * ratings): node b takes the match up and writes nothing more (one game,
+ * ratings as they were); a later game of the match is rated.
+ */
+static void
+test_cluster_pg_takeup_after_commit(void **state)
+{
+	struct cl_fix		*f = *state;
+	struct tttd_proc	*na = cpg_node(f, "a"), *nb = cpg_node(f, "b");
+	struct conn		*a, *b, *p[2];
+	char			 token[16], line[LINE_SIZE];
+
+	cpg_takeup_game(f, na, nb, &a, &b, p, token);
+	SEND(p[0], "B3");
+	cpg_after_result(p[0], "INFO Your rating: ", line, sizeof line);
+	cpg_after_result(p[1], "INFO Your rating: ", line, sizeof line);
+	kill(na->pid, SIGKILL);
+	cpg_rated_once();
+	cpg_skip_within(__LINE__, b, "MATCH ", NULL, 0, CLUSTER_WAIT_MS);
+	cpg_rated_once();
+	cpg_takeup_next_game(f, nb, b, token);
+}
+
 /* A database of the run's PostgreSQL, emptied for each test. */
 static int
 cpg_setup(void **state)
@@ -260,6 +439,12 @@ main(void)
 		    cpg_setup, cl_teardown),
 		cmocka_unit_test_setup_teardown(
 		    test_cluster_pg_same_player_two_nodes, cpg_setup,
+		    cl_teardown),
+		cmocka_unit_test_setup_teardown(
+		    test_cluster_pg_takeup_writes_record, cpg_setup,
+		    cl_teardown),
+		cmocka_unit_test_setup_teardown(
+		    test_cluster_pg_takeup_after_commit, cpg_setup,
 		    cl_teardown),
 	};
 

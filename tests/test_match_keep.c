@@ -91,9 +91,9 @@ images(struct match_keep *k, size_t *n)
 	p->score[2] = 0;
 	p->tie_told = 0;
 	p->seat[0] = (struct match_keep_seat){ 1, 1, keep_tok("23456789"),
-	    keep_tok("ABCDEFGH"), 13500, "" };
+	    keep_tok("ABCDEFGH"), 13500, "", 0 };
 	p->seat[1] = (struct match_keep_seat){ 1, 1, keep_tok("JKMNPQRS"),
-	    0, 0, "" };
+	    0, 0, "", 0 };
 	snprintf(p->seat[0].name, sizeof p->seat[0].name, "ann");
 	snprintf(p->seat[1].name, sizeof p->seat[1].name, "%s", NAME_UTF8_32);
 
@@ -115,11 +115,21 @@ images(struct match_keep *k, size_t *n)
 	p->score[2] = 1;
 	p->tie_told = 1;
 	p->seat[0] = (struct match_keep_seat){ 1, 0, keep_tok("TUVWXYZ2"), keep_tok("3456789A"), 41000,
-	    "" };
-	p->seat[1] = (struct match_keep_seat){ 1, 1, keep_tok("BCDEFGHJ"), keep_tok("KMNPQRST"), 0, "" };
+	    "", 0 };
+	p->seat[1] = (struct match_keep_seat){ 1, 1, keep_tok("BCDEFGHJ"), keep_tok("KMNPQRST"), 0, "", 0 };
 	snprintf(p->seat[0].name, sizeof p->seat[0].name,
 	    "\xd0\xbf\xd0\xb5\xd1\x82\xd1\x8f");	/* петя */
 	/* seat 1 unnamed: "=" */
+	/* X signed in as account 12; game 7's rated record not committed. */
+	p->seat[0].account = 12;
+	p->pending.game = 7;
+	p->pending.account[0] = 12;
+	p->pending.account[1] = 0;	/* gone: by its seat's name */
+	p->pending.winner = TTT_X;
+	p->pending.how = MATCH_END_LINE;
+	p->pending.at = 1700000000;
+	memcpy(p->pending.moves, "\4\0\2\1\6", 5);
+	p->pending.nmoves = 5;
 
 	/* The computer (easy) as O, X to move with 2 ms left. */
 	p = &k[2];
@@ -133,8 +143,8 @@ images(struct match_keep *k, size_t *n)
 	p->answer[0] = p->answer[1] = MATCH_UNANSWERED;
 	p->winner = TTT_EMPTY;
 	p->games = 1;
-	p->seat[0] = (struct match_keep_seat){ 1, 1, keep_tok("UVWXYZ23"), 0, 2, "" };
-	p->seat[1] = (struct match_keep_seat){ 1, 1, 0, 0, 0, "" };
+	p->seat[0] = (struct match_keep_seat){ 1, 1, keep_tok("UVWXYZ23"), 0, 2, "", 0 };
+	p->seat[1] = (struct match_keep_seat){ 1, 1, 0, 0, 0, "", 0 };
 	snprintf(p->seat[0].name, sizeof p->seat[0].name, "bob");
 	snprintf(p->seat[1].name, sizeof p->seat[1].name, "computer");
 
@@ -155,8 +165,8 @@ images(struct match_keep *k, size_t *n)
 	p->score[2] = 2;
 	p->tie_told = 1;
 	p->seat[0] = (struct match_keep_seat){ 1, 1, keep_tok("456789AB"), keep_tok("CDEFGHJK"), 0,
-	    "" };
-	p->seat[1] = (struct match_keep_seat){ 0, 1, 0, 0, 0, "" };
+	    "", 0 };
+	p->seat[1] = (struct match_keep_seat){ 0, 1, 0, 0, 0, "", 0 };
 	snprintf(p->seat[0].name, sizeof p->seat[0].name, "caf\xc3\xa9");
 	snprintf(p->seat[1].name, sizeof p->seat[1].name, "dan");
 
@@ -177,9 +187,9 @@ images(struct match_keep *k, size_t *n)
 	p->score[2] = UINT32_MAX - 2;
 	p->tie_told = 1;
 	p->seat[0] = (struct match_keep_seat){ 1, 1, keep_tok("ZZZZZZZZ"),
-	    keep_tok("ZZZZZZZY"), INT64_MAX, "" };
+	    keep_tok("ZZZZZZZY"), INT64_MAX, "", 0 };
 	p->seat[1] = (struct match_keep_seat){ 1, 1, keep_tok("ZZZZZZZX"),
-	    keep_tok("ZZZZZZZW"), INT64_MAX - 1, "" };
+	    keep_tok("ZZZZZZZW"), INT64_MAX - 1, "", 0 };
 	snprintf(p->seat[0].name, sizeof p->seat[0].name, "%s", NAME_UTF8_32);
 	snprintf(p->seat[1].name, sizeof p->seat[1].name, "%s", NAME_UTF8_32);
 	*n = KEEP_IMAGES;
@@ -213,7 +223,17 @@ same(const struct match_keep *a, const struct match_keep *b)
 		assert_true(a->seat[i].used == b->seat[i].used);
 		assert_true(a->seat[i].left == b->seat[i].left);
 		assert_string_equal(a->seat[i].name, b->seat[i].name);
+		assert_true(a->seat[i].account == b->seat[i].account);
 	}
+	assert_int_equal(a->pending.game, b->pending.game);
+	assert_true(a->pending.account[0] == b->pending.account[0]);
+	assert_true(a->pending.account[1] == b->pending.account[1]);
+	assert_int_equal(a->pending.winner, b->pending.winner);
+	assert_int_equal(a->pending.how, b->pending.how);
+	assert_true(a->pending.at == b->pending.at);
+	assert_int_equal(a->pending.nmoves, b->pending.nmoves);
+	assert_memory_equal(a->pending.moves, b->pending.moves,
+	    a->pending.nmoves);
 }
 
 /*
@@ -247,10 +267,96 @@ test_keep_round_trip(void **state)
 	    "1 1 3938373635343332 4847464544434241 13500 =ann "
 	    "1 1 535251504e4d4b4a 0 0 =" NAME_UTF8_32);
 	assert_int_equal(match_keep_fmt(&k[1], line, sizeof line) > 0, 1);
-	assert_string_equal(line, "1 -1 1 84 3 1 1 6 -1 1 1 7 3 2 1 1 "
+	assert_string_equal(line, "2 -1 1 84 3 1 1 6 -1 1 1 7 3 2 1 1 "
 	    "1 0 325a595857565554 4139383736353433 41000 "
 	    "=\xd0\xbf\xd0\xb5\xd1\x82\xd1\x8f "
-	    "1 1 4a48474645444342 54535251504e4d4b 0 =");
+	    "1 1 4a48474645444342 54535251504e4d4b 0 = "
+	    "12 0 7 12 0 1 0 1700000000 40216");
+	/* Accounts without a record: version 2, the record's number 0. */
+	memset(&k[1].pending, 0, sizeof k[1].pending);
+	k[1].seat[1].account = 5;
+	assert_int_equal(match_keep_fmt(&k[1], line, sizeof line) > 0, 1);
+	assert_non_null(strstr(line, "= 12 5 0"));
+	assert_int_equal(match_keep_parse(line, &back, NULL), 0);
+	same(&k[1], &back);
+}
+
+/*
+ * The widest image of version 2 (accounts and a record of nine moves, every
+ * number at its widest) fits MATCH_KEEP_MAX and comes back the same.
+ */
+static void
+test_keep_widest_record(void **state)
+{
+	struct match_keep	k[KEEP_IMAGES], back;
+	char			line[MATCH_KEEP_MAX];
+	int			i;
+
+	(void)state;
+	images(k, &(size_t){ 0 });
+	k[4].ai = MATCH_HUMAN;
+	for (i = 0; i < 2; i++) {
+		k[4].seat[i].account = INT64_MAX - i;
+		k[4].pending.account[i] = INT64_MAX - i;
+	}
+	k[4].pending.game = UINT32_MAX;
+	k[4].pending.winner = TTT_EMPTY;
+	k[4].pending.how = MATCH_END_GONE_TIME;
+	k[4].pending.at = INT64_MAX;
+	for (i = 0; i < TTT_CELLS; i++)
+		k[4].pending.moves[i] = (uint8_t)(TTT_CELLS - 1 - i);
+	k[4].pending.nmoves = TTT_CELLS;
+	assert_true(match_keep_fmt(&k[4], line, sizeof line) > 0);
+	assert_int_equal(match_keep_parse(line, &back, NULL), 0);
+	same(&k[4], &back);
+}
+
+/*
+ * A record the match cannot have: a later game than the match's, a cell
+ * twice, a way to end out of range, a negative account; and version 2's
+ * fields on a line of version 1, or missing from one of version 2.
+ */
+static void
+test_keep_record_refused(void **state)
+{
+	struct match_keep	k[KEEP_IMAGES], back;
+	char			line[MATCH_KEEP_MAX];
+	enum match_keep_error	why;
+	char			*p;
+
+	(void)state;
+	images(k, &(size_t){ 0 });
+	k[1].pending.game = 8;
+	assert_true(match_keep_fmt(&k[1], line, sizeof line) > 0);
+	assert_int_equal(match_keep_parse(line, &back, &why), -1);
+	assert_int_equal(why, MATCH_KEEP_ERANGE);
+	images(k, &(size_t){ 0 });
+	k[1].pending.moves[1] = 4;
+	assert_true(match_keep_fmt(&k[1], line, sizeof line) > 0);
+	assert_int_equal(match_keep_parse(line, &back, &why), -1);
+	images(k, &(size_t){ 0 });
+	k[1].pending.how = (enum match_end)(MATCH_END_GONE_TIME + 1);
+	assert_true(match_keep_fmt(&k[1], line, sizeof line) > 0);
+	assert_int_equal(match_keep_parse(line, &back, &why), -1);
+	images(k, &(size_t){ 0 });
+	k[1].seat[1].account = -3;
+	assert_true(match_keep_fmt(&k[1], line, sizeof line) > 0);
+	assert_int_equal(match_keep_parse(line, &back, &why), -1);
+	images(k, &(size_t){ 0 });
+	assert_true(match_keep_fmt(&k[1], line, sizeof line) > 0);
+	line[0] = '1';
+	assert_int_equal(match_keep_parse(line, &back, &why), -1);
+	assert_int_equal(why, MATCH_KEEP_ESYNTAX);
+	assert_true(match_keep_fmt(&k[0], line, sizeof line) > 0);
+	line[0] = '2';
+	assert_int_equal(match_keep_parse(line, &back, &why), -1);
+	assert_int_equal(why, MATCH_KEEP_ESYNTAX);
+	/* Version 2 with its record cut after the time. */
+	images(k, &(size_t){ 0 });
+	assert_true(match_keep_fmt(&k[1], line, sizeof line) > 0);
+	assert_non_null(p = strrchr(line, ' '));
+	*p = '\0';
+	assert_int_equal(match_keep_parse(line, &back, &why), -1);
 }
 
 /* A buffer one byte short of a line: -1, never a line cut short. */
@@ -324,6 +430,8 @@ main(void)
 {
 	const struct CMUnitTest	tests[] = {
 		cmocka_unit_test(test_keep_round_trip),
+		cmocka_unit_test(test_keep_widest_record),
+		cmocka_unit_test(test_keep_record_refused),
 		cmocka_unit_test(test_keep_fmt_short_buffer),
 		cmocka_unit_test(test_keep_restore_take),
 	};
