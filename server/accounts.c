@@ -124,6 +124,8 @@ static void	accounts_named(struct accounts *, struct client *,
 		    const char *, const struct store_result *);
 static void	accounts_read_answer(const struct store_result *, void *);
 static void	accounts_read_free_all(struct accounts *);
+static void	accounts_take_over(struct accounts *, struct client *);
+static void	accounts_elsewhere(void *, int64_t);
 
 /* What the accounts hear of the world. */
 static const struct lobby_events accounts_events = {
@@ -132,7 +134,8 @@ static const struct lobby_events accounts_events = {
 	.record_taken = accounts_record_taken,
 	.seat_back = accounts_seat_back,
 	.player_left = accounts_player_left,
-	.account = accounts_command
+	.account = accounts_command,
+	.signed_in_elsewhere = accounts_elsewhere
 };
 
 /*
@@ -463,17 +466,8 @@ accounts_logged_in(struct accounts *a, struct client *c,
 		accounts_error(c, PROTO_ESIGNED_IN);
 		return;
 	}
-	if (old != NULL) {
-		accounts_sign_out(a, old);
-		client_send(old, buf, proto_fmt_info(buf, sizeof buf,
-		    "You signed in on another connection: you are a guest "
-		    "here now."));
-		snprintf(was, sizeof was, "%s", old->match != NULL ?
-		    match_name(old->match, old->seat) : old->name);
-		name_take(old, "");
-		if (old->match != NULL)
-			match_renamed(old, was);
-	}
+	if (old != NULL)
+		accounts_take_over(a, old);
 	if (!name_allowed(a->lobby, c, acc->name)) {
 		accounts_error(c, PROTO_ENAME_TAKEN);
 		return;
@@ -493,6 +487,41 @@ accounts_logged_in(struct accounts *a, struct client *c,
 	accounts_shown(acc, &sh);
 	client_send(c, buf, proto_fmt_ok_login(buf, sizeof buf, acc->name,
 	    sh.r, sh.rd));
+	LOBBY_RAISE(a->lobby, signed_in, c);
+}
+
+/*
+ * Another connection signed in as old's account: old is told, and goes
+ * on as a guest (under its seat's name in a match, its opponent told as
+ * for a rename).
+ */
+static void
+accounts_take_over(struct accounts *a, struct client *old)
+{
+	char	buf[PROTO_OUT_MAX], was[PROTO_NAME_MAX + 1];
+
+	accounts_sign_out(a, old);
+	client_send(old, buf, proto_fmt_info(buf, sizeof buf,
+	    "You signed in on another connection: you are a guest here now."));
+	snprintf(was, sizeof was, "%s", old->match != NULL ?
+	    match_name(old->match, old->seat) : old->name);
+	name_take(old, "");
+	if (old->match != NULL)
+		match_renamed(old, was);
+}
+
+/*
+ * The account signed in on another node (the cluster's event): its
+ * connection here, if any, is taken over as by a LOGIN here.
+ */
+static void
+accounts_elsewhere(void *arg, int64_t id)
+{
+	struct accounts	*a = arg;
+	struct client	*old;
+
+	if (id > 0 && (old = accounts_signed_in(a, id)) != NULL)
+		accounts_take_over(a, old);
 }
 
 /* OK HISTORY and its PLAYED lines. */
@@ -1150,8 +1179,8 @@ accounts_game_tell(struct accounts *a, struct accounts_game *g,
 	after.rd = side->rd;
 	after.vol = side->volatility;
 	rating_show(&after, &sh);
-	if (accounts_user(c) != NULL && accounts_user(c)->id == side->id)
-		accounts_rate(a, c, after.r);
+	if (accounts_id_of(c) == side->id)
+		accounts_rate(a, c, after.r);	/* here, or its node told */
 	client_send(c, buf, proto_fmt_info_rating(buf, sizeof buf, sh.r,
 	    sh.provisional, rating_change(&g->before[i], &after)));
 }

@@ -251,6 +251,12 @@ int	cluster_keep_eval(struct cluster *, int, rlink_reply_cb *, void *, int,
 void	cluster_keep_on_taken(struct cluster *, const char *, uint64_t,
 		    const char *);
 void	cluster_seat_flush(struct cluster *);
+void	cluster_account_signed_in(void *, struct client *);
+void	cluster_account_on_signed_in(struct cluster *, const char *,
+	    const char *);
+void	cluster_account_rated(void *, struct client *);
+void	cluster_account_on_rated(struct cluster *, const char *, uint64_t,
+	    const char *);
 void	cluster_seat_forget(void *, struct client *);
 void	cluster_queue_alone(void *, struct client *);
 void	cluster_queue_unqueued(void *, struct client *);

@@ -7,6 +7,7 @@
  *	M <name>			I <seq> <line>
  *	E <seq> <error>			D <why> <hold>
  *	X <addr> <who> TAB <line>	T <instance>
+ *	U <account>			W <account> <rating>
  *
  * (a name may be empty but in M; a who is a name, then " #<account>:
  * <rating>" for a signed-in player); N, B, C, A, R and G carry nothing
@@ -201,6 +202,18 @@ cluster_msg_rest(const struct cluster_msg *m)
 		tab++;
 		return (cluster_msg_line(tab, cur.left - (size_t)(tab -
 		    cur.p)));
+	case 'U':
+		if (cluster_msg_number(&cur, &v) == -1 || v == 0 ||
+		    v > INT64_MAX || cur.left != 0)
+			return (CLUSTER_MSG_EFORM);
+		return (CLUSTER_MSG_OK);
+	case 'W':
+		if (cluster_msg_number(&cur, &v) == -1 || v == 0 ||
+		    v > INT64_MAX || cluster_msg_char(&cur, ' ') == -1 ||
+		    cluster_msg_number(&cur, &v) == -1 ||
+		    v > CLUSTER_RATING_MAX || cur.left != 0)
+			return (CLUSTER_MSG_EFORM);
+		return (CLUSTER_MSG_OK);
 	case 'T':
 		return (cluster_msg_hex(cur.p, cur.left) ? CLUSTER_MSG_OK :
 		    CLUSTER_MSG_EFORM);
@@ -222,7 +235,7 @@ cluster_msg_parse(const char *msg, size_t len, struct cluster_msg *m,
 	memset(m, 0, sizeof *m);
 	*why = CLUSTER_MSG_EHEAD;
 	if (len < 2 + CLUSTER_INST_LEN + 2 || len > CLUSTER_MSG_MAX ||
-	    strchr("OSNBLCHMIEDXARTG", msg[0]) == NULL || msg[0] == '\0' ||
+	    strchr("OSNBLCHMIEDXARTGUW", msg[0]) == NULL || msg[0] == '\0' ||
 	    msg[1] != ' ' || !cluster_msg_hex(msg + 2, CLUSTER_INST_LEN) ||
 	    msg[2 + CLUSTER_INST_LEN] != ' ')
 		return (-1);

@@ -97,7 +97,9 @@ static const struct lobby_events cluster_events = {
 	.name_claimed = cluster_ask_name_check,
 	.name_changed = cluster_ask_name_changed,
 	.match_touched = cluster_keep_touched,
-	.match_freed = cluster_keep_ended
+	.match_freed = cluster_keep_ended,
+	.signed_in = cluster_account_signed_in,
+	.rated = cluster_account_rated
 };
 
 /*
@@ -615,6 +617,12 @@ cluster_message(void *arg, const char *msg, size_t len)
 	case 'T':
 		if (m.len == CLUSTER_INST_LEN)
 			cluster_keep_on_taken(cl, m.from, m.id, m.rest);
+		break;
+	case 'U':
+		cluster_account_on_signed_in(cl, m.from, m.rest);
+		break;
+	case 'W':
+		cluster_account_on_rated(cl, m.from, m.id, m.rest);
 		break;
 	case 'G':
 		if (strcmp(m.from, cl->inst) != 0) {

@@ -430,6 +430,7 @@ lobby_rated(struct lobby *lobby, struct client *c, int rated, int rating)
 	}
 	c->rated = rated;
 	c->rating = rating;
+	LOBBY_RAISE(lobby, rated, c);
 }
 
 /* Room in lobby->cands for the whole queue, if memory allows. */

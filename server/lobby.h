@@ -116,6 +116,15 @@ struct lobby_events {
 	 * client then), 0: no accounts here.
 	 */
 	int	(*account)(void *, struct client *, const struct proto_cmd *);
+	/* A player signed in as an account here (client->account_id). */
+	void	(*signed_in)(void *, struct client *);
+	/*
+	 * An account signed in on another node (a cluster's): a connection
+	 * signed in as it here is taken over, as by a LOGIN here.
+	 */
+	void	(*signed_in_elsewhere)(void *, int64_t);
+	/* A player's rating, as it is paired by, changed (lobby_rated). */
+	void	(*rated)(void *, struct client *);
 };
 
 /* One listener to the world's events: its owner's to keep. */

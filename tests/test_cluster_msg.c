@@ -280,6 +280,52 @@ test_cluster_msg_refuses_bad_forms(void **state)
  * GAMES lines from Redis: as cluster_ask_games_publish writes them, names
  * NAME's (or a seat's own): a 64-byte name, a CR, a bad count refused.
  */
+/*
+ * U (an account signed in on that node) and W (a remote seat's new
+ * rating) as the nodes send them are taken; an account of 0 or beyond
+ * 63 bits, a rating beyond CLUSTER_RATING_MAX, a missing or extra word
+ * are not.
+ */
+static void
+test_cluster_msg_accounts(void **state)
+{
+	static const char *const good[] = {
+		"U " INST " 7 42",
+		"U " INST " 7 9223372036854775807",
+		"W " INST " 7 42 1741",
+		"W " INST " 7 42 0",
+		"W " INST " 7 42 100000",
+	};
+	static const char *const bad[] = {
+		"U " INST " 7",
+		"U " INST " 7 0",
+		"U " INST " 7 9223372036854775808",
+		"U " INST " 7 42 1",
+		"U " INST " 7 -42",
+		"W " INST " 7 42",
+		"W " INST " 7 0 1500",
+		"W " INST " 7 42 100001",
+		"W " INST " 7 42 1500 1",
+		"W " INST " 7 42 -1",
+	};
+	struct cluster_msg	m;
+	size_t			i;
+
+	(void)state;
+	for (i = 0; i < sizeof good / sizeof good[0]; i++) {
+		if (parse(good[i], strlen(good[i]), &m) != CLUSTER_MSG_OK)
+			fail_msg("refused \"%s\"", good[i]);
+	}
+	assert_int_equal(P("W " INST " 7 42 1741", &m), CLUSTER_MSG_OK);
+	assert_int_equal(m.type, 'W');
+	assert_true(m.id == 7);
+	assert_memory_equal(m.rest, "42 1741", m.len);
+	for (i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		if (parse(bad[i], strlen(bad[i]), &m) != CLUSTER_MSG_EFORM)
+			fail_msg("took \"%s\"", bad[i]);
+	}
+}
+
 static void
 test_cluster_game_parse(void **state)
 {
@@ -324,6 +370,7 @@ main(void)
 		cmocka_unit_test(test_cluster_msg_who),
 		cmocka_unit_test(test_cluster_msg_refuses_bad_addrs_and_lines),
 		cmocka_unit_test(test_cluster_msg_refuses_bad_forms),
+		cmocka_unit_test(test_cluster_msg_accounts),
 		cmocka_unit_test(test_cluster_game_parse),
 	};
 

@@ -27,6 +27,9 @@
 #define SEND(c, ...)		line_send_at(__LINE__, (c), __VA_ARGS__)
 #define WANT_PREFIX(c, p, o)	line_want_prefix_at(__LINE__, (c), (p), (o), \
 				    sizeof (o))
+#define WANT_QUIET(c, ms)	line_want_quiet_at(__LINE__, (c), (ms))
+#define T_TAKEN_OVER	"INFO You signed in on another connection: you " \
+			    "are a guest here now."
 
 static struct pg_proc	pg;
 
@@ -147,6 +150,93 @@ test_cluster_pg_rated_across(void **state)
 	    " WHERE x_id IS NOT NULL AND o_id IS NOT NULL"), 1);
 }
 
+/*
+ * alice plays bob on node a; she signs in on node b meanwhile: her
+ * connection on a is told, as on one node, and goes on as a guest under
+ * its seat's name (bob told as for a rename), so the game is not rated.
+ * (Before, she was signed in on both nodes and the game was rated.)
+ */
+static void
+test_cluster_pg_takeover_across(void **state)
+{
+	struct cl_fix		*f = *state;
+	struct tttd_proc	*na = cpg_node(f, "a"), *nb = cpg_node(f, "b");
+	struct conn		*a1, *a2, *bob, *p[2];
+	char			 ca[16], cb[16], key[64], kb[64], line[LINE_SIZE];
+	int			 i;
+
+	cl_wait_stat(__LINE__, f, na, "cluster_nodes", 2);
+	a1 = cpg_parked(f, na, ca);
+	cpg_register(a1, "alice", key);
+	bob = CONNECT(f->e, na);
+	cpg_register(bob, "bob", kb);
+	cpg_join(a1, bob, ca, p);
+	a2 = cpg_parked(f, nb, cb);
+	SEND(a2, "LOGIN %s", key);
+	WANT(a2, "OK LOGIN alice 1500 500");
+	expect_skip_to(a1, T_TAKEN_OVER, NULL, 0);
+	expect_skip_to(bob, "INFO alice is now known as p", line, sizeof line);
+	if (strcmp(line, "INFO alice is now known as p1.") != 0 &&
+	    strcmp(line, "INFO alice is now known as p2.") != 0)
+		fail_msg("not a seat's name: \"%s\"", line);
+	cpg_play_to_last(p);
+	SEND(p[0], "B3");
+	for (i = 0; i < 2; i++) {
+		expect_skip_to(p[i], "RESULT ", NULL, 0);
+		WANT_PREFIX(p[i], "INFO Score: ", line);
+		WANT_PREFIX(p[i], "AGAIN? ", line);
+		WANT_QUIET(p[i], 500);
+	}
+	SEND(a2, "RATING");
+	WANT(a2, "OK RATING alice 1500? 500 0 0 0 0");
+	SEND(bob, "RATING");
+	WANT(bob, "OK RATING bob 1500? 500 0 0 0 0");
+	assert_int_equal(pg_proc_int(&pg, "tttd", "SELECT count(*) FROM games"),
+	    0);
+}
+
+/*
+ * The rating in node b's entry of the shared queue (the last word of a
+ * signed-in player's entry, cluster.md), as a Redis integer; -1: none,
+ * -2: a guest's.
+ */
+#define CPG_QUEUED_RATING	"EVAL \"local e = redis.call('lindex', " \
+	"KEYS[1], 0) if not e then return -1 end return tonumber(" \
+	"string.match(e, '^b %x+ %d+ (%d+)$') or -2)\" 1 tttd:queue"
+
+/*
+ * alice, signed in on node b, plays bob in his room on node a (a remote
+ * seat there, rated there); bob leaves, she goes back to the queue on b:
+ * b pairs her by her new rating, as its entry of her in the shared
+ * queue says.  (Before, b kept the rating she signed in with: 1500.)
+ */
+static void
+test_cluster_pg_remote_rating(void **state)
+{
+	struct cl_fix		*f = *state;
+	struct tttd_proc	*na = cpg_node(f, "a"), *nb = cpg_node(f, "b");
+	struct conn		*alice, *bob, *p[2];
+	char			 code[16], key[64], line[LINE_SIZE];
+
+	cl_wait_stat(__LINE__, f, na, "cluster_nodes", 2);
+	bob = cpg_parked(f, na, code);
+	cpg_register(bob, "bob", key);
+	alice = CONNECT(f->e, nb);
+	cpg_register(alice, "alice", key);
+	cpg_join(bob, alice, code, p);
+	cpg_play_to_last(p);
+	SEND(p[0], "B3");
+	cpg_after_result(alice, "INFO Your rating: ", line, sizeof line);
+	cpg_after_result(bob, "INFO Your rating: ", line, sizeof line);
+	SEND(bob, "QUIT");
+	expect_skip_to(alice, "INFO bob left the match.", NULL, 0);
+	SEND(alice, "AGAIN y");
+	WANT(alice, "OK AGAIN y");
+	WANT_PREFIX(alice, "WAIT ", line);
+	cl_wait_redis_at(__LINE__, f, CPG_QUEUED_RATING,
+	    p[0] == alice ? 1741 : 1259);
+}
+
 /* Rows of a query on the run's database, or fail. */
 static PGresult *
 cpg_query(PGconn *pc, const char *sql, ExecStatusType want)
@@ -159,11 +249,34 @@ cpg_query(PGconn *pc, const char *sql, ExecStatusType want)
 }
 
 /*
- * One account (alice) signed in on two nodes plays on both; her row held
- * locked by the test until both nodes wait on it (the games ended at
- * once), then let go: both games are rated, one after the other, each
- * from the rating the other left (before, a rating read before the lock
- * was used: the second game's "before" was 1500 again).
+ * p[0] of p and p[1] of it to play; p[win] to move next, its next move
+ * (into last, 3 bytes) winning: column B for p[0], column A for p[1].
+ */
+static void
+cpg_play_to_win(struct conn *p[2], int win, char *last)
+{
+	static const char	*moves[2][5] = {
+		{ "B1", "A1", "B2", "A2", NULL },
+		{ "C1", "A1", "C2", "A2", "B3" }
+	};
+	int			 i;
+
+	for (i = 0; i < 5 && moves[win][i] != NULL; i++) {
+		SEND(p[i % 2], "%s", moves[win][i]);
+		expect_skip_to(p[i % 2], "OK MOVE", NULL, 0);
+	}
+	snprintf(last, 3, "%s", win == 0 ? "B3" : "A3");
+}
+
+/*
+ * One account (alice) plays on two nodes at once: her connection on node
+ * a lost mid-game (her seat held under her name), she signs in on node b
+ * and plays there too; her row held locked by the test until both nodes
+ * wait on it (the games ended at once), then let go: both games are
+ * rated, one after the other, each from the rating the other left
+ * (before, a rating read before the lock was used: the second game's
+ * "before" was 1500 again).  Signed in on both nodes at once she cannot
+ * be: a sign-in on one takes the account over from the other.
  */
 static void
 test_cluster_pg_same_player_two_nodes(void **state)
@@ -172,7 +285,7 @@ test_cluster_pg_same_player_two_nodes(void **state)
 	struct tttd_proc	*na = cpg_node(f, "a"), *nb = cpg_node(f, "b");
 	struct conn		*a1, *a2, *bob, *carol, *p[2], *q[2];
 	char			 ca[16], cb[16], key[64], kb[64], line[LINE_SIZE];
-	char			 uri[160], sql[512];
+	char			 uri[160], sql[512], last[3];
 	PGconn			*pc;
 	PGresult		*r;
 	double			 before2, after1, after2, rating;
@@ -181,16 +294,18 @@ test_cluster_pg_same_player_two_nodes(void **state)
 	cl_wait_stat(__LINE__, f, na, "cluster_nodes", 2);
 	a1 = cpg_parked(f, na, ca);
 	cpg_register(a1, "alice", key);
+	bob = CONNECT(f->e, na);
+	cpg_register(bob, "bob", kb);
+	cpg_join(a1, bob, ca, p);
+	cpg_play_to_win(p, p[1] == bob, last);
+	conn_drop(a1, 0);
+	expect_skip_to(bob, "INFO alice lost the connection.", NULL, 0);
 	a2 = cpg_parked(f, nb, cb);
 	SEND(a2, "LOGIN %s", key);
 	WANT_PREFIX(a2, "OK LOGIN alice ", line);
-	bob = CONNECT(f->e, na);
-	cpg_register(bob, "bob", kb);
 	carol = CONNECT(f->e, nb);
 	cpg_register(carol, "carol", kb);
-	cpg_join(a1, bob, ca, p);
 	cpg_join(a2, carol, cb, q);
-	cpg_play_to_last(p);
 	cpg_play_to_last(q);
 
 	pg_proc_uri(&pg, "tttd", uri, sizeof uri);
@@ -199,7 +314,7 @@ test_cluster_pg_same_player_two_nodes(void **state)
 	PQclear(cpg_query(pc, "BEGIN", PGRES_COMMAND_OK));
 	PQclear(cpg_query(pc, "SELECT id FROM accounts WHERE fold = 'alice'"
 	    " FOR UPDATE", PGRES_TUPLES_OK));
-	SEND(p[0], "B3");
+	SEND(bob, "%s", last);
 	SEND(q[0], "B3");
 	/* Both nodes wait on alice's row (their statement_timeout: 2 s). */
 	deadline = harness_now_ms() + 10000;
@@ -207,7 +322,7 @@ test_cluster_pg_same_player_two_nodes(void **state)
 	    " WHERE NOT granted") < 2 && harness_now_ms() < deadline)
 		usleep(5 * 1000);
 	PQclear(cpg_query(pc, "COMMIT", PGRES_COMMAND_OK));
-	cpg_after_result(p[0], "INFO Your rating: ", line, sizeof line);
+	cpg_after_result(bob, "INFO Your rating: ", line, sizeof line);
 	cpg_after_result(q[0], "INFO Your rating: ", line, sizeof line);
 
 	snprintf(sql, sizeof sql, "SELECT CASE WHEN x_id = a.id THEN x_before"
@@ -446,6 +561,10 @@ main(void)
 		cmocka_unit_test_setup_teardown(
 		    test_cluster_pg_takeup_after_commit, cpg_setup,
 		    cl_teardown),
+		cmocka_unit_test_setup_teardown(
+		    test_cluster_pg_takeover_across, cpg_setup, cl_teardown),
+		cmocka_unit_test_setup_teardown(
+		    test_cluster_pg_remote_rating, cpg_setup, cl_teardown),
 	};
 
 	return (cmocka_run_group_tests(tests, cpg_group_setup,

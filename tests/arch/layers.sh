@@ -41,6 +41,7 @@ cluster-relay 6 mesh
 cluster-base 6 mesh
 cluster-keep 6 mesh
 cluster-drain 6 mesh
+cluster-account 6 mesh
 cluster-msg 6 mesh
 cluster-int 6 mesh
 service 6 mesh
