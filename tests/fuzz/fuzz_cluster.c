@@ -77,6 +77,20 @@ fuzz_rest(const struct cluster_msg *m)
 		fuzz_name(sp + 1, (size_t)(tab - sp - 1), 1);
 		fuzz_line(tab + 1, (size_t)(end - tab - 1));
 		break;
+	case 'U':
+	case 'W':
+		/* An account, not 0 (and for W a space and its rating). */
+		sp = memchr(p, ' ', m->len);
+		CHECK((sp != NULL) == (m->type == 'W'));
+		if (sp == NULL)
+			sp = end;
+		else
+			CHECK(sp + 1 < end);	/* W's rating */
+		CHECK(sp > p);
+		CHECK(strspn(p, "0") < (size_t)(sp - p));
+		for (; p < end; p++)
+			CHECK((*p >= '0' && *p <= '9') || p == sp);
+		break;
 	case 'L':
 		/* Whole CR LF lines of text: what a player may be sent. */
 		CHECK((sp = memchr(p, ' ', m->len)) != NULL);
@@ -107,7 +121,7 @@ fuzz_msg(const uint8_t *data, size_t size)
 		return;
 	}
 	CHECK(why == CLUSTER_MSG_OK);
-	CHECK(strchr("OSNBLCHMIEDXARTG", m.type) != NULL && m.type != '\0');
+	CHECK(strchr("OSNBLCHMIEDXARTGUW", m.type) != NULL && m.type != '\0');
 	CHECK(strlen(m.from) == CLUSTER_INST_LEN);
 	for (i = 0; i < CLUSTER_INST_LEN; i++)
 		CHECK(strchr("0123456789abcdef", m.from[i]) != NULL);
