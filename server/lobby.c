@@ -499,12 +499,8 @@ lobby_pair(struct lobby *lobby)
 		 * One being closed by the transport (unread output) is
 		 * leaving: it goes, and is never paired.
 		 */
-		if (p1->flags & CLIENT_CLOSING) {
-			lobby_leave(lobby, p1);
-			continue;
-		}
-		if (p2->flags & CLIENT_CLOSING) {
-			lobby_leave(lobby, p2);
+		if ((p1->flags | p2->flags) & CLIENT_CLOSING) {
+			lobby_leave(lobby, p1->flags & CLIENT_CLOSING ? p1 : p2);
 			continue;
 		}
 		lobby_leave(lobby, p1);
