@@ -287,9 +287,7 @@ cluster_queue_on_offer(struct cluster *cl, const char *from, uint64_t id,
 	char			 more[CLUSTER_INST_LEN + PROTO_NAME_MAX + 128];
 	char			 who[PROTO_NAME_MAX + 48];
 	uint64_t		 qid = strtoull(rest, NULL, 10);
-	char			 qs[24];
 
-	snprintf(qs, sizeof qs, "%" PRIu64, qid);
 	if (l == NULL || l->owner[0] != '\0' || l->asking || (c = l->c)->place
 	    != PLACE_QUEUE || (c->flags & CLIENT_CLOSING)) {
 		cluster_base_send(cl, from, 'N', qid, NULL, 0);

@@ -111,7 +111,7 @@ cmd_name(struct client *c, const struct proto_cmd *cmd)
 	/* Free here; another node's player may have it (a cluster's). */
 	if (c->ops->hold != NULL && !(c->flags & CLIENT_REMOTE) &&
 	    strcmp(c->name, cmd->name) != 0 &&
-	    lobby_name_claimed(c->lobby, c, cmd->name))
+	    lobby_name_claimed_after(c->lobby, NULL, c, cmd->name))
 		return (PROTO_OK);
 	return (cmd_rename(c, cmd->name));
 }

@@ -499,12 +499,8 @@ lobby_pair(struct lobby *lobby)
 		 * One being closed by the transport (unread output) is
 		 * leaving: it goes, and is never paired.
 		 */
-		if (p1->flags & CLIENT_CLOSING) {
-			lobby_leave(lobby, p1);
-			continue;
-		}
-		if (p2->flags & CLIENT_CLOSING) {
-			lobby_leave(lobby, p2);
+		if ((p1->flags | p2->flags) & CLIENT_CLOSING) {
+			lobby_leave(lobby, p1->flags & CLIENT_CLOSING ? p1 : p2);
 			continue;
 		}
 		lobby_leave(lobby, p1);
@@ -561,16 +557,9 @@ lobby_record_taken(struct lobby *lobby, struct match *m)
 	LOBBY_RAISE(lobby, record_taken, m);
 }
 
-/* NAME, free here: 1 if a listener asks whether it is free elsewhere. */
-int
-lobby_name_claimed(struct lobby *lobby, struct client *c, const char *name)
-{
-	return (lobby_name_claimed_after(lobby, NULL, c, name));
-}
-
 /*
- * The same, asked of the listeners after this one (NULL: all): a listener
- * that found the name free passes it on.
+ * NAME, free here: 1 if a listener after this one (NULL: any) asks whether
+ * it is free elsewhere; a listener that found it free passes it on.
  */
 int
 lobby_name_claimed_after(struct lobby *lobby, struct lobby_listener *after,

@@ -314,7 +314,6 @@ void	lobby_listen(struct lobby *, struct lobby_listener *,
 void	lobby_unlisten(struct lobby *, struct lobby_listener *);
 int	lobby_not_found(struct lobby *, struct client *,
 	    const struct proto_cmd *);
-int	lobby_name_claimed(struct lobby *, struct client *, const char *);
 void	lobby_record_taken(struct lobby *, struct match *);
 int	lobby_name_claimed_after(struct lobby *, struct lobby_listener *,
 	    struct client *, const char *);

@@ -141,43 +141,14 @@ log_vput(enum log_level level, const char *fmt, va_list ap)
 	return (write(STDERR_FILENO, line, (size_t)n) == n ? 0 : -1);
 }
 
+/* Log one line at a level (log_error, log_warn, log_info, log_debug). */
 void
-log_error(const char *fmt, ...)
+log_at(enum log_level level, const char *fmt, ...)
 {
 	va_list	ap;
 
 	va_start(ap, fmt);
-	log_vwrite(LOG_ERROR, fmt, ap);
-	va_end(ap);
-}
-
-void
-log_warn(const char *fmt, ...)
-{
-	va_list	ap;
-
-	va_start(ap, fmt);
-	log_vwrite(LOG_WARN, fmt, ap);
-	va_end(ap);
-}
-
-void
-log_info(const char *fmt, ...)
-{
-	va_list	ap;
-
-	va_start(ap, fmt);
-	log_vwrite(LOG_INFO, fmt, ap);
-	va_end(ap);
-}
-
-void
-log_debug(const char *fmt, ...)
-{
-	va_list	ap;
-
-	va_start(ap, fmt);
-	log_vwrite(LOG_DEBUG, fmt, ap);
+	log_vwrite(level, fmt, ap);
 	va_end(ap);
 }
 

@@ -16,10 +16,12 @@ const char *log_level_name(enum log_level);
 void	log_set_level(enum log_level);
 int	log_debugging(void);
 
-void	log_error(const char *, ...) __attribute__((format(printf, 1, 2)));
-void	log_warn(const char *, ...) __attribute__((format(printf, 1, 2)));
-void	log_info(const char *, ...) __attribute__((format(printf, 1, 2)));
-void	log_debug(const char *, ...) __attribute__((format(printf, 1, 2)));
+void	log_at(enum log_level, const char *, ...)
+	    __attribute__((format(printf, 2, 3)));
+#define log_error(...)	log_at(LOG_ERROR, __VA_ARGS__)
+#define log_warn(...)	log_at(LOG_WARN, __VA_ARGS__)
+#define log_info(...)	log_at(LOG_INFO, __VA_ARGS__)
+#define log_debug(...)	log_at(LOG_DEBUG, __VA_ARGS__)
 void	fatalx(const char *, ...) __attribute__((format(printf, 1, 2),
 	    noreturn));
 

@@ -31,7 +31,6 @@ static void	match_log_end(const struct match *, enum ttt_mark,
 		    enum match_end);
 static int	match_fmt_end(const struct match *, enum ttt_mark,
 		    enum match_end, char *, size_t);
-static int	match_fmt_score(const struct match *, char *, size_t);
 static void	match_detach(struct match *, int);
 static int	match_humans(const struct match *);
 static const char *match_addr(const struct match *, int);
@@ -361,14 +360,6 @@ match_send_turns(struct match *m)
 	}
 }
 
-/* The match's score after a result: "INFO Score: <x> 2, <o> 1, ties 1." */
-static int
-match_fmt_score(const struct match *m, char *buf, size_t size)
-{
-	return (proto_fmt_score(buf, size, match_name(m, 0), m->score[0],
-	    match_name(m, 1), m->score[1], m->score[2]));
-}
-
 /*
  * The line that says how a game ended, won by w (TTT_EMPTY: a tie): its
  * length, 0 if it did not fit.
@@ -463,7 +454,8 @@ match_end_game(struct match *m, enum ttt_mark w, enum match_end how)
 	if (quiet)
 		return;
 	n = match_fmt_end(m, w, how, buf, sizeof buf);
-	n += match_fmt_score(m, buf + n, sizeof buf - (size_t)n);
+	n += proto_fmt_score(buf + n, sizeof buf - (size_t)n, match_name(m, 0),
+	    m->score[0], match_name(m, 1), m->score[1], m->score[2]);
 	watch_send(m, buf, n);
 	n += proto_fmt_again_question(buf + n, sizeof buf - (size_t)n);
 	for (i = 0; i < 2; i++) {
