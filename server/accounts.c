@@ -108,7 +108,9 @@ static void	accounts_game_ended(void *, struct match *, enum ttt_mark,
 		    enum match_end);
 static void	accounts_game_read(const struct store_result *, void *);
 static void	accounts_record_taken(void *, struct match *);
-static void	accounts_game_start(struct accounts *, struct match *,
+static void	accounts_record_orphaned(void *, uint64_t,
+		    const struct match_record *);
+static void	accounts_game_start(struct accounts *, uint64_t, struct match *,
 		    const struct match_record *, int);
 static void	accounts_game_tell(struct accounts *, struct accounts_game *,
 		    struct client *, int);
@@ -132,6 +134,7 @@ static const struct lobby_events accounts_events = {
 	.name_claimed = accounts_name_claimed,
 	.game_ended = accounts_game_ended,
 	.record_taken = accounts_record_taken,
+	.record_orphaned = accounts_record_orphaned,
 	.seat_back = accounts_seat_back,
 	.player_left = accounts_player_left,
 	.account = accounts_command,
@@ -953,8 +956,10 @@ accounts_game_ended(void *arg, struct match *m, enum ttt_mark w,
 	memcpy(r.moves, m->moves, sizeof r.moves);
 	r.nmoves = m->nmoves;
 	r.at = accounts_now();
+	for (i = 0; i < 2; i++)
+		snprintf(r.name[i], sizeof r.name[i], "%s", m->seat[i].name);
 	match_record_hold(m, &r);
-	accounts_game_start(a, m, &r, 1);
+	accounts_game_start(a, m->id, m, &r, 1);
 }
 
 /*
@@ -967,19 +972,37 @@ accounts_record_taken(void *arg, struct match *m)
 {
 	struct accounts		*a = arg;
 	struct match_record	 r = m->pending;
+	int			 i;
 
+	for (i = 0; i < 2; i++)
+		snprintf(r.name[i], sizeof r.name[i], "%s", m->seat[i].name);
 	log_info("match %llu: game %u's rated record taken up",
 	    (unsigned long long)m->id, r.game);
-	accounts_game_start(a, m, &r, 0);
+	accounts_game_start(a, m->id, m, &r, 0);
 }
 
 /*
- * A rated game's record on its way: both accounts read by the seats'
- * names, then written.  With hold, its connected players' output waits
- * until then; without (a record taken up), they are told when written.
+ * The record of a rated game whose match ended before its commit, taken
+ * up alone from a dead node: written now, once, with nobody to tell.
  */
 static void
-accounts_game_start(struct accounts *a, struct match *m,
+accounts_record_orphaned(void *arg, uint64_t id, const struct match_record *r)
+{
+	struct accounts	*a = arg;
+
+	log_info("match %llu: game %u's rated record taken up (the match "
+	    "ended)", (unsigned long long)id, r->game);
+	accounts_game_start(a, id, NULL, r, 0);
+}
+
+/*
+ * A rated game's record (of match id, m if here) on its way: both
+ * accounts read by the seats' names, then written.  With hold, its
+ * connected players' output waits until then; without (a record taken
+ * up), they are told when written.
+ */
+static void
+accounts_game_start(struct accounts *a, uint64_t id, struct match *m,
     const struct match_record *r, int hold)
 {
 	struct accounts_game	*g;
@@ -987,14 +1010,14 @@ accounts_game_start(struct accounts *a, struct match *m,
 	int			 i;
 
 	if ((g = calloc(1, sizeof *g)) == NULL) {
-		match_record_done(a->lobby, m->id, r->game);
+		match_record_done(a->lobby, id, r->game);
 		return;
 	}
 	g->a = a;
 	g->taken = !hold;
-	accounts_game_fill(g, m->id, r);
+	accounts_game_fill(g, id, r);
 	TAILQ_INSERT_TAIL(&a->games, g, entry);
-	for (i = 0; i < 2 && hold; i++) {
+	for (i = 0; i < 2 && hold && m != NULL; i++) {
 		if (m->player[i] == NULL ||
 		    (m->player[i]->flags & CLIENT_CLOSING))
 			continue;
@@ -1002,7 +1025,7 @@ accounts_game_start(struct accounts *a, struct match *m,
 		a->host.hold_out(a->host.arg, g->c[i]);
 	}
 	for (i = 0; i < 2; i++) {
-		accounts_fold(a, m->seat[i].name, fold);
+		accounts_fold(a, r->name[i], fold);
 		if (store_rating(a->st, fold, accounts_game_read, g) == -1)
 			g->reads++;	/* not found: not rated */
 	}

@@ -271,6 +271,7 @@ void	cluster_ask_name_changed(void *, struct client *, const char *,
 void	cluster_keep_flush(struct cluster *);
 void	cluster_keep_touched(void *, struct match *);
 void	cluster_keep_ended(void *, struct match *);
+void	cluster_keep_settled(void *, uint64_t, unsigned);
 void	cluster_drain_step(struct cluster *);
 void	cluster_drain_tick(struct cluster *);
 

@@ -7,7 +7,10 @@
  *	<prefix>match:<id>	"<owner> <home> <home> <image>": the instance
  *				that runs it, and where each seat's player
  *				is connected ("<instance>:<client id>", or
- *				"-" when away or gone)
+ *				"-" when away or gone); or, once the match
+ *				ended with a rated game not yet committed,
+ *				"<owner> record <record>" (match-keep.c)
+ *				until the commit
  *	<prefix>owner:<inst>	the ids of an instance's matches (a set)
  *	<prefix>orphans		the instances dead (or drained) with matches
  *				left: the live nodes take them (SPOP), a
@@ -49,6 +52,10 @@ static void	cluster_keep_saved(void *, redisReply *);
 static void	cluster_keep_lost(struct cluster *, uint64_t);
 static void	cluster_keep_failed(struct cluster *, uint64_t, const char *);
 static void	cluster_keep_drop(struct cluster *, uint64_t);
+static int	cluster_keep_record(struct cluster *, uint64_t,
+		    const struct match_record *);
+static void	cluster_keep_take_record(struct cluster *, const char *,
+		    const char *, uint64_t, const char *);
 static void	cluster_keep_home(struct cluster *, const struct match *, int,
 		    char *, size_t);
 static void	cluster_keep_adopted(void *, redisReply *);
@@ -534,7 +541,11 @@ cluster_keep_touched(void *arg, struct match *m)
 	}
 }
 
-/* A match ended here (or is freed, the cluster going): its image goes. */
+/*
+ * A match ended here (or is freed, the cluster going): its image goes;
+ * a rated record it carries, not yet committed, stays in its place until
+ * it is (cluster_keep_settled).
+ */
 void
 cluster_keep_ended(void *arg, struct match *m)
 {
@@ -543,7 +554,57 @@ cluster_keep_ended(void *arg, struct match *m)
 	if (!cl->lobby->keep || cl->drain >= CLUSTER_DRAIN_GIVEN ||
 	    cl->stopping)
 		return;
+	if (m->pending.game != 0 && cluster_keep_record(cl, m->id,
+	    &m->pending) == 0)
+		return;
 	cluster_keep_drop(cl, m->id);
+}
+
+/*
+ * Write a rated record whose match ended in the match's place, if the
+ * match is still this node's (the save script): 0, or -1 if not sent.
+ */
+static int
+cluster_keep_record(struct cluster *cl, uint64_t id,
+    const struct match_record *r)
+{
+	struct cluster_keep_args	 a;
+	char				 val[CLUSTER_KEEP_VAL];
+	const char			*argv[7];
+	int				 w, f;
+
+	if (!rlink_up(cl->link))
+		return (-1);
+	cluster_keep_args(cl, id, &a);
+	w = snprintf(val, sizeof val, "%s record ", cl->inst);
+	if ((f = match_keep_record_fmt(r, val + w, sizeof val - (size_t)w)) ==
+	    -1)
+		return (-1);
+	argv[0] = "2";
+	argv[1] = a.kowner;
+	argv[2] = a.kmatch;
+	argv[3] = a.argv[3];
+	argv[4] = a.argv[4];
+	argv[5] = val;
+	argv[6] = a.id;
+	return (cluster_keep_eval(cl, CLUSTER_LUA_SAVE, NULL, NULL, 7, argv,
+	    NULL));
+}
+
+/*
+ * A record of a match no longer here is committed (or never will be):
+ * the record kept in its place goes, if it is still this node's.
+ */
+void
+cluster_keep_settled(void *arg, uint64_t id, unsigned game)
+{
+	struct cluster	*cl = arg;
+
+	(void)game;
+	if (!cl->lobby->keep || cl->drain >= CLUSTER_DRAIN_GIVEN ||
+	    cl->stopping)
+		return;
+	cluster_keep_drop(cl, id);
 }
 
 /*
@@ -680,6 +741,12 @@ cluster_keep_take_up(struct cluster *cl, const char *dead, const char *s,
 		return;
 	memcpy(buf, s, len);
 	buf[len] = '\0';
+	if (sscanf(buf, "%" SCNu64 " %*16s %n", &id, &n) == 1 && n != 0 &&
+	    strncmp(buf + n, "record ", 7) == 0) {
+		cluster_keep_take_record(cl, dead, buf, id, buf + n + 7);
+		return;
+	}
+	n = 0;
 	if (sscanf(buf, "%" SCNu64 " %*16s %39s %39s %n", &id, home[0],
 	    home[1], &n) != 3 || n == 0) {
 		cluster_keep_refused(cl, dead, buf, MATCH_KEEP_ESYNTAX);
@@ -710,6 +777,26 @@ cluster_keep_take_up(struct cluster *cl, const char *dead, const char *s,
 		cluster_relay_settle(c[i], kept[i], 1);
 		client_release(c[i], CLIENT_HOLD_TAKEUP);
 	}
+}
+
+/*
+ * "record <record>": a rated record whose match ended on the dead node
+ * before its commit, this node's now: written once, then forgotten
+ * (cluster_keep_settled).
+ */
+static void
+cluster_keep_take_record(struct cluster *cl, const char *dead,
+    const char *buf, uint64_t id, const char *line)
+{
+	struct match_record	r;
+	enum match_keep_error	why;
+
+	if (match_keep_record_parse(line, &r, &why) == -1) {
+		cluster_keep_refused(cl, dead, buf, why);
+		cluster_keep_drop(cl, id);
+		return;
+	}
+	lobby_record_orphaned(cl->lobby, id, &r);
 }
 
 /*

@@ -98,6 +98,7 @@ static const struct lobby_events cluster_events = {
 	.name_changed = cluster_ask_name_changed,
 	.match_touched = cluster_keep_touched,
 	.match_freed = cluster_keep_ended,
+	.record_settled = cluster_keep_settled,
 	.signed_in = cluster_account_signed_in,
 	.rated = cluster_account_rated
 };

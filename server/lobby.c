@@ -557,6 +557,14 @@ lobby_record_taken(struct lobby *lobby, struct match *m)
 	LOBBY_RAISE(lobby, record_taken, m);
 }
 
+/* A record taken up without its match (it ended): its listeners hear. */
+void
+lobby_record_orphaned(struct lobby *lobby, uint64_t id,
+    const struct match_record *r)
+{
+	LOBBY_RAISE(lobby, record_orphaned, id, r);
+}
+
 /*
  * NAME, free here: 1 if a listener after this one (NULL: any) asks whether
  * it is free elsewhere; a listener that found it free passes it on.

@@ -19,6 +19,7 @@
 #include "ttt.h"
 
 struct match;
+struct match_record;
 TAILQ_HEAD(match_list, match);
 
 /* What the world needs of its host: time, randomness, its timer. */
@@ -104,6 +105,18 @@ struct lobby_events {
 	 * (m->pending) that node may not have committed.
 	 */
 	void	(*record_taken)(void *, struct match *);
+	/*
+	 * A rated game's record whose match ended before its commit, taken
+	 * up alone from a dead node (its match's id): that node may not
+	 * have committed it.
+	 */
+	void	(*record_orphaned)(void *, uint64_t,
+		    const struct match_record *);
+	/*
+	 * A record of game number game of a match no longer here (ended,
+	 * or a record taken up alone) is committed, or will never be.
+	 */
+	void	(*record_settled)(void *, uint64_t, unsigned);
 	/* A player's connection was lost: its seat is held for it. */
 	void	(*seat_lost)(void *, struct match *, int);
 	/* A player took its seat back (RESUME). */
@@ -315,6 +328,8 @@ void	lobby_unlisten(struct lobby *, struct lobby_listener *);
 int	lobby_not_found(struct lobby *, struct client *,
 	    const struct proto_cmd *);
 void	lobby_record_taken(struct lobby *, struct match *);
+void	lobby_record_orphaned(struct lobby *, uint64_t,
+	    const struct match_record *);
 int	lobby_name_claimed_after(struct lobby *, struct lobby_listener *,
 	    struct client *, const char *);
 int	lobby_account(struct lobby *, struct client *,

@@ -24,6 +24,13 @@
  * a record is written as version 1, which a node of the release before
  * reads.
  *
+ * A rated record whose match ended before its commit is kept alone, as
+ * version 2's fields after the seats (its accounts as the seats'), then
+ * the seats' names:
+ *
+ *	<account x> <account o> <game> <account x> <account o> <winner>
+ *	  <how> <at> <moves> =<name x> =<name o>
+ *
  * A match taken up again has both its players away (resume.c), each for a
  * whole grace period from now, and the clock that ran keeps what was left
  * of it when the image was taken: the time a match spends between two
@@ -131,6 +138,75 @@ match_keep_fmt_v2(const struct match_keep *k, char *buf, size_t size)
 	}
 	buf[n] = '\0';
 	return ((int)n);
+}
+
+/* The line of a record kept alone (its match ended): its length, or -1. */
+int
+match_keep_record_fmt(const struct match_record *r, char *buf, size_t size)
+{
+	struct match_keep	 k;
+	size_t			 n;
+	int			 w;
+
+	memset(&k, 0, sizeof k);
+	k.seat[0].account = r->account[0];
+	k.seat[1].account = r->account[1];
+	k.pending = *r;
+	if (r->game == 0 || (w = match_keep_fmt_v2(&k, buf, size)) == -1)
+		return (-1);
+	n = (size_t)w;
+	w = snprintf(buf + n, size - n, " =%s =%s", r->name[0], r->name[1]);
+	if (w < 0 || (size_t)w >= size - n)
+		return (-1);
+	memmove(buf, buf + 1, n + (size_t)w);	/* no leading space */
+	return ((int)n + w - 1);
+}
+
+/*
+ * A record kept alone from its line, checked as an image's record is
+ * (and both names NAME's): 0, or -1 (why says why).
+ */
+int
+match_keep_record_parse(const char *line, struct match_record *r,
+    enum match_keep_error *why)
+{
+	struct match_keep	 k;
+	const char		*p;
+	int			 i, n;
+
+	*why = MATCH_KEEP_ESYNTAX;
+	memset(&k, 0, sizeof k);
+	if ((n = match_keep_parse_v2(line, &k)) == -1 || k.pending.game == 0)
+		return (-1);
+	p = line + n;
+	for (i = 0; i < 2; i++) {
+		if (p[0] != ' ' || p[1] != '=')
+			return (-1);
+		p += 2;
+		n = (int)strcspn(p, " ");
+		if (n > PROTO_NAME_MAX) {
+			*why = MATCH_KEEP_ENAME;
+			return (-1);
+		}
+		memcpy(k.pending.name[i], p, (size_t)n);
+		k.pending.name[i][n] = '\0';
+		p += n;
+	}
+	if (*p != '\0')
+		return (-1);
+	k.ai = MATCH_HUMAN;
+	k.games = k.pending.game;
+	*why = MATCH_KEEP_ERANGE;
+	if (!match_keep_record_ok(&k))
+		return (-1);
+	*why = MATCH_KEEP_ENAME;
+	for (i = 0; i < 2; i++)
+		if (k.pending.name[i][0] == '\0' ||
+		    !match_keep_name_ok(k.pending.name[i]))
+			return (-1);
+	*r = k.pending;
+	*why = MATCH_KEEP_OK;
+	return (0);
 }
 
 /* The line of an image: its length, or -1 if it does not fit. */

@@ -67,5 +67,9 @@ int		 match_keep_parse(const char *, struct match_keep *,
 struct match	*match_keep_restore(struct lobby *, const struct match_keep *,
 		     enum match_keep_error *);
 const char	*match_keep_strerror(enum match_keep_error);
+int		 match_keep_record_fmt(const struct match_record *, char *,
+		     size_t);
+int		 match_keep_record_parse(const char *, struct match_record *,
+		     enum match_keep_error *);
 
 #endif /* MATCH_KEEP_H */

@@ -100,14 +100,20 @@ match_record_hold(struct match *m, const struct match_record *r)
 
 /*
  * A match's record of game number game is committed (or will never be):
- * the next image of the match, if it is still here, carries it no more.
+ * the next image of the match, if it is still here, carries it no more;
+ * a match ended meanwhile (or never here: a record taken up alone) has
+ * its record_settled listeners told, so that its kept record goes.
  */
 void
 match_record_done(struct lobby *lobby, uint64_t id, unsigned game)
 {
 	struct match	*m = keytab_find(&lobby->ids, id);
 
-	if (m == NULL || m->pending.game != game)
+	if (m == NULL) {
+		LOBBY_RAISE(lobby, record_settled, id, game);
+		return;
+	}
+	if (m->pending.game != game)
 		return;
 	memset(&m->pending, 0, sizeof m->pending);
 	match_touch(m);

@@ -69,6 +69,9 @@ struct match_record {
 	uint8_t			 moves[TTT_CELLS];
 	uint8_t			 nmoves;
 	int64_t			 at;		/* its end, Unix seconds */
+	char			 name[2][PROTO_NAME_MAX + 1];	/* the
+						   seats' names (accounts.c
+						   reads them by these) */
 };
 
 struct match {

@@ -521,6 +521,107 @@ test_cluster_pg_takeup_after_commit(void **state)
 	cpg_takeup_next_game(f, nb, b, token);
 }
 
+/* Kept matches' keys in Redis, and the ids in the instances' sets. */
+#define CPG_MATCH_LEFT "EVAL \"local c = #redis.call('KEYS', '*match:*') " \
+	"for _, k in ipairs(redis.call('KEYS', '*owner:*')) do " \
+	"c = c + redis.call('SCARD', k) end return c\" 0"
+/* Kept records of rated games whose match ended ("<owner> record ..."). */
+#define CPG_KEPT_ENDED "EVAL \"local c = 0 for _, k in ipairs(" \
+	"redis.call('KEYS', '*match:*')) do if redis.call('TYPE', k).ok == " \
+	"'string' and string.sub(redis.call('GET', k), 17, 24) == " \
+	"' record ' then c = c + 1 end end return c\" 0"
+
+/*
+ * bob (node b) loses his connection during the game (his seat on node a
+ * away), then alice (node a) QUITs it: bob wins by forfeit, and the match
+ * ends with the game, nobody left in it.  The test holds both accounts'
+ * rows locked, so the record waits for its commit: kept in Redis alone.
+ */
+static PGconn *
+cpg_quit_held(struct cl_fix *f, struct tttd_proc *na, struct tttd_proc *nb)
+{
+	struct conn	*a, *b, *p[2];
+	char		 token[16], uri[160];
+	PGconn		*pc;
+	long		 deadline;
+
+	cpg_takeup_game(f, na, nb, &a, &b, p, token);
+	conn_close(b);
+	cpg_skip_within(__LINE__, a, "INFO bob lost the connection.", NULL, 0,
+	    HARNESS_TIMEOUT_MS);
+	pg_proc_uri(&pg, "tttd", uri, sizeof uri);
+	pc = PQconnectdb(uri);
+	assert_int_equal(PQstatus(pc), CONNECTION_OK);
+	PQclear(cpg_query(pc, "BEGIN", PGRES_COMMAND_OK));
+	PQclear(cpg_query(pc, "SELECT id FROM accounts FOR UPDATE",
+	    PGRES_TUPLES_OK));
+	SEND(a, "QUIT");
+	/* Node a waits on the rows (its statement_timeout: 2 s). */
+	deadline = harness_now_ms() + 10000;
+	while (pg_proc_int(&pg, "tttd", "SELECT count(*) FROM pg_locks"
+	    " WHERE NOT granted") < 1 && harness_now_ms() < deadline)
+		usleep(5 * 1000);
+	cl_wait_redis_at(__LINE__, f, CPG_KEPT_ENDED, 1);
+	assert_int_equal(cl_redis_int(__LINE__, f, CPG_KEPT_RECORDS), 0);
+	return (pc);
+}
+
+/*
+ * A rated game ended by the loser's QUIT, its match with it, and node a
+ * killed before the commit: node b writes the game once, and nothing of
+ * the match is left in Redis.  (Before: the match's end dropped it from
+ * Redis at once, and the game was never rated: no row in games.)
+ */
+static void
+test_cluster_pg_takeup_ended_match(void **state)
+{
+	struct cl_fix		*f = *state;
+	struct tttd_proc	*na = cpg_node(f, "a"), *nb = cpg_node(f, "b");
+	PGconn			*pc;
+	char			 log[16384];
+	long			 deadline;
+
+	pc = cpg_quit_held(f, na, nb);
+	kill(na->pid, SIGKILL);
+	PQclear(cpg_query(pc, "COMMIT", PGRES_COMMAND_OK));
+	PQfinish(pc);
+	harness_log_wait(nb, log, sizeof log, "written by the node that took");
+	if (strstr(log, "rated record taken up (the match ended)") == NULL ||
+	    strstr(log, "written by the node that took it up") == NULL)
+		fail_msg("node b wrote no record taken up: %s", log);
+	deadline = harness_now_ms() + CLUSTER_WAIT_MS;
+	while (pg_proc_int(&pg, "tttd", "SELECT count(*) FROM games") < 1 &&
+	    harness_now_ms() < deadline)
+		usleep(20 * 1000);
+	cpg_rated_once();
+	cl_wait_redis_at(__LINE__, f, CPG_MATCH_LEFT, 0);
+	usleep(500 * 1000);	/* nothing written twice */
+	cpg_rated_once();
+}
+
+/*
+ * Without a kill, the ended match's kept record goes once node a has
+ * committed it: the game written once, nothing of the match in Redis.
+ */
+static void
+test_cluster_pg_ended_match_dropped(void **state)
+{
+	struct cl_fix		*f = *state;
+	struct tttd_proc	*na = cpg_node(f, "a"), *nb = cpg_node(f, "b");
+	PGconn			*pc;
+	long			 deadline;
+
+	pc = cpg_quit_held(f, na, nb);
+	PQclear(cpg_query(pc, "COMMIT", PGRES_COMMAND_OK));
+	PQfinish(pc);
+	deadline = harness_now_ms() + CLUSTER_WAIT_MS;
+	while (pg_proc_int(&pg, "tttd", "SELECT count(*) FROM games") < 1 &&
+	    harness_now_ms() < deadline)
+		usleep(20 * 1000);
+	cpg_rated_once();
+	cl_wait_redis_at(__LINE__, f, CPG_MATCH_LEFT, 0);
+}
+
 /* A database of the run's PostgreSQL, emptied for each test. */
 static int
 cpg_setup(void **state)
@@ -560,6 +661,12 @@ main(void)
 		    cl_teardown),
 		cmocka_unit_test_setup_teardown(
 		    test_cluster_pg_takeup_after_commit, cpg_setup,
+		    cl_teardown),
+		cmocka_unit_test_setup_teardown(
+		    test_cluster_pg_takeup_ended_match, cpg_setup,
+		    cl_teardown),
+		cmocka_unit_test_setup_teardown(
+		    test_cluster_pg_ended_match_dropped, cpg_setup,
 		    cl_teardown),
 		cmocka_unit_test_setup_teardown(
 		    test_cluster_pg_takeover_across, cpg_setup, cl_teardown),

@@ -4,7 +4,8 @@
  * image, field by field (the board, whose turn, the game's number, the
  * score, the answers, the tie notice, each seat's hold, tokens, clock
  * left and name in UTF-8); an image restored into a lobby and taken
- * again is the same image; the widest image fits MATCH_KEEP_MAX.
+ * again is the same image; the widest image fits MATCH_KEEP_MAX; a rated
+ * record kept alone (its match ended) as a line and back.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -425,6 +426,59 @@ test_keep_restore_take(void **state)
 	lobby_free(&lobby);
 }
 
+/*
+ * A record kept alone (its match ended before the commit): its line and
+ * back are the same record, names included, at its widest within
+ * MATCH_KEEP_MAX; one without a name, with a cell twice or cut short is
+ * refused.
+ */
+static void
+test_keep_record_alone(void **state)
+{
+	struct match_record	r, back;
+	char			line[MATCH_KEEP_MAX], bad[MATCH_KEEP_MAX];
+	enum match_keep_error	why;
+	int			i;
+
+	(void)state;
+	memset(&r, 0, sizeof r);
+	for (i = 0; i < 2; i++)
+		r.account[i] = INT64_MAX - i;
+	r.game = UINT32_MAX;
+	r.winner = TTT_O;
+	r.how = MATCH_END_QUIT;
+	r.at = INT64_MAX;
+	for (i = 0; i < TTT_CELLS; i++)
+		r.moves[i] = (uint8_t)i;
+	r.nmoves = TTT_CELLS;
+	snprintf(r.name[0], sizeof r.name[0], "alice");
+	snprintf(r.name[1], sizeof r.name[1], "%s",
+	    "\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9"
+	    "\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9");
+	assert_true(match_keep_record_fmt(&r, line, sizeof line) > 0);
+	assert_int_equal(match_keep_record_parse(line, &back, &why), 0);
+	assert_int_equal(why, MATCH_KEEP_OK);
+	assert_memory_equal(&r, &back, sizeof r);
+	r.game = 0;
+	assert_int_equal(match_keep_record_fmt(&r, line, sizeof line), -1);
+
+	assert_int_equal(match_keep_record_parse("1 2 3 1 2 2 5 1700000000 "
+	    "40 =alice =bob", &back, &why), 0);
+	assert_string_equal(back.name[1], "bob");
+	assert_int_equal(back.nmoves, 2);
+	snprintf(bad, sizeof bad, "1 2 3 1 2 2 5 1700000000 40 =alice =");
+	assert_int_equal(match_keep_record_parse(bad, &back, &why), -1);
+	assert_int_equal(why, MATCH_KEEP_ENAME);
+	snprintf(bad, sizeof bad, "1 2 3 1 2 2 5 1700000000 44 =alice =bob");
+	assert_int_equal(match_keep_record_parse(bad, &back, &why), -1);
+	assert_int_equal(why, MATCH_KEEP_ERANGE);
+	snprintf(bad, sizeof bad, "1 2 3 1 2 2 5 1700000000 40 =alice");
+	assert_int_equal(match_keep_record_parse(bad, &back, &why), -1);
+	assert_int_equal(why, MATCH_KEEP_ESYNTAX);
+	snprintf(bad, sizeof bad, "1 2 0 =alice =bob");
+	assert_int_equal(match_keep_record_parse(bad, &back, &why), -1);
+}
+
 int
 main(void)
 {
@@ -432,6 +486,7 @@ main(void)
 		cmocka_unit_test(test_keep_round_trip),
 		cmocka_unit_test(test_keep_widest_record),
 		cmocka_unit_test(test_keep_record_refused),
+		cmocka_unit_test(test_keep_record_alone),
 		cmocka_unit_test(test_keep_fmt_short_buffer),
 		cmocka_unit_test(test_keep_restore_take),
 	};
