@@ -490,7 +490,12 @@ accounts_logged_in(struct accounts *a, struct client *c,
 	accounts_shown(acc, &sh);
 	client_send(c, buf, proto_fmt_ok_login(buf, sizeof buf, acc->name,
 	    sh.r, sh.rd));
-	LOBBY_RAISE(a->lobby, signed_in, c);
+	/*
+	 * Other nodes take the account over only from a shared database:
+	 * with a file each, an id here is another account there.
+	 */
+	if (store_shared(a->st))
+		LOBBY_RAISE(a->lobby, signed_in, c);
 }
 
 /*

@@ -174,6 +174,13 @@ store_pending(struct store *st)
 	return (st->ops != NULL ? st->ops->pending(st->be) : st->pending);
 }
 
+/* Whether other hosts may share the database: PostgreSQL's, not a file. */
+int
+store_shared(struct store *st)
+{
+	return (st->ops != NULL);
+}
+
 /* The database for a log line: the file, or PostgreSQL's, no password. */
 const char *
 store_name(struct store *st)

@@ -150,6 +150,11 @@ const char	*store_name(struct store *);
 void		 store_free(struct store *);
 /* Requests whose callback is still to come. */
 size_t		 store_pending(struct store *);
+/*
+ * 1 when other hosts may share the database (PostgreSQL: an account's id
+ * is the same on every node), 0 for a file of this host's (SQLite).
+ */
+int		 store_shared(struct store *);
 
 /*
  * The requests: 0 when queued (its callback comes later, always), -1 when
