@@ -162,10 +162,15 @@ bench_loop_connect(struct bench *b, struct bconn *c, int64_t now)
 	const struct bench_opts	*o = b->opts;
 	struct epoll_event	 ev;
 	int			 one = 1, src, idx = (int)(c - b->conns);
-	int			 dst = c->dst;
+	int			 dst = c->dst, n;
+	char			 tag[16];
 
 	b->nconnecting++;
 	c->state = BCONN_CONNECTING;
+	if (b->res != NULL) {
+		n = snprintf(tag, sizeof tag, "connect #%d", dst);
+		bench_resume_note(b, c, '#', tag, (size_t)n);
+	}
 	c->connect_by = now + (int64_t)(o->connect_timeout * 1e9);
 	c->inlen = c->outlen = 0;
 	c->waiting = c->thinking = 0;
@@ -550,6 +555,8 @@ bench_loop_send(struct bench *b, struct bconn *c, const char *s, size_t len)
 	uint8_t		frame[BCONN_OUT_MAX];
 	uint64_t	r;
 
+	if (b->res != NULL)
+		bench_resume_note(b, c, '>', s, len);
 	if (b->ws != NULL) {
 		r = bench_loop_ws_random(b);
 		len = bench_ws_line(frame, sizeof frame, s, len,

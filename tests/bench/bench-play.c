@@ -382,6 +382,8 @@ bench_play_line(struct bench *b, struct bconn *c, const char *line,
 	}
 	if (len > 0 && line[0] == ' ')
 		return;		/* for people: the board art */
+	if (b->res != NULL)
+		bench_resume_note(b, c, '<', line, len);
 	if (b->opts->reg != NULL && bench_play_account(b, c, line, len))
 		return;
 	if (proto_event_parse(line, len, &ev) == -1) {

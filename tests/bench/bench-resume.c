@@ -36,6 +36,7 @@ static int	bench_resume_is(const struct proto_event *, const char *);
 static int	bench_resume_has(const struct proto_event *, const char *);
 static void	bench_resume_give_up(struct bench *, struct bres *);
 static void	bench_resume_answer(struct bench *, struct bres *, int);
+static void	bench_resume_show(struct bench *, struct bconn *);
 
 /* A connection's resume state. */
 static struct bres *
@@ -121,6 +122,7 @@ bench_resume_lost(struct bench *b, struct bconn *c, int was_open)
 	r->resuming = 0;
 	r->bye = BRES_BYE_NONE;
 	r->drop_due = 0;
+	bench_resume_note(b, c, '#', "lost", 4);
 	bench_due_cancel(&b->dueq, (int)(c - b->conns));
 	if (now + delay > r->retry_by) {
 		bench_resume_give_up(b, r);
@@ -195,6 +197,9 @@ bench_resume_event(struct bench *b, struct bconn *c,
 {
 	struct bres	*r = bench_resume_of(b, c);
 
+	if (ev->kind == PROTO_EV_ERR && b->st.errs + b->st.resume_refused <
+	    BRES_ERR_SHOWN)
+		bench_resume_show(b, c);
 	switch (ev->kind) {
 	case PROTO_EV_TOKEN:
 		memcpy(r->token, ev->code, sizeof r->token);
@@ -262,4 +267,47 @@ bench_resume_moved(struct bench *b, struct bconn *c)
 		return;
 	r->moved = 0;
 	r->drop_due = 1;
+}
+
+/*
+ * Keep a line the player sent ('>'), received ('<') or an event of its
+ * own ('#'), cut to BRES_HIST_LINE - 1 bytes, in its ring of the last
+ * BRES_HIST.
+ */
+void
+bench_resume_note(struct bench *b, struct bconn *c, char dir,
+    const char *line, size_t len)
+{
+	struct bres	*r = bench_resume_of(b, c);
+	char		*h = r->hist[r->hist_next];
+
+	while (len > 0 && (line[len - 1] == '\n' || line[len - 1] == '\r'))
+		len--;
+	if (len > BRES_HIST_LINE - 4)
+		len = BRES_HIST_LINE - 4;
+	h[0] = dir;
+	h[1] = ' ';
+	memcpy(h + 2, line, len);
+	h[2 + len] = '\0';
+	r->hist_next = (uint8_t)((r->hist_next + 1) % BRES_HIST);
+}
+
+/*
+ * An ERR: say which player, on which port, and the lines that led to it
+ * (the ERR is the last), so that a failed run tells what happened.
+ */
+static void
+bench_resume_show(struct bench *b, struct bconn *c)
+{
+	struct bres	*r = bench_resume_of(b, c);
+	int		 i, k;
+
+	fprintf(stderr, "ttt-bench: player %d (port #%d) got an ERR at"
+	    " %.3f s, after:\n", (int)(c - b->conns), c->dst,
+	    (double)(bench_loop_now() - b->t0_ns) / 1e9);
+	for (i = 0; i < BRES_HIST; i++) {
+		k = (r->hist_next + i) % BRES_HIST;
+		if (r->hist[k][0] != '\0')
+			fprintf(stderr, "  %s\n", r->hist[k]);
+	}
 }

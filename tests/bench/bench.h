@@ -131,6 +131,10 @@ enum bres_bye {
  * refused RESUME, once a player without a token is queued again, or
  * when the player gives up.
  */
+#define BRES_HIST	8	/* lines kept per player */
+#define BRES_HIST_LINE	48	/* bytes kept of each */
+#define BRES_ERR_SHOWN	5	/* ERRs shown with their lines */
+
 struct bres {
 	int64_t		lost_ns;	/* the loss; 0: not away */
 	int64_t		retry_by;	/* give up connecting after this */
@@ -140,6 +144,9 @@ struct bres {
 	uint8_t		bye;		/* enum bres_bye */
 	uint8_t		drop_due;	/* --drop-every: close at our TURN */
 	char		token[PROTO_TOKEN_LEN + 2];	/* XXXX-XXXX, or "" */
+	/* The last lines in and out, to tell what led to an ERR: */
+	char		hist[BRES_HIST][BRES_HIST_LINE];
+	uint8_t		hist_next;	/* the oldest, overwritten next */
 };
 
 /* Counters; ops, games and latencies only while measuring. */
@@ -231,6 +238,8 @@ void	bench_resume_open(struct bench *, struct bconn *);
 int	bench_resume_event(struct bench *, struct bconn *,
 	    const struct proto_event *);
 void	bench_resume_moved(struct bench *, struct bconn *);
+void	bench_resume_note(struct bench *, struct bconn *, char, const char *,
+	    size_t);
 
 /* bench-report.c */
 void	bench_report(const struct bench *);
