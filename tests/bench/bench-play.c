@@ -323,8 +323,16 @@ bench_play_event(struct bench *b, struct bconn *c,
 		memcpy(c->cells, ev->cells, sizeof c->cells);
 		break;
 	case PROTO_EV_TURN:
+		/*
+		 * Our move already sent and not answered: this TURN is
+		 * older news (a match taken up shows its player where it
+		 * stands, then runs the lines it sent meanwhile, our MOVE
+		 * among them: protocol.md §11); the MOVE's answer says
+		 * what comes next.
+		 */
 		c->moved = 0;
-		if (ev->mark != (enum ttt_mark)c->mark || c->thinking)
+		if (ev->mark != (enum ttt_mark)c->mark || c->thinking ||
+		    c->waiting)
 			break;
 		c->thinking = 1;
 		if (b->opts->think_ms == 0)
