@@ -45,10 +45,13 @@
 
 /*
  * The command of a pane: sh -c RUN_CLIENT CLIENT-PATH ENV-ARG ARGS... runs
- * "env ENV-ARG CLIENT-PATH ARGS..." and then says how it ended.
+ * "env ENV-ARG CLIENT-PATH ARGS..." and then says how it ended.  The shell
+ * stays a second after its last line: a pane whose program ends at once
+ * after writing can die before tmux has read that line (seen once in CI:
+ * "Pane is dead", status 0, the line never on the screen).
  */
 #define RUN_CLIENT	"c=$0; e=$1; shift; env \"$e\" \"$c\" \"$@\"; " \
-			"echo \"[ttt-client exited with status $?]\""
+			"echo \"[ttt-client exited with status $?]\"; sleep 1"
 
 /*
  * The same, for a client that gets Control-C: the shell waits it out (a
