@@ -16,10 +16,10 @@
 #include <time.h>
 
 #include <event2/event.h>
-#include <libpq-fe.h>
 
 #include "log.h"
 #include "store-int.h"
+#include "store-pglib.h"
 
 #define STORE_PG_DEADLINE_MS	5000	/* a request's answer, from asking */
 #define STORE_PG_CONNECT_MS	5000	/* a connection and its schema */
@@ -226,8 +226,8 @@ store_pg_describe(struct store_pg *pg, PQconninfoOption *opts)
 }
 
 /*
- * Open the back end: the connection string checked (NULL and why when it
- * does not parse), then a connection begun; the store is usable at once,
+ * Open the back end: libpq loaded, the connection string checked (NULL and
+ * why when either fails), then a connection begun; the store is usable at once,
  * whether or not PostgreSQL answers.
  */
 static void *
@@ -238,6 +238,8 @@ store_pg_open(struct event_base *base, const char *conninfo, char *why,
 	PQconninfoOption	*opts;
 	char			*err = NULL;
 
+	if (store_pglib_load(why, len) == -1)
+		return (NULL);
 	if ((opts = PQconninfoParse(conninfo, &err)) == NULL) {
 		snprintf(why, len, "not a PostgreSQL connection string: %s",
 		    err != NULL ? err : "out of memory");
