@@ -4,7 +4,11 @@
 # full speed, the two binaries alternating round by round (AB, BA, AB,
 # ...) so that whatever else the machine does falls on both alike.  Prints
 # each round's moves/s and, at the end, each binary's median and the
-# ratio of the medians (BUILD_DIR's over REF's).
+# ratio of the medians (BUILD_DIR's over REF's); then the median of the
+# rounds' own ratios (A's run over B's, the two back to back: the figure
+# least moved by the machine's drift from round to round, which on a
+# shared machine can be 30 %) and in how many rounds A made at least as
+# many moves as B.
 #
 # REF is checked out in a temporary git worktree of this repository and
 # built there (RelWithDebInfo, as BUILD_DIR's default); BUILD_DIR's
@@ -118,7 +122,7 @@ one() {
 		return
 	fi
 	echo "run-ab: round $r $_label: $_ops moves/s"
-	results="$results$_label $_ops
+	results="$results$_label $r $_ops
 "
 }
 
@@ -142,13 +146,22 @@ function median(a, n,    i, j, t) {
 			if (a[j] < a[i]) { t = a[i]; a[i] = a[j]; a[j] = t }
 	return (n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2)
 }
-$1 == "A" { a[++na] = $2 }
-$1 == "B" { b[++nb] = $2 }
+$1 == "A" { a[++na] = $3; ra[$2] = $3 }
+$1 == "B" { b[++nb] = $3; rb[$2] = $3 }
 END {
 	if (na == 0 || nb == 0)
 		exit 1
-	ma = median(a, na); mb = median(b, nb)
+	# Each round ran A and B one after the other: its ratio is the
+	# least touched by the machine drifting between rounds.
+	for (r in ra)
+		if (r in rb && rb[r] > 0) {
+			q[++nq] = ra[r] / rb[r]
+			if (ra[r] >= rb[r])
+				ahead++
+		}
+	ma = median(a, na); mb = median(b, nb); mq = median(q, nq)
 	printf "run-ab: median moves/s: A %.0f (%d runs), B %.0f (%d runs); A/B %.3f\n", ma, na, mb, nb, ma / mb
-	printf "AB a_median=%.0f b_median=%.0f ratio=%.3f runs=%d\n", ma, mb, ma / mb, na
+	printf "run-ab: median of the rounds'"'"' A/B: %.3f (%d rounds, A ahead in %d)\n", mq, nq, ahead
+	printf "AB a_median=%.0f b_median=%.0f ratio=%.3f runs=%d round_ratio=%.3f ahead=%d\n", ma, mb, ma / mb, na, mq, ahead + 0
 }' || status=1
 exit $status
