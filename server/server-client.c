@@ -139,21 +139,26 @@ server_client_addr(const struct sockaddr *sa, char *out, size_t size)
 /*
  * Socket options for a player: no Nagle delay (each event is a short line
  * somebody waits for), and keepalive probes so that a peer that vanished
- * without a word is noticed within about two minutes.  Its buffers are
- * fixed (SERVER_SNDBUF, SERVER_RCVBUF), so that what the kernel holds for
- * it is bounded too: left to itself, the kernel grows the send buffer to
- * tcp_wmem's maximum (4 MiB) for a peer that does not read before
- * anything counts against --max-output, and the receive buffer for a fast
- * sender up to tcp_rmem's.
+ * without a word is noticed within about two minutes.  What the kernel
+ * holds for it is bounded too: left to itself, it keeps taking output for
+ * a peer that does not read, its send buffer grown up to tcp_wmem's
+ * maximum (4 MiB), before anything counts against --max-output; and it
+ * grows the receive buffer for a fast sender up to tcp_rmem's.  So the
+ * receive buffer is fixed (SERVER_RCVBUF), and the kernel takes no more
+ * output while SERVER_NOTSENT bytes wait unsent (TCP_NOTSENT_LOWAT: what
+ * the peer has acknowledged is no longer ours to hold).  A fixed send
+ * buffer (SO_SNDBUF) bounded it as well, and cost every player's writes
+ * 4 % of the moves a second (docs/performance.md).
  */
 static void
 server_client_tune(int fd)
 {
 	int	one = 1, idle = 60, intvl = 10, cnt = 6;
-	int	sndbuf = SERVER_SNDBUF, rcvbuf = SERVER_RCVBUF;
+	int	rcvbuf = SERVER_RCVBUF, notsent = SERVER_NOTSENT;
 
-	setsockopt(fd, SOL_SOCKET, SO_SNDBUF, &sndbuf, sizeof sndbuf);
 	setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &rcvbuf, sizeof rcvbuf);
+	setsockopt(fd, IPPROTO_TCP, TCP_NOTSENT_LOWAT, &notsent,
+	    sizeof notsent);
 	setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
 	setsockopt(fd, SOL_SOCKET, SO_KEEPALIVE, &one, sizeof one);
 	setsockopt(fd, IPPROTO_TCP, TCP_KEEPIDLE, &idle, sizeof idle);
@@ -388,24 +393,28 @@ server_client_out_cb(void *arg, const char *buf, size_t len)
 }
 
 /*
- * Queue bytes, written at the end of the callback.  A peer that lets more
- * than --max-output pile up is not reading: it is closed (and leaves its
- * match when it is freed), so output never grows without bound.
+ * Queue bytes, written at the end of the callback: staged (server-stage.c)
+ * or, when they cannot be, in the connection's evbuffer.  A peer that lets
+ * more than --max-output pile up is not reading: it is closed (and leaves
+ * its match when it is freed), so output never grows without bound.
  */
 void
 server_client_out(struct server_client *sc, const char *buf, size_t len)
 {
 	struct evbuffer	*out = sc->out;
 
-	if (len > 0 && evbuffer_add(out, buf, len) == -1)
-		log_warn("client %llu: out of memory for its output",
-		    (unsigned long long)sc->c.id);
+	if (len > 0 && server_stage_add(sc, buf, len) == -1) {
+		server_stage_spill(sc);		/* in order */
+		if (evbuffer_add(out, buf, len) == -1)
+			log_warn("client %llu: out of memory for its output",
+			    (unsigned long long)sc->c.id);
+	}
 	if (!(sc->flags & SERVER_CLIENT_DIRTY)) {
 		sc->flags |= SERVER_CLIENT_DIRTY;
 		TAILQ_INSERT_TAIL(&sc->server->dirty, sc, dirty_entry);
 	}
-	if (evbuffer_get_length(out) <= sc->server->output_max ||
-	    (sc->c.flags & CLIENT_CLOSING))
+	if (evbuffer_get_length(out) + server_stage_len(sc) <=
+	    sc->server->output_max || (sc->c.flags & CLIENT_CLOSING))
 		return;
 	/*
 	 * Over the cap.  Output is written at the end of the callback, so
@@ -462,14 +471,20 @@ server_client_shut(struct server_client *sc)
 static void
 server_client_flush(struct server_client *sc)
 {
+	int	held = (sc->flags & SERVER_CLIENT_CORKED) || sc->out_holds > 0;
+
 	if (sc->flags & SERVER_CLIENT_DIRTY) {
 		sc->flags &= ~SERVER_CLIENT_DIRTY;
 		TAILQ_REMOVE(&sc->server->dirty, sc, dirty_entry);
 	}
-	if (evbuffer_get_length(sc->out) == 0 ||
-	    (sc->flags & SERVER_CLIENT_CORKED) || sc->out_holds > 0)
+	if (sc->nseg > 0 && held)
+		server_stage_spill(sc);		/* to wait in out */
+	else if (sc->nseg > 0)
+		server_stage_write(sc, event_get_fd(sc->wev));
+	else if (evbuffer_get_length(sc->out) > 0 && !held)
+		evbuffer_write(sc->out, event_get_fd(sc->wev));
+	if (held)
 		return;
-	evbuffer_write(sc->out, event_get_fd(sc->wev));
 	if (evbuffer_get_length(sc->out) > 0 && !(sc->c.flags & CLIENT_CLOSING))
 		event_add(sc->wev, NULL);
 }
@@ -486,6 +501,7 @@ server_client_flush_all(struct server *s)
 		s->flush[i](s->flush_arg[i]);
 	while ((sc = TAILQ_FIRST(&s->dirty)) != NULL)
 		server_client_flush(sc);
+	server_stage_reset(s);		/* nothing is staged any more */
 }
 
 /* All is sent: shut down writing, then drain the peer's input a while. */
@@ -890,6 +906,7 @@ server_client_restart_cb(void *arg, struct client *c)
 		sc->flags &= ~SERVER_CLIENT_CORKED;
 	}
 	evbuffer_drain(sc->out, evbuffer_get_length(sc->out));
+	sc->nseg = 0;
 	client_send(c, buf, proto_fmt_bye(buf, sizeof buf, SESSION_RESTART));
 	client_close(c);
 }

@@ -488,6 +488,8 @@ server_init(struct server *s, const struct server_config *cfg)
 	TAILQ_INIT(&s->clients);
 	TAILQ_INIT(&s->dirty);
 	TAILQ_INIT(&s->corked);
+	if (server_stage_init(s) == -1)
+		log_warn("no memory to stage output: each reply buffered alone");
 	s->bye = SESSION_SHUTDOWN;
 	s->next_client_id = 1;
 	s->max_clients = cfg->max_clients;
@@ -769,6 +771,7 @@ server_free(struct server *s)
 	s->accounts = NULL;
 	lobby_free(&s->lobby);
 	addrtab_free(&s->peers);
+	server_stage_free(s);
 	server_unlisten(s);
 	for (i = 0; i < SERVER_NSIGNALS; i++) {
 		if (s->signals[i] != NULL)

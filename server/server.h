@@ -39,12 +39,16 @@
 #define SERVER_MAX_PER_ADDR	64	/* default --max-per-addr */
 #define SERVER_OUTPUT_MAX	65536	/* default --max-output: pending more
 					   means the peer is not reading */
-#define SERVER_SNDBUF		32768	/* SO_SNDBUF of a player's socket,
-					   which the kernel doubles: for
-					   lines in flight; --max-output is
-					   for lines not yet read */
+#define SERVER_STAGE_MAX	65536	/* output staged in one callback,
+					   all connections together
+					   (server-stage.c) */
+#define SERVER_STAGE_SEGS	4	/* pieces of one connection's */
+#define SERVER_NOTSENT		32768	/* TCP_NOTSENT_LOWAT of a player's
+					   socket: lines the kernel keeps
+					   unsent; --max-output is for
+					   lines not yet written */
 #define SERVER_RCVBUF		16384	/* SO_RCVBUF of a player's socket
-					   (doubled too): 63 whole lines */
+					   (which the kernel doubles): 63 whole lines */
 #define SERVER_LINGER_MS	2000	/* draining input after the last line */
 #define SERVER_LINGER_MAX	65536	/* input drained before giving up */
 #define SERVER_CLOSE_MS		(2 * SERVER_LINGER_MS)	/* closing, at most:
@@ -122,6 +126,13 @@ struct server_client {
 						   accounts' commits (rated
 						   results) are answered */
 	TAILQ_ENTRY(server_client) cork_entry;	/* server.corked */
+	/* Its output of this callback, in server.stage (server-stage.c):
+	   pieces of the one arena, while out is empty. */
+	struct server_stage_seg {
+		uint32_t	 off;
+		uint32_t	 len;
+	}			 seg[SERVER_STAGE_SEGS];
+	unsigned		 nseg;
 };
 TAILQ_HEAD(server_client_list, server_client);
 
@@ -182,6 +193,10 @@ struct server {
 	unsigned		 nleaving;	/* services stopping, not done */
 	struct server_client_list clients;
 	struct server_client_list dirty;	/* output to write out */
+	char			*stage;		/* SERVER_STAGE_MAX bytes: this
+						   callback's output, until
+						   flushed; NULL: none */
+	size_t			 stage_used;
 	struct server_client_list corked;	/* by cork_seq */
 	int			 frozen;	/* drained: the world stands
 						   still until the end */
@@ -231,6 +246,15 @@ void	server_client_uncork_cb(void *, uint64_t);
 void	server_client_restart_cb(void *, struct client *);
 void	server_client_hold_out(struct client *);
 void	server_client_release_out(struct client *);
+
+/* server-stage.c */
+int	server_stage_init(struct server *);
+void	server_stage_free(struct server *);
+int	server_stage_add(struct server_client *, const char *, size_t);
+size_t	server_stage_len(const struct server_client *);
+void	server_stage_spill(struct server_client *);
+void	server_stage_write(struct server_client *, int);
+void	server_stage_reset(struct server *);
 
 /* server-web.c */
 extern const struct server_client_io server_web_io;

@@ -28,6 +28,7 @@ main 8
 options 7
 server 6 mesh
 server-client 6 mesh
+server-stage 6 mesh
 server-web 6 mesh
 server-proxy 6 mesh
 telnet 6 mesh
@@ -48,6 +49,7 @@ service 6 mesh
 store 6 mesh
 store-db 6 mesh
 store-pg 6 mesh
+store-pglib 6 mesh
 store-key 1 mesh
 accounts 6 mesh
 api 6 mesh
