@@ -46,20 +46,20 @@ mapped() {
 	return $rc
 }
 
-for db in none "$tmp/accounts.db"; do
-	mapped "$db" && rc=0 || rc=$?
-	case $rc in
-	0)	echo "test_libpq_lazy: tttd --db $db loaded libpq" >&2
-		failed=1 ;;
-	2)	failed=1 ;;
-	esac
-done
-db="host=$tmp/no-postgres dbname=tttd"
-mapped "$db" && rc=0 || rc=$?
-case $rc in
-1)	echo "test_libpq_lazy: tttd --db '$db' did not load libpq" >&2
-	failed=1 ;;
-2)	failed=1 ;;
-esac
+# expect DB WANT: tttd --db DB maps libpq (WANT 0) or not (WANT 1).
+expect() {
+	mapped "$1" && rc=0 || rc=$?
+	[ "$rc" = "$2" ] && return
+	if [ "$rc" = 0 ]; then
+		echo "test_libpq_lazy: tttd --db '$1' loaded libpq" >&2
+	elif [ "$rc" = 1 ]; then
+		echo "test_libpq_lazy: tttd --db '$1' did not load libpq" >&2
+	fi
+	failed=1
+}
+
+expect none 1
+expect "$tmp/accounts.db" 1
+expect "host=$tmp/no-postgres dbname=tttd" 0
 [ "$failed" = 0 ] && echo "test_libpq_lazy: libpq loaded for PostgreSQL only"
 exit "$failed"
