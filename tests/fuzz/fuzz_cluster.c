@@ -23,6 +23,7 @@
 int		LLVMFuzzerTestOneInput(const uint8_t *, size_t);
 
 static void	fuzz_name(const char *, size_t, int);
+static void	fuzz_who(const char *, size_t);
 static void	fuzz_line(const char *, size_t);
 static void	fuzz_rest(const struct cluster_msg *);
 static void	fuzz_msg(const uint8_t *, size_t);
@@ -36,6 +37,43 @@ static void
 fuzz_name(const char *s, size_t len, int empty)
 {
 	CHECK((empty && len == 0) || proto_name_valid(s, len));
+}
+
+/*
+ * A seat's player taken, "<name>[ #<account>:<rating>]": the name NAME's
+ * (or none), an account only after a name, its id not 0, its rating at
+ * most CLUSTER_RATING_MAX; and cluster_msg_who reads the same back.
+ */
+static void
+fuzz_who(const char *s, size_t len)
+{
+	const char		*sp = memchr(s, ' ', len), *p, *colon;
+	const char		*end = s + len;
+	size_t			 n = sp != NULL ? (size_t)(sp - s) : len;
+	struct cluster_who	 w;
+	unsigned long long	 id = 0, rating = 0;
+
+	fuzz_name(s, n, 1);
+	CHECK(cluster_msg_who(s, len, &w) == CLUSTER_MSG_OK);
+	CHECK(strlen(w.name) == n && memcmp(w.name, s, n) == 0);
+	if (sp == NULL) {
+		CHECK(w.account == 0 && w.rating == 0);
+		return;
+	}
+	CHECK(n > 0 && sp + 1 < end && sp[1] == '#');
+	CHECK((colon = memchr(sp, ':', (size_t)(end - sp))) != NULL);
+	CHECK(colon > sp + 2 && colon + 1 < end);
+	for (p = sp + 2; p < colon; p++) {
+		CHECK(*p >= '0' && *p <= '9');
+		id = id * 10 + (unsigned long long)(*p - '0');
+	}
+	for (p = colon + 1; p < end; p++) {
+		CHECK(*p >= '0' && *p <= '9');
+		rating = rating * 10 + (unsigned long long)(*p - '0');
+	}
+	CHECK(id != 0 && (unsigned long long)w.account == id);
+	CHECK(rating <= CLUSTER_RATING_MAX &&
+	    (unsigned long long)w.rating == rating);
 }
 
 /* A player's line taken: text, no line end, not too long. */
@@ -54,11 +92,11 @@ fuzz_rest(const struct cluster_msg *m)
 
 	switch (m->type) {
 	case 'S':
-		/* "<id> <addr> <name>": the name is what follows the addr. */
+		/* "<id> <addr>[ <who>]": the player follows the addr. */
 		CHECK((sp = memchr(p, ' ', m->len)) != NULL);
 		sp = memchr(sp + 1, ' ', (size_t)(end - sp - 1));
 		if (sp != NULL)
-			fuzz_name(sp + 1, (size_t)(end - sp - 1), 1);
+			fuzz_who(sp + 1, (size_t)(end - sp - 1));
 		break;
 	case 'M':
 		fuzz_name(p, m->len, 0);
@@ -74,7 +112,7 @@ fuzz_rest(const struct cluster_msg *m)
 	case 'X':
 		CHECK((tab = memchr(p, '\t', m->len)) != NULL);
 		CHECK((sp = memchr(p, ' ', m->len)) != NULL && sp < tab);
-		fuzz_name(sp + 1, (size_t)(tab - sp - 1), 1);
+		fuzz_who(sp + 1, (size_t)(tab - sp - 1));
 		fuzz_line(tab + 1, (size_t)(end - tab - 1));
 		break;
 	case 'U':
