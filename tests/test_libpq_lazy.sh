@@ -23,9 +23,14 @@ fi
 
 # mapped DB: start tttd with --db DB, and say whether it mapped libpq.so.5
 # once listening (0: it did, 1: it did not, 2: it did not start).
+# The files are emptied here, not by the background job's redirection,
+# which may come after the loop below has read the "listening" line the
+# last tttd wrote there (as bench-lib.sh's bench_start does).
 mapped() {
+	: >"$tmp/out"
+	: >"$tmp/err"
 	"$tttd" --port 0 --bind 127.0.0.1 --http-port 0 --db "$1" \
-	    >"$tmp/out" 2>"$tmp/err" &
+	    >>"$tmp/out" 2>>"$tmp/err" &
 	pid=$!
 	i=0
 	while ! grep -q ' listening on ' "$tmp/out"; do
