@@ -23,6 +23,8 @@ static int	client_closing_error(enum proto_error);
 static int	client_text_is(const struct proto_event *, const char *);
 static int	client_restart(struct client *, const struct proto_event *);
 static void	client_requeued(struct client *);
+static int	client_move_reply(const struct proto_event *);
+static int	client_turn_held(struct client *, const struct proto_event *);
 
 /*
  * An error after which the server closes the connection.  (LINE_TOO_LONG
@@ -92,6 +94,50 @@ client_requeued(struct client *c)
 	c->requeue = 0;
 	c->lost = 0;
 	client_account_requeue(c);
+}
+
+/*
+ * Is this the reply a MOVE gets: OK MOVE, or one of the errors a MOVE can
+ * get?  Every line has one reply, in order, so while a MOVE is unanswered
+ * the first such line answers it.
+ */
+static int
+client_move_reply(const struct proto_event *ev)
+{
+	if (ev->kind == PROTO_EV_OK)
+		return (ev->verb == PROTO_MOVE);
+	if (ev->kind != PROTO_EV_ERR)
+		return (0);
+	switch (ev->error) {
+	case PROTO_EBAD_CELL:
+	case PROTO_ENO_GAME:
+	case PROTO_ENOT_YOUR_TURN:
+	case PROTO_ETAKEN:
+	case PROTO_ERATE_LIMITED:
+		return (1);
+	default:
+		return (0);
+	}
+}
+
+/*
+ * A TURN of the player's own while its MOVE is unanswered is not a new
+ * turn: when a cluster's node dies, the node that takes its match up shows
+ * a player still connected where the match stands (MATCH, BOARD, TURN)
+ * and then runs the lines it sent meanwhile, that MOVE among them
+ * (protocol.md §11).  Such a TURN is held: neither shown nor a prompt, so
+ * that the next line typed ahead is not sent as a second MOVE.  The MOVE's
+ * reply says what comes next; if it is an ERR, the move is asked for
+ * again, since the held TURN said it is the player's.  1 if held.
+ */
+static int
+client_turn_held(struct client *c, const struct proto_event *ev)
+{
+	if (ev->kind != PROTO_EV_TURN || !c->moving ||
+	    c->view.mine == TTT_EMPTY || ev->mark != c->view.mine)
+		return (0);
+	c->turn_held = 1;
+	return (1);
 }
 
 /*
@@ -227,7 +273,7 @@ static void
 client_event(struct client *c, const struct proto_event *ev)
 {
 	char	text[RENDER_MAX];
-	int	again_yes = c->again_yes;
+	int	again_yes = c->again_yes, held = 0;
 
 	c->again_yes = 0;
 	if (ev->kind == PROTO_EV_HELLO && ev->version != PROTO_VERSION) {
@@ -268,6 +314,12 @@ client_event(struct client *c, const struct proto_event *ev)
 	if (c->quitting &&
 	    (ev->kind == PROTO_EV_TURN || ev->kind == PROTO_EV_AGAINQ))
 		return;
+	if (client_turn_held(c, ev))
+		return;
+	if (c->moving && client_move_reply(ev)) {
+		held = c->turn_held;
+		c->moving = c->turn_held = 0;
+	}
 	if (ev->kind == PROTO_EV_MATCH) {
 		c->view.mine = ev->mark;
 		c->queued = 0;
@@ -310,6 +362,7 @@ client_event(struct client *c, const struct proto_event *ev)
 	case PROTO_EV_START:
 	case PROTO_EV_RESULT:
 		c->prompt = CLIENT_PROMPT_NONE;
+		c->turn_held = 0;	/* that turn is over */
 		break;
 	case PROTO_EV_TOKEN:
 		memcpy(c->token, ev->code, sizeof c->token);
@@ -332,10 +385,14 @@ client_event(struct client *c, const struct proto_event *ev)
 		if (c->renaming > 0 && (ev->error == PROTO_EBAD_NAME ||
 		    ev->error == PROTO_ENAME_TAKEN))
 			c->renaming--;
-		/* A rejected move or answer is asked for again. */
+		/*
+		 * A rejected move or answer is asked for again; after a held
+		 * TURN, any refusal of the move.
+		 */
 		if (c->quitting)
 			break;
-		if (ev->error == PROTO_ETAKEN || ev->error == PROTO_EBAD_CELL)
+		if (ev->error == PROTO_ETAKEN || ev->error == PROTO_EBAD_CELL ||
+		    held)
 			c->prompt = CLIENT_PROMPT_MOVE;
 		else if (ev->error == PROTO_EBAD_ANSWER)
 			c->prompt = CLIENT_PROMPT_AGAIN;

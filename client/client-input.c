@@ -308,6 +308,8 @@ client_answer(struct client *c, char *line, size_t len)
 		ttt_cell_name(n, cell);
 		out_send(c, "MOVE %s", cell);
 		c->prompt = CLIENT_PROMPT_NONE;
+		c->moving = 1;
+		c->turn_held = 0;
 		break;
 	case CLIENT_PROMPT_AGAIN:
 		if (e != PROTO_OK || cmd.verb != PROTO_AGAIN) {

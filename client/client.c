@@ -103,6 +103,13 @@ client_lost(struct client *c)
 	c->acct = CLIENT_ACCT_NONE;	/* a reply lost: LOGIN again later */
 	c->prompt = CLIENT_PROMPT_NONE;
 	/*
+	 * No reply to a MOVE sent on this connection comes on the next: after
+	 * RESUME a TURN of the player's own is a turn, whether the MOVE was
+	 * lost or not (played, it is the opponent's TURN that comes).
+	 */
+	c->moving = 0;
+	c->turn_held = 0;
+	/*
 	 * Refused while reconnecting (SERVER_FULL, or TOO_MANY_CONNECTIONS
 	 * while the old connection is still counted): a failed try.
 	 */

@@ -72,6 +72,9 @@ struct client {
 	int			 games;		/* GAME lines still to come */
 	int			 games_end;	/* the list has just ended */
 	int			 again_yes;	/* the last line was OK AGAIN y */
+	int			 moving;	/* MOVE sent, its reply not in */
+	int			 turn_held;	/* meanwhile a TURN of ours came:
+						   client_turn_held */
 	char			 token[PROTO_TOKEN_LEN + 2];	/* "" if none */
 	char			 name[PROTO_NAME_MAX + 1];	/* the name the
 							   server took */

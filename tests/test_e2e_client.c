@@ -9,8 +9,9 @@
  * resigning (/resign), --games and --watch, and reconnection after the
  * link is cut under the client (a proxy in a child process); and, against
  * fake servers, RESUME with the latest token, a refused RESUME, giving up
- * on a server that is gone, and a stranger's pairing hidden until ROOM NEW
- * is answered.
+ * on a server that is gone, a stranger's pairing hidden until ROOM NEW
+ * is answered, and a TURN shown again while a MOVE is unanswered (a
+ * cluster's match taken up) asking for no move.
  */
 #define _XOPEN_SOURCE 700	/* posix_openpt */
 
@@ -2303,6 +2304,140 @@ test_client_resume_after_restart_bye(void **state)
 }
 
 /*
+ * A match taken up by another node of a cluster, as a fake server plays
+ * it: the client's MOVE is held, its match shown again (TURN X, its own),
+ * then the MOVE refused (say, RATE_LIMITED).  The repeated TURN is no
+ * prompt; the refusal is, since the held TURN said it is the player's
+ * move, and the next line is sent as the move.
+ */
+static void
+test_client_held_turn_refused_asks_again(void **state)
+{
+	static const char *const first[] = {
+		"HELLO tttd/1 Hi",
+		"WAIT Waiting for an opponent...",
+		"MATCH X ann You play X against ann.",
+		"TOKEN 2345-6789 Type RESUME 2345-6789 on a new connection "
+		"within 30 seconds of losing this one to get your seat back.",
+		"START X p1 (X) moves first.",
+		"BOARD .........",
+		"TURN X Enter your move (A1, B2, C3) or 'quit' to exit:",
+		NULL
+	};
+	static const char *const taken_up[] = {
+		"INFO Waiting for your match's server to answer...",
+		"MATCH X ann You play X against ann.",
+		"BOARD .........",
+		"TURN X Enter your move (A1, B2, C3) or 'quit' to exit:",
+		"TOKEN 3456-789A Type RESUME 3456-789A on a new connection "
+		"within 30 seconds of losing this one to get your seat back.",
+		"ERR RATE_LIMITED Too many commands. Please slow down.",
+		NULL
+	};
+	static const char *const moved[] = {
+		"OK MOVE C1",
+		"BOARD ..X......",
+		"TURN O Waiting for ann to move...",
+		NULL
+	};
+	struct conn	 fk;
+	char		 port[16];
+	const char	*args[] = { "127.0.0.1", port, NULL };
+	const char	*prompt;
+	int		 p;
+	size_t		 at, refused;
+
+	(void)state;
+	fake_lfd = fake_listen(&p);
+	port_string(port, sizeof port, p);
+	player_start(args, INPUT_PIPE);	/* input stays open */
+	fake_next(&fk);
+	fake_says(&fk, first);
+	at = player_expect(PROMPT_MOVE, 0);
+	player_write("B2\n");
+	fake_hears(&fk, "MOVE B2");
+	fake_says(&fk, taken_up);
+	refused = player_expect("Too many commands. Please slow down.\n", at);
+	player_expect(PROMPT_MOVE, refused);
+	prompt = strstr(pl.outbuf + at, PROMPT_MOVE);
+	if ((size_t)(prompt - pl.outbuf) < refused)
+		fail_msg("the repeated TURN prompted; the client printed:\n%s",
+		    pl.outbuf);
+	player_write("C1\n");
+	fake_hears(&fk, "MOVE C1");
+	fake_says(&fk, moved);
+	player_expect("Waiting for ann to move...\n", refused);
+	player_write("quit\n");
+	fake_hears(&fk, "QUIT");
+	assert_int_equal(conn_send(&fk, "BYE Thank you for playing!"), 0);
+	assert_int_equal(player_end(), 0);
+	assert_int_equal(harness_count(pl.outbuf, PROMPT_MOVE), 2);
+	assert_string_equal(pl.errbuf, "");
+}
+
+/*
+ * A MOVE unanswered when the connection is lost gets no reply on the next
+ * one: after RESUME the match's TURN X is the player's turn, and prompts.
+ */
+static void
+test_client_move_lost_with_connection(void **state)
+{
+	static const char *const first[] = {
+		"HELLO tttd/1 Hi",
+		"WAIT Waiting for an opponent...",
+		"MATCH X ann You play X against ann.",
+		"TOKEN 2345-6789 Type RESUME 2345-6789 on a new connection "
+		"within 30 seconds of losing this one to get your seat back.",
+		"START X p1 (X) moves first.",
+		"BOARD .........",
+		"TURN X Enter your move (A1, B2, C3) or 'quit' to exit:",
+		NULL
+	};
+	static const char *const again[] = {
+		"HELLO tttd/1 Hi",
+		"WAIT Waiting for an opponent...",
+		"OK RESUME",
+		"MATCH X ann You play X against ann.",
+		"BOARD .........",
+		"TURN X Enter your move (A1, B2, C3) or 'quit' to exit:",
+		"TOKEN 3456-789A Type RESUME 3456-789A on a new connection "
+		"within 30 seconds of losing this one to get your seat back.",
+		NULL
+	};
+	struct conn	 fk;
+	char		 port[16];
+	const char	*args[] = { "127.0.0.1", port, NULL };
+	int		 p;
+	size_t		 at;
+
+	(void)state;
+	fake_lfd = fake_listen(&p);
+	port_string(port, sizeof port, p);
+	player_start(args, INPUT_PIPE);	/* input stays open */
+	fake_next(&fk);
+	fake_says(&fk, first);
+	at = player_expect(PROMPT_MOVE, 0);
+	player_write("B2\n");
+	fake_hears(&fk, "MOVE B2");
+	close(fake_fd);			/* no reply */
+	fake_fd = -1;
+	at = player_expect("The connection to the server was lost; "
+	    "reconnecting...\n", at);
+	fake_next(&fk);
+	fake_hears(&fk, "RESUME 2345-6789");
+	fake_says(&fk, again);
+	at = player_expect("You have your seat back.\n", at);
+	player_expect(PROMPT_MOVE, at);
+	player_write("B2\n");
+	fake_hears(&fk, "MOVE B2");
+	player_write("quit\n");
+	fake_hears(&fk, "QUIT");
+	assert_int_equal(conn_send(&fk, "BYE Thank you for playing!"), 0);
+	assert_int_equal(player_end(), 0);
+	assert_string_equal(pl.errbuf, "");
+}
+
+/*
  * A yes after the opponent left goes back to the queue: no seat is held
  * any more, so a lost connection then is simply lost (no RESUME with the
  * dead token, no retries).
@@ -2582,6 +2717,10 @@ main(void)
 		cmocka_unit_test_teardown(test_client_arguments, teardown),
 		cmocka_unit_test_teardown(test_client_resume_fake, teardown),
 		cmocka_unit_test_teardown(test_client_resume_after_restart_bye,
+		    teardown),
+		cmocka_unit_test_teardown(test_client_held_turn_refused_asks_again,
+		    teardown),
+		cmocka_unit_test_teardown(test_client_move_lost_with_connection,
 		    teardown),
 		cmocka_unit_test_teardown(test_client_no_resume_from_queue,
 		    teardown),

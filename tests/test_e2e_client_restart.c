@@ -6,10 +6,13 @@
  * client connects again by itself, RESUMEs, shows the board as it was and
  * plays the game to a result its opponent on the other node sees too;
  * waiting in the queue, it connects again and waits there, under its name.
+ * And when the node that runs its match (not its own) is killed, with
+ * three nodes: the match taken up, its move sent meanwhile is played, and
+ * the line typed after it waits for its real turn.
  *
  * The client is driven by client_drive.c, as in test_e2e_client.c (piped
- * input, output read from a pipe); its opponent is a raw connection on the
- * other node.
+ * input, output read from a pipe); its opponent is a raw connection on
+ * another node.
  */
 #include <sys/types.h>
 #include <sys/wait.h>
@@ -53,6 +56,7 @@ static void	opp_until_at(int, struct conn *, const char *, char *,
 static void	board_art(char *, size_t, const char *);
 static struct tttd_proc *node_drain_restart(struct cl_fix *,
 		    struct tttd_proc *, const char *);
+static int	count_between(size_t, size_t, const char *);
 static int	teardown(void **);
 
 /*
@@ -234,6 +238,115 @@ test_client_restart_bye_requeues(void **state)
 	e2e_stop(f->e, a);
 }
 
+/* How many times the client printed the text between two offsets. */
+static int
+count_between(size_t from, size_t to, const char *text)
+{
+	char	*window;
+	int	 n;
+
+	assert_true(from <= to && to <= pl.outlen);
+	window = strndup(pl.outbuf + from, to - from);
+	assert_non_null(window);
+	n = harness_count(window, text);
+	free(window);
+	return (n);
+}
+
+/*
+ * The client (bob, X) on node a, its match on node b, its opponent (alice)
+ * relayed from node c; bob to move.  b is killed; 0.2 s later bob's move
+ * and his next one are piped in at once.  The first is sent and waits for
+ * the match; the node that takes it up shows bob his match again, TURN X
+ * included, then plays the move.  That TURN is not a new turn: bob prompts
+ * once, after alice's move, and only then sends the second line.  (Before,
+ * the repeated TURN prompted and the second line went at once, out of
+ * turn: ERR NOT_YOUR_TURN if it reached the match before alice's move.)
+ */
+static void
+test_client_take_up_holds_own_turn(void **state)
+{
+	struct cl_fix		*f = *state;
+	struct tttd_proc	*a = cl_node(f, "a"), *b = cl_node(f, "b");
+	struct tttd_proc	*c = cl_node(f, "c");
+	struct conn		*o, *n;
+	const char		*args[] = { "--name", "bob", "127.0.0.1", NULL,
+				    NULL };
+	char			 port[16], line[LINE_SIZE], token[16], art[256];
+	size_t			 at, moved, end;
+	int			 o_first;
+
+	cl_wait_stat(__LINE__, f, a, "cluster_nodes", 3);
+	cl_wait_stat(__LINE__, f, c, "cluster_nodes", 3);
+	snprintf(port, sizeof port, "%d", a->port);
+	args[3] = port;
+	/* bob waits on a (posted after half a second): he is X. */
+	drive_start(&pl, args, INPUT_PIPE, OUTPUT_PIPE, NULL);
+	at = EXPECT(C_WAIT, 0);
+	usleep(700 * 1000);
+	/* alice comes to b, which takes bob's place: the match is b's. */
+	o = e2e_connect_at(__LINE__, f->e, b);
+	SEND(o, "NAME alice");
+	UNTIL(o, "MATCH O bob ");
+	opp_until_at(__LINE__, o, "TOKEN ", line, sizeof line);
+	snprintf(token, sizeof token, "%.9s", line + 6);
+	at = EXPECT("You are X, playing against alice.\n", at);
+	opp_until_at(__LINE__, o, "START ", line, sizeof line);
+	if ((o_first = (line[6] == 'O'))) {
+		UNTIL(o, "TURN O " T_PROMPT);
+		SEND(o, "MOVE A1");
+	}
+	UNTIL(o, "TURN X ");
+	at = EXPECT(PROMPT_MOVE, at);
+
+	/* alice comes back through c: relayed from there to b. */
+	conn_close(o);
+	at = drive_expect_at(&pl, __LINE__, "alice lost the connection.", at,
+	    CLUSTER_WAIT_MS);
+	n = e2e_connect_at(__LINE__, f->e, c);
+	SEND(n, "RESUME %s", token);
+	UNTIL(n, "OK RESUME");
+	UNTIL(n, "TURN X ");
+	at = EXPECT("alice is back.\n", at);
+	at = EXPECT(PROMPT_MOVE, at);
+
+	kill(b->pid, SIGKILL);
+	usleep(200 * 1000);
+	drive_write(&pl, "B2\nC1\n");
+	opp_until_at(__LINE__, n, o_first ? "BOARD O...X...." :
+	    "BOARD ....X....", NULL, 0);
+	UNTIL(n, "TURN O " T_PROMPT);
+	SEND(n, "MOVE A3");
+	board_art(art, sizeof art, o_first ? "O...X.O.." : "....X.O..");
+	moved = EXPECT(art, at);
+	board_art(art, sizeof art, o_first ? "O.X.X.O.." : "..X.X.O..");
+	end = EXPECT(art, moved);
+	opp_until_at(__LINE__, n, o_first ? "BOARD O.X.X.O.." :
+	    "BOARD ..X.X.O..", NULL, 0);
+	/*
+	 * No prompt and no C1 sent before alice's move; then one prompt,
+	 * which C1 answered; no refusal.
+	 */
+	if (count_between(at, moved, PROMPT_MOVE) != 0 ||
+	    count_between(at, moved, "C1\n") != 0 ||
+	    count_between(moved, end, PROMPT_MOVE "C1\n") != 1 ||
+	    count_between(moved, end, PROMPT_MOVE) != 1 ||
+	    strstr(pl.outbuf, "It is not your turn") != NULL ||
+	    strstr(pl.outbuf, "Please wait for your turn") != NULL)
+		fail_msg("bob prompted %d times after the kill, %d before "
+		    "alice moved, or was refused; he printed:\n%.*s",
+		    count_between(at, end, PROMPT_MOVE), count_between(at,
+		    moved, PROMPT_MOVE), (int)(end - at), pl.outbuf + at);
+
+	drive_write(&pl, "quit\n");
+	assert_int_equal(drive_end_within(&pl, HARNESS_TIMEOUT_MS), 0);
+	assert_null(strstr(pl.errbuf, "ttt-client:"));
+	waitpid(b->pid, NULL, 0);
+	b->pid = 0;
+	e2e_stop(f->e, c);
+	e2e_stop(f->e, a);
+}
+
 /* The cluster fixture's teardown; the client ended whatever happened. */
 static int
 teardown(void **state)
@@ -250,6 +363,8 @@ main(void)
 		    test_client_restart_bye_resumes, cl_setup, teardown),
 		cmocka_unit_test_setup_teardown(
 		    test_client_restart_bye_requeues, cl_setup, teardown),
+		cmocka_unit_test_setup_teardown(
+		    test_client_take_up_holds_own_turn, cl_setup, teardown),
 	};
 
 	return (cmocka_run_group_tests(tests, NULL, NULL));
