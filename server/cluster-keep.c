@@ -765,6 +765,12 @@ cluster_keep_take_up(struct cluster *cl, const char *dead, const char *s,
 		c[i] = cluster_keep_plug(cl, m, i, home[i], dead,
 		    k.seat[i].token != 0 ? k.seat[i].token : k.seat[i].used,
 		    &kept[i]);
+	/*
+	 * Only now is a player told its opponent is away: the one whose node
+	 * died (a live one was plugged back above, and is not "back").
+	 */
+	for (i = 0; i < 2; i++)
+		resume_tell_away(m, i);
 	if (m->pending.game != 0)
 		lobby_record_taken(cl->lobby, m);	/* written once, here */
 	/*
@@ -802,10 +808,11 @@ cluster_keep_take_record(struct cluster *cl, const char *dead,
 /*
  * A seat of a match taken up, whose player is connected to a live node:
  * this one (relayed to the dead owner), or another (a remote seat here,
- * its node told to relay here: T).  It resumes its seat at once, and sees
- * its match as after a RESUME, its opponent away if it is.  A player of
- * this node is returned, with the lines it relayed that the dead node
- * never answered (kept, the caller's to run).
+ * its node told to relay here: T).  It resumes its seat at once and sees
+ * its match as after a RESUME; whether its opponent is away, the caller
+ * says once both seats are plugged.  A player of this node is returned,
+ * with the lines it relayed that the dead node never answered (kept, the
+ * caller's to run).
  */
 static struct client *
 cluster_keep_plug(struct cluster *cl, struct match *m, int seat,
@@ -828,7 +835,7 @@ cluster_keep_plug(struct cluster *cl, struct match *m, int seat,
 		c = l->c;
 		*kept = cluster_relay_take(l);
 		cluster_relay_back(cl, l, CLUSTER_KEPT_DROP);
-		resume_take(c, m, seat, key);
+		resume_take_quiet(c, m, seat, key);
 		return (c);
 	} else {
 		if (cluster_seat_remote_find(cl, inst, id) != NULL ||
@@ -838,7 +845,7 @@ cluster_keep_plug(struct cluster *cl, struct match *m, int seat,
 		cluster_base_send(cl, inst, 'T', id, dead, CLUSTER_INST_LEN);
 		c = &r->c;
 	}
-	resume_take(c, m, seat, key);
+	resume_take_quiet(c, m, seat, key);
 	return (NULL);
 }
 

@@ -149,6 +149,9 @@ void		 watch_release(struct match *);
 int		 resume_hold(struct client *);
 int		 resume_find(struct lobby *, const char *, struct match **);
 void		 resume_take(struct client *, struct match *, int, uint64_t);
+void		 resume_take_quiet(struct client *, struct match *, int,
+		     uint64_t);
+void		 resume_tell_away(struct match *, int);
 void		 resume_expire(struct lobby *, int64_t);
 void		 resume_forget(struct match *, int);
 void		 resume_away(struct match *, int, int64_t);

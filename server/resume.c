@@ -213,17 +213,34 @@ resume_end(struct match *m, int seat, struct chatlog **chat)
 
 /*
  * RESUME: a (checked, free) connection takes a seat back with a token (its
- * key), from its grace period or from a connection still holding it.
+ * key), from its grace period or from a connection still holding it; it
+ * hears till when its opponent may be away, and the opponent hears it is
+ * back.
  */
 void
 resume_take(struct client *c, struct match *m, int seat, uint64_t key)
 {
+	char	buf[PROTO_OUT_MAX], text[64];
+
+	resume_take_quiet(c, m, seat, key);
+	resume_tell_away(m, seat);
+	snprintf(text, sizeof text, "%s is back.", match_name(m, seat));
+	match_tell_others(m, seat, buf, proto_fmt_info(buf, sizeof buf, text));
+}
+
+/*
+ * The seat taken back as by RESUME, the player shown its match and given
+ * its token, but neither it nor its opponent told of the other: a match
+ * taken up from a dead node plugs both its live players back this way
+ * before either would see the other away (cluster-keep.c), then tells.
+ */
+void
+resume_take_quiet(struct client *c, struct match *m, int seat, uint64_t key)
+{
 	struct lobby		*lobby = m->lobby;
 	struct match_seat	*s = &m->seat[seat];
-	struct match_absence	*oa = m->seat[!seat].away;
 	struct chatlog		*chat = NULL;
 	int64_t			 left = resume_end(m, seat, &chat);
-	char			 buf[PROTO_OUT_MAX], text[64];
 
 	/*
 	 * A remote seat its node sent as no account's takes the account the
@@ -251,12 +268,20 @@ resume_take(struct client *c, struct match *m, int seat, uint64_t key)
 	keytab_del(&lobby->tokens, &s->used);
 	keytab_add(&lobby->tokens, &s->used, key, m);
 	match_send_token(m, seat);
-	if (oa != NULL)		/* the opponent is away too: say till when */
-		client_send(c, buf, proto_fmt_info_away(buf, sizeof buf,
-		    match_name(m, !seat), (long long)(oa->until -
-		    lobby->ops->now())));
-	snprintf(text, sizeof text, "%s is back.", match_name(m, seat));
-	match_tell_others(m, seat, buf, proto_fmt_info(buf, sizeof buf, text));
+}
+
+/* The seat's player hears till when its opponent may be away, if it is. */
+void
+resume_tell_away(struct match *m, int seat)
+{
+	struct match_absence	*oa = m->seat[!seat].away;
+	char			 buf[PROTO_OUT_MAX];
+
+	if (oa == NULL || m->player[seat] == NULL)
+		return;
+	client_send(m->player[seat], buf, proto_fmt_info_away(buf,
+	    sizeof buf, match_name(m, !seat), (long long)(oa->until -
+	    m->lobby->ops->now())));
 }
 
 /* The seat is emptied for good: its token dies, its grace ends. */

@@ -327,22 +327,27 @@ keep_unread(struct conn *c, const char *line)
 }
 
 /*
- * Skip INFO lines (a seat away, back) and, once, also; 1 if also came.
- * The first other line is left to be read.
+ * After a take-up that plugged both players back (each on a live node):
+ * no INFO, neither being away, nor "back" (a player once heard its
+ * opponent had lost the connection and was back); once also may come, 1
+ * if it did.  The first other line is left to be read.
  */
 static int
-keep_skip_info_at(int ln, struct conn *c, const char *also)
+keep_no_info_at(int ln, struct conn *c, const char *also)
 {
 	char	line[LINE_SIZE];
 	int	seen = 0;
 
 	for (;;) {
 		if (line_read(c, line, sizeof line, HARNESS_TIMEOUT_MS) < 0)
-			fail_msg("line %d: %s: no line after the INFO lines", ln,
-			    line_label(c));
+			fail_msg("line %d: %s: no line after the match shown "
+			    "again", ln, line_label(c));
 		if (also != NULL && !seen && strcmp(line, also) == 0)
 			seen = 1;
-		else if (strncmp(line, "INFO ", 5) != 0)
+		else if (strncmp(line, "INFO ", 5) == 0)
+			fail_msg("line %d: %s: \"%s\" after the take-up, both "
+			    "players on live nodes", ln, line_label(c), line);
+		else
 			break;
 	}
 	keep_unread(c, line);
@@ -396,7 +401,8 @@ test_keep_relayed_waits_for_save(void **state)
  * Both players are relayed (X from a, O from c, the match on b), and
  * each sends a line 0.2 s after b is killed: whichever node takes the
  * match up runs its own player's line and gets the other's again from
- * that player's node (T), so both ways are taken.
+ * that player's node (T), so both ways are taken.  Neither hears the other
+ * lost the connection and is back: neither was on b (protocol.md §11).
  */
 static void
 test_keep_line_held_for_take_up(void **state)
@@ -430,8 +436,8 @@ test_keep_line_held_for_take_up(void **state)
 	keep_state_at(__LINE__, &g, g.p[1], 1, CLUSTER_WAIT_MS);
 	print_message("the match back %ld ms after the line\n",
 	    harness_now_ms() - t0);
-	keep_skip_info_at(__LINE__, g.p[0], NULL);
-	pong = keep_skip_info_at(__LINE__, g.p[1], "OK PONG");
+	keep_no_info_at(__LINE__, g.p[0], NULL);
+	pong = keep_no_info_at(__LINE__, g.p[1], "OK PONG");
 	game_moved_at(__LINE__, &g, game_cell("B2"));
 	if (!pong)
 		WANT_RAW(g.p[1], "OK PONG");
@@ -441,7 +447,8 @@ test_keep_line_held_for_take_up(void **state)
 /*
  * The same with both players on one node and the match on the other
  * (they came back there with RESUME): the node that dies owns the match,
- * the live one takes it up and runs the line it kept.
+ * the live one takes it up and runs the line it kept, neither player told
+ * the other was away.
  */
 static void
 test_keep_line_held_two_nodes(void **state)
@@ -467,7 +474,7 @@ test_keep_line_held_two_nodes(void **state)
 	WANT_RAW(g.p[mover], T_SLOW);
 	for (i = 0; i < 2; i++) {
 		keep_state_at(__LINE__, &g, g.p[i], i, CLUSTER_WAIT_MS);
-		keep_skip_info_at(__LINE__, g.p[i], NULL);
+		keep_no_info_at(__LINE__, g.p[i], NULL);
 	}
 	game_moved_at(__LINE__, &g, game_cell("A2"));
 	GAME_PLAY(&g, "A1 B2 B1 C2");
