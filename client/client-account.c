@@ -89,22 +89,26 @@ client_account_hello(struct client *c)
 
 /*
  * The name, unless signed in (then the account's is the name): --name's,
- * or asked on a terminal; then register it, or begin the mode.
+ * or asked on a terminal; then register it, or begin the mode.  Where
+ * the name would be asked, one the server refuses is asked for again
+ * (client_naming in client-event.c).
  */
 static void
 client_account_start(struct client *c)
 {
 	enum client_mode	mode = c->opts->mode;
+	int			ask;
 
 	if (c->signed_in) {
 		out_begin(c);
 		return;
 	}
+	ask = c->tty && mode != CLIENT_MODE_WATCH && mode != CLIENT_MODE_RESUME;
 	if (c->opts->name != NULL) {
 		out_send(c, "NAME %s", c->opts->name);
 		c->named = 1;
-	} else if (c->tty && mode != CLIENT_MODE_WATCH &&
-	    mode != CLIENT_MODE_RESUME) {
+		c->naming = ask;	/* refused, it is asked for */
+	} else if (ask) {
 		c->prompt = CLIENT_PROMPT_NAME;
 		return;		/* client_account_begin follows the answer */
 	}

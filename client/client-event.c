@@ -25,6 +25,7 @@ static int	client_restart(struct client *, const struct proto_event *);
 static void	client_requeued(struct client *);
 static int	client_move_reply(const struct proto_event *);
 static int	client_turn_held(struct client *, const struct proto_event *);
+static int	client_naming(struct client *, const struct proto_event *);
 
 /*
  * An error after which the server closes the connection.  (LINE_TOO_LONG
@@ -137,6 +138,42 @@ client_turn_held(struct client *c, const struct proto_event *ev)
 	    c->view.mine == TTT_EMPTY || ev->mark != c->view.mine)
 		return (0);
 	c->turn_held = 1;
+	return (1);
+}
+
+/*
+ * The reply to the NAME of the start on a terminal (the name asked, or
+ * --name; then the one asked again): that NAME went before any /name and
+ * before the mode's command, and every line has one reply, in order, so
+ * the first reply a NAME can get is its.  A refusal (NAME_TAKEN, BAD_NAME)
+ * is shown; then, while the player only waits (no question open, no
+ * match shown), the name is asked again, holding the server's lines as at
+ * the start; otherwise the open question is left alone and the player is
+ * told how to choose another name.  1 if the line was dealt with here.
+ */
+static int
+client_naming(struct client *c, const struct proto_event *ev)
+{
+	char	text[RENDER_MAX];
+
+	if (!c->naming)
+		return (0);
+	if (ev->kind == PROTO_EV_OK && ev->verb == PROTO_NAME)
+		c->naming = 0;		/* taken: client_ok goes on */
+	if (ev->kind != PROTO_EV_ERR || (ev->error != PROTO_ENAME_TAKEN &&
+	    ev->error != PROTO_EBAD_NAME))
+		return (0);
+	c->naming = 0;
+	if (c->quitting)
+		return (0);
+	render_event(text, sizeof text, ev, &c->view);
+	out_print(c, text);
+	if (c->prompt == CLIENT_PROMPT_NONE && c->view.mine == TTT_EMPTY &&
+	    !c->watching) {
+		c->prompt = CLIENT_PROMPT_NAME;
+		c->name_again = 1;
+	} else
+		out_note(c, RENDER_NOTE_NAME_REFUSED);
 	return (1);
 }
 
@@ -284,6 +321,8 @@ client_event(struct client *c, const struct proto_event *ev)
 		return;
 	}
 	if (client_account_event(c, ev))
+		return;
+	if (client_naming(c, ev))
 		return;
 	if (c->await != PROTO_NONE && !client_awaited(c, ev))
 		return;

@@ -150,7 +150,11 @@ client_eof_waits(struct client *c)
 	return (!c->hello || c->await != PROTO_NONE);
 }
 
-/* Answer the name question: empty for none, else a valid name. */
+/*
+ * Answer the name question: empty for none, else a valid name.  Asked
+ * again after a refusal, the answer is only sent: the mode has begun
+ * already, and empty keeps the name the server gave.
+ */
 static void
 client_name(struct client *c, char *line, size_t len)
 {
@@ -172,6 +176,11 @@ client_name(struct client *c, char *line, size_t len)
 	c->prompt = CLIENT_PROMPT_NONE;
 	if (len > 0)
 		out_send(c, "NAME %s", line);
+	c->naming = (len > 0);
+	if (c->name_again) {
+		c->name_again = 0;
+		return;
+	}
 	c->named = (len > 0);
 	client_account_begin(c);
 }
@@ -328,8 +337,10 @@ client_answer(struct client *c, char *line, size_t len)
  * wait for their prompt, but a quit is acted on as soon as it is the next
  * line, so that "quit" works at any time, in the queue too.  The same holds
  * on a terminal while the server has yet to answer the mode's command or
- * the connection is being made again.  The end of input with no line left
- * is a quit, once the mode's command has its answer.
+ * the connection is being made again, but for the name asked again then
+ * (its answer goes after the command, and the server's lines wait for
+ * it).  The end of input with no line left is a quit, once the mode's
+ * command has its answer.
  */
 void
 client_input(struct client *c)
@@ -342,8 +353,9 @@ client_input(struct client *c)
 		return;		/* the list needs no input, not even its end */
 	while (!c->done && !c->quitting) {
 		if ((!c->tty && c->prompt == CLIENT_PROMPT_NONE) ||
-		    c->await != PROTO_NONE || client_account_busy(c) ||
-		    c->fd == -1) {
+		    (c->await != PROTO_NONE &&
+		    c->prompt != CLIENT_PROMPT_NAME) ||
+		    client_account_busy(c) || c->fd == -1) {
 			quit = client_kbquit(c, c->await == PROTO_NONE &&
 			    !client_account_busy(c) && c->fd != -1 && c->hello);
 			if (quit == 1 && client_kbline(c, line, &len)) {

@@ -109,6 +109,7 @@ client_lost(struct client *c)
 	 */
 	c->moving = 0;
 	c->turn_held = 0;
+	c->naming = 0;		/* nor to the NAME of the start */
 	/*
 	 * Refused while reconnecting (SERVER_FULL, or TOO_MANY_CONNECTIONS
 	 * while the old connection is still counted): a failed try.

@@ -86,6 +86,11 @@ struct client {
 	enum client_acct	 acct;
 	int			 signed_in;	/* OK LOGIN or KEY came */
 	int			 named;		/* NAME sent at the start */
+	int			 naming;	/* on a terminal, that NAME (or
+						   the one asked again) not
+						   answered */
+	int			 name_again;	/* the name asked again after
+						   a refusal: client_naming */
 	char			 key[PROTO_KEY_MAX + 1];	/* "" if none */
 	char			 keypath[CLIENT_PATH_MAX];	/* "" if none */
 

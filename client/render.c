@@ -87,6 +87,7 @@ static const char *render_notes[] = {
 	    "Use /history [NAME] [N], with N from 1 to 100, such as /history alice 20.",
 	[RENDER_NOTE_BAD_TOP] = "Use /top [N], with N from 1 to 100.",
 	[RENDER_NOTE_NAME_TO_REGISTER] = "Type the name to register.",
+	[RENDER_NOTE_NAME_REFUSED] = "Type /name NAME to choose another.",
 };
 
 /*

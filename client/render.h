@@ -61,7 +61,8 @@ enum render_note {
 	RENDER_NOTE_BAD_RATING,		/* /rating with more than a name */
 	RENDER_NOTE_BAD_HISTORY,	/* /history with a bad name or count */
 	RENDER_NOTE_BAD_TOP,		/* /top with a bad count */
-	RENDER_NOTE_NAME_TO_REGISTER	/* --register: an empty name */
+	RENDER_NOTE_NAME_TO_REGISTER,	/* --register: an empty name */
+	RENDER_NOTE_NAME_REFUSED	/* the name refused, a question open */
 };
 
 int	render_board(char *, size_t, const char *,

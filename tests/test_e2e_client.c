@@ -10,8 +10,9 @@
  * link is cut under the client (a proxy in a child process); and, against
  * fake servers, RESUME with the latest token, a refused RESUME, giving up
  * on a server that is gone, a stranger's pairing hidden until ROOM NEW
- * is answered, and a TURN shown again while a MOVE is unanswered (a
- * cluster's match taken up) asking for no move.
+ * is answered, a TURN shown again while a MOVE is unanswered (a
+ * cluster's match taken up) asking for no move, and a name the server
+ * refuses asked for again on a terminal (a note instead in a match).
  */
 #define _XOPEN_SOURCE 700	/* posix_openpt */
 
@@ -2674,6 +2675,182 @@ test_client_room_hides_first_pairing(void **state)
 	assert_string_equal(pl.errbuf, "");
 }
 
+/*
+ * On a terminal, a name the server refuses while the player waits (here
+ * for a room, with ROOM NEW sent) is asked for again, the server's lines
+ * waiting as at the start; each answer is sent as NAME, and ROOM NEW is
+ * not sent again.  Refused twice, it is asked twice.
+ */
+static void
+test_client_name_taken_asked_again(void **state)
+{
+	static const char *const queued[] = {
+		"WAIT Waiting for an opponent...",
+		"ERR NAME_TAKEN That name is taken; choose another.",
+		"OK ROOM K7QX-2M9P",
+		"WAIT Waiting for a friend to join room K7QX-2M9P...",
+		NULL
+	};
+	struct conn	 fk;
+	char		 port[16];
+	const char	*args[] = { "127.0.0.1", port, "--room", NULL };
+	int		 p;
+	size_t		 at;
+
+	(void)state;
+	fake_lfd = fake_listen(&p);
+	port_string(port, sizeof port, p);
+	player_start(args, INPUT_PTY);
+	fake_next(&fk);
+	assert_int_equal(conn_send(&fk, "HELLO tttd/1 Hi"), 0);
+	at = player_expect("Enter your name: ", 0);
+	player_write("alice\n");
+	fake_hears(&fk, "NAME alice");
+	fake_hears(&fk, "ROOM NEW");
+	fake_says(&fk, queued);
+	at = player_expect("That name is taken; choose another.\n"
+	    "Enter your name: ", at);
+	assert_null(strstr(pl.outbuf, "K7QX-2M9P"));	/* held meanwhile */
+	player_write("bob\n");
+	fake_hears(&fk, "NAME bob");
+	at = player_expect("Waiting for a friend to join room K7QX-2M9P...\n",
+	    at);
+	assert_int_equal(conn_send(&fk,
+	    "ERR NAME_TAKEN That name is taken; choose another."), 0);
+	at = player_expect("That name is taken; choose another.\n"
+	    "Enter your name: ", at);
+	player_write("carol\n");
+	fake_hears(&fk, "NAME carol");
+	assert_int_equal(conn_send(&fk, "OK NAME carol"), 0);
+	player_write("quit\n");
+	fake_hears(&fk, "QUIT");	/* and no second ROOM NEW before it */
+	assert_int_equal(conn_send(&fk, "BYE Thank you for playing!"), 0);
+	assert_int_equal(player_end(), 0);
+	assert_int_equal(harness_count(pl.outbuf, "Enter your name: "), 3);
+	assert_string_equal(pl.errbuf, "");
+}
+
+/*
+ * --name on a terminal refused with BAD_NAME in the queue: the name is
+ * asked for, and an empty answer sends nothing, keeping the server's name.
+ */
+static void
+test_client_bad_name_asked_again(void **state)
+{
+	static const char *const queued[] = {
+		"HELLO tttd/1 Hi",
+		"WAIT Waiting for an opponent...",
+		"ERR BAD_NAME A name is 1 to 16 letters, digits, '_' or '-'.",
+		NULL
+	};
+	struct conn	 fk;
+	char		 port[16];
+	const char	*args[] = { "127.0.0.1", port, "--name", "al", NULL };
+	int		 p;
+
+	(void)state;
+	fake_lfd = fake_listen(&p);
+	port_string(port, sizeof port, p);
+	player_start(args, INPUT_PTY);
+	fake_next(&fk);
+	fake_says(&fk, queued);
+	fake_hears(&fk, "NAME al");
+	player_expect("Waiting for an opponent...\n"
+	    "A name is 1 to 16 letters, digits, '_' or '-'.\n"
+	    "Enter your name: ", 0);
+	player_write("\n");
+	player_write("quit\n");
+	fake_hears(&fk, "QUIT");	/* the empty answer sent nothing */
+	assert_int_equal(conn_send(&fk, "BYE Thank you for playing!"), 0);
+	assert_int_equal(player_end(), 0);
+	assert_int_equal(harness_count(pl.outbuf, "Enter your name: "), 1);
+	assert_string_equal(pl.errbuf, "");
+}
+
+/*
+ * The name refused once the match is shown, at the move prompt: the
+ * prompt is not taken away; the player is told how to choose another
+ * name, and the move prompt, asked again, answers a move.
+ */
+static void
+test_client_name_taken_in_match(void **state)
+{
+	static const char *const matched[] = {
+		"WAIT Waiting for an opponent...",
+		"MATCH X ann You play X against ann.",
+		"START X p1 (X) moves first.",
+		"BOARD .........",
+		"TURN X Enter your move (A1, B2, C3) or 'quit' to exit:",
+		"ERR NAME_TAKEN That name is taken; choose another.",
+		NULL
+	};
+	static const char *const moved[] = {
+		"OK MOVE B2",
+		"BOARD ....X....",
+		"TURN O Waiting for ann to move...",
+		NULL
+	};
+	struct conn	 fk;
+	char		 port[16];
+	const char	*args[] = { "127.0.0.1", port, NULL };
+	int		 p;
+	size_t		 at;
+
+	(void)state;
+	fake_lfd = fake_listen(&p);
+	port_string(port, sizeof port, p);
+	player_start(args, INPUT_PTY);
+	fake_next(&fk);
+	assert_int_equal(conn_send(&fk, "HELLO tttd/1 Hi"), 0);
+	at = player_expect("Enter your name: ", 0);
+	player_write("ann\n");
+	fake_hears(&fk, "NAME ann");
+	fake_says(&fk, matched);
+	at = player_expect(PROMPT_MOVE "\n"
+	    "That name is taken; choose another.\n"
+	    "Type /name NAME to choose another.\n" PROMPT_MOVE, at);
+	player_write("b2\n");
+	fake_hears(&fk, "MOVE B2");
+	fake_says(&fk, moved);
+	player_expect("Waiting for ann to move...\n", at);
+	player_write("quit\n");
+	fake_hears(&fk, "QUIT");
+	assert_int_equal(conn_send(&fk, "BYE Thank you for playing!"), 0);
+	assert_int_equal(player_end(), 0);
+	assert_int_equal(harness_count(pl.outbuf, "Enter your name: "), 1);
+	assert_string_equal(pl.errbuf, "");
+}
+
+/*
+ * Against the real tttd: "ai" is a seat's name, taken; typed at the name
+ * prompt while alone in the queue, it is refused and the name asked for
+ * again, and the next answer is the name the opponent is matched with.
+ */
+static void
+test_client_name_taken_real_server(void **state)
+{
+	char		 port[16], line[1024];
+	const char	*args[] = { "127.0.0.1", port, NULL };
+	size_t		 at;
+
+	(void)state;
+	server_start("22");
+	port_string(port, sizeof port, srv.port);
+	player_start(args, INPUT_PTY);
+	at = player_expect("Enter your name: ", 0);
+	player_write("ai\n");
+	at = player_expect("That name is taken; choose another.\n"
+	    "Enter your name: ", at);
+	player_write("carol\n");
+	opponent_join(NULL);
+	expect_skip_to(&opp, "MATCH ", line, sizeof line);
+	assert_non_null(strstr(line, " carol "));
+	player_write("quit\n");
+	player_expect(THANKS, at);
+	assert_int_equal(player_end(), 0);
+	assert_string_equal(pl.errbuf, "");
+}
+
 int
 main(void)
 {
@@ -2748,6 +2925,14 @@ main(void)
 		cmocka_unit_test_teardown(test_client_watch_input_closed,
 		    teardown),
 		cmocka_unit_test_teardown(test_client_reconnects, teardown),
+		cmocka_unit_test_teardown(test_client_name_taken_asked_again,
+		    teardown),
+		cmocka_unit_test_teardown(test_client_bad_name_asked_again,
+		    teardown),
+		cmocka_unit_test_teardown(test_client_name_taken_in_match,
+		    teardown),
+		cmocka_unit_test_teardown(test_client_name_taken_real_server,
+		    teardown),
 		cmocka_unit_test_teardown(test_client_terminal_play_ai,
 		    teardown),
 	};

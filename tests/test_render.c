@@ -1052,6 +1052,8 @@ test_render_notes_chat(void **state)
 		    "from 1 to 100, such as /history alice 20.\n" },
 		{ RENDER_NOTE_BAD_TOP, "Use /top [N], with N from 1 to 100.\n" },
 		{ RENDER_NOTE_NAME_TO_REGISTER, "Type the name to register.\n" },
+		{ RENDER_NOTE_NAME_REFUSED,
+		    "Type /name NAME to choose another.\n" },
 	};
 	char	buf[RENDER_MAX];
 	size_t	i;
