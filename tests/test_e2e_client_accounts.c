@@ -6,7 +6,8 @@
  * in by itself, --guest does not; a key the server refuses, or a file
  * open to others, leaves the player a guest and the file in place; and
  * /rating, /history and /top show the server's numbers after a rated game
- * between two registered clients.
+ * between two registered clients; a name refused to --register on a
+ * terminal ends the client, not asked again.
  */
 #include <sys/stat.h>
 #include <sys/types.h>
@@ -424,6 +425,30 @@ test_client_rated_game_numbers(void **state)
 	EXPECT(&pa, want, at);
 }
 
+/*
+ * --register on a terminal, a name the server refuses typed at the name
+ * prompt: the client ends with the reason and status 1, as the man page
+ * says, and does not ask for the name again (that is for guests), nor
+ * keeps a key.
+ */
+static void
+test_client_register_name_refused(void **state)
+{
+	const char	*args[] = { "127.0.0.1", port, "--register", NULL };
+	char		 path[160];
+	struct stat	 sb;
+
+	(void)state;
+	drive_start(&pa, args, INPUT_PTY, OUTPUT_PIPE, NULL);
+	EXPECT(&pa, "Enter your name: ", 0);
+	drive_write(&pa, "ai\n");
+	assert_int_equal(drive_end_within(&pa, HARNESS_TIMEOUT_MS), 1);
+	assert_string_equal(pa.errbuf, "ttt-client: cannot register: "
+	    "That name is taken; choose another.\n");
+	assert_int_equal(harness_count(pa.outbuf, "Enter your name: "), 1);
+	assert_int_not_equal(stat(key_path(path, sizeof path), &sb), 0);
+}
+
 int
 main(void)
 {
@@ -438,6 +463,8 @@ main(void)
 		    test_client_key_file_open_to_others, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_client_rated_game_numbers,
 		    setup, teardown),
+		cmocka_unit_test_setup_teardown(
+		    test_client_register_name_refused, setup, teardown),
 	};
 
 	return (cmocka_run_group_tests(tests, NULL, NULL));
